@@ -1,0 +1,97 @@
+/**
+ * The error hierarchy every layer throws. The API maps `AppError` subclasses to their status and
+ * `{code, detail}` body in one place (`functions/api/app.ts`); anything else becomes a logged 500.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AppError';
+  }
+}
+
+/** The resource does not exist or belongs to another business (never 403: existence must not leak). */
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found.') {
+    super('not_found', 404, message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** Missing, malformed, unknown or revoked API key. */
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Missing or invalid API key.') {
+    super('unauthorized', 401, message);
+    this.name = 'UnauthorizedError';
+  }
+}
+
+/** A conditional write lost, or a request conflicts with one in flight. */
+export class ConflictError extends AppError {
+  constructor(code = 'conflict', message = 'Conflict.', options?: { cause?: unknown }) {
+    super(code, 409, message, options);
+    this.name = 'ConflictError';
+  }
+}
+
+/** The plan has no minutes left for an outbound call. */
+export class InsufficientMinutesError extends AppError {
+  constructor(message = 'The plan has no minutes left for an outbound call.') {
+    super('insufficient_minutes', 402, message);
+    this.name = 'InsufficientMinutesError';
+  }
+}
+
+/** More than the allowed requests in the rolling window. */
+export class RateLimitedError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate_limited', 429, `Too many requests: at most 240 a minute per API key. Retry in ${retryAfterSeconds} s.`);
+    this.name = 'RateLimitedError';
+  }
+}
+
+/** One item of a 422 body, in pydantic v2's vocabulary (DESIGN §4). */
+export interface ValidationItem {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+/** A request whose fields are invalid; carries every invalid field, not the first only. */
+export class ValidationError extends AppError {
+  constructor(readonly items: ValidationItem[]) {
+    super('validation_error', 422, 'Request validation failed.');
+    this.name = 'ValidationError';
+  }
+}
+
+/**
+ * A provider (LLM, STT, TTS, carrier, webhook receiver) failed. Retryability is decided once, here:
+ * 4xx is permanent except 408 and 429.
+ */
+export class ProviderError extends Error {
+  readonly retryable: boolean;
+  constructor(
+    readonly provider: string,
+    message: string,
+    readonly statusCode?: number,
+    options?: { cause?: unknown; retryable?: boolean },
+  ) {
+    super(message, options);
+    this.name = 'ProviderError';
+    this.retryable = options?.retryable ?? isRetryableStatus(statusCode);
+  }
+}
+
+/** 5xx, 408, 429 and network failures (no status) are worth retrying; other 4xx are not. */
+export function isRetryableStatus(status: number | undefined): boolean {
+  if (status === undefined) return true;
+  if (status === 408 || status === 429) return true;
+  return status >= 500;
+}
