@@ -1,0 +1,83 @@
+/**
+ * The single table: its definition (shared by infra, the local stack and tests) and every key
+ * format. This is the ONLY place key formats live. Every item of a business has `BIZ#<id>` at the
+ * start of its partition key, so no query can cross tenants. Two global item families exist and
+ * are documented below: the API-key hash lookup (the tenant is what it yields) and the phone-number
+ * lookup for inbound calls (the carrier tells us the number, not the business).
+ */
+
+/** GSI names; dependency-free so `infra/` may import them. */
+export const GSI1 = 'gsi1';
+export const GSI2 = 'gsi2';
+
+/** The TTL attribute (epoch seconds); DynamoDB deletes expired items "typically within 48 h". */
+export const TTL_ATTRIBUTE = 'expires_at';
+
+/** Table shape, declared once: infra/ and the local stack build the table from this. */
+export const TABLE_DEFINITION = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  attributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'],
+  globalIndexes: [
+    { name: GSI1, partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { name: GSI2, partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  ],
+  ttlAttribute: TTL_ATTRIBUTE,
+} as const;
+
+/** Ids are zero-padded so lexical order is numeric order and `begins_with` cannot match a longer id. */
+export function padId(id: number): string {
+  return id.toString().padStart(12, '0');
+}
+
+const biz = (businessId: number) => `BIZ#${padId(businessId)}`;
+
+/** Key builders, one per access pattern. */
+export const keys = {
+  /** The global id counter (blocks of ids are allocated from it, never one id per write). */
+  idCounter: () => ({ pk: 'SYS#IDS', sk: 'COUNTER' }),
+
+  business: (businessId: number) => ({ pk: biz(businessId), sk: 'BUSINESS' }),
+  /** All businesses, for ops listing; GSI1. */
+  businessIndex: (businessId: number) => ({ gsi1pk: 'SYS#BUSINESSES', gsi1sk: padId(businessId) }),
+
+  /** Global lookup: SHA-256 of an API key → its business. Never holds the key itself. */
+  apiKeyLookup: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** The business's own record of a key (for listing and revoking by prefix). */
+  apiKey: (businessId: number, keyHash: string) => ({ pk: biz(businessId), sk: `KEY#${keyHash}` }),
+  apiKeyPrefix: () => 'KEY#',
+
+  assistant: (businessId: number, assistantId: number) => ({ pk: biz(businessId), sk: `ASSISTANT#${padId(assistantId)}` }),
+  assistantPrefix: () => 'ASSISTANT#',
+
+  phoneNumber: (businessId: number, numberId: number) => ({ pk: biz(businessId), sk: `PHONE#${padId(numberId)}` }),
+  phoneNumberPrefix: () => 'PHONE#',
+  /** Global lookup: an E.164 number → the business and number record (inbound calls). */
+  numberLookup: (e164: string) => ({ pk: `NUMBER#${e164}`, sk: 'NUMBER' }),
+
+  tool: (businessId: number, toolId: number) => ({ pk: biz(businessId), sk: `TOOL#${padId(toolId)}` }),
+  toolPrefix: () => 'TOOL#',
+
+  /** The call record (list fields only; the transcript lives in its own item). */
+  call: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#MAIN` }),
+  callDetail: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#DETAIL` }),
+  callItemsPrefix: (callId: number) => `CALL#${padId(callId)}#`,
+  /** GSI1: a business's calls, newest first by creation. */
+  callByBusiness: (businessId: number, createdAt: string, callId: number) => ({
+    gsi1pk: `${biz(businessId)}#CALLS`,
+    gsi1sk: `${createdAt}#${padId(callId)}`,
+  }),
+  callByBusinessPartition: (businessId: number) => `${biz(businessId)}#CALLS`,
+  /** GSI2: an assistant's calls, newest first by creation. */
+  callByAssistant: (businessId: number, assistantId: number, createdAt: string, callId: number) => ({
+    gsi2pk: `${biz(businessId)}#ASSISTANT#${padId(assistantId)}#CALLS`,
+    gsi2sk: `${createdAt}#${padId(callId)}`,
+  }),
+  callByAssistantPartition: (businessId: number, assistantId: number) => `${biz(businessId)}#ASSISTANT#${padId(assistantId)}#CALLS`,
+
+  /** Rate-limit log of one API key: its own partition, so one key's traffic never touches another's. */
+  rateLimit: (businessId: number, keyId: string) => ({ pk: `${biz(businessId)}#RL#${keyId}`, sk: 'LOG' }),
+
+  /** Idempotency record, scoped to business + method + route + client key. */
+  idempotency: (businessId: number, scope: string, key: string) => ({ pk: biz(businessId), sk: `IDEM#${scope}#${key}` }),
+} as const;
