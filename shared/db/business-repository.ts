@@ -1,0 +1,138 @@
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { BusinessProfile } from '../domain/business-profile';
+import { NotFoundError } from '../errors';
+import type { Db } from './client';
+import { fromItem, queryBusinessPrefix } from './items';
+import { keys } from './table';
+
+/** A business (tenant): plan minutes, concurrency cap, profile and its sealed webhook secret. */
+export interface Business {
+  id: number;
+  name: string;
+  created_at: string;
+  minutes_balance: number;
+  minutes_reserved: number;
+  max_concurrent_calls: number;
+  profile: BusinessProfile;
+  webhook_secret_sealed: string;
+}
+
+/** What the auth layer learns from an API key hash. */
+export interface ApiKeyRecord {
+  business_id: number;
+  key_hash: string;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+
+/** Businesses and their API keys (ops command line and authentication). */
+export class BusinessRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Creates the business record; its id must be fresh (conditional put). */
+  async putBusiness(business: Business): Promise<void> {
+    await this.db.doc.send(
+      new PutCommand({
+        TableName: this.db.tableName,
+        Item: { ...keys.business(business.id), ...keys.businessIndex(business.id), entity: 'business', ...business },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  /** The business, or NotFoundError. */
+  async getBusiness(businessId: number): Promise<Business> {
+    const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.business(businessId) }));
+    const business = (result.Item ? fromItem<Business>(result.Item) : undefined);
+    if (!business) throw new NotFoundError(`Business ${businessId} does not exist.`);
+    return business;
+  }
+
+  /** Sets one or more top-level attributes of an existing business. */
+  async updateBusiness(businessId: number, fields: Partial<Omit<Business, 'id' | 'created_at'>>): Promise<Business> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets = Object.entries(fields).map(([field, value], i) => {
+      names[`#f${i}`] = field;
+      values[`:v${i}`] = value;
+      return `#f${i} = :v${i}`;
+    });
+    try {
+      const result = await this.db.doc.send(
+        new UpdateCommand({
+          TableName: this.db.tableName,
+          Key: keys.business(businessId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem<Business>(result.Attributes!);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new NotFoundError(`Business ${businessId} does not exist.`);
+      throw error;
+    }
+  }
+
+  /** Stores a new key hash: the global lookup and the business's own record, together. */
+  async putApiKey(record: ApiKeyRecord): Promise<void> {
+    const item = { entity: 'api_key', ...record };
+    await this.db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: this.db.tableName,
+              Key: keys.business(record.business_id),
+              ConditionExpression: 'attribute_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: this.db.tableName,
+              Item: { ...keys.apiKeyLookup(record.key_hash), ...item },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Put: { TableName: this.db.tableName, Item: { ...keys.apiKey(record.business_id, record.key_hash), ...item } } },
+        ],
+      }),
+    );
+  }
+
+  /** The key record for a hash, or undefined (unknown key). */
+  async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const result = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.apiKeyLookup(keyHash) }),
+    );
+    return result.Item ? fromItem<ApiKeyRecord>(result.Item) : undefined;
+  }
+
+  /** The business's keys (hashes and display prefixes only). */
+  async listApiKeys(businessId: number): Promise<ApiKeyRecord[]> {
+    return queryBusinessPrefix<ApiKeyRecord>(this.db, businessId, keys.apiKeyPrefix());
+  }
+
+  /** Marks a key revoked in both places at once. */
+  async revokeApiKey(businessId: number, keyHash: string, revokedAt: string): Promise<void> {
+    const update = (key: Record<string, string>) => ({
+      Update: {
+        TableName: this.db.tableName,
+        Key: key,
+        UpdateExpression: 'SET revoked_at = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': revokedAt },
+      },
+    });
+    await this.db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [update(keys.apiKeyLookup(keyHash)), update(keys.apiKey(businessId, keyHash))],
+      }),
+    );
+  }
+}

@@ -1,0 +1,184 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Call, CallMetrics, TranscriptEntry } from '../domain/call';
+import type { Db } from './client';
+import { fromItem } from './items';
+import { GSI1, GSI2, keys } from './table';
+
+/** The stored call: the public Call fields plus what the engine and analysis need. */
+export interface CallRecord extends Call {
+  business_id: number;
+  created_at: string;
+  updated_at: string;
+  phone_number_id: number | null;
+  variables: Record<string, string>;
+  /** Epoch seconds after which the call is gone (advanced.keep_days); hidden on read past it. */
+  expires_at?: number;
+  [engineField: string]: unknown;
+}
+
+/** The heavy part of a call, kept out of list reads. */
+export interface CallDetailRecord {
+  transcript: TranscriptEntry[];
+  metrics: CallMetrics | Record<string, never>;
+  recording_key: string | null;
+  expires_at?: number;
+}
+
+/** Filters and page of GET /calls. */
+export interface ListCallsOptions {
+  limit: number;
+  offset: number;
+  assistantId?: number;
+  direction?: 'inbound' | 'outbound';
+  nowEpochSeconds: number;
+}
+
+/** Calls of one business: created by the API, moved through their states by the call engine. */
+export class CallRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The put items of a new call (main + detail) for a transaction, so callers can write them
+   * together with other records (idempotency, reservations) in one round trip.
+   */
+  newCallItems(record: CallRecord) {
+    const businessId = record.business_id;
+    const main = {
+      ...keys.call(businessId, record.id),
+      ...keys.callByBusiness(businessId, record.created_at, record.id),
+      ...keys.callByAssistant(businessId, record.assistant_id, record.created_at, record.id),
+      entity: 'call',
+      ...record,
+    };
+    const detail: CallDetailRecord & Record<string, unknown> = {
+      ...keys.callDetail(businessId, record.id),
+      entity: 'call_detail',
+      transcript: [],
+      metrics: {},
+      recording_key: null,
+    };
+    const put = (item: Record<string, unknown>) => ({
+      Put: { TableName: this.db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+    });
+    return [put(main), put(detail)];
+  }
+
+  /** Inserts a new call on its own. */
+  async insertCall(record: CallRecord): Promise<void> {
+    await this.db.doc.send(new TransactWriteCommand({ TransactItems: this.newCallItems(record) }));
+  }
+
+  /** The call and its detail in one query, or undefined (missing, another business's, or expired). */
+  async findCall(
+    businessId: number,
+    callId: number,
+    nowEpochSeconds: number,
+  ): Promise<{ call: CallRecord; detail: CallDetailRecord } | undefined> {
+    const result = await this.db.doc.send(
+      new QueryCommand({
+        TableName: this.db.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.business(businessId).pk, ':prefix': keys.callItemsPrefix(callId) },
+        ConsistentRead: true,
+      }),
+    );
+    const main = result.Items?.find((item) => String(item.sk).endsWith('#MAIN'));
+    const detail = result.Items?.find((item) => String(item.sk).endsWith('#DETAIL'));
+    if (!main || isExpired(main, nowEpochSeconds)) return undefined;
+    return {
+      call: fromItem<CallRecord>(main),
+      detail: detail ? fromItem<CallDetailRecord>(detail) : { transcript: [], metrics: {}, recording_key: null },
+    };
+  }
+
+  /** The call record alone (engine reads), strongly consistent. */
+  async getCallRecord(businessId: number, callId: number): Promise<CallRecord | undefined> {
+    const result = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.call(businessId, callId), ConsistentRead: true }),
+    );
+    return result.Item ? fromItem<CallRecord>(result.Item) : undefined;
+  }
+
+  /**
+   * One page of calls, newest first. DynamoDB has no offset, so the query walks the index until
+   * offset + limit + 1 matching items are seen: cost grows with the offset (bounded by the API's
+   * limit of 200 per page); the extra item tells `has_more`.
+   */
+  async listCalls(businessId: number, options: ListCallsOptions): Promise<{ calls: CallRecord[]; hasMore: boolean }> {
+    const wanted = options.offset + options.limit + 1;
+    const byAssistant = options.assistantId !== undefined;
+    const filters = ['(attribute_not_exists(expires_at) OR expires_at > :now)'];
+    const values: Record<string, unknown> = {
+      ':pk': byAssistant
+        ? keys.callByAssistantPartition(businessId, options.assistantId!)
+        : keys.callByBusinessPartition(businessId),
+      ':now': options.nowEpochSeconds,
+    };
+    if (options.direction) {
+      filters.push('direction = :direction');
+      values[':direction'] = options.direction;
+    }
+    const found: Record<string, unknown>[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.doc.send(
+        new QueryCommand({
+          TableName: this.db.tableName,
+          IndexName: byAssistant ? GSI2 : GSI1,
+          KeyConditionExpression: byAssistant ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
+          FilterExpression: filters.join(' AND '),
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          Limit: Math.min(wanted - found.length + 20, 1000),
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      found.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor && found.length < wanted);
+    const pageItems = found.slice(options.offset, options.offset + options.limit);
+    return { calls: pageItems.map((item) => fromItem<CallRecord>(item)), hasMore: found.length > options.offset + options.limit };
+  }
+
+  /** Sets fields of the call record (engine/analysis), optionally guarded by a condition. */
+  async updateCall(
+    businessId: number,
+    callId: number,
+    fields: Record<string, unknown>,
+    condition?: { expression: string; values?: Record<string, unknown>; names?: Record<string, string> },
+  ): Promise<CallRecord> {
+    const names: Record<string, string> = { ...condition?.names };
+    const values: Record<string, unknown> = { ...condition?.values };
+    const sets = Object.entries(fields).map(([field, value], i) => {
+      names[`#u${i}`] = field;
+      values[`:u${i}`] = value;
+      return `#u${i} = :u${i}`;
+    });
+    const result = await this.db.doc.send(
+      new UpdateCommand({
+        TableName: this.db.tableName,
+        Key: keys.call(businessId, callId),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem<CallRecord>(result.Attributes!);
+  }
+
+  /** Replaces the call's detail item (transcript, metrics, recording key). */
+  async putCallDetail(businessId: number, callId: number, detail: CallDetailRecord): Promise<void> {
+    await this.db.doc.send(
+      new PutCommand({
+        TableName: this.db.tableName,
+        Item: { ...keys.callDetail(businessId, callId), entity: 'call_detail', ...detail },
+      }),
+    );
+  }
+}
+
+function isExpired(item: Record<string, unknown>, nowEpochSeconds: number): boolean {
+  return typeof item.expires_at === 'number' && item.expires_at <= nowEpochSeconds;
+}

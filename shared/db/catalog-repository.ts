@@ -1,0 +1,128 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { PhoneNumber } from '../domain/phone-number';
+import type { Tool } from '../domain/tool';
+import { ConflictError } from '../errors';
+import type { Db } from './client';
+import { fromItem, queryBusinessPrefix } from './items';
+import { keys } from './table';
+
+/** Where an inbound number leads: the owning business and the number record. */
+export interface NumberLookup {
+  business_id: number;
+  phone_number_id: number;
+}
+
+/**
+ * Phone numbers and tools of a business: provisioned by ops, listed by the API, referenced by
+ * calls (`phone_number_id`) and assistant configs (`tool_ids`).
+ */
+export class CatalogRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Adds a number; a number belongs to one business service-wide (global lookup written together). */
+  async insertPhoneNumber(businessId: number, number: PhoneNumber): Promise<void> {
+    try {
+      await this.db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.db.tableName,
+                Item: { ...keys.phoneNumber(businessId, number.id), entity: 'phone_number', ...number },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: this.db.tableName,
+                Item: {
+                  ...keys.numberLookup(number.number),
+                  entity: 'number_lookup',
+                  business_id: businessId,
+                  phone_number_id: number.id,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (error instanceof TransactionCanceledException) {
+        throw new ConflictError('number_taken', `${number.number} is already assigned.`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  /** The business's numbers, lowest id first (the first is the default caller id). */
+  async listPhoneNumbers(businessId: number): Promise<PhoneNumber[]> {
+    return queryBusinessPrefix<PhoneNumber>(this.db, businessId, keys.phoneNumberPrefix());
+  }
+
+  /** The business's lowest-id number, one read. */
+  async firstPhoneNumber(businessId: number): Promise<PhoneNumber | undefined> {
+    const result = await this.db.doc.send(
+      new QueryCommand({
+        TableName: this.db.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.business(businessId).pk, ':prefix': keys.phoneNumberPrefix() },
+        Limit: 1,
+      }),
+    );
+    const item = result.Items?.[0];
+    return item ? fromItem<PhoneNumber>(item) : undefined;
+  }
+
+  /** One number of this business, or undefined. */
+  async findPhoneNumber(businessId: number, numberId: number): Promise<PhoneNumber | undefined> {
+    const result = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.phoneNumber(businessId, numberId) }),
+    );
+    return result.Item ? fromItem<PhoneNumber>(result.Item) : undefined;
+  }
+
+  /** Which business owns an E.164 number (inbound calls), or undefined. */
+  async lookupNumber(e164: string): Promise<NumberLookup | undefined> {
+    const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.numberLookup(e164) }));
+    return result.Item ? fromItem<NumberLookup>(result.Item) : undefined;
+  }
+
+  /** Adds a tool record. */
+  async insertTool(businessId: number, tool: Tool): Promise<void> {
+    await this.db.doc.send(
+      new PutCommand({
+        TableName: this.db.tableName,
+        Item: { ...keys.tool(businessId, tool.id), entity: 'tool', ...tool },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  /** The business's tools. */
+  async listTools(businessId: number): Promise<Tool[]> {
+    return queryBusinessPrefix<Tool>(this.db, businessId, keys.toolPrefix());
+  }
+
+  /** Which of these tool ids exist for this business (one batch read; ids of others are missing). */
+  async existingToolIds(businessId: number, toolIds: number[]): Promise<Set<number>> {
+    const unique = [...new Set(toolIds)];
+    const found = new Set<number>();
+    for (let i = 0; i < unique.length; i += 100) {
+      let request: Record<string, { Keys: Record<string, string>[]; ProjectionExpression: string }> | undefined = {
+        [this.db.tableName]: {
+          Keys: unique.slice(i, i + 100).map((id) => keys.tool(businessId, id)),
+          ProjectionExpression: 'id',
+        },
+      };
+      while (request && Object.keys(request).length > 0) {
+        const result = await this.db.doc.send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of result.Responses?.[this.db.tableName] ?? []) found.add(Number(item.id));
+        request = result.UnprocessedKeys as typeof request;
+      }
+    }
+    return found;
+  }
+
+}

@@ -1,0 +1,149 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from './client';
+import { keys } from './table';
+
+/** The verdict for one request, with what the RateLimit headers report. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until a slot frees up (RateLimit `t`; Retry-After on 429). */
+  resetSeconds: number;
+}
+
+export interface RateLimiterOptions {
+  limit?: number;
+  windowMs?: number;
+  now?: () => number;
+  log?: (message: string, error: unknown) => void;
+}
+
+const MAX_ATTEMPTS = 6;
+
+/**
+ * A strict rolling-window limiter: at most `limit` accepted requests per key in ANY `windowMs`.
+ *
+ * Each key owns one item holding `limit` slots; a slot holds the time of the request that last
+ * took it. A request is accepted only by a conditional write that takes a slot whose time is older
+ * than the window, so `limit + 1` acceptances inside one window would need two writes to win the
+ * same slot: DynamoDB serialises writes to an item, so the second one fails. This is a sliding log,
+ * exact across any number of Lambda instances, in one UpdateItem per request.
+ *
+ * Each process keeps the last item it saw. Other writers can only make slots younger and time only
+ * makes them older, so a slot that looks busy here is busy: a key that is locally full is refused
+ * with no DynamoDB call, and concurrent requests in one process aim at different slots.
+ */
+export class RateLimiter {
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
+  private readonly log: (message: string, error: unknown) => void;
+  private readonly views = new Map<string, number[]>();
+  private readonly inFlight = new Map<string, Set<number>>();
+
+  constructor(
+    private readonly db: Db,
+    options: RateLimiterOptions = {},
+  ) {
+    this.limit = options.limit ?? 240;
+    this.windowMs = options.windowMs ?? 60_000;
+    this.now = options.now ?? Date.now;
+    this.log = options.log ?? ((message, error) => console.error(message, error));
+  }
+
+  /** Counts one request of this key, or refuses it. Fails open (allows) when DynamoDB errors. */
+  async hit(businessId: number, keyId: string): Promise<RateDecision> {
+    const viewKey = `${businessId}:${keyId}`;
+    const view = this.views.get(viewKey) ?? new Array<number>(this.limit).fill(0);
+    this.views.set(viewKey, view);
+    const busy = this.inFlight.get(viewKey) ?? new Set<number>();
+    this.inFlight.set(viewKey, busy);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const now = this.now();
+      const slot = this.freeSlot(view, busy, now);
+      if (slot === undefined) return this.decision(false, view, busy, now);
+      busy.add(slot);
+      try {
+        const fresh = await this.takeSlot(businessId, keyId, slot, now);
+        this.merge(view, fresh);
+        return this.decision(true, view, busy, now, slot);
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) {
+          this.merge(view, slotsOf(error.Item as Record<string, unknown> | undefined, this.limit));
+          continue;
+        }
+        this.log('rate limiter store failed; allowing the request (fail open)', error);
+        return { allowed: true, limit: this.limit, remaining: 0, resetSeconds: 0 };
+      } finally {
+        busy.delete(slot);
+      }
+    }
+    return this.decision(false, view, busy, this.now());
+  }
+
+  private freeSlot(view: number[], busy: Set<number>, now: number): number | undefined {
+    const cutoff = now - this.windowMs;
+    let best: number | undefined;
+    for (let i = 0; i < view.length; i++) {
+      if (busy.has(i) || view[i]! > cutoff) continue;
+      if (best === undefined || view[i]! < view[best]!) best = i;
+    }
+    return best;
+  }
+
+  private async takeSlot(businessId: number, keyId: string, slot: number, now: number): Promise<number[]> {
+    const result = await this.db.doc.send(
+      new UpdateCommand({
+        TableName: this.db.tableName,
+        Key: keys.rateLimit(businessId, keyId),
+        UpdateExpression: 'SET #slot = :now, expires_at = :expires',
+        ConditionExpression: 'attribute_not_exists(#slot) OR #slot <= :cutoff',
+        ExpressionAttributeNames: { '#slot': `s${slot}` },
+        ExpressionAttributeValues: {
+          ':now': now,
+          ':cutoff': now - this.windowMs,
+          ':expires': Math.ceil((now + this.windowMs) / 1000) + 60,
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return slotsOf(result.Attributes, this.limit);
+  }
+
+  /** Keeps the newest time seen for each slot (the store only ever moves a slot forward). */
+  private merge(view: number[], fresh: number[]): void {
+    for (let i = 0; i < view.length; i++) view[i] = Math.max(view[i]!, fresh[i] ?? 0);
+  }
+
+  private decision(allowed: boolean, view: number[], busy: Set<number>, now: number, taken?: number): RateDecision {
+    if (taken !== undefined) view[taken] = Math.max(view[taken]!, now);
+    const cutoff = now - this.windowMs;
+    let used = 0;
+    let oldest = Infinity;
+    for (let i = 0; i < view.length; i++) {
+      const time = view[i]!;
+      if (time > cutoff) {
+        used++;
+        oldest = Math.min(oldest, time);
+      } else if (busy.has(i)) {
+        used++;
+      }
+    }
+    const resetSeconds = oldest === Infinity ? 0 : Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000));
+    return { allowed, limit: this.limit, remaining: Math.max(0, this.limit - used), resetSeconds };
+  }
+}
+
+function slotsOf(item: Record<string, unknown> | undefined, limit: number): number[] {
+  const slots = new Array<number>(limit).fill(0);
+  if (!item) return slots;
+  for (let i = 0; i < limit; i++) {
+    // Items from a failed condition come back marshalled ({N: "…"}); successful ones unmarshalled.
+    const value = item[`s${i}`] as number | { N?: string } | undefined;
+    if (typeof value === 'number') slots[i] = value;
+    else if (value && typeof value.N === 'string') slots[i] = Number(value.N);
+  }
+  return slots;
+}

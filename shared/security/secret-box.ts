@@ -1,0 +1,45 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/**
+ * Encrypts secrets we must be able to use again (webhook signing secrets, custom LLM keys), bound to
+ * a context (business id + purpose) so a ciphertext copied to another business does not open.
+ * Production uses KMS with the context as EncryptionContext; the local stack uses AES-256-GCM.
+ */
+export interface SecretBox {
+  seal(plaintext: string, context: Record<string, string>): Promise<string>;
+  open(sealed: string, context: Record<string, string>): Promise<string>;
+}
+
+function aad(context: Record<string, string>): Buffer {
+  const sorted = Object.keys(context)
+    .sort()
+    .map((key) => `${key}=${context[key]}`)
+    .join('&');
+  return Buffer.from(sorted);
+}
+
+/** AES-256-GCM with the context as additional authenticated data; the key comes from config. */
+export class LocalSecretBox implements SecretBox {
+  private readonly key: Buffer;
+
+  /** `secret` is any string (the local stack keeps one in its data folder); it is hashed to 32 bytes. */
+  constructor(secret: string) {
+    this.key = createHash('sha256').update(secret).digest();
+  }
+
+  async seal(plaintext: string, context: Record<string, string>): Promise<string> {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(aad(context));
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return `local:v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
+  }
+
+  async open(sealed: string, context: Record<string, string>): Promise<string> {
+    const raw = Buffer.from(sealed.replace(/^local:v1:/, ''), 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, 12));
+    decipher.setAAD(aad(context));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  }
+}
