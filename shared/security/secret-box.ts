@@ -43,3 +43,24 @@ export class LocalSecretBox implements SecretBox {
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
   }
 }
+
+/** The minimal KMS surface the box needs (the AWS SDK KMSClient satisfies it via the adapter below). */
+export interface KmsLike {
+  encrypt(plaintext: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
+  decrypt(ciphertext: Uint8Array, context: Record<string, string>): Promise<Uint8Array>;
+}
+
+/** KMS Encrypt/Decrypt with the context as EncryptionContext (a copied ciphertext will not open elsewhere). */
+export class KmsSecretBox implements SecretBox {
+  constructor(private readonly kms: KmsLike) {}
+
+  async seal(plaintext: string, context: Record<string, string>): Promise<string> {
+    const blob = await this.kms.encrypt(Buffer.from(plaintext, 'utf8'), context);
+    return `kms:v1:${Buffer.from(blob).toString('base64')}`;
+  }
+
+  async open(sealed: string, context: Record<string, string>): Promise<string> {
+    const blob = Buffer.from(sealed.replace(/^kms:v1:/, ''), 'base64');
+    return Buffer.from(await this.kms.decrypt(blob, context)).toString('utf8');
+  }
+}

@@ -1,0 +1,65 @@
+import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
+import { buildOpenApiDocument } from '../../shared/domain/openapi';
+import { AppError, RateLimitedError, ValidationError } from '../../shared/errors';
+import type { CatalogRepository } from '../../shared/db/catalog-repository';
+import type { AssistantService } from '../../shared/services/assistant-service';
+import type { CallService } from '../../shared/services/call-service';
+import type { ApiEnv } from './env';
+import { auth, type FindApiKey } from './middleware/auth';
+import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
+import { assistantRoutes } from './routes/assistants';
+import { callRoutes } from './routes/calls';
+import { catalogRoutes } from './routes/catalog';
+
+/** Everything the HTTP layer needs; built by the composition root (`functions/lib/deps.ts`) or a test. */
+export interface ApiDeps {
+  assistants: AssistantService;
+  calls: CallService;
+  catalog: CatalogRepository;
+  findApiKey: FindApiKey;
+  rateLimiter: RateLimit;
+  now: () => number;
+  log: (message: string, error?: unknown) => void;
+  authCacheMs?: number;
+}
+
+/** The public API version, sent as `X-API-Version` on every response. */
+export const API_VERSION = '1.0.0';
+
+/**
+ * The one Hono app behind every route: served by `@hono/node-server` locally and by
+ * `hono/aws-lambda` on Lambda. Reads no env and builds no clients, so tests call
+ * `createApp(deps).request(...)` against real repositories.
+ */
+export function createApp(deps: ApiDeps) {
+  const openApi = JSON.stringify(buildOpenApiDocument());
+  const api = new Hono<ApiEnv>()
+    .get('/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }))
+    .use(auth({ findApiKey: deps.findApiKey, now: deps.now, cacheMs: deps.authCacheMs }))
+    .use(rateLimit(deps.rateLimiter))
+    .route('/assistants', assistantRoutes(deps.assistants))
+    .route('/calls', callRoutes(deps.calls))
+    .route('/', catalogRoutes(deps.catalog));
+
+  const app = new Hono<ApiEnv>();
+  app.use(requestId());
+  app.use(async function apiHeaders(c, next) {
+    await next();
+    c.header('X-API-Version', API_VERSION);
+    c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
+  });
+  app.route('/api/v1', api);
+  app.notFound((c) => c.json({ code: 'not_found', detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.onError((error, c) => {
+    c.header('X-API-Version', API_VERSION);
+    c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
+    if (error instanceof ValidationError) return c.json({ detail: error.items }, 422);
+    if (error instanceof RateLimitedError) c.header('Retry-After', String(error.retryAfterSeconds));
+    if (error instanceof AppError) return c.json({ code: error.code, detail: error.message }, error.status as 400);
+    const id = c.get('requestId');
+    deps.log(`unhandled error in ${c.req.method} ${c.req.path} (request ${id})`, error);
+    return c.json({ code: 'internal', detail: `Internal error; quote request id ${id} when reporting it.` }, 500);
+  });
+  return app;
+}

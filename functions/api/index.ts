@@ -1,0 +1,8 @@
+import { handle } from 'hono/aws-lambda';
+import { readConfig } from '../../shared/config';
+import { ApiConfigSchema, createApiDeps, createCoreDeps, createOutboundQueue } from '../lib/deps';
+import { createApp } from './app';
+
+const config = readConfig(ApiConfigSchema, process.env);
+/** Lambda entry: API Gateway (HTTP API) → the Hono app. */
+export const handler = handle(createApp(createApiDeps(createCoreDeps(config), createOutboundQueue(config))));

@@ -1,0 +1,120 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import * as v from 'valibot';
+import { AssistantRepository } from '../../shared/db/assistant-repository';
+import { BusinessRepository } from '../../shared/db/business-repository';
+import { CallRepository } from '../../shared/db/call-repository';
+import { CatalogRepository } from '../../shared/db/catalog-repository';
+import { createDb, type Db } from '../../shared/db/client';
+import { IdempotencyRepository } from '../../shared/db/idempotency-repository';
+import { IdAllocator } from '../../shared/db/ids';
+import { RateLimiter } from '../../shared/db/rate-limiter';
+import { SqsOutboundCallQueue, type OutboundCallQueue } from '../../shared/queue/outbound-calls';
+import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../../shared/security/secret-box';
+import { AssistantService } from '../../shared/services/assistant-service';
+import { CallService } from '../../shared/services/call-service';
+import type { UrlPolicy } from '../../shared/services/config-checks';
+import type { ApiDeps } from '../api/app';
+import { kmsClient } from './kms';
+
+const flag = (fallback: 'true' | 'false') =>
+  v.pipe(
+    v.optional(v.picklist(['true', 'false']), fallback),
+    v.transform((value) => value === 'true'),
+  );
+
+/** The API's environment, read once per cold start. */
+export const ApiConfigSchema = v.object({
+  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  AWS_REGION: v.optional(v.string(), 'us-east-1'),
+  DYNAMODB_ENDPOINT: v.optional(v.string()),
+  OUTBOUND_QUEUE_URL: v.pipe(v.string(), v.minLength(1)),
+  SQS_ENDPOINT: v.optional(v.string()),
+  KMS_KEY_ID: v.optional(v.string()),
+  LOCAL_SECRET_KEY: v.optional(v.string()),
+  /** Off by default: only the local stack allows webhook/custom-LLM URLs on loopback or private networks. */
+  ALLOW_PRIVATE_URLS: flag('false'),
+  REQUIRE_HTTPS_URLS: flag('true'),
+});
+
+export type ApiConfig = v.InferOutput<typeof ApiConfigSchema>;
+
+/** The pieces shared by the API and the other entry points of the same process. */
+export interface CoreDeps {
+  db: Db;
+  businesses: BusinessRepository;
+  assistantRepo: AssistantRepository;
+  catalog: CatalogRepository;
+  callRepo: CallRepository;
+  ids: IdAllocator;
+  secretBox: SecretBox;
+  urlPolicy: UrlPolicy;
+}
+
+/** Builds the clients and repositories once (composition root). */
+export function createCoreDeps(config: ApiConfig): CoreDeps {
+  const db = createDb({ tableName: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
+  let secretBox: SecretBox;
+  if (config.KMS_KEY_ID) secretBox = new KmsSecretBox(kmsClient(config.KMS_KEY_ID, config.AWS_REGION));
+  else if (config.LOCAL_SECRET_KEY) secretBox = new LocalSecretBox(config.LOCAL_SECRET_KEY);
+  else throw new Error('Set KMS_KEY_ID (AWS) or LOCAL_SECRET_KEY (local stack) to seal secrets.');
+  return {
+    db,
+    businesses: new BusinessRepository(db),
+    assistantRepo: new AssistantRepository(db),
+    catalog: new CatalogRepository(db),
+    callRepo: new CallRepository(db),
+    ids: new IdAllocator(db),
+    secretBox,
+    urlPolicy: { allowPrivate: config.ALLOW_PRIVATE_URLS, requireHttps: config.REQUIRE_HTTPS_URLS },
+  };
+}
+
+/** Everything `createApp` needs, from the core pieces plus an outbound queue. */
+export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log = defaultLog): ApiDeps {
+  const now = () => new Date();
+  return {
+    assistants: new AssistantService({
+      assistants: core.assistantRepo,
+      businesses: core.businesses,
+      catalog: core.catalog,
+      ids: core.ids,
+      secretBox: core.secretBox,
+      urlPolicy: core.urlPolicy,
+      now,
+    }),
+    calls: new CallService({
+      db: core.db,
+      assistants: core.assistantRepo,
+      businesses: core.businesses,
+      catalog: core.catalog,
+      calls: core.callRepo,
+      idempotency: new IdempotencyRepository(core.db),
+      ids: core.ids,
+      queue,
+      now,
+      log,
+    }),
+    catalog: core.catalog,
+    findApiKey: (hash) => core.businesses.findApiKey(hash),
+    rateLimiter: new RateLimiter(core.db, { log }),
+    now: Date.now,
+    log,
+  };
+}
+
+/** The SQS outbound queue from config (fauxqs locally). */
+export function createOutboundQueue(config: ApiConfig): OutboundCallQueue {
+  const sqs = new SQSClient({
+    region: config.AWS_REGION,
+    ...(config.SQS_ENDPOINT
+      ? { endpoint: config.SQS_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  return new SqsOutboundCallQueue(sqs, config.OUTBOUND_QUEUE_URL);
+}
+
+/** Structured one-line JSON logs; errors are reduced to name and message (no secrets, no stacks to clients). */
+export function defaultLog(message: string, error?: unknown): void {
+  const detail = error instanceof Error ? { error: error.name, reason: error.message } : error === undefined ? {} : { detail: String(error) };
+  console.error(JSON.stringify({ level: 'error', message, ...detail }));
+}

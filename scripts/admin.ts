@@ -1,0 +1,169 @@
+import { parseArgs } from 'node:util';
+import { createCoreDeps, ApiConfigSchema } from '../functions/lib/deps';
+import { readConfig } from '../shared/config';
+import { AdminService } from '../shared/services/admin-service';
+import { AppError } from '../shared/errors';
+import { readStackInfo } from './local/infra';
+import { localApiConfig } from './local/config';
+import { stageResourceNames } from '../infra/names';
+
+const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
+  create-business --name NAME [--minutes M]
+  create-key --business N
+  revoke-key --business N --key-prefix PREFIX
+  add-number --business N --number +E164 [--provider sandbox|twilio] [--assistant ID] [--label L]
+  add-tool --business N --name NAME --description D --server-url URL [--parameters JSON] [--timeout-ms MS]
+  set-minutes --business N --minutes M
+  set-max-concurrent-calls --business N --max M
+  set-profile --business N [--display-name ..] [--timezone ..] [--hours ..] [--address ..] [--transfer-number +1..] [--team-email ..]`;
+
+const options = {
+  stage: { type: 'string' },
+  name: { type: 'string' },
+  minutes: { type: 'string' },
+  business: { type: 'string' },
+  'key-prefix': { type: 'string' },
+  number: { type: 'string' },
+  provider: { type: 'string' },
+  assistant: { type: 'string' },
+  label: { type: 'string' },
+  description: { type: 'string' },
+  'server-url': { type: 'string' },
+  parameters: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  max: { type: 'string' },
+  'display-name': { type: 'string' },
+  timezone: { type: 'string' },
+  hours: { type: 'string' },
+  address: { type: 'string' },
+  'transfer-number': { type: 'string' },
+  'team-email': { type: 'string' },
+} as const;
+
+type Args = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+function int(value: string | undefined, flag: string): number {
+  if (value === undefined || !/^\d+$/.test(value)) throw new UsageError(`--${flag} must be a whole number.`);
+  return Number(value);
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined) throw new UsageError(`--${flag} is required.`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+/** Builds the admin service against the local stack, or a deployed stage with --stage. */
+function service(stage: string | undefined): AdminService {
+  const config = stage
+    ? readConfig(ApiConfigSchema, { ...process.env, ...stageResourceNames(stage), OUTBOUND_QUEUE_URL: 'unused-by-admin' })
+    : localApiConfig(readStackInfo());
+  const core = createCoreDeps(config);
+  return new AdminService({
+    businesses: core.businesses,
+    assistants: core.assistantRepo,
+    catalog: core.catalog,
+    ids: core.ids,
+    secretBox: core.secretBox,
+    urlPolicy: core.urlPolicy,
+    keyEnvironment: stage ? 'live' : 'test',
+    now: () => new Date(),
+  });
+}
+
+async function run(command: string | undefined, args: Args): Promise<unknown> {
+  const admin = service(args.stage);
+  switch (command) {
+    case 'create-business':
+      return admin.createBusiness(required(args.name, 'name'), args.minutes === undefined ? undefined : int(args.minutes, 'minutes'));
+    case 'create-key':
+      return admin.createKey(int(args.business, 'business'));
+    case 'revoke-key':
+      return admin.revokeKey(int(args.business, 'business'), required(args['key-prefix'], 'key-prefix'));
+    case 'add-number': {
+      const provider = args.provider ?? (args.stage ? 'twilio' : 'sandbox');
+      if (provider !== 'sandbox' && provider !== 'twilio') throw new UsageError('--provider must be sandbox or twilio.');
+      return admin.addNumber(int(args.business, 'business'), {
+        number: required(args.number, 'number'),
+        provider,
+        assistantId: args.assistant === undefined ? null : int(args.assistant, 'assistant'),
+        label: args.label ?? '',
+      });
+    }
+    case 'add-tool':
+      return admin.addTool(int(args.business, 'business'), toolInput(args));
+    case 'set-minutes':
+      return admin.setMinutes(int(args.business, 'business'), int(args.minutes, 'minutes'));
+    case 'set-max-concurrent-calls':
+      return admin.setMaxConcurrentCalls(int(args.business, 'business'), int(args.max, 'max'));
+    case 'set-profile':
+      return admin.setProfile(int(args.business, 'business'), profileInput(args));
+    default:
+      throw new UsageError(command ? `Unknown command ${command}.` : 'No command given.');
+  }
+}
+
+function toolInput(args: Args) {
+  let parameters: Record<string, unknown> = { type: 'object', properties: {} };
+  if (args.parameters !== undefined) {
+    try {
+      parameters = JSON.parse(args.parameters) as Record<string, unknown>;
+    } catch {
+      throw new UsageError('--parameters must be a JSON Schema object.');
+    }
+    if (parameters === null || typeof parameters !== 'object' || parameters.type !== 'object') {
+      throw new UsageError('--parameters must be a JSON Schema with "type": "object".');
+    }
+  }
+  const name = required(args.name, 'name');
+  if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name)) throw new UsageError('--name must look like a function name (letters, digits, _ or -).');
+  const timeout = args['timeout-ms'] === undefined ? 10_000 : int(args['timeout-ms'], 'timeout-ms');
+  if (timeout < 500 || timeout > 30_000) throw new UsageError('--timeout-ms must be 500 to 30000.');
+  return {
+    name,
+    description: required(args.description, 'description'),
+    server_url: required(args['server-url'], 'server-url'),
+    parameters,
+    timeout_ms: timeout,
+  };
+}
+
+function profileInput(args: Args) {
+  const fields = {
+    display_name: args['display-name'],
+    timezone: args.timezone,
+    hours: args.hours,
+    address: args.address,
+    transfer_number: args['transfer-number'],
+    team_email: args['team-email'],
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({ options, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.log(JSON.stringify({ error: 'usage', detail: (error as Error).message, usage: USAGE }));
+    process.exit(2);
+  }
+  try {
+    const result = await run(parsed.positionals[0], parsed.values);
+    console.log(JSON.stringify(result));
+    process.exit(0);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.log(JSON.stringify({ error: 'usage', detail: error.message, usage: USAGE }));
+      process.exit(2);
+    }
+    if (error instanceof AppError) {
+      console.log(JSON.stringify({ error: error.code, detail: error.message }));
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+void main();

@@ -1,0 +1,60 @@
+import { serve } from '@hono/node-server';
+import { createApp } from '../functions/api/app';
+import { createApiDeps, createCoreDeps, createOutboundQueue } from '../functions/lib/deps';
+import { AdminService } from '../shared/services/admin-service';
+import { AssistantService } from '../shared/services/assistant-service';
+import { startLocalInfra, writeStackInfo } from './local/infra';
+import { localApiConfig } from './local/config';
+
+const port = Number(process.env.PORT ?? 3000);
+
+/** `npm run dev`: the whole product on this machine, no AWS account and no provider keys. */
+async function main(): Promise<void> {
+  const infra = await startLocalInfra();
+  const config = localApiConfig(infra.info);
+  const core = createCoreDeps(config);
+  const api = createApiDeps(core, createOutboundQueue(config));
+  const server = serve({ fetch: createApp(api).fetch, port });
+  const apiUrl = `http://localhost:${port}/api/v1`;
+  writeStackInfo({ ...infra.info, apiUrl });
+  console.log(`API: ${apiUrl}`);
+  console.log('Local stack: DynamoDB Local (.data/dynamodb), fauxqs (SQS + S3).');
+  console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
+  if (infra.fresh) await seedDemo(core, api.assistants);
+  const stop = async () => {
+    server.close();
+    await infra.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** On a fresh data folder: a demo business with a sandbox number and a receptionist assistant. */
+async function seedDemo(core: ReturnType<typeof createCoreDeps>, assistants: AssistantService): Promise<void> {
+  const admin = new AdminService({
+    businesses: core.businesses,
+    assistants: core.assistantRepo,
+    catalog: core.catalog,
+    ids: core.ids,
+    secretBox: core.secretBox,
+    urlPolicy: core.urlPolicy,
+    keyEnvironment: 'test',
+    now: () => new Date(),
+  });
+  const demo = await admin.createBusiness('Demo Dental', 100);
+  const assistant = await assistants.create(demo.business_id, { name: 'Front desk', template: 'receptionist' });
+  const number = await admin.addNumber(demo.business_id, {
+    number: '+15550100001',
+    provider: 'sandbox',
+    assistantId: assistant.id,
+    label: 'Demo line',
+  });
+  console.log('Seeded a demo business (shown once; keep the key):');
+  console.log(JSON.stringify({ ...demo, assistant_id: assistant.id, phone_number_id: number.id }, null, 2));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createDb } from '../../shared/db/client';
+import { ensureTable } from '../../shared/db/create-table';
+import { startDynamoDbLocal, type DynamoDbLocal } from '../../test/stand-ins/dynamodb-local';
+import { startFauxqsServer, type Fauxqs } from '../../test/stand-ins/fauxqs';
+
+/** Where the running local stack can be reached; written to .data/dev-stack.json for `npm run admin`. */
+export interface LocalStackInfo {
+  tableName: string;
+  region: string;
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  outboundQueueUrl: string;
+  recordingsBucket: string;
+  localSecretKey: string;
+  apiUrl?: string;
+}
+
+export const DATA_DIR = '.data';
+export const STACK_FILE = join(DATA_DIR, 'dev-stack.json');
+const TABLE_NAME = 'voice-agent-local';
+const REGION = 'us-east-1';
+
+/** The secret the local secret box seals with; created once per data folder. */
+function localSecretKey(): string {
+  const file = join(DATA_DIR, 'secret-key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * Starts DynamoDB Local (data kept in .data/dynamodb) and fauxqs, and creates the table, the
+ * outbound-calls queue with its DLQ, and the recordings bucket.
+ */
+export async function startLocalInfra(): Promise<{ info: LocalStackInfo; fresh: boolean; stop(): Promise<void> }> {
+  const dbDir = join(DATA_DIR, 'dynamodb');
+  const fresh = !existsSync(dbDir);
+  mkdirSync(dbDir, { recursive: true });
+  const dynamo: DynamoDbLocal = await startDynamoDbLocal({ path: dbDir });
+  const fauxqs: Fauxqs = await startFauxqsServer();
+  await ensureTable(createDb({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint }));
+  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const sqs = new SQSClient({ region: REGION, endpoint: fauxqs.endpoint, credentials });
+  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: 'outbound-calls-dlq' }));
+  const dlqArn = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
+  const queue = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: 'outbound-calls',
+      Attributes: {
+        VisibilityTimeout: '60',
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn.Attributes?.QueueArn, maxReceiveCount: 5 }),
+      },
+    }),
+  );
+  const s3 = new S3Client({ region: REGION, endpoint: fauxqs.endpoint, credentials, forcePathStyle: true });
+  await s3.send(new CreateBucketCommand({ Bucket: 'recordings' })).catch(() => undefined);
+  const info: LocalStackInfo = {
+    tableName: TABLE_NAME,
+    region: REGION,
+    dynamoEndpoint: dynamo.endpoint,
+    sqsEndpoint: fauxqs.endpoint,
+    outboundQueueUrl: queue.QueueUrl!,
+    recordingsBucket: 'recordings',
+    localSecretKey: localSecretKey(),
+  };
+  return { info, fresh, stop: async () => void (await Promise.all([dynamo.stop(), fauxqs.stop()])) };
+}
+
+/** Records where the stack runs, for the admin command line. */
+export function writeStackInfo(info: LocalStackInfo): void {
+  writeFileSync(STACK_FILE, JSON.stringify(info, null, 2), { mode: 0o600 });
+}
+
+/** Reads where the running `npm run dev` stack is, or explains how to start it. */
+export function readStackInfo(): LocalStackInfo {
+  if (!existsSync(STACK_FILE)) throw new Error('No local stack found: start it with `npm run dev` (or pass --stage NAME).');
+  return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as LocalStackInfo;
+}

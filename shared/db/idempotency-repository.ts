@@ -1,0 +1,85 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Db } from './client';
+import { keys } from './table';
+
+/** How long a key is remembered (DESIGN §4: 24 h). */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** A claim older than this is treated as abandoned (its request crashed), so a retry may run. */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
+
+/** What a claim found: it is ours to run, or an earlier request already answered or is running. */
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'mismatch' }
+  | { kind: 'in_progress' };
+
+/**
+ * Idempotency records for POST requests, scoped to business + method + route + client key, so the
+ * same key string from another business is independent.
+ */
+export class IdempotencyRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Claims the key for a request with this body fingerprint, or reports what holds it. */
+  async claim(businessId: number, scope: string, key: string, fingerprint: string, nowMs: number): Promise<IdempotencyClaim> {
+    const nowSeconds = Math.floor(nowMs / 1000);
+    try {
+      await this.db.doc.send(
+        new PutCommand({
+          TableName: this.db.tableName,
+          Item: {
+            ...keys.idempotency(businessId, scope, key),
+            entity: 'idempotency',
+            state: 'in_progress',
+            fingerprint,
+            lease_until: nowMs + IDEMPOTENCY_LEASE_MS,
+            expires_at: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
+          },
+          ConditionExpression:
+            'attribute_not_exists(pk) OR expires_at <= :nowSeconds OR (#state = :inProgress AND lease_until < :nowMs)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':nowSeconds': nowSeconds, ':nowMs': nowMs, ':inProgress': 'in_progress' },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { kind: 'claimed' };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
+      const existing = unmarshall(error.Item as Parameters<typeof unmarshall>[0]);
+      if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      if (existing.state === 'completed') return { kind: 'replay', status: existing.status, body: JSON.parse(existing.body) };
+      return { kind: 'in_progress' };
+    }
+  }
+
+  /** The transaction item that records the response, written together with the request's effect. */
+  completeItem(businessId: number, scope: string, key: string, status: number, body: unknown) {
+    return {
+      Update: {
+        TableName: this.db.tableName,
+        Key: keys.idempotency(businessId, scope, key),
+        UpdateExpression: 'SET #state = :completed, #status = :status, #body = :body',
+        ExpressionAttributeNames: { '#state': 'state', '#status': 'status', '#body': 'body' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':status': status, ':body': JSON.stringify(body) },
+      },
+    };
+  }
+
+  /** Forgets a claim whose request failed before taking effect, so a retry runs again. */
+  async release(businessId: number, scope: string, key: string): Promise<void> {
+    await this.db.doc.send(
+      new DeleteCommand({
+        TableName: this.db.tableName,
+        Key: keys.idempotency(businessId, scope, key),
+        ConditionExpression: '#state = :inProgress',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':inProgress': 'in_progress' },
+      }),
+    ).catch((error) => {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    });
+  }
+}

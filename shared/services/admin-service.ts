@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { displayPrefix, generateApiKey, hashApiKey, type KeyEnvironment } from '../auth/api-key';
+import type { AssistantRepository } from '../db/assistant-repository';
+import type { Business, BusinessRepository } from '../db/business-repository';
+import type { CatalogRepository } from '../db/catalog-repository';
+import type { IdAllocator } from '../db/ids';
+import { emptyBusinessProfile, type BusinessProfile } from '../domain/business-profile';
+import type { PhoneNumber } from '../domain/phone-number';
+import type { Tool } from '../domain/tool';
+import { AppError, NotFoundError } from '../errors';
+import type { SecretBox } from '../security/secret-box';
+import { checkUrlSyntax } from '../security/ssrf';
+import { generateWebhookSecret } from '../webhooks/secret';
+import type { UrlPolicy } from './config-checks';
+
+/** What the ops use cases need. */
+export interface AdminDeps {
+  businesses: BusinessRepository;
+  assistants: AssistantRepository;
+  catalog: CatalogRepository;
+  ids: IdAllocator;
+  secretBox: SecretBox;
+  urlPolicy: UrlPolicy;
+  keyEnvironment: KeyEnvironment;
+  now: () => Date;
+}
+
+/** A bad ops command argument (the CLI prints it as JSON and exits non-zero). */
+export class AdminInputError extends AppError {
+  constructor(message: string) {
+    super('invalid_argument', 400, message);
+    this.name = 'AdminInputError';
+  }
+}
+
+/** Minutes a new business gets when ops do not say (enough for a trial of the sandbox). */
+export const DEFAULT_STARTING_MINUTES = 100;
+
+/** Sealing context for a business's webhook signing secret. */
+export function webhookSecretContext(businessId: number): Record<string, string> {
+  return { business_id: String(businessId), purpose: 'webhook_secret' };
+}
+
+/** Ops use cases behind `npm run admin`: businesses, keys, numbers, tools, minutes, profile. */
+export class AdminService {
+  constructor(private readonly deps: AdminDeps) {}
+
+  /** A new business with its first API key and webhook secret (both shown only here, once). */
+  async createBusiness(name: string, minutes = DEFAULT_STARTING_MINUTES) {
+    if (name.trim() === '' || name.length > 120) throw new AdminInputError('--name must be 1 to 120 characters.');
+    if (!Number.isInteger(minutes) || minutes < 0) throw new AdminInputError('--minutes must be a whole number ≥ 0.');
+    const id = await this.deps.ids.nextId();
+    const webhookSecret = generateWebhookSecret(randomBytes);
+    const business: Business = {
+      id,
+      name,
+      created_at: this.deps.now().toISOString(),
+      minutes_balance: minutes,
+      minutes_reserved: 0,
+      max_concurrent_calls: 10,
+      profile: { ...emptyBusinessProfile(), display_name: name },
+      webhook_secret_sealed: await this.deps.secretBox.seal(webhookSecret, webhookSecretContext(id)),
+    };
+    await this.deps.businesses.putBusiness(business);
+    const { api_key } = await this.createKey(id);
+    return { business_id: id, api_key, webhook_secret: webhookSecret };
+  }
+
+  /** Another API key for the business (rotation: several keys may be active). */
+  async createKey(businessId: number) {
+    await this.deps.businesses.getBusiness(businessId);
+    const key = generateApiKey(this.deps.keyEnvironment);
+    await this.deps.businesses.putApiKey({
+      business_id: businessId,
+      key_hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      created_at: this.deps.now().toISOString(),
+      revoked_at: null,
+    });
+    return { api_key: key };
+  }
+
+  /** Revokes every active key of the business whose display prefix starts with `prefix`. */
+  async revokeKey(businessId: number, prefix: string) {
+    if (prefix.length < 8) throw new AdminInputError('--key-prefix must be at least 8 characters (e.g. vk_test_abcd).');
+    const keys = await this.deps.businesses.listApiKeys(businessId);
+    const matching = keys.filter((key) => key.revoked_at === null && (key.prefix.startsWith(prefix) || prefix.startsWith(key.prefix)));
+    if (matching.length === 0) throw new NotFoundError(`No active key of business ${businessId} starts with ${prefix}.`);
+    if (matching.length > 1) throw new AdminInputError(`${matching.length} keys start with ${prefix}; give a longer prefix.`);
+    await this.deps.businesses.revokeApiKey(businessId, matching[0]!.key_hash, this.deps.now().toISOString());
+    return { business_id: businessId, revoked: matching[0]!.prefix };
+  }
+
+  /** Assigns a phone number to the business (and optionally to an assistant for inbound calls). */
+  async addNumber(businessId: number, input: { number: string; provider: 'twilio' | 'sandbox'; assistantId: number | null; label: string }) {
+    if (!/^\+[1-9]\d{1,14}$/.test(input.number)) throw new AdminInputError('--number must be E.164, e.g. +15550100001.');
+    await this.deps.businesses.getBusiness(businessId);
+    if (input.assistantId !== null) await this.deps.assistants.getAssistant(businessId, input.assistantId);
+    const record: PhoneNumber = {
+      id: await this.deps.ids.nextId(),
+      number: input.number,
+      label: input.label,
+      provider: input.provider,
+      assistant_id: input.assistantId,
+      created_at: this.deps.now().toISOString(),
+    };
+    await this.deps.catalog.insertPhoneNumber(businessId, record);
+    return record;
+  }
+
+  /** Registers a custom tool the business's assistants may call on its server. */
+  async addTool(businessId: number, input: Omit<Tool, 'id' | 'created_at'>) {
+    const checked = checkUrlSyntax(input.server_url, this.deps.urlPolicy);
+    if (!checked.ok) throw new AdminInputError(`--server-url refused: ${checked.reason}`);
+    await this.deps.businesses.getBusiness(businessId);
+    const tool: Tool = { id: await this.deps.ids.nextId(), ...input, created_at: this.deps.now().toISOString() };
+    await this.deps.catalog.insertTool(businessId, tool);
+    return tool;
+  }
+
+  /** Sets the plan's minutes balance. */
+  async setMinutes(businessId: number, minutes: number) {
+    if (!Number.isInteger(minutes) || minutes < 0) throw new AdminInputError('--minutes must be a whole number ≥ 0.');
+    const business = await this.deps.businesses.updateBusiness(businessId, { minutes_balance: minutes });
+    return { business_id: businessId, minutes_balance: business.minutes_balance, minutes_reserved: business.minutes_reserved };
+  }
+
+  /** Sets the concurrent-call cap of the plan. */
+  async setMaxConcurrentCalls(businessId: number, max: number) {
+    if (!Number.isInteger(max) || max < 1 || max > 1000) throw new AdminInputError('--max must be 1 to 1000.');
+    const business = await this.deps.businesses.updateBusiness(businessId, { max_concurrent_calls: max });
+    return { business_id: businessId, max_concurrent_calls: business.max_concurrent_calls };
+  }
+
+  /** Updates the business profile fields given (the rest are kept). */
+  async setProfile(businessId: number, changes: Partial<BusinessProfile>) {
+    const business = await this.deps.businesses.getBusiness(businessId);
+    if (changes.transfer_number && !/^\+[1-9]\d{1,14}$/.test(changes.transfer_number)) {
+      throw new AdminInputError('--transfer-number must be E.164.');
+    }
+    const profile = { ...business.profile, ...changes };
+    await this.deps.businesses.updateBusiness(businessId, { profile });
+    return { business_id: businessId, profile };
+  }
+}

@@ -1,0 +1,118 @@
+import type { Assistant } from '../domain/assistant';
+import { parseCreateAssistantBody, parseUpdateAssistantBody } from '../domain/assistant';
+import { parseAssistantConfig, toConfigView, type AssistantConfig } from '../domain/assistant-config';
+import { applySetupRule } from '../domain/setup-prompt';
+import { templateConfig } from '../domain/templates';
+import type { AssistantRecord, AssistantRepository } from '../db/assistant-repository';
+import type { BusinessRepository } from '../db/business-repository';
+import type { CatalogRepository } from '../db/catalog-repository';
+import type { IdAllocator } from '../db/ids';
+import type { SecretBox } from '../security/secret-box';
+import { checkConfigReferences, type UrlPolicy } from './config-checks';
+
+/** What the assistant use cases need; built once per process by the composition root. */
+export interface AssistantServiceDeps {
+  assistants: AssistantRepository;
+  businesses: BusinessRepository;
+  catalog: CatalogRepository;
+  ids: IdAllocator;
+  secretBox: SecretBox;
+  urlPolicy: UrlPolicy;
+  now: () => Date;
+}
+
+/** The public view: the write-only custom key never leaves, only whether one is stored. */
+export function toAssistantView(record: AssistantRecord): Assistant {
+  return {
+    id: record.id,
+    name: record.name,
+    is_default: record.is_default,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    config: toConfigView(record.config, record.custom_key_sealed !== undefined),
+  };
+}
+
+/** Sealing context for a business's custom LLM key. */
+export function customKeyContext(businessId: number): Record<string, string> {
+  return { business_id: String(businessId), purpose: 'llm_api_key' };
+}
+
+/** Assistant use cases: create (from a template or a full config), read, replace, delete. */
+export class AssistantService {
+  constructor(private readonly deps: AssistantServiceDeps) {}
+
+  /** Newest first. */
+  async list(businessId: number): Promise<Assistant[]> {
+    const records = await this.deps.assistants.listAssistants(businessId);
+    records.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
+    return records.map(toAssistantView);
+  }
+
+  async get(businessId: number, assistantId: number): Promise<Assistant> {
+    return toAssistantView(await this.deps.assistants.getAssistant(businessId, assistantId));
+  }
+
+  /** A full `config` overrides the template; otherwise the template's config (with defaults). */
+  async create(businessId: number, body: unknown): Promise<Assistant> {
+    const input = parseCreateAssistantBody(body);
+    const config = input.config ?? parseAssistantConfig(templateConfig(input.template), ['body', 'config']).config;
+    await checkConfigReferences(businessId, config, ['body', 'config'], this.deps);
+    const prepared = await this.withSetupRule(businessId, config, null);
+    const now = this.deps.now().toISOString();
+    const record: Omit<AssistantRecord, 'is_default'> = {
+      id: await this.deps.ids.nextId(),
+      name: input.name,
+      created_at: now,
+      updated_at: now,
+      config: prepared,
+      ...(input.customKey !== undefined
+        ? { custom_key_sealed: await this.deps.secretBox.seal(input.customKey, customKeyContext(businessId)) }
+        : {}),
+    };
+    return toAssistantView(await this.deps.assistants.insertAssistant(businessId, record));
+  }
+
+  /** `config` replaces the whole configuration; a name-only update leaves it untouched. */
+  async update(businessId: number, assistantId: number, body: unknown): Promise<Assistant> {
+    const input = parseUpdateAssistantBody(body);
+    const current = await this.deps.assistants.getAssistant(businessId, assistantId);
+    const next: AssistantRecord = { ...current, updated_at: this.deps.now().toISOString() };
+    if (input.name !== undefined) next.name = input.name;
+    if (input.config !== undefined) {
+      await checkConfigReferences(businessId, input.config, ['body', 'config'], this.deps);
+      next.config = await this.withSetupRule(businessId, input.config, current.config.system_prompt);
+      // A replaced config keeps the stored key only when the client sent a new one or none at all
+      // while keeping the same custom provider; sending a config without custom model drops it.
+      if (input.customKey !== undefined) {
+        next.custom_key_sealed = await this.deps.secretBox.seal(input.customKey, customKeyContext(businessId));
+      } else if (input.config.model.provider !== 'custom') {
+        delete next.custom_key_sealed;
+      }
+    }
+    await this.deps.assistants.replaceAssistant(businessId, next);
+    return toAssistantView(next);
+  }
+
+  async delete(businessId: number, assistantId: number): Promise<{ id: number; deleted: true }> {
+    const current = await this.deps.assistants.getAssistant(businessId, assistantId);
+    await this.deps.assistants.deleteAssistant(businessId, current);
+    return { id: assistantId, deleted: true };
+  }
+
+  private async withSetupRule(
+    businessId: number,
+    config: AssistantConfig,
+    previousPrompt: string | null,
+  ): Promise<AssistantConfig> {
+    if (config.setup === null) return config;
+    const business = await this.deps.businesses.getBusiness(businessId);
+    const ruled = applySetupRule(
+      { setup: config.setup, system_prompt: config.system_prompt },
+      previousPrompt,
+      business.profile,
+      config.business_context,
+    );
+    return { ...config, setup: ruled.setup, system_prompt: ruled.system_prompt } as AssistantConfig;
+  }
+}

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { parseCreateCallBody, parseListCallsQuery, type Call, type CallDetail } from '../domain/call';
+import type { AssistantRepository } from '../db/assistant-repository';
+import type { BusinessRepository } from '../db/business-repository';
+import type { CallRecord, CallRepository } from '../db/call-repository';
+import type { CatalogRepository } from '../db/catalog-repository';
+import type { Db } from '../db/client';
+import type { IdempotencyRepository } from '../db/idempotency-repository';
+import type { IdAllocator } from '../db/ids';
+import { ConflictError, InsufficientMinutesError, NotFoundError, ValidationError } from '../errors';
+import type { OutboundCallQueue } from '../queue/outbound-calls';
+import { toCallDetailView, toCallView } from './call-views';
+
+/** What the call use cases need; built once per process by the composition root. */
+export interface CallServiceDeps {
+  db: Db;
+  assistants: AssistantRepository;
+  businesses: BusinessRepository;
+  catalog: CatalogRepository;
+  calls: CallRepository;
+  idempotency: IdempotencyRepository;
+  ids: IdAllocator;
+  queue: OutboundCallQueue;
+  now: () => Date;
+  log: (message: string, error?: unknown) => void;
+  /** Presigned recording link for a stored recording key (null when there is none). */
+  recordingUrl?: (recordingKey: string) => Promise<string | null>;
+}
+
+const IDEMPOTENCY_SCOPE = 'POST /calls';
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** A stable fingerprint of a parsed body: same fields in any order → same hash. */
+function fingerprint(value: unknown): string {
+  const canonical = JSON.stringify(value, (_key, inner) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
+      : inner,
+  );
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Outbound call creation, listing and reads. */
+export class CallService {
+  constructor(private readonly deps: CallServiceDeps) {}
+
+  /**
+   * Validates, stores the call in its initial state and hands it to the call engine. With an
+   * Idempotency-Key, the same key and body return the same call; a different body is a 409.
+   */
+  async create(businessId: number, body: unknown, idempotencyKey: string | undefined): Promise<Call> {
+    const input = parseCreateCallBody(body);
+    if (idempotencyKey === undefined) return this.placeCall(businessId, input, undefined);
+    if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+      throw new ValidationError([
+        {
+          loc: ['header', 'idempotency-key'],
+          msg: `String should have at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+          type: idempotencyKey.length === 0 ? 'string_too_short' : 'string_too_long',
+          input: idempotencyKey,
+          ctx: idempotencyKey.length === 0 ? { min_length: 1 } : { max_length: MAX_IDEMPOTENCY_KEY_LENGTH },
+        },
+      ]);
+    }
+    const claim = await this.deps.idempotency.claim(
+      businessId,
+      IDEMPOTENCY_SCOPE,
+      idempotencyKey,
+      fingerprint(input),
+      this.deps.now().getTime(),
+    );
+    if (claim.kind === 'replay') return claim.body as Call;
+    if (claim.kind === 'mismatch') {
+      throw new ConflictError('idempotency_conflict', 'This Idempotency-Key was used with a different request body.');
+    }
+    if (claim.kind === 'in_progress') {
+      throw new ConflictError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed.');
+    }
+    try {
+      return await this.placeCall(businessId, input, idempotencyKey);
+    } catch (error) {
+      await this.deps.idempotency.release(businessId, IDEMPOTENCY_SCOPE, idempotencyKey);
+      throw error;
+    }
+  }
+
+  private async placeCall(
+    businessId: number,
+    input: ReturnType<typeof parseCreateCallBody>,
+    idempotencyKey: string | undefined,
+  ): Promise<Call> {
+    const [assistant, number, business] = await Promise.all([
+      this.deps.assistants.findAssistant(businessId, input.assistant_id),
+      input.phone_number_id === null
+        ? this.deps.catalog.firstPhoneNumber(businessId)
+        : this.deps.catalog.findPhoneNumber(businessId, input.phone_number_id),
+      this.deps.businesses.getBusiness(businessId),
+    ]);
+    if (!assistant) throw new NotFoundError(`Assistant ${input.assistant_id} not found.`);
+    if (!number && input.phone_number_id !== null) throw new NotFoundError(`Phone number ${input.phone_number_id} not found.`);
+    if (!number) {
+      throw new ValidationError([
+        {
+          loc: ['body', 'phone_number_id'],
+          msg: 'Value error, the business has no phone number to call from',
+          type: 'value_error',
+          input: null,
+        },
+      ]);
+    }
+    if (business.minutes_balance - business.minutes_reserved <= 0) throw new InsufficientMinutesError();
+    const now = this.deps.now().toISOString();
+    const record: CallRecord = {
+      id: await this.deps.ids.nextId(),
+      business_id: businessId,
+      assistant_id: assistant.id,
+      channel: 'phone',
+      direction: 'outbound',
+      from_number: number.number,
+      to_number: input.to,
+      started_at: null,
+      ended_at: null,
+      duration_s: 0,
+      status: 'queued',
+      outcome: null,
+      ended_reason: null,
+      summary: '',
+      intent: '',
+      caller_name: null,
+      score: null,
+      analysis: {},
+      created_at: now,
+      updated_at: now,
+      phone_number_id: number.id,
+      variables: input.variables,
+    };
+    const view = toCallView(record);
+    const items: object[] = this.deps.calls.newCallItems(record);
+    if (idempotencyKey !== undefined) {
+      items.push(this.deps.idempotency.completeItem(businessId, IDEMPOTENCY_SCOPE, idempotencyKey, 200, view));
+    }
+    await this.deps.db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+    await this.enqueue(businessId, record.id);
+    return view;
+  }
+
+  /** A failed enqueue leaves the call queued; the engine's sweeper re-enqueues stale queued calls. */
+  private async enqueue(businessId: number, callId: number): Promise<void> {
+    try {
+      await this.deps.queue.enqueue({ business_id: businessId, call_id: callId });
+    } catch (error) {
+      this.deps.log(`outbound-call enqueue failed for call ${callId}; the sweeper will retry`, error);
+    }
+  }
+
+  /** One page of calls, newest first, with `has_more`. */
+  async list(businessId: number, query: Record<string, string | undefined>) {
+    const options = parseListCallsQuery(query);
+    const page = await this.deps.calls.listCalls(businessId, {
+      limit: options.limit,
+      offset: options.offset,
+      assistantId: options.assistant_id,
+      direction: options.direction,
+      nowEpochSeconds: Math.floor(this.deps.now().getTime() / 1000),
+    });
+    return { data: page.calls.map(toCallView), limit: options.limit, offset: options.offset, has_more: page.hasMore };
+  }
+
+  /** The call with transcript, metrics, recording link and webhook deliveries. */
+  async get(businessId: number, callId: number): Promise<CallDetail> {
+    const found = await this.deps.calls.findCall(businessId, callId, Math.floor(this.deps.now().getTime() / 1000));
+    if (!found) throw new NotFoundError(`Call ${callId} not found.`);
+    const recordingKey = found.detail.recording_key;
+    const recordingUrl = recordingKey && this.deps.recordingUrl ? await this.deps.recordingUrl(recordingKey) : null;
+    const deliveries = (found.detail as { webhook_deliveries?: CallDetail['webhook_deliveries'] }).webhook_deliveries ?? [];
+    return toCallDetailView(found.call, found.detail, { recordingUrl, deliveries });
+  }
+}

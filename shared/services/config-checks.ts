@@ -1,0 +1,53 @@
+import type { AssistantConfig } from '../domain/assistant-config';
+import type { CatalogRepository } from '../db/catalog-repository';
+import { ValidationError, type ValidationItem } from '../errors';
+import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
+
+/** Which URLs a business may save: https-only in production; private targets only when allowed. */
+export interface UrlPolicy {
+  allowPrivate: boolean;
+  requireHttps: boolean;
+}
+
+function valueError(loc: (string | number)[], message: string, input: unknown): ValidationItem {
+  return { loc, msg: `Value error, ${message}`, type: 'value_error', input };
+}
+
+/**
+ * Checks what the schema cannot: referenced ids exist for this business, user-supplied URLs pass the
+ * SSRF guard, and a custom model has a URL. All problems are reported together as one 422.
+ */
+export async function checkConfigReferences(
+  businessId: number,
+  config: AssistantConfig,
+  loc: (string | number)[],
+  deps: { catalog: CatalogRepository; urlPolicy: UrlPolicy },
+): Promise<void> {
+  const items: ValidationItem[] = [];
+  if (config.tool_ids.length > 0) {
+    const existing = await deps.catalog.existingToolIds(businessId, config.tool_ids);
+    config.tool_ids.forEach((id, index) => {
+      if (!existing.has(id)) items.push(valueError([...loc, 'tool_ids', index], `tool ${id} does not exist`, id));
+    });
+  }
+  // Knowledge bases and workflows are not offered yet, so any id names something that does not exist.
+  (config.knowledge_ids ?? []).forEach((id, index) => {
+    items.push(valueError([...loc, 'knowledge_ids', index], `knowledge base ${id} does not exist`, id));
+  });
+  if (config.workflow_id !== null) {
+    items.push(valueError([...loc, 'workflow_id'], `workflow ${config.workflow_id} does not exist`, config.workflow_id));
+  }
+  const urls: [string[], string][] = [
+    [['advanced', 'server_url'], config.advanced.server_url],
+    [['model', 'custom_url'], config.model.custom_url],
+  ];
+  for (const [path, url] of urls) {
+    if (url === '') continue;
+    const checked = checkUrlSyntax(url, deps.urlPolicy);
+    if (!checked.ok) items.push(urlValidationItem([...loc, ...path], checked.reason, url));
+  }
+  if (config.model.provider === 'custom' && config.model.custom_url === '') {
+    items.push(valueError([...loc, 'model', 'custom_url'], 'a custom model needs custom_url', ''));
+  }
+  if (items.length > 0) throw new ValidationError(items);
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { inject } from 'vitest';
+import { createApp } from '../../functions/api/app';
+import { ApiConfigSchema, createApiDeps, createCoreDeps, type CoreDeps } from '../../functions/lib/deps';
+import { readConfig } from '../../shared/config';
+import { SqsOutboundCallQueue } from '../../shared/queue/outbound-calls';
+import { AdminService } from '../../shared/services/admin-service';
+
+/** A random E.164 number from a space (10^13) wide enough that test runs never collide. */
+export function uniqueNumber(): string {
+  return `+1${BigInt(`0x${randomUUID().replace(/-/g, '').slice(0, 12)}`) % 10_000_000_000_000n}`.padEnd(15, '7');
+}
+
+/** A test client bound to one business's API key. */
+export interface TenantClient {
+  businessId: number;
+  apiKey: string;
+  webhookSecret: string;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+/** Options for the harness; the defaults match production's URL policy. */
+export interface HarnessOptions {
+  allowPrivateUrls?: boolean;
+  now?: () => number;
+  /** Replace the DynamoDB limiter with one that accepts everything (fuzzing thousands of requests). */
+  unlimited?: boolean;
+}
+
+/**
+ * The API wired to the real stand-ins (DynamoDB Local, fauxqs) with real repositories: a fresh
+ * queue per harness and a fresh business per tenant, so tests never clean up after each other.
+ */
+export async function createApiHarness(options: HarnessOptions = {}) {
+  const sqsEndpoint = inject('sqsEndpoint');
+  if (!sqsEndpoint.includes('127.0.0.1') && !sqsEndpoint.includes('localhost')) throw new Error('Refusing to run against a non-local SQS endpoint.');
+  const config = readConfig(ApiConfigSchema, {
+    TABLE_NAME: inject('tableName'),
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    OUTBOUND_QUEUE_URL: 'set-below',
+    SQS_ENDPOINT: sqsEndpoint,
+    LOCAL_SECRET_KEY: 'test-secret-key',
+    ALLOW_PRIVATE_URLS: options.allowPrivateUrls ? 'true' : 'false',
+    REQUIRE_HTTPS_URLS: options.allowPrivateUrls ? 'false' : 'true',
+  });
+  const sqs = new SQSClient({
+    region: 'us-east-1',
+    endpoint: sqsEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const queue = await sqs.send(new CreateQueueCommand({ QueueName: `outbound-${randomUUID()}` }));
+  const core: CoreDeps = createCoreDeps(config);
+  const logs: string[] = [];
+  const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), (message) => logs.push(message));
+  if (options.now) deps.now = options.now;
+  if (options.unlimited) deps.rateLimiter = { hit: async () => ({ allowed: true, limit: 240, remaining: 240, resetSeconds: 0 }) };
+  const app = createApp(deps);
+  const admin = new AdminService({
+    businesses: core.businesses,
+    assistants: core.assistantRepo,
+    catalog: core.catalog,
+    ids: core.ids,
+    secretBox: core.secretBox,
+    urlPolicy: core.urlPolicy,
+    keyEnvironment: 'test',
+    now: () => new Date(),
+  });
+
+  function clientFor(businessId: number, apiKey: string, webhookSecret = ''): TenantClient {
+    return {
+      businessId,
+      apiKey,
+      webhookSecret,
+      request: (method, path, body, headers = {}) =>
+        Promise.resolve(
+          app.request(`/api/v1${path}`, {
+            method,
+            headers: {
+              authorization: `Bearer ${apiKey}`,
+              ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+              ...headers,
+            },
+            body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+          }),
+        ),
+    };
+  }
+
+  /** A new business with a key and (unless `numbers: 0`) one sandbox number. */
+  async function newTenant(setup: { minutes?: number; numbers?: number } = {}): Promise<TenantClient & { numberIds: number[] }> {
+    const created = await admin.createBusiness(`Biz ${randomUUID().slice(0, 8)}`, setup.minutes ?? 100);
+    const numberIds: number[] = [];
+    for (let i = 0; i < (setup.numbers ?? 1); i++) {
+      const number = await admin.addNumber(created.business_id, {
+        number: uniqueNumber(),
+        provider: 'sandbox',
+        assistantId: null,
+        label: `line ${i + 1}`,
+      });
+      numberIds.push(number.id);
+    }
+    return { ...clientFor(created.business_id, created.api_key, created.webhook_secret), numberIds };
+  }
+
+  /** Messages waiting on this harness's outbound queue. */
+  async function queuedJobs(): Promise<unknown[]> {
+    const received = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queue.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+    );
+    return (received.Messages ?? []).map((message) => JSON.parse(message.Body ?? 'null'));
+  }
+
+  return { app, core, deps, admin, logs, newTenant, clientFor, queuedJobs };
+}
+
+export type ApiHarness = Awaited<ReturnType<typeof createApiHarness>>;
