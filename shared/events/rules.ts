@@ -1,0 +1,33 @@
+import { EVENT_SOURCE } from './catalog';
+
+/** Which consumer a rule feeds: the analysis function, or the webhook delivery buffer queue. */
+export type RuleTarget = 'analysis' | 'webhooks';
+
+/** An EventBridge rule as data: the same declaration drives `infra/` and the local router. */
+export interface EventRule {
+  name: string;
+  description: string;
+  pattern: { source: string[]; 'detail-type': string[] };
+  target: RuleTarget;
+}
+
+/** The rules, declared once. */
+export const EVENT_RULES: readonly EventRule[] = [
+  {
+    name: 'call-ended-to-analysis',
+    description: 'Analyse every ended call (summary, score, structured data, outcome), then emit call.completed.',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['call.ended'] },
+    target: 'analysis',
+  },
+  {
+    name: 'call-events-to-webhooks',
+    description: 'Buffer the webhook-visible events for signed delivery to business servers.',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['call.started', 'call.transferred', 'call.completed'] },
+    target: 'webhooks',
+  },
+];
+
+/** True when an event matches a rule's pattern (the subset of EventBridge matching these rules use). */
+export function matchesRule(rule: EventRule, source: string, detailType: string): boolean {
+  return rule.pattern.source.includes(source) && rule.pattern['detail-type'].includes(detailType);
+}
