@@ -83,7 +83,7 @@ async function main(): Promise<void> {
 
     // Many businesses, so the per-key limit of 240/min never throttles the benchmark.
     const tenants: { key: string; assistantId: number; callId: number }[] = [];
-    const call = (key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    const call = async (key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
       app.request(`/api/v1${path}`, {
         method,
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },

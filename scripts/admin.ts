@@ -105,10 +105,10 @@ async function run(command: string | undefined, args: Args): Promise<unknown> {
 }
 
 function toolInput(args: Args) {
-  let parameters: Record<string, unknown> = { type: 'object', properties: {} };
+  let parameters: { type: 'object'; [key: string]: unknown } = { type: 'object', properties: {} };
   if (args.parameters !== undefined) {
     try {
-      parameters = JSON.parse(args.parameters) as Record<string, unknown>;
+      parameters = JSON.parse(args.parameters) as typeof parameters;
     } catch {
       throw new UsageError('--parameters must be a JSON Schema object.');
     }

@@ -1,0 +1,148 @@
+import * as v from 'valibot';
+import { AdvancedCfgSchema } from './assistant-config-advanced';
+import {
+  AnalysisCfgSchema,
+  BuiltinToolsSchema,
+  ModelCfgSchema,
+  ModelCfgStoredSchema,
+  ModelCfgViewSchema,
+  SimpleSetupSchema,
+  TranscriberCfgSchema,
+  VoiceCfgSchema,
+} from './assistant-config-sections';
+import { idField, listField, parseWith, recordField, strictDict, stringField, type Loc } from './validation';
+
+export {
+  BACKGROUND_SOUNDS,
+  INTERRUPTION_MODES,
+  REDACT_KINDS,
+  SERVER_EVENT_KINDS,
+  AdvancedCfgSchema,
+} from './assistant-config-advanced';
+export {
+  MODEL_PROVIDERS,
+  STRUCTURED_TYPES,
+  SUCCESS_SCALES,
+  TRANSCRIBER_PROVIDERS,
+  AnalysisCfgSchema,
+  BuiltinToolsSchema,
+  ModelCfgSchema,
+  ModelCfgStoredSchema,
+  ModelCfgViewSchema,
+  PronounceSchema,
+  SimpleSetupSchema,
+  StructuredFieldSchema,
+  TranscriberCfgSchema,
+  VoiceCfgSchema,
+  type SimpleSetup,
+  type StructuredField,
+} from './assistant-config-sections';
+export { SETUP_ROLES, SETUP_TONES } from './setup-prompt';
+
+/** `first_message_mode` values (spec): who speaks first, and whether the greeting is generated. */
+export const FIRST_MESSAGE_MODES = ['assistant_first', 'wait_for_user', 'model_generated'] as const;
+
+/** `mode` values (spec): the STT → LLM → TTS pipeline, or speech-to-speech (`live`). */
+export const ASSISTANT_MODES = ['standard', 'live'] as const;
+
+/**
+ * Bounds of `variables` (config and POST /calls): the spec gives none, so these keep a config
+ * well inside DynamoDB's 400 KB item: at most 100 entries, each value at most 1000 characters.
+ */
+export const VARIABLES_BOUNDS = { maxEntries: 100, maxValueChars: 1000 } as const;
+
+/** `{{name}}` placeholder values: string to string, within {@link VARIABLES_BOUNDS}. */
+export function variablesField() {
+  return recordField(stringField({ max: VARIABLES_BOUNDS.maxValueChars }), VARIABLES_BOUNDS.maxEntries);
+}
+
+/** The AssistantConfig fields before `model`, in the spec's order. */
+const CONFIG_HEAD = {
+  first_message_mode: v.optional(v.picklist(FIRST_MESSAGE_MODES), 'assistant_first'),
+  first_message: v.optional(stringField({ max: 1000 }), ''),
+  system_prompt: v.optional(stringField({ max: 30_000 }), ''),
+  business_context: v.optional(v.boolean(), true),
+  language: v.optional(stringField({ max: 16 }), 'en'),
+  mode: v.optional(v.picklist(ASSISTANT_MODES), 'standard'),
+  live_voice: v.optional(v.string(), 'marin'),
+};
+
+/** The AssistantConfig fields after `model`, in the spec's order. */
+const CONFIG_TAIL = {
+  transcriber: v.optional(TranscriberCfgSchema, {}),
+  voice: v.optional(VoiceCfgSchema, {}),
+  builtin: v.optional(BuiltinToolsSchema, {}),
+  tool_ids: v.optional(listField(idField(), 64), []),
+  knowledge_ids: v.optional(v.nullable(v.array(idField())), null),
+  analysis: v.optional(AnalysisCfgSchema, {}),
+  advanced: v.optional(AdvancedCfgSchema, {}),
+  variables: v.optional(variablesField(), {}),
+  workflow_id: v.optional(v.nullable(idField()), null),
+  setup: v.optional(v.nullable(SimpleSetupSchema), null),
+};
+
+/**
+ * The full configuration a client sends (spec AssistantConfig). Every field is optional and
+ * takes its default, because `config` replaces the whole configuration (spec PATCH rule).
+ */
+export const AssistantConfigSchema = strictDict({ ...CONFIG_HEAD, model: v.optional(ModelCfgSchema, {}), ...CONFIG_TAIL });
+
+/** The configuration as stored: no custom key (sealed beside it) and no `custom_key_set`. */
+export const AssistantConfigStoredSchema = strictDict({
+  ...CONFIG_HEAD,
+  model: v.optional(ModelCfgStoredSchema, {}),
+  ...CONFIG_TAIL,
+});
+
+/** The configuration as the API returns it, with `model.custom_key_set`. */
+export const AssistantConfigViewSchema = strictDict({
+  ...CONFIG_HEAD,
+  model: v.optional(ModelCfgViewSchema, {}),
+  ...CONFIG_TAIL,
+});
+
+/** A parsed, stored configuration: every field present, without the write-only key. */
+export type AssistantConfig = v.InferOutput<typeof AssistantConfigStoredSchema>;
+
+/** What a client may send as `config`. */
+export type AssistantConfigInput = v.InferInput<typeof AssistantConfigSchema>;
+
+/** What the API returns as `config`. */
+export type AssistantConfigView = v.InferOutput<typeof AssistantConfigViewSchema>;
+
+/** A config as {@link AssistantConfigSchema} outputs it, custom key included. */
+type ParsedConfigInput = v.InferOutput<typeof AssistantConfigSchema>;
+
+/**
+ * Splits the write-only `model.custom_key` out of a parsed config and drops the ignored
+ * `custom_key_set`, so the key can never reach storage or a response by accident.
+ */
+export function splitCustomKey(parsed: ParsedConfigInput): { config: AssistantConfig; customKey: string | undefined } {
+  const { custom_key: customKey, custom_key_set: _ignored, ...model } = parsed.model;
+  return { config: { ...parsed, model }, customKey };
+}
+
+/**
+ * Validates a client's config (every problem at once, pydantic-style, loc under `loc`) and
+ * returns it with every default filled, plus the write-only custom key if one was sent.
+ *
+ * @example
+ * const { config, customKey } = parseAssistantConfig(body.config, ['body', 'config']);
+ */
+export function parseAssistantConfig(
+  input: unknown,
+  loc: Loc,
+): { config: AssistantConfig; customKey: string | undefined } {
+  return splitCustomKey(parseWith(AssistantConfigSchema, input, loc));
+}
+
+/** Every setting at its default: what `{}` means, and the `blank` template. */
+export function defaultAssistantConfig(): AssistantConfig {
+  return parseAssistantConfig({}, []).config;
+}
+
+/** The config a response carries: the stored config plus whether a custom key is stored. */
+export function toConfigView(config: AssistantConfig, customKeySet: boolean): AssistantConfigView {
+  const { priority, race, ...head } = config.model;
+  return { ...config, model: { ...head, custom_key_set: customKeySet, priority, race } };
+}

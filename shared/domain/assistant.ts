@@ -1,0 +1,94 @@
+import * as v from 'valibot';
+import {
+  AssistantConfigSchema,
+  AssistantConfigViewSchema,
+  splitCustomKey,
+  type AssistantConfig,
+} from './assistant-config';
+import { TEMPLATE_NAMES, type TemplateName } from './templates';
+import { idField, parseWith, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
+
+export { TEMPLATE_NAMES, type TemplateName } from './templates';
+
+/** Assistant fields a client reads and may send back unchanged; accepted and ignored (DESIGN §4). */
+const READ_ONLY_ECHOES = {
+  id: readOnlyEcho(),
+  is_default: readOnlyEcho(),
+  created_at: readOnlyEcho(),
+  updated_at: readOnlyEcho(),
+};
+
+/** POST /assistants body (spec): a `config` given in full overrides the template. */
+export const CreateAssistantBodySchema = strictDict({
+  name: v.optional(stringField({ max: 120 }), ''),
+  template: v.optional(v.picklist(TEMPLATE_NAMES), 'receptionist'),
+  config: v.optional(v.nullable(AssistantConfigSchema), null),
+  ...READ_ONLY_ECHOES,
+});
+
+/** PATCH /assistants/{id} body (spec): `config` replaces the whole configuration. */
+export const UpdateAssistantBodySchema = strictDict({
+  name: v.optional(stringField({ min: 1, max: 120 })),
+  config: v.optional(AssistantConfigSchema),
+  ...READ_ONLY_ECHOES,
+});
+
+/** The Assistant resource as the API returns it (spec Assistant, DESIGN §4 timestamps). */
+export const AssistantSchema = strictDict({
+  id: idField(),
+  name: stringField({ max: 120 }),
+  is_default: v.boolean(),
+  created_at: timestampField(),
+  updated_at: timestampField(),
+  config: AssistantConfigViewSchema,
+});
+
+/** An assistant as the API returns it; `config.model.custom_key_set` replaces the key. */
+export type Assistant = v.InferOutput<typeof AssistantSchema>;
+
+/** GET /assistants: every assistant of the business, newest first (DESIGN §4). */
+export const AssistantListSchema = strictDict({ data: v.array(AssistantSchema) });
+
+/** DELETE /assistants/{id} result (DESIGN §4). */
+export const DeleteAssistantResultSchema = strictDict({ id: idField(), deleted: v.literal(true) });
+
+/** A validated POST /assistants body, the custom key split out of the config. */
+export interface CreateAssistantInput {
+  name: string;
+  template: TemplateName;
+  config: AssistantConfig | null;
+  customKey?: string;
+}
+
+/** A validated PATCH body: only what was sent. */
+export interface UpdateAssistantInput {
+  name?: string;
+  config?: AssistantConfig;
+  customKey?: string;
+}
+
+/** `{config, customKey?}` from a parsed config, leaving `customKey` out when none was sent. */
+function configParts(parsed: v.InferOutput<typeof AssistantConfigSchema>): { config: AssistantConfig; customKey?: string } {
+  const { config, customKey } = splitCustomKey(parsed);
+  return customKey === undefined ? { config } : { config, customKey };
+}
+
+/**
+ * Validates a POST /assistants body (422 items under `body`), fills the defaults and splits
+ * the write-only custom key out; read-only fields sent back are dropped.
+ */
+export function parseCreateAssistantBody(input: unknown): CreateAssistantInput {
+  const body = parseWith(CreateAssistantBodySchema, input, ['body']);
+  const base = { name: body.name, template: body.template };
+  return body.config === null ? { ...base, config: null } : { ...base, ...configParts(body.config) };
+}
+
+/**
+ * Validates a PATCH /assistants/{id} body (422 items under `body`). A name-only update carries
+ * no config, so the stored configuration is left as it is (spec rule).
+ */
+export function parseUpdateAssistantBody(input: unknown): UpdateAssistantInput {
+  const body = parseWith(UpdateAssistantBodySchema, input, ['body']);
+  const result: UpdateAssistantInput = body.name === undefined ? {} : { name: body.name };
+  return body.config === undefined ? result : { ...result, ...configParts(body.config) };
+}

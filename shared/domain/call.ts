@@ -1,0 +1,245 @@
+import * as v from 'valibot';
+import { ValidationError, type ValidationItem } from '../errors';
+import { SERVER_EVENT_KINDS, variablesField } from './assistant-config';
+import { E164_PATTERN } from './phone-number';
+import {
+  MAX_ID,
+  idField,
+  intField,
+  issuesToItems,
+  looseDict,
+  numberField,
+  parseIntString,
+  parseWith,
+  strictDict,
+  stringField,
+  timestampField,
+  type Loc,
+} from './validation';
+
+/** Call `status` (DESIGN §4): queued → ringing → in_progress → ended; a call that never starts also ends. */
+export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
+
+/** Why a call ended (DESIGN §4); `failed` is the carrier's refusal, `error` is ours. */
+export const ENDED_REASONS = [
+  'caller_hung_up', 'assistant_ended', 'end_phrase', 'silence_timeout', 'max_duration', 'voicemail',
+  'no_answer', 'busy', 'transferred', 'failed', 'error', 'canceled',
+] as const;
+
+/** A finished call's `outcome` (DESIGN §4): analysis picks the first four, `ended_reason` the rest. */
+export const OUTCOMES = [
+  'resolved', 'unresolved', 'appointment_booked', 'message_taken', 'transferred', 'voicemail', 'no_answer', 'busy', 'failed',
+] as const;
+
+/** Call `direction` values (spec). */
+export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
+
+/** Call `channel` values (DESIGN §4): `web` is reserved for browser calls. */
+export const CALL_CHANNELS = ['phone', 'web'] as const;
+
+/** One of {@link CALL_STATUSES}. */
+export type CallStatus = (typeof CALL_STATUSES)[number];
+/** One of {@link ENDED_REASONS}. */
+export type EndedReason = (typeof ENDED_REASONS)[number];
+/** One of {@link OUTCOMES}. */
+export type Outcome = (typeof OUTCOMES)[number];
+/** One of {@link CALL_DIRECTIONS}. */
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+
+/**
+ * POST /calls body (spec). `to` is strict E.164 (`string_pattern_mismatch`, ctx.pattern);
+ * `variables` is string → string, at most 100 entries, each value at most 1000 characters.
+ */
+export const CreateCallBodySchema = strictDict({
+  assistant_id: idField(),
+  to: v.pipe(stringField({ pattern: E164_PATTERN }), v.metadata({ examples: ['+15550100002'] })),
+  phone_number_id: v.optional(v.nullable(idField()), null),
+  variables: v.optional(variablesField(), {}),
+});
+
+/** A validated POST /calls body with its defaults. */
+export type CreateCallInput = v.InferOutput<typeof CreateCallBodySchema>;
+
+/** Validates a POST /calls body; every invalid field is one 422 item under `body`. */
+export function parseCreateCallBody(input: unknown): CreateCallInput {
+  return parseWith(CreateCallBodySchema, input, ['body']);
+}
+
+/** GET /calls query parameters (spec), as numbers once their strings are parsed. */
+export const ListCallsQuerySchema = v.object({
+  limit: v.optional(intField({ ge: 1, le: 200 }), 50),
+  offset: v.optional(intField({ ge: 0, le: MAX_ID }), 0),
+  assistant_id: v.optional(idField()),
+  direction: v.optional(v.picklist(CALL_DIRECTIONS)),
+});
+
+/** A validated GET /calls query. */
+export type ListCallsQuery = v.InferOutput<typeof ListCallsQuerySchema>;
+
+const QUERY_NAMES = Object.keys(ListCallsQuerySchema.entries) as (keyof ListCallsQuery)[];
+const INT_QUERY_NAMES: ReadonlySet<string> = new Set(['limit', 'offset', 'assistant_id']);
+
+/** Items point at the raw string the client sent, as FastAPI reports query and path values. */
+function withRawInput(items: ValidationItem[], raw: (name: string) => string | undefined): ValidationItem[] {
+  return items.map((item) => ({ ...item, input: raw(String(item.loc[1])) }));
+}
+
+/**
+ * Parses GET /calls query strings: integers from strings (`int_parsing` otherwise), then the
+ * bounds; every problem at once, in parameter order, loc `['query', name]`. Unknown
+ * parameters are ignored.
+ */
+export function parseListCallsQuery(query: Record<string, string | undefined>): ListCallsQuery {
+  const items: ValidationItem[] = [];
+  const values: Record<string, unknown> = {};
+  for (const name of QUERY_NAMES) {
+    const raw = query[name];
+    if (raw === undefined) continue;
+    const value = INT_QUERY_NAMES.has(name) ? parseIntString(raw, ['query', name]) : raw;
+    if (typeof value === 'object') items.push(value);
+    else values[name] = value;
+  }
+  const result = v.safeParse(ListCallsQuerySchema, values, { abortPipeEarly: true });
+  if (result.success && items.length === 0) return result.output;
+  if (!result.success) items.push(...withRawInput(issuesToItems(result.issues, ['query']), (name) => query[name]));
+  const order = (item: ValidationItem) => QUERY_NAMES.indexOf(item.loc[1] as keyof ListCallsQuery);
+  throw new ValidationError(items.sort((a, b) => order(a) - order(b)));
+}
+
+/** An id in a path: a positive integer (`int_parsing`, then `greater_than_equal` ge 1). */
+export const IdParamSchema = idField();
+
+/** Parses a path id such as `assistant_id`; a 422 item at `['path', name]` otherwise. */
+export function parseIdParam(value: string, name: string): number {
+  const loc: Loc = ['path', name];
+  const parsed = parseIntString(value, loc);
+  if (typeof parsed === 'object') throw new ValidationError([parsed]);
+  const result = v.safeParse(IdParamSchema, parsed, { abortPipeEarly: true });
+  if (!result.success) throw new ValidationError(withRawInput(issuesToItems(result.issues, loc), () => value));
+  return result.output;
+}
+
+/** What analysis produced once the call ended (DESIGN §4); `{}` before. */
+export const CallAnalysisSchema = looseDict({
+  summary: v.optional(v.string()),
+  success_evaluation: v.optional(v.nullable(v.union([v.number(), v.string()]))),
+  structured_data: v.optional(v.record(v.string(), v.unknown())),
+});
+
+/** The Call resource (spec Call + DESIGN §4), as lists and POST /calls return it. */
+export const CallSchema = strictDict({
+  id: idField(),
+  assistant_id: idField(),
+  channel: v.picklist(CALL_CHANNELS),
+  direction: v.picklist(CALL_DIRECTIONS),
+  from_number: v.string(),
+  to_number: v.string(),
+  started_at: v.nullable(timestampField()),
+  ended_at: v.nullable(timestampField()),
+  duration_s: intField({ ge: 0 }),
+  status: v.picklist(CALL_STATUSES),
+  outcome: v.nullable(v.picklist(OUTCOMES)),
+  ended_reason: v.nullable(v.picklist(ENDED_REASONS)),
+  summary: v.string(),
+  intent: v.string(),
+  caller_name: v.nullable(v.string()),
+  score: v.nullable(v.number()),
+  analysis: CallAnalysisSchema,
+});
+
+/** A call as the API returns it. */
+export type Call = v.InferOutput<typeof CallSchema>;
+
+/** GET /calls: one page, newest first by creation; `has_more` when another page follows (DESIGN §4). */
+export const CallsPageSchema = strictDict({
+  data: v.array(CallSchema),
+  limit: intField({ ge: 1, le: 200 }),
+  offset: intField({ ge: 0, le: MAX_ID }),
+  has_more: v.boolean(),
+});
+
+/** One utterance; times in ms from call start; `interrupted` when the caller cut it off. */
+export const TranscriptEntrySchema = strictDict({
+  role: v.picklist(['assistant', 'user', 'tool']),
+  text: v.string(),
+  start_ms: intField({ ge: 0 }),
+  end_ms: intField({ ge: 0 }),
+  interrupted: v.boolean(),
+});
+
+/** A transcript entry. */
+export type TranscriptEntry = v.InferOutput<typeof TranscriptEntrySchema>;
+
+const optionalMs = v.optional(v.nullable(numberField({ ge: 0 })));
+
+/**
+ * One turn's latency breakdown (DESIGN §6): end of the caller's speech → Flux end of turn →
+ * LLM first token → TTS first byte → first audio played; `latency_ms` is the whole path.
+ */
+export const TurnMetricsSchema = looseDict({
+  latency_ms: optionalMs,
+  end_of_turn_ms: optionalMs,
+  llm_first_token_ms: optionalMs,
+  tts_first_byte_ms: optionalMs,
+  transport_ms: optionalMs,
+});
+
+const nullableMs = v.nullable(numberField({ ge: 0 }));
+
+/**
+ * A finished call's metrics (DESIGN §4): `turns` is the per-turn breakdown (its length is the
+ * number of turns); latency percentiles are null when the caller never spoke. Open, so the
+ * engine may add labels such as `providers` or `sandbox` without a schema change.
+ */
+export const CallMetricsSchema = looseDict({
+  turns: v.array(TurnMetricsSchema),
+  interruptions: intField({ ge: 0 }),
+  latency_ms: looseDict({ p50: nullableMs, p95: nullableMs, max: nullableMs }),
+  llm_tokens: looseDict({ input: intField({ ge: 0 }), output: intField({ ge: 0 }) }),
+  tts_characters: intField({ ge: 0 }),
+  stt_seconds: numberField({ ge: 0 }),
+  duration_s: intField({ ge: 0 }),
+  providers: v.optional(v.record(v.string(), v.string())),
+  sandbox: v.optional(v.boolean()),
+});
+
+/** A call's metrics. */
+export type CallMetrics = v.InferOutput<typeof CallMetricsSchema>;
+
+/** Webhook delivery states: retried on schedule while `pending`, dead-lettered as `failed`. */
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+
+/** One webhook's delivery history for a call, so a developer can see what their server answered. */
+export const WebhookDeliveryViewSchema = strictDict({
+  event_type: v.picklist(SERVER_EVENT_KINDS),
+  webhook_id: v.string(),
+  attempts: v.array(
+    strictDict({
+      at: timestampField(),
+      status: v.nullable(intField({ ge: 100, le: 599 })),
+      latency_ms: numberField({ ge: 0 }),
+      error: v.nullable(v.string()),
+    }),
+  ),
+  state: v.picklist(DELIVERY_STATES),
+});
+
+/** A webhook delivery as GET /calls/{id} shows it. */
+export type WebhookDeliveryView = v.InferOutput<typeof WebhookDeliveryViewSchema>;
+
+/** GET /calls/{id}: the Call plus transcript, metrics (`{}` until the call ends), recording and deliveries. */
+export const CallDetailSchema = strictDict({
+  ...CallSchema.entries,
+  transcript: v.array(TranscriptEntrySchema),
+  metrics: v.union([CallMetricsSchema, strictDict({})]),
+  recording_url: v.nullable(v.string()),
+  webhook_deliveries: v.array(WebhookDeliveryViewSchema),
+});
+
+/** A call with its transcript and metrics, as GET /calls/{id} returns it. */
+export type CallDetail = Call & {
+  transcript: TranscriptEntry[];
+  metrics: CallMetrics | Record<string, never>;
+  recording_url: string | null;
+  webhook_deliveries: WebhookDeliveryView[];
+};

@@ -1,0 +1,270 @@
+import * as v from 'valibot';
+import { ValidationError, type ValidationItem } from '../errors';
+
+/** Where a 422 item points: `body`, `query`, `path` or `header`, then keys and array indices. */
+export type Loc = (string | number)[];
+
+/**
+ * The message our integer schemas give valibot's `number` type check. Valibot has no integer
+ * type, so this marker is how {@link issuesToItems} tells pydantic's `int_type` from `float_type`.
+ */
+export const INT_TYPE_MESSAGE = 'Input should be a valid integer';
+
+/** pydantic's message for a non-object where a model is expected (FastAPI's body check too). */
+export const MODEL_ATTRIBUTES_MESSAGE = 'Input should be a valid dictionary or object to extract fields from';
+
+const INT_PARSING_MESSAGE = 'Input should be a valid integer, unable to parse string as an integer';
+
+/** Largest integer a JSON number carries exactly; the implicit upper bound of every id. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+type Issue = v.BaseIssue<unknown>;
+type Described = Pick<ValidationItem, 'type' | 'msg' | 'ctx'>;
+
+/**
+ * An integer field with pydantic's strictness: "5" is `int_type`, 5.5 is `int_from_float`, and
+ * the bounds are inclusive (`ge`/`le`), reported one at a time (parse with abortPipeEarly).
+ */
+export function intField(bounds: { ge?: number; le?: number } = {}): v.GenericSchema<number> {
+  const actions: v.GenericPipeAction<number>[] = [v.integer()];
+  if (bounds.ge !== undefined) actions.push(v.minValue(bounds.ge));
+  if (bounds.le !== undefined) actions.push(v.maxValue(bounds.le));
+  return actions.reduce<v.GenericSchema<number>>((schema, action) => v.pipe(schema, action), v.number(INT_TYPE_MESSAGE));
+}
+
+/** A positive id (ids are unique integers ≥ 1 across the service, DESIGN §4). */
+export function idField(): v.GenericSchema<number> {
+  return intField({ ge: 1, le: MAX_ID });
+}
+
+/** A number field (integers accepted, as pydantic's float does) with inclusive bounds. */
+export function numberField(bounds: { ge?: number; le?: number } = {}): v.GenericSchema<number> {
+  const actions: v.GenericPipeAction<number>[] = [];
+  if (bounds.ge !== undefined) actions.push(v.minValue(bounds.ge));
+  if (bounds.le !== undefined) actions.push(v.maxValue(bounds.le));
+  return actions.reduce<v.GenericSchema<number>>((schema, action) => v.pipe(schema, action), v.number());
+}
+
+/** A string field; length checks come before the pattern, as in pydantic-core. */
+export function stringField(bounds: { min?: number; max?: number; pattern?: RegExp } = {}): v.GenericSchema<string> {
+  const actions: v.GenericPipeAction<string>[] = [];
+  if (bounds.min !== undefined) actions.push(v.minLength(bounds.min));
+  if (bounds.max !== undefined) actions.push(v.maxLength(bounds.max));
+  if (bounds.pattern !== undefined) actions.push(v.regex(bounds.pattern));
+  return actions.reduce<v.GenericSchema<string>>((schema, action) => v.pipe(schema, action), v.string());
+}
+
+/** A list with at most `max` items; the length is checked only once every item is valid. */
+export function listField<T>(item: v.GenericSchema<T>, max: number): v.GenericSchema<T[]> {
+  return v.pipe(v.array(item), v.maxLength(max));
+}
+
+/**
+ * A read-only field a client may echo back (`id`, timestamps, `custom_key_set`): accepted with
+ * any value and ignored, so a resource read with GET can be sent back as is (DESIGN §4).
+ */
+export function readOnlyEcho(description = 'Read-only; accepted and ignored on input.') {
+  return v.optional(v.pipe(v.unknown(), v.metadata({ readOnly: true, description })));
+}
+
+/** An ISO 8601 UTC timestamp with milliseconds, as every resource carries (DESIGN §4). */
+export function timestampField() {
+  return v.pipe(v.string(), v.isoTimestamp(), v.metadata({ examples: ['2026-11-22T09:21:23.123Z'] }));
+}
+
+/** Valibot's object and record checks take arrays for objects; pydantic and JSON do not. */
+function refuseArrays<S extends v.GenericSchema>(schema: S): S {
+  return v._standardSchema({
+    ...schema,
+    '~run'(dataset: v.UnknownDataset, config: v.Config<Issue>) {
+      if (!Array.isArray(dataset.value)) return schema['~run'](dataset, config);
+      v._addIssue(schema, 'type', dataset, config);
+      return dataset as unknown as v.OutputDataset<v.InferOutput<S>, Issue>;
+    },
+  } as unknown as Omit<S, '~standard'>);
+}
+
+/**
+ * A strict object (unknown keys → `extra_forbidden`) that also refuses arrays. Every request
+ * object is one, because a config replaces the whole configuration and a misspelled key would
+ * otherwise reset a setting silently (DESIGN §4).
+ */
+export function strictDict<const E extends v.ObjectEntries>(entries: E): v.StrictObjectSchema<E, undefined> {
+  return refuseArrays(v.strictObject(entries));
+}
+
+/** An object that keeps unknown keys (JSON Schema objects, open metrics) and refuses arrays. */
+export function looseDict<const E extends v.ObjectEntries>(entries: E): v.LooseObjectSchema<E, undefined> {
+  return refuseArrays(v.looseObject(entries));
+}
+
+/** A string-keyed dictionary (`dict_type` on anything else), optionally with at most `maxEntries`. */
+export function recordField<T>(value: v.GenericSchema<T>, maxEntries?: number): v.GenericSchema<Record<string, T>> {
+  const record = refuseArrays(v.record(v.string(), value));
+  return maxEntries === undefined ? record : v.pipe(record, v.maxEntries(maxEntries));
+}
+
+function plural(count: unknown, word: string): string {
+  return `${String(count)} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** pydantic's `'a', 'b' or 'c'`, from valibot's `("a" | "b" | "c")` expectation. */
+function literalExpected(expects: string | null): string {
+  const options = [...(expects ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => `'${match[1]}'`);
+  if (options.length <= 1) return options[0] ?? String(expects);
+  return `${options.slice(0, -1).join(', ')} or ${options[options.length - 1]}`;
+}
+
+function tooLong(fieldType: 'List' | 'Dictionary', max: unknown, actual: number): Described {
+  return {
+    type: 'too_long',
+    msg: `${fieldType} should have at most ${plural(max, 'item')} after validation, not ${actual}`,
+    ctx: { field_type: fieldType, max_length: max, actual_length: actual },
+  };
+}
+
+function describeLength(issue: Issue & { requirement?: unknown }): Described {
+  const max = issue.type === 'max_length';
+  const bound = issue.requirement;
+  if (typeof issue.input === 'string') {
+    return max
+      ? { type: 'string_too_long', msg: `String should have at most ${plural(bound, 'character')}`, ctx: { max_length: bound } }
+      : { type: 'string_too_short', msg: `String should have at least ${plural(bound, 'character')}`, ctx: { min_length: bound } };
+  }
+  const actual = Array.isArray(issue.input) ? issue.input.length : 0;
+  if (max) return tooLong('List', bound, actual);
+  return {
+    type: 'too_short',
+    msg: `List should have at least ${plural(bound, 'item')} after validation, not ${actual}`,
+    ctx: { field_type: 'List', min_length: bound, actual_length: actual },
+  };
+}
+
+function describeValidation(issue: Issue & { requirement?: unknown }): Described {
+  const bound = issue.requirement;
+  switch (issue.type) {
+    case 'max_length':
+    case 'min_length':
+      return describeLength(issue);
+    case 'max_entries':
+      return tooLong('Dictionary', bound, Object.keys(issue.input as object).length);
+    case 'min_value':
+      return { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${String(bound)}`, ctx: { ge: bound } };
+    case 'max_value':
+      return { type: 'less_than_equal', msg: `Input should be less than or equal to ${String(bound)}`, ctx: { le: bound } };
+    case 'integer':
+      return { type: 'int_from_float', msg: 'Input should be a valid integer, got a number with a fractional part' };
+    case 'regex': {
+      const pattern = bound instanceof RegExp ? bound.source : String(bound);
+      return { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } };
+    }
+    default:
+      return { type: 'value_error', msg: `Value error, ${issue.message}`, ctx: { error: issue.message } };
+  }
+}
+
+const SCHEMA_TYPES: Readonly<Record<string, Described>> = {
+  string: { type: 'string_type', msg: 'Input should be a valid string' },
+  boolean: { type: 'bool_type', msg: 'Input should be a valid boolean' },
+  array: { type: 'list_type', msg: 'Input should be a valid list' },
+  record: { type: 'dict_type', msg: 'Input should be a valid dictionary' },
+  strict_object: { type: 'model_attributes_type', msg: MODEL_ATTRIBUTES_MESSAGE },
+  loose_object: { type: 'model_attributes_type', msg: MODEL_ATTRIBUTES_MESSAGE },
+  object: { type: 'model_attributes_type', msg: MODEL_ATTRIBUTES_MESSAGE },
+};
+
+function describeSchema(issue: Issue): Described {
+  if (issue.type === 'number') {
+    return issue.message === INT_TYPE_MESSAGE
+      ? { type: 'int_type', msg: INT_TYPE_MESSAGE }
+      : { type: 'float_type', msg: 'Input should be a valid number' };
+  }
+  if (issue.type === 'picklist' || issue.type === 'literal') {
+    const expected = literalExpected(issue.expected);
+    return { type: 'literal_error', msg: `Input should be ${expected}`, ctx: { expected } };
+  }
+  return SCHEMA_TYPES[issue.type] ?? { type: 'value_error', msg: `Value error, ${issue.message}`, ctx: { error: issue.message } };
+}
+
+const OBJECT_TYPES = new Set(['strict_object', 'loose_object', 'object']);
+
+/** One issue as a pydantic item: type, msg, ctx and the offending input. */
+function toItem(issue: Issue, loc: Loc): ValidationItem {
+  const last = issue.path?.[issue.path.length - 1];
+  if (last?.origin === 'key' && OBJECT_TYPES.has(issue.type)) {
+    return issue.expected === 'never'
+      ? { loc, msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: last.value }
+      : { loc, msg: 'Field required', type: 'missing', input: last.input };
+  }
+  // A union fails as a whole only when every member rejects the type; report the first member.
+  if (issue.type === 'union' && issue.issues?.[0]) return toItem({ ...issue.issues[0], path: issue.path }, loc);
+  const described = issue.kind === 'validation' ? describeValidation(issue) : describeSchema(issue);
+  // A pipe check sees the parsed value (defaults filled in); the client must see what it sent.
+  const input = last ? last.value : issue.input;
+  const item: ValidationItem = { loc, msg: described.msg, type: described.type, input };
+  if (described.ctx) item.ctx = described.ctx;
+  return item;
+}
+
+/** The loc of an issue: the prefix, then each object key and array index on its path. */
+function issueLoc(issue: Issue, locPrefix: Loc): Loc {
+  const loc: Loc = [...locPrefix];
+  for (const step of issue.path ?? []) loc.push(typeof step.key === 'number' ? step.key : String(step.key));
+  return loc;
+}
+
+/**
+ * Maps valibot issues to pydantic v2 items (DESIGN §4: clients of the original service read
+ * `type`, `msg` and `ctx`), one item per invalid field, in the order valibot found them.
+ */
+export function issuesToItems(issues: readonly Issue[], locPrefix: Loc): ValidationItem[] {
+  const seen = new Set<string>();
+  const items: ValidationItem[] = [];
+  for (const issue of issues) {
+    const item = toItem(issue, issueLoc(issue, locPrefix));
+    const key = JSON.stringify(item.loc);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    items.push(item);
+  }
+  return items;
+}
+
+/**
+ * Parses `input` with every issue reported (abortEarly off) but one per field (abortPipeEarly
+ * on, so a failed integer check never also reports the range).
+ *
+ * @example
+ * const body = parseWith(CreateCallBodySchema, json, ['body']); // throws ValidationError (422)
+ */
+export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, locPrefix: Loc): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortEarly: false, abortPipeEarly: true });
+  if (!result.success) throw new ValidationError(issuesToItems(result.issues, locPrefix));
+  return result.output;
+}
+
+/** One 422 item, pydantic v2 style (spec Errors); documents {@link ValidationItem}. */
+export const ValidationItemSchema = strictDict({
+  loc: v.array(v.union([v.string(), intField()])),
+  msg: v.string(),
+  type: v.string(),
+  input: v.optional(v.unknown()),
+  ctx: v.optional(v.record(v.string(), v.unknown())),
+});
+
+/** The 422 body: every invalid field, one item each (DESIGN §4). */
+export const HttpValidationErrorSchema = strictDict({ detail: v.array(ValidationItemSchema) });
+
+/** The 422 item for a body that is not JSON; the HTTP layer builds it before any schema runs. */
+export function jsonInvalidItem(error: string): ValidationItem {
+  return { loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error } };
+}
+
+/**
+ * A query or path value as an integer, like FastAPI's lax int parsing of strings: optional
+ * surrounding whitespace and sign, then digits. Anything else is an `int_parsing` item.
+ */
+export function parseIntString(raw: string, loc: Loc): number | ValidationItem {
+  if (!/^\s*[+-]?\d+\s*$/.test(raw)) return { loc, msg: INT_PARSING_MESSAGE, type: 'int_parsing', input: raw };
+  return Number(raw.trim());
+}

@@ -1,0 +1,146 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../../shared/domain/openapi';
+
+type Json = Record<string, any>;
+
+const doc = buildOpenApiDocument() as Json;
+const schemas = doc.components.schemas as Record<string, Json>;
+
+/** Every `$ref` string anywhere in `node`. */
+function refsIn(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(refsIn);
+  if (node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) => (key === '$ref' && typeof value === 'string' ? [value] : refsIn(value)));
+}
+
+function resolve(pointer: string): unknown {
+  return pointer
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], doc);
+}
+
+/** Every endpoint of the spec: path, method and the schema of its 200 body. */
+const ROUTES: [string, string, string][] = [
+  ['/assistants', 'get', 'AssistantList'],
+  ['/assistants', 'post', 'Assistant'],
+  ['/assistants/{assistant_id}', 'get', 'Assistant'],
+  ['/assistants/{assistant_id}', 'patch', 'Assistant'],
+  ['/assistants/{assistant_id}', 'delete', 'DeleteResult'],
+  ['/calls', 'get', 'CallsPage'],
+  ['/calls', 'post', 'Call'],
+  ['/calls/{call_id}', 'get', 'CallDetail'],
+  ['/phone-numbers', 'get', 'PhoneNumberList'],
+  ['/tools', 'get', 'ToolList'],
+  ['/openapi.json', 'get', 'OpenApiDocument'],
+];
+
+describe('buildOpenApiDocument', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    // Arrange
+    const validator = new Validator();
+
+    // Act
+    const result = await validator.validate(structuredClone(doc));
+
+    // Assert
+    expect(result).toEqual({ valid: true });
+    expect(validator.version).toBe('3.1');
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.servers).toEqual([{ url: '/api/v1' }]);
+  });
+
+  describe.each(ROUTES)('%s %s', (path, method, schema) => {
+    it(`answers 200 with ${schema} and the version header`, () => {
+      // Arrange / Act
+      const ok = doc.paths[path]?.[method]?.responses?.['200'];
+
+      // Assert
+      expect(ok.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${schema}` });
+      expect(ok.headers['X-API-Version']).toEqual({ $ref: '#/components/headers/X-API-Version' });
+    });
+  });
+
+  describe.each(ROUTES.filter(([path]) => path !== '/openapi.json'))('%s %s', (path, method) => {
+    it('needs the bearer key and lists 401 and 429', () => {
+      // Arrange / Act
+      const operation = doc.paths[path][method];
+
+      // Assert
+      expect(operation.security).toBeUndefined();
+      expect(operation.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+      expect(operation.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    });
+  });
+
+  it('declares bearer auth globally and serves itself without it', () => {
+    // Arrange / Act / Assert
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.paths['/openapi.json'].get.security).toEqual([]);
+  });
+
+  it('has no dangling $ref', () => {
+    // Arrange
+    const refs = [...new Set(refsIn(doc))];
+
+    // Act
+    const dangling = refs.filter((ref) => resolve(ref) === undefined);
+
+    // Assert
+    expect(refs.length).toBeGreaterThan(20);
+    expect(dangling).toEqual([]);
+  });
+
+  it('request bodies come from the valibot body schemas, bounds and defaults included', () => {
+    // Arrange
+    const create = doc.paths['/assistants'].post.requestBody.content['application/json'].schema;
+    const config = schemas.AssistantConfigInput!;
+
+    // Act / Assert
+    expect(create).toEqual({ $ref: '#/components/schemas/CreateAssistantBody' });
+    expect(schemas.CreateAssistantBody!.additionalProperties).toBe(false);
+    expect(schemas.CreateAssistantBody!.properties.template.default).toBe('receptionist');
+    expect(schemas.UpdateAssistantBody!.properties.name).toMatchObject({ minLength: 1, maxLength: 120 });
+    expect(config.properties.tool_ids).toMatchObject({ type: 'array', maxItems: 64 });
+    expect(config.properties.model).toEqual({ $ref: '#/components/schemas/ModelCfgInput', default: {} });
+    expect(schemas.ModelCfgInput!.properties.custom_key).toMatchObject({ maxLength: 500, writeOnly: true });
+    expect(schemas.AdvancedCfgInput!.properties.max_duration_s).toEqual({ type: 'integer', minimum: 30, maximum: 3600, default: 600 });
+    expect(schemas.CreateCallBody!.required).toEqual(['assistant_id', 'to']);
+    expect(schemas.CreateCallBody!.properties.to.pattern).toBe('^\\+[1-9]\\d{1,14}$');
+  });
+
+  it('responses mark every defaulted config field required and never show custom_key', () => {
+    // Arrange
+    const view = schemas.AssistantConfig!;
+    const model = schemas.ModelCfg!;
+
+    // Act / Assert
+    expect(view.required).toEqual(Object.keys(view.properties));
+    expect(model.required).toContain('custom_key_set');
+    expect(model.properties.custom_key).toBeUndefined();
+    expect(schemas.Assistant!.properties.config).toEqual({ $ref: '#/components/schemas/AssistantConfig' });
+    expect(schemas.CallsPage!.required).toEqual(['data', 'limit', 'offset', 'has_more']);
+    expect(schemas.DeleteResult!.properties.deleted).toEqual({ const: true });
+  });
+
+  it('documents the GET /calls query, the Idempotency-Key header and the error bodies', () => {
+    // Arrange
+    const list = doc.paths['/calls'].get;
+    const create = doc.paths['/calls'].post;
+
+    // Act / Assert
+    expect(list.parameters.map((p: Json) => [p.name, p.in, p.schema.default])).toEqual([
+      ['limit', 'query', 50], ['offset', 'query', 0], ['assistant_id', 'query', undefined], ['direction', 'query', undefined],
+    ]);
+    expect(list.parameters[0].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
+    expect(create.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
+    expect(Object.keys(create.responses)).toEqual(['200', '401', '402', '404', '409', '422', '429', '500']);
+    expect(schemas.ErrorBody!.required).toEqual(['code', 'detail']);
+    expect(schemas.HTTPValidationError!.properties.detail.items).toEqual({ $ref: '#/components/schemas/ValidationItem' });
+    expect(doc.components.responses.RateLimited.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(Object.keys(doc.components.headers)).toEqual(['X-API-Version', 'RateLimit-Policy', 'RateLimit', 'Retry-After']);
+  });
+});
