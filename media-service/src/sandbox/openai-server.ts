@@ -1,0 +1,184 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as v from 'valibot';
+import { approxTokens, ChatRequestSchema, echoedServiceTier, errorBody, type ChatRequest } from './openai-wire';
+import { planReply, writeCompletion, writeStream, type ReplyTiming } from './openai-reply';
+import { SandboxLlmScript } from './sandbox-llm-script';
+
+/**
+ * The sandbox OpenAI: `POST /v1/chat/completions` on loopback, streamed as SSE (`data: {chunk}`
+ * … `data: [DONE]`, with the usage chunk when `stream_options.include_usage`) or as one JSON
+ * completion, exactly as openai-node parses them (protocols.md A3). Replies come from a
+ * deterministic {@link SandboxLlmScript}; timing (time to first token, token rate) and failures
+ * (HTTP errors, streams cut mid-way, garbage SSE) are injectable, and every request is recorded.
+ *
+ * @example
+ * ```ts
+ * const openai = await OpenAiSandboxServer.start({ ttftMs: 200 });
+ * const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: openai.baseUrl });
+ * ```
+ */
+export interface OpenAiSandboxOptions {
+  script?: SandboxLlmScript;
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** When set, only `Bearer <apiKey>` is accepted; otherwise any non-empty bearer token. */
+  apiKey?: string;
+  /** Delay before the first token (default 150 ms), fixed or per request (e.g. by `index`). */
+  ttftMs?: number | ((request: ReceivedLlmRequest) => number);
+  /** Delay between tokens (default 10 ms). */
+  tokenIntervalMs?: number;
+}
+
+/** An injected failure, consumed by the next request(s). */
+export type SandboxLlmFailure =
+  /** Answer with this HTTP status and an OpenAI error body (429 adds `retry-after: 1`). */
+  | { kind: 'status'; status: number; message?: string }
+  /** Stream this many tokens, then stop: `end` finishes the response without `[DONE]`, `destroy` drops the socket. */
+  | { kind: 'cut'; afterTokens: number; how?: 'end' | 'destroy' }
+  /** Stream one token, then an SSE line that is not JSON. */
+  | { kind: 'garbage' };
+
+/** What the server saw of one request. */
+export interface ReceivedLlmRequest {
+  /** 0-based arrival order. */
+  readonly index: number;
+  readonly method: string;
+  readonly path: string;
+  readonly authorization: string | undefined;
+  /** The JSON body (undefined when it was not JSON). */
+  readonly body: unknown;
+  /** The validated body, when valid. */
+  readonly request?: ChatRequest;
+  readonly receivedAt: number;
+  status?: number;
+  /** The client went away before the response was complete (abort, race loser). */
+  closedEarly: boolean;
+  completed: boolean;
+}
+
+/** A running sandbox OpenAI with its observation records. */
+export class OpenAiSandboxServer {
+  /** Every request received, in arrival order. */
+  readonly requests: ReceivedLlmRequest[] = [];
+  readonly script: SandboxLlmScript;
+  readonly #http: Server;
+  readonly #options: OpenAiSandboxOptions;
+  readonly #failures: SandboxLlmFailure[] = [];
+  #timing: { ttftMs: OpenAiSandboxOptions['ttftMs']; tokenIntervalMs: number };
+
+  private constructor(options: OpenAiSandboxOptions) {
+    this.#options = options;
+    this.script = options.script ?? new SandboxLlmScript();
+    this.#timing = { ttftMs: options.ttftMs ?? 150, tokenIntervalMs: options.tokenIntervalMs ?? 10 };
+    this.#http = createServer((req, res) => {
+      this.#handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(500, String(error))));
+        else res.destroy();
+      });
+    });
+  }
+
+  /** Starts listening; resolves once the port is bound. */
+  static async start(options: OpenAiSandboxOptions = {}): Promise<OpenAiSandboxServer> {
+    const server = new OpenAiSandboxServer(options);
+    await new Promise<void>((resolve, reject) => {
+      server.#http.once('error', reject);
+      server.#http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    return server;
+  }
+
+  /** `http://host:port/v1`: the value for the SDK's `baseURL`. */
+  get baseUrl(): string {
+    const address = this.#http.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}/v1`;
+  }
+
+  /** Makes the next `count` requests fail this way. */
+  failNext(failure: SandboxLlmFailure, count = 1): void {
+    for (let i = 0; i < count; i++) this.#failures.push(failure);
+  }
+
+  /** Changes timing for requests from now on. */
+  setTiming(timing: Partial<Pick<OpenAiSandboxOptions, 'ttftMs' | 'tokenIntervalMs'>>): void {
+    this.#timing = { ...this.#timing, ...timing, tokenIntervalMs: timing.tokenIntervalMs ?? this.#timing.tokenIntervalMs };
+  }
+
+  /** Drops open connections and stops listening. */
+  async close(): Promise<void> {
+    this.#http.closeAllConnections();
+    await new Promise<void>((resolve) => this.#http.close(() => resolve()));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const parsed = v.safeParse(ChatRequestSchema, body);
+    const record: ReceivedLlmRequest = {
+      index: this.requests.length,
+      method: req.method ?? '',
+      path: new URL(req.url ?? '/', 'http://sandbox').pathname,
+      authorization: req.headers.authorization,
+      body,
+      ...(parsed.success && { request: parsed.output }),
+      receivedAt: performance.now(),
+      closedEarly: false,
+      completed: false,
+    };
+    this.requests.push(record);
+    res.on('close', () => {
+      if (!res.writableFinished) record.closedEarly = true;
+    });
+    const refusal = this.#refusal(record, parsed.success ? undefined : parsed.issues[0]?.message);
+    if (refusal) return sendError(res, record, refusal.status, refusal.message);
+    const failure = this.#failures.shift();
+    if (failure?.kind === 'status') return sendError(res, record, failure.status, failure.message ?? `Sandbox failure ${failure.status}.`);
+    await this.#reply(res, record, record.request!, failure);
+  }
+
+  #refusal(record: ReceivedLlmRequest, issue: string | undefined): { status: number; message: string } | undefined {
+    if (record.method !== 'POST' || record.path !== '/v1/chat/completions') return { status: 404, message: `Unknown URL ${record.method} ${record.path}.` };
+    const key = /^Bearer\s+(\S+)$/i.exec(record.authorization ?? '')?.[1];
+    if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey)) return { status: 401, message: 'Incorrect API key provided.' };
+    if (issue !== undefined) return { status: 400, message: `Invalid request body: ${issue}` };
+    return undefined;
+  }
+
+  async #reply(res: ServerResponse, record: ReceivedLlmRequest, request: ChatRequest, failure: SandboxLlmFailure | undefined): Promise<void> {
+    const plan = planReply(this.script.reply(request), request, record.index);
+    const ttft = this.#timing.ttftMs;
+    const timing: ReplyTiming = {
+      ttftMs: typeof ttft === 'function' ? ttft(record) : (ttft ?? 150),
+      tokenIntervalMs: this.#timing.tokenIntervalMs,
+    };
+    const meta = { id: `chatcmpl-sandbox-${record.index}`, created: Math.floor(Date.now() / 1000), model: request.model, serviceTier: echoedServiceTier(request.service_tier) };
+    const promptTokens = approxTokens(JSON.stringify(request.messages)) + approxTokens(JSON.stringify(request.tools ?? []));
+    record.status = 200;
+    const done = request.stream
+      ? await writeStream(res, { meta, plan, timing, promptTokens, includeUsage: request.stream_options?.include_usage === true, failure })
+      : await writeCompletion(res, { meta, plan, timing, promptTokens });
+    record.completed = done;
+  }
+}
+
+function sendError(res: ServerResponse, record: ReceivedLlmRequest, status: number, message: string): void {
+  record.status = status;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (status === 429) headers['retry-after'] = '1';
+  res.writeHead(status, headers).end(JSON.stringify(errorBody(status, message)));
+  record.completed = true;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}

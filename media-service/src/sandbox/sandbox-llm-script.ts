@@ -1,0 +1,94 @@
+import { sampleJsonSchema } from './json-schema-sample';
+import { messageText, type ChatRequest } from './openai-wire';
+
+/**
+ * The sandbox LLM's brain: a deterministic choice of reply for a chat-completions request, so a
+ * sandbox call sounds like a plausible receptionist and tests can predict every word.
+ *
+ * - Scripted replies queued with {@link SandboxLlmScript.enqueue} answer the next requests, in order.
+ * - `response_format: json_schema` gets JSON that validates against the schema, drawn from the
+ *   conversation (see `json-schema-sample.ts`); `json_object` gets a small JSON object.
+ * - Otherwise: a greeting when the caller has not spoken, a short acknowledgement after a tool
+ *   result, a goodbye plus an `end_call` tool call (when that tool is offered) when the caller
+ *   says goodbye, and a receptionist answer keyed on the caller's last words.
+ *
+ * @example
+ * ```ts
+ * const script = new SandboxLlmScript();
+ * script.enqueue({ toolCalls: [{ name: 'book_appointment', arguments: '{"day":"Tuesday"}' }] });
+ * const openai = await OpenAiSandboxServer.start({ script });
+ * ```
+ */
+export interface SandboxLlmReply {
+  /** Assistant text; may be combined with tool calls (spoken before the tools run). */
+  text?: string;
+  /** Tool calls; `arguments` is JSON text. Ids are assigned by the server when omitted. */
+  toolCalls?: { id?: string; name: string; arguments: string }[];
+}
+
+/** A scripted reply, or a function computing one from the request. */
+export type ScriptedReply = SandboxLlmReply | ((request: ChatRequest) => SandboxLlmReply);
+
+const GOODBYE = /\b(good ?bye|bye|that'?s all|that is all|nothing else|hang up)\b/i;
+
+const INTENTS: { pattern: RegExp; reply: string }[] = [
+  { pattern: /\b(book|appointment|schedule|reserve|booking)\b/i, reply: "I'd be happy to help you book that. What day and time work best for you?" },
+  { pattern: /\b(cancel|reschedule|move)\b/i, reply: 'No problem, I can help you change that. Which appointment would you like to change?' },
+  { pattern: /\b(hours|open|close|closing)\b/i, reply: "We're open Monday through Friday from nine to five, and Saturday mornings until noon." },
+  { pattern: /\b(price|cost|how much|fee|charge)\b/i, reply: 'Pricing depends on the service. Which service are you interested in, so I can give you an estimate?' },
+  { pattern: /\b(where|address|location|directions)\b/i, reply: "We're at the address on our website, and there's free parking behind the building." },
+  { pattern: /\b(human|person|someone|transfer|manager)\b/i, reply: 'Of course, let me see who is available to take your call.' },
+];
+
+/** Deterministic reply selection for the sandbox OpenAI server. */
+export class SandboxLlmScript {
+  readonly #queue: ScriptedReply[] = [];
+
+  /** Queues replies for the next requests, in order (then the default behaviour resumes). */
+  enqueue(...replies: ScriptedReply[]): void {
+    this.#queue.push(...replies);
+  }
+
+  /** Scripted replies not yet used. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  /** The reply for `request`: the next scripted one, or the default conversation policy. */
+  reply(request: ChatRequest): SandboxLlmReply {
+    const scripted = this.#queue.shift();
+    if (scripted) return typeof scripted === 'function' ? scripted(request) : scripted;
+    const format = request.response_format;
+    if (format?.type === 'json_schema') return { text: JSON.stringify(sampleJsonSchema(format.json_schema.schema ?? {}, conversationText(request))) };
+    if (format?.type === 'json_object') return { text: JSON.stringify({ reply: this.#converse(request).text ?? '' }) };
+    return this.#converse(request);
+  }
+
+  #converse(request: ChatRequest): SandboxLlmReply {
+    const last = request.messages.at(-1);
+    if (last?.role === 'tool') return { text: "All done. Is there anything else I can help you with?" };
+    const userText = [...request.messages].reverse().find((m) => m.role === 'user');
+    if (!userText) return { text: 'Hello! Thanks for calling. How can I help you today?' };
+    const said = messageText(userText).trim();
+    if (GOODBYE.test(said)) return goodbye(request);
+    const intent = INTENTS.find((i) => i.pattern.test(said));
+    if (intent) return { text: intent.reply };
+    if (said === '') return { text: "Sorry, I didn't catch that. Could you say it again?" };
+    const snippet = said.split(/\s+/).slice(0, 12).join(' ').replace(/[.!?]+$/, '');
+    return { text: `I understand, you said: ${snippet}. I can help with that. Could you tell me a little more?` };
+  }
+}
+
+function goodbye(request: ChatRequest): SandboxLlmReply {
+  const text = 'Thank you for calling. Have a great day, goodbye!';
+  const endCall = request.tools?.find((t) => t.function.name === 'end_call');
+  if (!endCall) return { text };
+  const args = sampleJsonSchema(endCall.function.parameters ?? { type: 'object', properties: {} }, conversationText(request));
+  return { text, toolCalls: [{ name: 'end_call', arguments: JSON.stringify(args ?? {}) }] };
+}
+
+/** The conversation being answered or analysed: every non-system message, else everything. */
+export function conversationText(request: ChatRequest): string {
+  const spoken = request.messages.filter((m) => m.role !== 'system' && m.role !== 'developer');
+  return (spoken.length > 0 ? spoken : request.messages).map(messageText).join('\n');
+}
