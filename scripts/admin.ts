@@ -72,7 +72,10 @@ function service(stage: string | undefined): AdminService {
   });
 }
 
+const COMMANDS = ['create-business', 'create-key', 'revoke-key', 'add-number', 'add-tool', 'set-minutes', 'set-max-concurrent-calls', 'set-profile'];
+
 async function run(command: string | undefined, args: Args): Promise<unknown> {
+  if (!command || !COMMANDS.includes(command)) throw new UsageError(command ? `Unknown command ${command}.` : 'No command given.');
   const admin = service(args.stage);
   switch (command) {
     case 'create-business':
@@ -158,11 +161,9 @@ async function main(): Promise<void> {
       console.log(JSON.stringify({ error: 'usage', detail: error.message, usage: USAGE }));
       process.exit(2);
     }
-    if (error instanceof AppError) {
-      console.log(JSON.stringify({ error: error.code, detail: error.message }));
-      process.exit(1);
-    }
-    throw error;
+    const code = error instanceof AppError ? error.code : 'failed';
+    console.log(JSON.stringify({ error: code, detail: error instanceof Error ? error.message : String(error) }));
+    process.exit(1);
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createDb } from '../../shared/db/client';
@@ -40,7 +40,8 @@ export async function startLocalInfra(): Promise<{ info: LocalStackInfo; fresh: 
   const dbDir = join(DATA_DIR, 'dynamodb');
   const fresh = !existsSync(dbDir);
   mkdirSync(dbDir, { recursive: true });
-  const dynamo: DynamoDbLocal = await startDynamoDbLocal({ path: dbDir });
+  // DynamoDB Local runs with the jar's folder as its working directory: give it an absolute path.
+  const dynamo: DynamoDbLocal = await startDynamoDbLocal({ path: resolve(dbDir) });
   const fauxqs: Fauxqs = await startFauxqsServer();
   await ensureTable(createDb({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint }));
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };

@@ -1,6 +1,7 @@
 import type { Assistant } from '../domain/assistant';
 import { parseCreateAssistantBody, parseUpdateAssistantBody } from '../domain/assistant';
-import { parseAssistantConfig, toConfigView, type AssistantConfig } from '../domain/assistant-config';
+import * as v from 'valibot';
+import { AssistantConfigStoredSchema, parseAssistantConfig, toConfigView, type AssistantConfig } from '../domain/assistant-config';
 import { applySetupRule } from '../domain/setup-prompt';
 import { templateConfig } from '../domain/templates';
 import type { AssistantRecord, AssistantRepository } from '../db/assistant-repository';
@@ -21,7 +22,11 @@ export interface AssistantServiceDeps {
   now: () => Date;
 }
 
-/** The public view: the write-only custom key never leaves, only whether one is stored. */
+/**
+ * The public view: the write-only custom key never leaves, only whether one is stored. The stored
+ * config is re-parsed so fields come back in the documented order (DynamoDB maps keep no order)
+ * and records saved before a new setting existed read with its default.
+ */
 export function toAssistantView(record: AssistantRecord): Assistant {
   return {
     id: record.id,
@@ -29,7 +34,7 @@ export function toAssistantView(record: AssistantRecord): Assistant {
     is_default: record.is_default,
     created_at: record.created_at,
     updated_at: record.updated_at,
-    config: toConfigView(record.config, record.custom_key_sealed !== undefined),
+    config: toConfigView(v.parse(AssistantConfigStoredSchema, record.config), record.custom_key_sealed !== undefined),
   };
 }
 

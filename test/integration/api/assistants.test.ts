@@ -36,6 +36,8 @@ describe('assistants', () => {
     const fetched = await json(await tenant.request('GET', `/assistants/${created.id}`));
     // Assert
     expect(fetched.config).toEqual(toConfigView(defaultAssistantConfig(), false));
+    expect(Object.keys(fetched.config)).toEqual(Object.keys(toConfigView(defaultAssistantConfig(), false)));
+    expect(Object.keys(fetched.config.advanced)).toEqual(Object.keys(defaultAssistantConfig().advanced));
     expect(fetched).toEqual(created);
   });
 
