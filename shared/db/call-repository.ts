@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Call, CallMetrics, TranscriptEntry } from '../domain/call';
+import type { Call, CallMetrics, TranscriptEntry, WebhookDeliveryView } from '../domain/call';
+import { deliveryViewsFromItems } from './delivery-repository';
 import type { Db } from './client';
 import { fromItem } from './items';
 import { GSI1, GSI2, keys } from './table';
@@ -73,7 +74,7 @@ export class CallRepository {
     businessId: number,
     callId: number,
     nowEpochSeconds: number,
-  ): Promise<{ call: CallRecord; detail: CallDetailRecord } | undefined> {
+  ): Promise<{ call: CallRecord; detail: CallDetailRecord; deliveries: WebhookDeliveryView[] } | undefined> {
     const result = await this.db.doc.send(
       new QueryCommand({
         TableName: this.db.tableName,
@@ -88,6 +89,8 @@ export class CallRepository {
     return {
       call: fromItem<CallRecord>(main),
       detail: detail ? fromItem<CallDetailRecord>(detail) : { transcript: [], metrics: {}, recording_key: null },
+      // Delivery records live under the same call prefix, so this one query returns them too.
+      deliveries: deliveryViewsFromItems(result.Items ?? []),
     };
   }
 

@@ -47,6 +47,9 @@ export class RequestTimeoutError extends Error {
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
+/** Headers this module sets itself: a caller's copy (any case) would be sent twice or contradict the URL. */
+const OWN_HEADERS = new Set(['host', 'content-length']);
+
 function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
@@ -94,12 +97,14 @@ function readCapped(response: IncomingMessage, maxBytes: number): Promise<{ text
  * is verified against. `agent: false` keeps every request on a fresh socket, so no pooled connection
  * made for another target is ever reused.
  */
-function send(target: CheckedTarget, init: GuardedRequestInit, signal: AbortSignal, maxBytes: number) {
+function requestPinned(target: CheckedTarget, init: GuardedRequestInit, signal: AbortSignal, maxBytes: number) {
   const { url, address } = target;
   const secure = url.protocol === 'https:';
   const name = bareHostname(url);
   const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(init.headers ?? {})) if (key.toLowerCase() !== 'host') headers[key] = value;
+  for (const [key, value] of Object.entries(init.headers ?? {})) {
+    if (!OWN_HEADERS.has(key.toLowerCase())) headers[key] = value;
+  }
   headers.host = url.host;
   if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
   const options = {
@@ -122,7 +127,7 @@ function send(target: CheckedTarget, init: GuardedRequestInit, signal: AbortSign
 /**
  * An HTTP client for URLs our customers control (webhook receivers, custom LLM endpoints, tool
  * servers), per DESIGN §2 and anchors §2.5: the URL is re-checked, the name resolved once with every
- * address checked, and the connection made to that checked address (see `send` above for why
+ * address checked, and the connection made to that checked address (see `requestPinned` above for why
  * node:http(s) with an IP-literal host was chosen over an undici dispatcher: it involves no lookup
  * hook at all, so neither the literal-IP gap nor Happy Eyeballs re-resolution can apply).
  * Redirects are never followed: a 3xx comes back as the response. One timeout bounds everything.
@@ -139,7 +144,7 @@ export async function guardedFetch(url: string, init: GuardedRequestInit, option
   const policy = { allowPrivate: options.allowPrivate, requireHttps: options.requireHttps ?? !options.allowPrivate };
   try {
     const target = await abortable(resolveAndCheck(url, policy, options.lookup), signal);
-    const response = await send(target, init, signal, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    const response = await requestPinned(target, init, signal, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     const latencyMs = Math.round(performance.now() - started);
     return { status: response.status, headers: response.headers, bodyText: response.text, bodyTruncated: response.truncated, latencyMs };
   } catch (error) {

@@ -175,7 +175,6 @@ export class CallService {
     if (!found) throw new NotFoundError(`Call ${callId} not found.`);
     const recordingKey = found.detail.recording_key;
     const recordingUrl = recordingKey && this.deps.recordingUrl ? await this.deps.recordingUrl(recordingKey) : null;
-    const deliveries = (found.detail as { webhook_deliveries?: CallDetail['webhook_deliveries'] }).webhook_deliveries ?? [];
-    return toCallDetailView(found.call, found.detail, { recordingUrl, deliveries });
+    return toCallDetailView(found.call, found.detail, { recordingUrl, deliveries: found.deliveries });
   }
 }

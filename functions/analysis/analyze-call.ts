@@ -1,0 +1,195 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { AssistantRepository } from '../../shared/db/assistant-repository';
+import type { BusinessRepository } from '../../shared/db/business-repository';
+import type { CallDetailRecord, CallRecord, CallRepository } from '../../shared/db/call-repository';
+import { buildAnalysisMessages, parseAnalysisOutput } from '../../shared/domain/analysis';
+import type { AnalysisConfig } from '../../shared/domain/analysis-schema';
+import { defaultAssistantConfig, type AssistantConfig } from '../../shared/domain/assistant-config';
+import { describeBusiness } from '../../shared/domain/business-profile';
+import type { EndedReason } from '../../shared/domain/call';
+import { decideOutcome, needsLlmAnalysis } from '../../shared/domain/outcome';
+import { redactDeep, redactText } from '../../shared/domain/redact';
+import type { CallEvent } from '../../shared/events/catalog';
+import type { EventBus } from '../../shared/events/event-bus';
+import type { AnalysisModel } from '../../shared/llm/analysis-client';
+
+/** Attempts per call before the failure is recorded: the first run plus Lambda's two async retries. */
+export const DEFAULT_ANALYSIS_ATTEMPTS = 3;
+
+/** What the analysis needs; everything with side effects is injected. */
+export interface AnalyzeDeps {
+  calls: CallRepository;
+  assistants: AssistantRepository;
+  businesses: BusinessRepository;
+  events: EventBus;
+  model: AnalysisModel;
+  now: () => Date;
+  /** A fresh event id (no '.': it becomes the `webhook-id`). */
+  newEventId: () => string;
+  /** Attempts before {@link recordAnalysisFailure} runs instead of a throw (default 3). */
+  maxAttempts?: number;
+  log: (message: string, error?: unknown) => void;
+}
+
+/** What one invocation did (for logs and tests). */
+export type AnalyzeResult = 'analysed' | 'outcome_only' | 'republished' | 'failed' | 'call_missing' | 'ignored';
+
+interface Loaded {
+  call: CallRecord;
+  detail: CallDetailRecord;
+  config: AssistantConfig;
+  endedReason: EndedReason;
+}
+
+async function load(event: CallEvent, deps: AnalyzeDeps): Promise<Loaded | undefined> {
+  const { business_id: businessId, call_id: callId } = event.detail;
+  const found = await deps.calls.findCall(businessId, callId, Math.floor(deps.now().getTime() / 1000));
+  if (!found) return undefined;
+  const assistant = await deps.assistants.findAssistant(businessId, found.call.assistant_id);
+  return {
+    call: found.call,
+    detail: found.detail,
+    config: assistant?.config ?? defaultAssistantConfig(),
+    endedReason: found.call.ended_reason ?? 'error',
+  };
+}
+
+/** The stored analysis settings with every structured-field default filled in. */
+function analysisConfigOf(config: AssistantConfig): AnalysisConfig {
+  const cfg = config.analysis;
+  return {
+    summary_prompt: cfg.summary_prompt,
+    success_rubric: cfg.success_rubric,
+    success_scale: cfg.success_scale,
+    structured: cfg.structured.map((field) => ({
+      name: field.name,
+      type: field.type ?? 'string',
+      description: field.description ?? '',
+      options: field.options ?? [],
+    })),
+  };
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return error instanceof ConditionalCheckFailedException || (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
+}
+
+/**
+ * Writes the analysis fields once (guarded by `analysis_completed_at`, so a concurrent or repeated
+ * run never overwrites a finished analysis) and publishes `call.completed`. The event id is stored
+ * with the analysis, so a re-run re-publishes the SAME id and receivers can de-duplicate.
+ */
+async function completeAndPublish(call: CallRecord, fields: Record<string, unknown>, deps: AnalyzeDeps): Promise<boolean> {
+  const now = deps.now().toISOString();
+  let eventId = deps.newEventId();
+  let written = true;
+  try {
+    await deps.calls.updateCall(
+      call.business_id,
+      call.id,
+      { ...fields, analysis_completed_at: now, completed_event_id: eventId, updated_at: now },
+      { expression: 'attribute_not_exists(analysis_completed_at)' },
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    written = false;
+    const current = await deps.calls.getCallRecord(call.business_id, call.id);
+    eventId = typeof current?.completed_event_id === 'string' ? current.completed_event_id : eventId;
+  }
+  await publishCompleted(call, eventId, deps);
+  return written;
+}
+
+async function publishCompleted(call: CallRecord, eventId: string, deps: AnalyzeDeps): Promise<void> {
+  await deps.events.publish([
+    {
+      type: 'call.completed',
+      detail: { event_id: eventId, business_id: call.business_id, call_id: call.id, assistant_id: call.assistant_id, occurred_at: deps.now().toISOString() },
+    },
+  ]);
+}
+
+/**
+ * Post-call analysis for a `call.ended` event (DESIGN §4): a call that never became a conversation
+ * gets its outcome from `ended_reason` with no LLM request; otherwise the model reads the
+ * (redacted) transcript under a strict JSON schema built from `config.analysis`, and summary,
+ * score, outcome, intent, caller name and `analysis` are stored, redacted per `advanced.redact`.
+ * Then `call.completed` is published. Idempotent: an analysed call only re-publishes.
+ *
+ * A provider failure is thrown so the event router or Lambda retries; on the last attempt
+ * ({@link AnalyzeDeps.maxAttempts}, counted on the call) the failure is recorded instead
+ * ({@link recordAnalysisFailure}) and `call.completed` still goes out.
+ */
+export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<AnalyzeResult> {
+  if (event.type !== 'call.ended') return 'ignored';
+  const loaded = await load(event, deps);
+  if (!loaded) {
+    deps.log(`analysis: call ${event.detail.call_id} of business ${event.detail.business_id} is gone`);
+    return 'call_missing';
+  }
+  const { call, detail, config, endedReason } = loaded;
+  if (typeof call.analysis_completed_at === 'string') {
+    const eventId = typeof call.completed_event_id === 'string' ? call.completed_event_id : deps.newEventId();
+    await publishCompleted(call, eventId, deps);
+    return 'republished';
+  }
+  const transcript = detail.transcript ?? [];
+  if (!needsLlmAnalysis(endedReason, transcript)) {
+    await completeAndPublish(call, { outcome: decideOutcome(endedReason, null, transcript) }, deps);
+    return 'outcome_only';
+  }
+  const attempt = (typeof call.analysis_attempts === 'number' ? call.analysis_attempts : 0) + 1;
+  await deps.calls.updateCall(call.business_id, call.id, { analysis_attempts: attempt });
+  const redact = config.advanced.redact;
+  const cfg = analysisConfigOf(config);
+  let out: ReturnType<typeof parseAnalysisOutput>;
+  try {
+    const business = await deps.businesses.getBusiness(call.business_id);
+    const about = describeBusiness(business.profile) || business.name;
+    const text = redactText(transcript.map((line) => `${line.role}: ${line.text}`).join('\n'), redact);
+    out = parseAnalysisOutput(cfg, await deps.model.analyse(cfg, buildAnalysisMessages(cfg, text, about)));
+  } catch (error) {
+    if (attempt < (deps.maxAttempts ?? DEFAULT_ANALYSIS_ATTEMPTS)) throw error;
+    await recordAnalysisFailure(event, error, deps);
+    return 'failed';
+  }
+  const stored = redactDeep(
+    {
+      summary: out.summary,
+      intent: out.intent,
+      caller_name: out.caller_name,
+      analysis: { summary: out.summary, success_evaluation: out.success_evaluation, structured_data: out.structured_data },
+    },
+    redact,
+  );
+  await completeAndPublish(call, { ...stored, score: out.score, outcome: decideOutcome(endedReason, out.outcome, transcript), analysis_error: null }, deps);
+  return 'analysed';
+}
+
+/** A short, content-free description of a provider failure for the call record. */
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 300);
+  return String(error).slice(0, 300);
+}
+
+/**
+ * Records that the analysis gave up after its last attempt: `analysis_error` on the call and
+ * `analysis.error` (visible in GET /calls/{id}), the outcome that `ended_reason` alone supports,
+ * and `call.completed` so the business still hears about the call. Safe to repeat.
+ */
+export async function recordAnalysisFailure(event: CallEvent, error: unknown, deps: AnalyzeDeps): Promise<void> {
+  const loaded = await load(event, deps);
+  if (!loaded) return;
+  const { call, detail, endedReason } = loaded;
+  const message = describeFailure(error);
+  deps.log(`analysis of call ${call.id} failed after its last attempt`, error);
+  await completeAndPublish(
+    call,
+    {
+      analysis_error: { message, at: deps.now().toISOString() },
+      analysis: { error: message },
+      outcome: decideOutcome(endedReason, null, detail.transcript ?? []),
+    },
+    deps,
+  );
+}

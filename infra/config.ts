@@ -1,0 +1,153 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+/**
+ * Stage configuration: every value that differs between stages, typed, in one place. This is the
+ * only file in infra/ that reads `process.env` (the CDK CLI's default account and region).
+ */
+
+/** The media service's public entry point and capacity. */
+export interface MediaStageConfig {
+  /** Host name Twilio calls back (`voice.example.com`); required with `certificateArn`. */
+  readonly domainName?: string;
+  /** ACM certificate for `domainName`, in the stage's region. Without it there is no TLS listener. */
+  readonly certificateArn?: string;
+  /** Route 53 zone to create the `domainName` alias in; without it, point a CNAME at the ALB by hand. */
+  readonly hostedZone?: { readonly id: string; readonly name: string };
+  /** Tasks kept running at all times (and the autoscaling floor). */
+  readonly desiredTasks: number;
+  /** Autoscaling ceiling. */
+  readonly maxTasks: number;
+  /** Autoscaling target: average `ActiveCalls` per task. */
+  readonly targetActiveCallsPerTask: number;
+  /** Fargate task size (vCPU units and MiB). */
+  readonly cpu: number;
+  readonly memoryMiB: number;
+}
+
+/** API Gateway stage throttling: a backstop far above one key's 240/min, not the per-key limit. */
+export interface ApiThrottleConfig {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/** Everything one stage needs. */
+export interface StageConfig {
+  /** Stage name: part of every resource name (`voice-agent-<stage>`). */
+  readonly stage: string;
+  /** Target account/region; unset values leave the stack environment-agnostic for that field. */
+  readonly env: { readonly account?: string; readonly region: string };
+  readonly api: { readonly throttle: ApiThrottleConfig };
+  readonly media: MediaStageConfig;
+  /** Email address subscribed to the alarm topic (optional). */
+  readonly alarmEmail?: string;
+  /** CloudWatch Logs retention of every log group of the stage. */
+  readonly logRetention: RetentionDays;
+  /** NAT gateways of the media VPC (1 is cheaper, one per AZ survives an AZ outage). */
+  readonly natGateways: number;
+  /** Keep the table, buckets and keys when the stack is deleted, and protect the table from deletion. */
+  readonly retainData: boolean;
+}
+
+/** Per-stage values, without the ones taken from the CLI environment. */
+type StageSettings = Omit<StageConfig, 'stage' | 'env'> & { readonly region?: string; readonly account?: string };
+
+/** The stages this service is deployed as. Edit here; `-c` context values override a few of them. */
+export const STAGES: Readonly<Record<string, StageSettings>> = {
+  dev: {
+    api: { throttle: { rateLimit: 50, burstLimit: 100 } },
+    media: { desiredTasks: 1, maxTasks: 2, targetActiveCallsPerTask: 50, cpu: 1024, memoryMiB: 2048 },
+    logRetention: RetentionDays.ONE_MONTH,
+    natGateways: 1,
+    retainData: false,
+  },
+  prod: {
+    api: { throttle: { rateLimit: 1000, burstLimit: 2000 } },
+    media: { desiredTasks: 2, maxTasks: 20, targetActiveCallsPerTask: 50, cpu: 2048, memoryMiB: 4096 },
+    logRetention: RetentionDays.ONE_YEAR,
+    natGateways: 2,
+    retainData: true,
+  },
+};
+
+/** Values that may be given on the command line (`cdk deploy -c stage=prod -c domainName=...`). */
+export interface StageOverrides {
+  readonly domainName?: string;
+  readonly certificateArn?: string;
+  readonly hostedZoneId?: string;
+  readonly hostedZoneName?: string;
+  readonly alarmEmail?: string;
+}
+
+/** A stage configuration that cannot be deployed. */
+export class StageConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StageConfigError';
+  }
+}
+
+/** One key's ceiling (240 requests per 60 s): the stage throttle must sit above it. */
+const PER_KEY_REQUESTS_PER_SECOND = 240 / 60;
+const FALLBACK_REGION = 'us-east-1';
+
+/**
+ * The configuration of `stage`, with command-line overrides applied and checked.
+ * @example loadStageConfig('prod', { domainName: 'voice.example.com', certificateArn: 'arn:aws:acm:...' })
+ */
+export function loadStageConfig(
+  stage: string,
+  overrides: StageOverrides = {},
+  env: Record<string, string | undefined> = process.env,
+): StageConfig {
+  const settings = STAGES[stage];
+  if (!settings) throw new StageConfigError(`Unknown stage "${stage}". Known stages: ${Object.keys(STAGES).join(', ')}.`);
+  const hostedZone =
+    overrides.hostedZoneId && overrides.hostedZoneName
+      ? { id: overrides.hostedZoneId, name: overrides.hostedZoneName }
+      : settings.media.hostedZone;
+  const config: StageConfig = {
+    ...settings,
+    stage,
+    env: {
+      account: settings.account ?? env.CDK_DEFAULT_ACCOUNT,
+      region: settings.region ?? env.CDK_DEFAULT_REGION ?? FALLBACK_REGION,
+    },
+    media: {
+      ...settings.media,
+      domainName: overrides.domainName ?? settings.media.domainName,
+      certificateArn: overrides.certificateArn ?? settings.media.certificateArn,
+      ...(hostedZone ? { hostedZone } : {}),
+    },
+    alarmEmail: overrides.alarmEmail ?? settings.alarmEmail,
+  };
+  validateStageConfig(config);
+  return config;
+}
+
+/** True when the media service has a TLS listener (the only kind Twilio can use). */
+export function hasTls(config: StageConfig): boolean {
+  return Boolean(config.media.domainName && config.media.certificateArn);
+}
+
+/** Refuses configurations that would deploy but not work (or not be safe). */
+export function validateStageConfig(config: StageConfig): void {
+  const problems: string[] = [];
+  const { media, api } = config;
+  // Bucket names hold the stage, account and region and must fit in 63 characters.
+  if (!/^[a-z][a-z0-9-]{0,11}$/.test(config.stage)) problems.push('stage: lowercase letters, digits and dashes, at most 12');
+  if (Boolean(media.domainName) !== Boolean(media.certificateArn)) {
+    problems.push('media.domainName and media.certificateArn go together');
+  }
+  if (config.stage !== 'dev' && !hasTls(config)) {
+    problems.push(
+      'media.domainName and media.certificateArn are required outside dev: Twilio only calls https/wss URLs ' +
+        '(set them in infra/config.ts or pass -c domainName=... -c certificateArn=...)',
+    );
+  }
+  if (media.desiredTasks < 1 || media.maxTasks < media.desiredTasks) problems.push('media: 1 <= desiredTasks <= maxTasks');
+  if (media.targetActiveCallsPerTask < 1) problems.push('media.targetActiveCallsPerTask must be at least 1');
+  if (api.throttle.rateLimit <= PER_KEY_REQUESTS_PER_SECOND || api.throttle.burstLimit < api.throttle.rateLimit) {
+    problems.push(`api.throttle: rateLimit must exceed one key's ${PER_KEY_REQUESTS_PER_SECOND}/s and burstLimit >= rateLimit`);
+  }
+  if (problems.length > 0) throw new StageConfigError(`Stage "${config.stage}":\n  ${problems.join('\n  ')}`);
+}

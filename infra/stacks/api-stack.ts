@@ -1,0 +1,99 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, LogGroupLogDestination, PayloadFormatVersion, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { StageConfig } from '../config';
+import { API_FUNCTION_TIMEOUT_S } from '../constants';
+import { NodeFunction } from '../constructs/node-function';
+import { acknowledge } from '../nag';
+import { stageNames } from '../stage-names';
+import type { DataStack } from './data-stack';
+
+/** Props of the API stack. */
+export interface ApiStackProps extends StackProps {
+  readonly config: StageConfig;
+  readonly data: DataStack;
+}
+
+/** One JSON line per request; `requestId` is the id the API puts in 500 bodies and its logs. */
+const ACCESS_LOG_FORMAT = JSON.stringify({
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  userAgent: '$context.identity.userAgent',
+});
+
+/**
+ * The public REST API: an HTTP API (API Gateway v2) whose `$default` route sends every request
+ * to the Hono app on Lambda. Authentication (Bearer API keys) and the strict per-key rate limit
+ * are the app's; the stage throttle is only a backstop for the whole API.
+ */
+export class ApiStack extends Stack {
+  readonly api: NodeFunction;
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  /** Base URL of the public API (`.../api/v1`). */
+  readonly apiUrl: string;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const removalPolicy = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    this.api = this.createFunction(props, removalPolicy);
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: `${stageNames(config.stage).prefix}-api`,
+      description: 'Voice agent REST API',
+      createDefaultStage: false,
+      defaultIntegration: new HttpLambdaIntegration('Hono', this.api.fn, {
+        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+      }),
+    });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: config.logRetention, removalPolicy });
+    this.stage = this.httpApi.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: config.api.throttle.rateLimit, burstLimit: config.api.throttle.burstLimit },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(ACCESS_LOG_FORMAT),
+      },
+    });
+    this.apiUrl = `${this.httpApi.apiEndpoint}/api/v1`;
+    acknowledge(
+      this.httpApi,
+      'AwsSolutions-APIG4',
+      'Every route except the OpenAPI document requires a Bearer API key, checked (SHA-256 lookup) by the app itself.',
+    );
+    new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Base URL of the REST API.' });
+  }
+
+  /** The Hono app on Lambda, with the environment functions/api reads. */
+  private createFunction({ config, data }: ApiStackProps, removalPolicy: RemovalPolicy): NodeFunction {
+    const api = new NodeFunction(this, 'Api', {
+      entry: 'functions/api/index.ts',
+      description: 'Public REST API /api/v1 (Hono app).',
+      serviceName: 'api',
+      timeout: Duration.seconds(API_FUNCTION_TIMEOUT_S),
+      memorySize: 1024,
+      logRetention: config.logRetention,
+      removalPolicy,
+    })
+      .bindTable(stageNames(config.stage).tableName, 'read-write')
+      .bindQueue('OUTBOUND_QUEUE_URL', data.outbound.queue, 'send')
+      // Seals custom LLM keys; it never opens them (only `custom_key_set` is ever returned).
+      .bindSecretsKey(data.secretsKey, ['encrypt']);
+    api.fn.addEnvironment('REQUIRE_HTTPS_URLS', 'true');
+    api.fn.addEnvironment('ALLOW_PRIVATE_URLS', 'false');
+    return api;
+  }
+}

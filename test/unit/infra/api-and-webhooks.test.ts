@@ -1,0 +1,180 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_RULES } from '../../../shared/events/rules';
+import { logicalId, synthesize, TLS_STAGE } from './synth';
+
+let api: Template;
+let webhooks: Template;
+let analysisFn: string;
+let deliveryFn: string;
+let bufferQueue: string;
+let eventsDlq: string;
+
+const lambdaEnv = (template: Template, id: string): Record<string, unknown> =>
+  template.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables;
+
+beforeAll(() => {
+  const { templates } = synthesize();
+  api = templates.api;
+  webhooks = templates.webhooks;
+  analysisFn = logicalId(webhooks, 'AWS::Lambda::Function', 'AnalysisFunction');
+  deliveryFn = logicalId(webhooks, 'AWS::Lambda::Function', 'WebhookDeliveryFunction');
+  bufferQueue = logicalId(webhooks, 'AWS::SQS::Queue', 'WebhookBufferQueue');
+  eventsDlq = logicalId(webhooks, 'AWS::SQS::Queue', 'EventsDlq');
+});
+
+describe('the API function', () => {
+  it('runs Node 24 on arm64 with JSON logs (request id on every line) and X-Ray tracing', () => {
+    api.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: 29,
+      LoggingConfig: { LogFormat: 'JSON', ApplicationLogLevel: 'INFO', LogGroup: Match.anyValue() },
+      TracingConfig: { Mode: 'Active' },
+    });
+  });
+
+  it('gets exactly the environment the API reads', () => {
+    api.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectEquals({
+          TABLE_NAME: 'voice-agent-test',
+          OUTBOUND_QUEUE_URL: Match.anyValue(),
+          KMS_KEY_ID: Match.anyValue(),
+          REQUIRE_HTTPS_URLS: 'true',
+          ALLOW_PRIVATE_URLS: 'false',
+          POWERTOOLS_SERVICE_NAME: 'api',
+          LOG_LEVEL: 'INFO',
+          NODE_OPTIONS: '--enable-source-maps',
+        }),
+      },
+    });
+  });
+
+  it('logs to its own log group with the stage retention', () => {
+    api.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: TLS_STAGE.logRetention });
+  });
+});
+
+describe('the HTTP API', () => {
+  it('sends every route to the function (payload v2) and has no other route', () => {
+    api.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    api.resourceCountIs('AWS::ApiGatewayV2::Route', 1);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+    api.hasResourceProperties('AWS::ApiGatewayV2::Integration', { IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+  });
+
+  it('throttles the stage as a backstop above one key (240/min = 4/s) and writes JSON access logs', () => {
+    // Arrange
+    const { rateLimit, burstLimit } = TLS_STAGE.api.throttle;
+
+    // Assert
+    expect(rateLimit).toBeGreaterThan(4);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit },
+      AccessLogSettings: {
+        DestinationArn: Match.anyValue(),
+        Format: Match.serializedJson(Match.objectLike({ requestId: '$context.requestId', status: '$context.status' })),
+      },
+    });
+  });
+
+  it('outputs the API base URL', () => {
+    api.hasOutput('ApiUrl', {
+      Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('/api/v1$')])] },
+    });
+  });
+});
+
+describe('event rules (declared once in shared/events/rules.ts)', () => {
+  it('creates exactly the declared rules', () => {
+    webhooks.resourceCountIs('AWS::Events::Rule', EVENT_RULES.length);
+  });
+
+  it.each(EVENT_RULES.map((rule) => [rule.name, rule] as const))('%s: same pattern, its consumer, a DLQ and 24 h of retries', (_name, rule) => {
+    // Arrange
+    const target = rule.target === 'analysis' ? analysisFn : bufferQueue;
+
+    // Assert
+    webhooks.hasResourceProperties('AWS::Events::Rule', {
+      Name: `voice-agent-test-${rule.name}`,
+      Description: rule.description,
+      EventBusName: Match.anyValue(),
+      EventPattern: { source: rule.pattern.source, 'detail-type': rule.pattern['detail-type'] },
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [target, 'Arn'] },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [eventsDlq, 'Arn'] } },
+          RetryPolicy: { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 },
+        }),
+      ],
+    });
+  });
+});
+
+describe('analysis', () => {
+  it('reads the environment it needs and sends failed invocations to its DLQ after 2 retries', () => {
+    expect(lambdaEnv(webhooks, analysisFn)).toEqual(
+      expect.objectContaining({
+        TABLE_NAME: 'voice-agent-test',
+        EVENT_BUS_NAME: expect.anything(),
+        OPENAI_SECRET_ARN: expect.anything(),
+        KMS_KEY_ID: expect.anything(),
+      }),
+    );
+    webhooks.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: analysisFn },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^AnalysisDlq'), 'Arn'] } } },
+    });
+  });
+});
+
+describe('webhook delivery', () => {
+  it('consumes the buffer in small batches and reports partial failures', () => {
+    webhooks.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [bufferQueue, 'Arn'] },
+      FunctionName: { Ref: deliveryFn },
+      BatchSize: 2,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('has a 30 s timeout and a buffer visibility timeout of at least 6x that', () => {
+    // Arrange
+    const fn = webhooks.findResources('AWS::Lambda::Function')[deliveryFn]!.Properties;
+    const queue = webhooks.findResources('AWS::SQS::Queue')[bufferQueue]!.Properties;
+
+    // Assert
+    expect(fn.Timeout).toBe(30);
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fn.Timeout);
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: expect.anything(), maxReceiveCount: 5 });
+  });
+
+  it('reads the environment it needs (it re-sends delayed messages to its own queue)', () => {
+    expect(lambdaEnv(webhooks, deliveryFn)).toEqual(
+      expect.objectContaining({
+        TABLE_NAME: 'voice-agent-test',
+        WEBHOOK_QUEUE_URL: { Ref: bufferQueue },
+        KMS_KEY_ID: expect.anything(),
+        RECORDINGS_BUCKET: 'voice-agent-test-recordings-123456789012-eu-west-1',
+      }),
+    );
+  });
+});
+
+describe('queues', () => {
+  it('every queue is encrypted and refuses non-TLS requests', () => {
+    const queues = Object.entries(webhooks.findResources('AWS::SQS::Queue'));
+    const policies = Object.values(webhooks.findResources('AWS::SQS::QueuePolicy'));
+    for (const [id, queue] of queues) {
+      expect(queue.Properties.SqsManagedSseEnabled, id).toBe(true);
+      const policy = policies.find((p) => JSON.stringify(p.Properties.Queues).includes(id));
+      expect(JSON.stringify(policy?.Properties.PolicyDocument), id).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+});

@@ -1,0 +1,176 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALB_IDLE_TIMEOUT_S, MAX_CALL_DURATION_S } from '../../../infra/constants';
+import { REPO_ROOT } from '../../../infra/paths';
+import { synthesize, TLS_STAGE, type SynthesizedService } from './synth';
+
+let service: SynthesizedService;
+let media: Template;
+
+type Container = { Environment: Array<{ Name: string; Value: unknown }>; Secrets: Array<{ Name: string }>; [key: string]: unknown };
+const container = (): Container =>
+  Object.values(media.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties.ContainerDefinitions[0] as Container;
+
+beforeAll(() => {
+  service = synthesize();
+  media = service.templates.media;
+});
+
+describe('load balancer', () => {
+  it('is internet-facing with an idle timeout above the longest call (3600 s), within the ALB max, and access logs', () => {
+    expect(ALB_IDLE_TIMEOUT_S).toBeGreaterThan(MAX_CALL_DURATION_S);
+    expect(ALB_IDLE_TIMEOUT_S).toBeLessThanOrEqual(4000);
+    media.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', {
+      Scheme: 'internet-facing',
+      LoadBalancerAttributes: Match.arrayWith([
+        { Key: 'idle_timeout.timeout_seconds', Value: '4000' },
+        { Key: 'routing.http.drop_invalid_header_fields.enabled', Value: 'true' },
+        { Key: 'access_logs.s3.enabled', Value: 'true' },
+      ]),
+    });
+  });
+
+  it('has one listener: HTTPS 443 with the stage certificate and a TLS 1.2+ policy', () => {
+    media.resourceCountIs('AWS::ElasticLoadBalancingV2::Listener', 1);
+    media.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
+      Port: 443,
+      Protocol: 'HTTPS',
+      Certificates: [{ CertificateArn: TLS_STAGE.media.certificateArn }],
+      SslPolicy: Match.stringLikeRegexp('^ELBSecurityPolicy-TLS13-1-2'),
+    });
+  });
+});
+
+describe('network access', () => {
+  it('admits only 443 from the internet and only the ALB into the tasks on 8080', () => {
+    const groups = Object.values(media.findResources('AWS::EC2::SecurityGroup'));
+    const inline = groups.flatMap((group) => (group.Properties.SecurityGroupIngress ?? []) as Array<Record<string, unknown>>);
+    expect(inline).toEqual([expect.objectContaining({ CidrIp: '0.0.0.0/0', FromPort: 443, ToPort: 443 })]);
+    media.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      FromPort: 8080,
+      ToPort: 8080,
+      SourceSecurityGroupId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^LoadBalancerSecurityGroup'), 'GroupId'] },
+    });
+  });
+
+  it('health-checks GET /health and lets leaving tasks finish their calls (deregistration delay 3600 s)', () => {
+    media.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      Port: 8080,
+      TargetType: 'ip',
+      HealthCheckPath: '/health',
+      TargetGroupAttributes: Match.arrayWith([{ Key: 'deregistration_delay.timeout_seconds', Value: '3600' }]),
+    });
+  });
+});
+
+describe('public URL', () => {
+  it('aliases the media domain to the ALB and outputs the media URL', () => {
+    media.hasResourceProperties('AWS::Route53::RecordSet', { Name: 'voice.example.com.', Type: 'A' });
+    media.hasOutput('MediaUrl', { Value: 'https://voice.example.com' });
+  });
+});
+
+describe('task', () => {
+  it('runs arm64 with a 120 s stop timeout, port 8080, a container health check and JSON-ready logs', () => {
+    media.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
+      RequiresCompatibilities: ['FARGATE'],
+    });
+    expect(container()).toMatchObject({
+      StopTimeout: 120,
+      PortMappings: [expect.objectContaining({ ContainerPort: 8080 })],
+      HealthCheck: { Command: ['CMD-SHELL', expect.stringContaining('/health')] },
+      LogConfiguration: { LogDriver: 'awslogs', Options: expect.objectContaining({ mode: 'non-blocking' }) },
+    });
+  });
+
+  it('gets the environment the engine reads, and no credential as plain environment', () => {
+    // Arrange
+    const env = Object.fromEntries(container().Environment.map((entry) => [entry.Name, entry.Value]));
+
+    // Assert
+    expect(env).toMatchObject({ PORT: '8080', TABLE_NAME: 'voice-agent-test', PUBLIC_BASE_URL: 'https://voice.example.com', STAGE: 'test' });
+    for (const name of ['OUTBOUND_QUEUE_URL', 'EVENT_BUS_NAME', 'RECORDINGS_BUCKET', 'KMS_KEY_ID']) expect(env).toHaveProperty(name);
+    expect(Object.keys(env).filter((name) => /TOKEN|SECRET|API_KEY|AUTH/.test(name))).toEqual([]);
+  });
+
+  it('injects provider credentials from Secrets Manager', () => {
+    expect(container().Secrets.map((secret) => secret.Name).sort()).toEqual([
+      'DEEPGRAM_API_KEY',
+      'OPENAI_API_KEY',
+      'STREAM_TOKEN_SECRET',
+      'TWILIO_ACCOUNT_SID',
+      'TWILIO_AUTH_TOKEN',
+    ]);
+  });
+});
+
+describe('image', () => {
+  it('builds the image from media-service/Dockerfile for arm64 with a filtered context', () => {
+    // Arrange
+    const assembly = service.app.synth();
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${service.stacks.media.artifactId}.assets.json`), 'utf8'));
+    const image = Object.values(manifest.dockerImages as Record<string, { source: Record<string, string> }>)[0]!.source;
+    const context = join(assembly.directory, image.directory!);
+
+    // Assert
+    expect(image).toMatchObject({ dockerFile: 'media-service/Dockerfile', platform: 'linux/arm64' });
+    expect(existsSync(join(context, 'media-service/Dockerfile'))).toBe(true);
+    expect(existsSync(join(context, 'package-lock.json'))).toBe(true);
+    for (const excluded of ['node_modules', 'functions', 'infra', 'test', '.git']) expect(existsSync(join(context, excluded)), excluded).toBe(false);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(REPO_ROOT, 'media-service/Dockerfile'), 'utf8');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+
+  it('is multi-stage: node:24 builds the esbuild bundle, node:24-slim runs it', () => {
+    expect(stages).toHaveLength(2);
+    expect(stages[0]).toMatch(/^--platform=\$BUILDPLATFORM node:24 AS build/);
+    expect(stages[0]).toContain('npm ci');
+    expect(stages[0]).toContain('esbuild media-service/src/main.ts');
+    expect(stages[1]).toMatch(/^node:24-slim/);
+  });
+
+  it('runs as a non-root user and copies only the bundle into the runtime image', () => {
+    expect(stages[1]).toMatch(/^USER node$/m);
+    expect(stages[1]).not.toMatch(/^USER root/m);
+    expect(stages[1]!.match(/^COPY .*/gm)).toEqual(['COPY --from=build /out/ ./']);
+  });
+});
+
+describe('service and scaling', () => {
+  it('runs in private subnets without public IPs and rolls back failed deployments', () => {
+    media.hasResourceProperties('AWS::ECS::Service', {
+      LaunchType: 'FARGATE',
+      NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'DISABLED' }) },
+      DeploymentConfiguration: Match.objectLike({ DeploymentCircuitBreaker: { Enable: true, Rollback: true }, MinimumHealthyPercent: 100 }),
+    });
+    media.hasResourceProperties('AWS::ECS::Cluster', { ClusterSettings: [{ Name: 'containerInsights', Value: 'enhanced' }] });
+  });
+
+  it('tracks the average ActiveCalls per task (VoiceAgent namespace, Stage dimension) between the stage bounds', () => {
+    media.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
+      MinCapacity: TLS_STAGE.media.desiredTasks,
+      MaxCapacity: TLS_STAGE.media.maxTasks,
+    });
+    media.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+        TargetValue: TLS_STAGE.media.targetActiveCallsPerTask,
+        CustomizedMetricSpecification: {
+          Namespace: 'VoiceAgent',
+          MetricName: 'ActiveCalls',
+          Dimensions: [{ Name: 'Stage', Value: 'test' }],
+          Statistic: 'Average',
+        },
+      }),
+    });
+  });
+
+  it('logs VPC flows', () => {
+    media.hasResourceProperties('AWS::EC2::FlowLog', { ResourceType: 'VPC', TrafficType: 'ALL' });
+  });
+});

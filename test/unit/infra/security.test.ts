@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addNagChecks } from '../../../infra/nag';
+import { actionsOf, policyStatements, synthesize, type SynthesizedService } from './synth';
+
+let service: SynthesizedService;
+
+/** Every identity-policy statement of the stage, tagged with `<stack>/<policy logical id>`. */
+let statements: Array<{ owner: string; statement: Record<string, unknown> }>;
+
+const ownedBy = (prefix: string) => statements.filter(({ owner }) => owner.split('/')[1]!.startsWith(prefix));
+const mentions = (statement: Record<string, unknown>, text: string) => JSON.stringify(statement.Resource).includes(text);
+const actionsOn = (prefix: string, awsService: string) =>
+  ownedBy(prefix).flatMap(({ statement }) => actionsOf(statement)).filter((action) => action.startsWith(`${awsService}:`)).sort();
+
+/** Actions AWS offers no resource-level permission for; only these may use `Resource: *`. */
+const NO_RESOURCE_LEVEL = new Set([
+  'xray:PutTraceSegments',
+  'xray:PutTelemetryRecords',
+  'ecr:GetAuthorizationToken',
+  'cloudwatch:PutMetricData',
+  'dynamodb:ListStreams',
+]);
+
+/** Every acknowledgment in the tree: rule id, reason and where. */
+function acknowledgments(root: IConstruct): Array<{ id: string; reason: string; path: string }> {
+  return root.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.entries(entry.data as Record<string, string>))
+      .map(([id, reason]) => ({ id: id.replace(/^annotation::/i, ''), reason, path: construct.node.path })),
+  );
+}
+
+beforeAll(() => {
+  // The one synthesis of the suite with CDK's CloudFormation schema validation on.
+  service = synthesize(undefined, { schemaValidation: true });
+  statements = Object.entries(service.templates).flatMap(([stack, template]) =>
+    policyStatements(template).map(({ policy, statement }) => ({ owner: `${stack}/${policy}`, statement })),
+  );
+});
+
+describe('least privilege', () => {
+  it('the API function cannot read recordings (no S3 action, no use of the recordings key)', () => {
+    const api = ownedBy('ApiRole');
+    expect(api.length).toBeGreaterThan(0);
+    expect(actionsOn('ApiRole', 's3')).toEqual([]);
+    expect(api.filter(({ statement }) => mentions(statement, 'RecordingsKey'))).toEqual([]);
+  });
+
+  it('the API function only seals customer secrets; the consumers only open them', () => {
+    const onSecretsKey = (prefix: string) =>
+      ownedBy(prefix)
+        .filter(({ statement }) => mentions(statement, 'SecretsKey'))
+        .flatMap(({ statement }) => actionsOf(statement));
+    expect(onSecretsKey('ApiRole')).toEqual(['kms:Encrypt']);
+    for (const consumer of ['AnalysisRole', 'WebhookDeliveryRole', 'MediaTaskTaskRole']) expect(onSecretsKey(consumer), consumer).toEqual(['kms:Decrypt']);
+  });
+
+  it('only the media service can read the Twilio secret, and only to inject it at task start', () => {
+    const readers = statements
+      .filter(({ statement }) => actionsOf(statement).includes('secretsmanager:GetSecretValue') && mentions(statement, 'TwilioSecret'))
+      .map(({ owner }) => owner);
+    expect(readers).toEqual([expect.stringMatching(/^media\/MediaTaskExecutionRole/)]);
+    expect(actionsOn('MediaTaskTaskRole', 'secretsmanager')).toEqual([]);
+  });
+
+  it.each([
+    ['MediaTaskTaskRole', ['s3:AbortMultipartUpload', 's3:PutObject']],
+    ['WebhookDeliveryRole', ['s3:GetObject']],
+    ['RecordingRetentionRole', ['s3:DeleteObject']],
+    ['AnalysisRole', []],
+  ])('%s touches recordings only with %j, only under recordings/', (prefix, expected) => {
+    expect(actionsOn(prefix, 's3')).toEqual(expected);
+    for (const { statement } of ownedBy(prefix).filter(({ statement }) => actionsOf(statement).some((a) => a.startsWith('s3:')))) {
+      expect(JSON.stringify(statement.Resource)).toMatch(/\/recordings\/\*"/);
+    }
+  });
+});
+
+describe('least privilege: no wildcards', () => {
+  it('no principal may Scan the table or use a wildcard action', () => {
+    const actions = statements.flatMap(({ statement }) => actionsOf(statement));
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+  });
+
+  it('`Resource: *` appears only for actions without resource-level permissions', () => {
+    const unscoped = statements.filter(({ statement }) => statement.Resource === '*');
+    expect(unscoped.length).toBeGreaterThan(0);
+    for (const { owner, statement } of unscoped) {
+      for (const action of actionsOf(statement)) expect(NO_RESOURCE_LEVEL.has(action), `${owner}: ${action}`).toBe(true);
+    }
+  });
+
+  it('metrics may be published in the VoiceAgent namespace only', () => {
+    const metrics = statements.filter(({ statement }) => actionsOf(statement).includes('cloudwatch:PutMetricData'));
+    expect(metrics.map(({ owner }) => owner)).toEqual([expect.stringMatching(/^media\/MediaTaskTaskRole/)]);
+    expect(metrics[0]!.statement.Condition).toEqual({ StringEquals: { 'cloudwatch:namespace': 'VoiceAgent' } });
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds nothing unacknowledged in the whole stage (errors and warnings)', () => {
+    // Act
+    const report = new AwsSolutionsChecks(service.app).validateScope(service.app);
+
+    // Assert
+    expect(report.violations.map((violation) => `${violation.ruleName} @ ${violation.violatingResources[0]?.constructPath}`)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('is registered on the app, so synthesis fails on a finding', () => {
+    // Arrange
+    const app = new App();
+    new Queue(new Stack(app, 'Probe'), 'Unencrypted');
+    addNagChecks(app);
+
+    // Act / Assert
+    expect(() => app.synth()).toThrow(/AwsSolutions-SQS3|AwsSolutions-SQS4/);
+  });
+
+  it('every acknowledgment carries a reason in code', () => {
+    const all = acknowledgments(service.app).filter(({ id }) => id.startsWith('AwsSolutions-'));
+    expect(all.length).toBeGreaterThan(0);
+    for (const { id, reason, path } of all) expect(reason.trim().length, `${id} at ${path}`).toBeGreaterThanOrEqual(20);
+  });
+
+  it('acknowledges only these rules (a new one needs a deliberate change here)', () => {
+    const ours = acknowledgments(service.app).filter(({ id }) => id.startsWith('AwsSolutions-'));
+    const ids = new Set(ours.map(({ id }) => id.replace(/\[.*\]$/, '')));
+    expect([...ids].sort()).toEqual([
+      'AwsSolutions-APIG4',
+      'AwsSolutions-EC23',
+      'AwsSolutions-ECS2',
+      'AwsSolutions-IAM5',
+      'AwsSolutions-SMG4',
+      'AwsSolutions-SQS3',
+    ]);
+  });
+});
+
+describe('CloudFormation schema validation (built into CDK)', () => {
+  it('reports nothing on any template', () => {
+    // Arrange
+    const assembly = service.app.synth();
+    const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8'));
+
+    // Assert
+    const violations = (report.pluginReports as Array<{ violations: Array<{ ruleName: string; description: string }> }>)
+      .flatMap((plugin) => plugin.violations)
+      .map((violation) => `${violation.ruleName}: ${violation.description}`);
+    expect(violations).toEqual([]);
+  });
+});
