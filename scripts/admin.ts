@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createCoreDeps, ApiConfigSchema } from '../functions/lib/deps';
 import { readConfig } from '../shared/config';
 import { AdminService } from '../shared/services/admin-service';
+import { DeliveryRepository } from '../shared/db/delivery-repository';
 import { AppError } from '../shared/errors';
 import { readStackInfo } from './local/infra';
 import { localApiConfig } from './local/config';
@@ -15,6 +16,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
   add-tool --business N --name NAME --description D --server-url URL [--parameters JSON] [--timeout-ms MS]
   set-minutes --business N --minutes M
   set-max-concurrent-calls --business N --max M
+  deliveries --business N [--call ID]
   set-profile --business N [--display-name ..] [--timezone ..] [--hours ..] [--address ..] [--transfer-number +1..] [--team-email ..]`;
 
 const options = {
@@ -32,6 +34,7 @@ const options = {
   parameters: { type: 'string' },
   'timeout-ms': { type: 'string' },
   max: { type: 'string' },
+  call: { type: 'string' },
   'display-name': { type: 'string' },
   timezone: { type: 'string' },
   hours: { type: 'string' },
@@ -69,10 +72,11 @@ function service(stage: string | undefined): AdminService {
     urlPolicy: core.urlPolicy,
     keyEnvironment: stage ? 'live' : 'test',
     now: () => new Date(),
+    deliveries: new DeliveryRepository(core.db),
   });
 }
 
-const COMMANDS = ['create-business', 'create-key', 'revoke-key', 'add-number', 'add-tool', 'set-minutes', 'set-max-concurrent-calls', 'set-profile'];
+const COMMANDS = ['create-business', 'create-key', 'revoke-key', 'add-number', 'add-tool', 'set-minutes', 'set-max-concurrent-calls', 'set-profile', 'deliveries'];
 
 async function run(command: string | undefined, args: Args): Promise<unknown> {
   if (!command || !COMMANDS.includes(command)) throw new UsageError(command ? `Unknown command ${command}.` : 'No command given.');
@@ -100,6 +104,8 @@ async function run(command: string | undefined, args: Args): Promise<unknown> {
       return admin.setMinutes(int(args.business, 'business'), int(args.minutes, 'minutes'));
     case 'set-max-concurrent-calls':
       return admin.setMaxConcurrentCalls(int(args.business, 'business'), int(args.max, 'max'));
+    case 'deliveries':
+      return admin.deliveries(int(args.business, 'business'), args.call === undefined ? null : int(args.call, 'call'));
     case 'set-profile':
       return admin.setProfile(int(args.business, 'business'), profileInput(args));
     default:

@@ -180,4 +180,24 @@ export class DeliveryRepository {
   async listDeliveriesForCall(businessId: number, callId: number): Promise<WebhookDeliveryView[]> {
     return (await this.listDeliveryRecords(businessId, callId)).map(toDeliveryView);
   }
+
+  /** Every delivery of the business (ops listing): the call items of its partition, deliveries only. */
+  async listDeliveryRecordsForBusiness(businessId: number): Promise<DeliveryRecord[]> {
+    const records: DeliveryRecord[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.doc.send(
+        new QueryCommand({
+          TableName: this.db.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          FilterExpression: 'entity = :entity',
+          ExpressionAttributeValues: { ':pk': keys.business(businessId).pk, ':prefix': 'CALL#', ':entity': 'webhook_delivery' },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      records.push(...(page.Items ?? []).filter(isDeliveryItem).map((item) => fromItem<DeliveryRecord>(item)));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return records;
+  }
 }

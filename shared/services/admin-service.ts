@@ -3,6 +3,7 @@ import { displayPrefix, generateApiKey, hashApiKey, type KeyEnvironment } from '
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { Business, BusinessRepository } from '../db/business-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
+import type { DeliveryRepository } from '../db/delivery-repository';
 import type { IdAllocator } from '../db/ids';
 import { emptyBusinessProfile, type BusinessProfile } from '../domain/business-profile';
 import type { PhoneNumber } from '../domain/phone-number';
@@ -23,6 +24,8 @@ export interface AdminDeps {
   urlPolicy: UrlPolicy;
   keyEnvironment: KeyEnvironment;
   now: () => Date;
+  /** For `deliveries` (webhook attempts). */
+  deliveries?: DeliveryRepository;
 }
 
 /** A bad ops command argument (the CLI prints it as JSON and exits non-zero). */
@@ -130,6 +133,32 @@ export class AdminService {
     if (!Number.isInteger(max) || max < 1 || max > 1000) throw new AdminInputError('--max must be 1 to 1000.');
     const business = await this.deps.businesses.updateBusiness(businessId, { max_concurrent_calls: max });
     return { business_id: businessId, max_concurrent_calls: business.max_concurrent_calls };
+  }
+
+  /**
+   * Webhook delivery attempts, for ops: one call's, or the business's most recent (newest first).
+   * Every attempt carries time, HTTP status, latency and error.
+   */
+  async deliveries(businessId: number, callId: number | null, limit = 100) {
+    if (!this.deps.deliveries) throw new AdminInputError('Deliveries are not available here.');
+    await this.deps.businesses.getBusiness(businessId);
+    const records =
+      callId === null
+        ? await this.deps.deliveries.listDeliveryRecordsForBusiness(businessId)
+        : await this.deps.deliveries.listDeliveryRecords(businessId, callId);
+    const sorted = records.sort((a, b) => b.occurred_at.localeCompare(a.occurred_at)).slice(0, limit);
+    return {
+      business_id: businessId,
+      deliveries: sorted.map((record) => ({
+        call_id: record.call_id,
+        webhook_id: record.webhook_id,
+        event_type: record.event_type,
+        url: record.url,
+        state: record.state,
+        next_attempt_at: record.next_attempt_at,
+        attempts: record.attempts,
+      })),
+    };
   }
 
   /** Updates the business profile fields given (the rest are kept). */
