@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { billableMinutes, MinutesRepository } from '../../../shared/db/minutes-repository';
+import { createApiHarness } from '../../support/api-harness';
+
+async function setup(minutes: number, calls: number) {
+  const harness = await createApiHarness();
+  const tenant = await harness.newTenant({ minutes });
+  const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
+  const callIds: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+    callIds.push(call.id);
+  }
+  return { harness, tenant, callIds, ledger: new MinutesRepository(harness.core.db) };
+}
+
+describe('minutes ledger', () => {
+  it.each([[0, 0], [1, 1], [60, 1], [61, 2], [599, 10]])('bills %i s as %i whole minutes', (seconds, minutes) => {
+    expect(billableMinutes(seconds)).toBe(minutes);
+  });
+
+  it('charges a call once even when its ending is processed concurrently many times', async () => {
+    // Arrange
+    const { harness, tenant, callIds, ledger } = await setup(100, 1);
+    await ledger.reserve(tenant.businessId, callIds[0]!, 10);
+    // Act
+    const results = await Promise.all(Array.from({ length: 8 }, () => ledger.settle(tenant.businessId, callIds[0]!, 125)));
+    // Assert
+    expect(results.filter((charged) => charged === 3)).toHaveLength(1);
+    const business = await harness.core.businesses.getBusiness(tenant.businessId);
+    expect(business).toMatchObject({ minutes_balance: 97, minutes_reserved: 0 });
+  });
+
+  it('never lets concurrent calls reserve the same minute, and settles them all', async () => {
+    // Arrange
+    const { harness, tenant, callIds, ledger } = await setup(25, 6);
+    // Act
+    const granted = await Promise.all(callIds.map((id) => ledger.reserve(tenant.businessId, id, 10)));
+    const charged = await Promise.all(callIds.map((id) => ledger.settle(tenant.businessId, id, 30)));
+    // Assert
+    expect(granted.reduce((a, b) => a + b, 0)).toBe(25);
+    expect(charged.filter((c) => c === 1)).toHaveLength(6);
+    const business = await harness.core.businesses.getBusiness(tenant.businessId);
+    expect(business).toMatchObject({ minutes_balance: 19, minutes_reserved: 0 });
+  });
+
+  it('reserves nothing when the plan is spent, and POST /calls then answers 402', async () => {
+    // Arrange
+    const { tenant, callIds, ledger } = await setup(5, 2);
+    await ledger.reserve(tenant.businessId, callIds[0]!, 5);
+    // Act
+    const second = await ledger.reserve(tenant.businessId, callIds[1]!, 5);
+    const assistant = (await (await tenant.request('GET', '/assistants')).json()) as { data: { id: number }[] };
+    const refused = await tenant.request('POST', '/calls', { assistant_id: assistant.data[0]!.id, to: '+14155550123' });
+    // Assert
+    expect(second).toBe(0);
+    expect(refused.status).toBe(402);
+  });
+});
