@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { build } from 'esbuild';
 import { createApp } from '../functions/api/app';
-import { ApiConfigSchema, createApiDeps, createCoreDeps } from '../functions/lib/deps';
+import { ApiConfigSchema, createAdminService, createApiDeps, createCoreDeps } from '../functions/lib/deps';
 import { readConfig } from '../shared/config';
 import { createDb } from '../shared/db/client';
 import { ensureTable } from '../shared/db/create-table';
 import { SqsOutboundCallQueue } from '../shared/queue/outbound-calls';
-import { AdminService } from '../shared/services/admin-service';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
 import { startFauxqsServer } from '../test/stand-ins/fauxqs';
 
@@ -76,10 +75,7 @@ async function main(): Promise<void> {
     const queue = await sqs.send(new CreateQueueCommand({ QueueName: 'bench-outbound' }));
     const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), () => undefined);
     const app = createApp(deps);
-    const admin = new AdminService({
-      businesses: core.businesses, assistants: core.assistantRepo, catalog: core.catalog, ids: core.ids,
-      secretBox: core.secretBox, urlPolicy: core.urlPolicy, keyEnvironment: 'test', now: () => new Date(),
-    });
+    const admin = createAdminService(core, 'test');
 
     // Many businesses, so the per-key limit of 240/min never throttles the benchmark.
     const tenants: { key: string; assistantId: number; callId: number }[] = [];

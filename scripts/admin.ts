@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createCoreDeps, ApiConfigSchema } from '../functions/lib/deps';
+import { ApiConfigSchema, createAdminService, createCoreDeps } from '../functions/lib/deps';
 import { readConfig } from '../shared/config';
 import { AdminService } from '../shared/services/admin-service';
-import { DeliveryRepository } from '../shared/db/delivery-repository';
 import { AppError } from '../shared/errors';
 import { readStackInfo } from './local/infra';
 import { localApiConfig } from './local/config';
@@ -63,17 +62,7 @@ function service(stage: string | undefined): AdminService {
     ? readConfig(ApiConfigSchema, { ...process.env, ...stageResourceNames(stage), OUTBOUND_QUEUE_URL: 'unused-by-admin' })
     : localApiConfig(readStackInfo());
   const core = createCoreDeps(config);
-  return new AdminService({
-    businesses: core.businesses,
-    assistants: core.assistantRepo,
-    catalog: core.catalog,
-    ids: core.ids,
-    secretBox: core.secretBox,
-    urlPolicy: core.urlPolicy,
-    keyEnvironment: stage ? 'live' : 'test',
-    now: () => new Date(),
-    deliveries: new DeliveryRepository(core.db),
-  });
+  return createAdminService(core, stage ? 'live' : 'test');
 }
 
 const COMMANDS = ['create-business', 'create-key', 'revoke-key', 'add-number', 'add-tool', 'set-minutes', 'set-max-concurrent-calls', 'set-profile', 'deliveries'];

@@ -1,7 +1,6 @@
 import { serve } from '@hono/node-server';
 import { createApp } from '../functions/api/app';
-import { createApiDeps, createCoreDeps, createOutboundQueue } from '../functions/lib/deps';
-import { AdminService } from '../shared/services/admin-service';
+import { createAdminService, createApiDeps, createCoreDeps, createOutboundQueue } from '../functions/lib/deps';
 import { AssistantService } from '../shared/services/assistant-service';
 import { startLocalInfra, writeStackInfo } from './local/infra';
 import { localApiConfig } from './local/config';
@@ -32,16 +31,7 @@ async function main(): Promise<void> {
 
 /** On a fresh data folder: a demo business with a sandbox number and a receptionist assistant. */
 async function seedDemo(core: ReturnType<typeof createCoreDeps>, assistants: AssistantService): Promise<void> {
-  const admin = new AdminService({
-    businesses: core.businesses,
-    assistants: core.assistantRepo,
-    catalog: core.catalog,
-    ids: core.ids,
-    secretBox: core.secretBox,
-    urlPolicy: core.urlPolicy,
-    keyEnvironment: 'test',
-    now: () => new Date(),
-  });
+  const admin = createAdminService(core, 'test');
   const demo = await admin.createBusiness('Demo Dental', 100);
   const assistant = await assistants.create(demo.business_id, { name: 'Front desk', template: 'receptionist' });
   const number = await admin.addNumber(demo.business_id, {

@@ -11,6 +11,9 @@ import { RateLimiter } from '../../shared/db/rate-limiter';
 import { SqsOutboundCallQueue, type OutboundCallQueue } from '../../shared/queue/outbound-calls';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../../shared/security/secret-box';
 import { AssistantService } from '../../shared/services/assistant-service';
+import { AdminService } from '../../shared/services/admin-service';
+import { DeliveryRepository } from '../../shared/db/delivery-repository';
+import type { KeyEnvironment } from '../../shared/auth/api-key';
 import { CallService } from '../../shared/services/call-service';
 import type { UrlPolicy } from '../../shared/services/config-checks';
 import type { ApiDeps } from '../api/app';
@@ -117,4 +120,19 @@ export function createOutboundQueue(config: ApiConfig): OutboundCallQueue {
 export function defaultLog(message: string, error?: unknown): void {
   const detail = error instanceof Error ? { error: error.name, reason: error.message } : error === undefined ? {} : { detail: String(error) };
   console.error(JSON.stringify({ level: 'error', message, ...detail }));
+}
+
+/** The ops use cases over the same core pieces (admin command line, dev seeding, tests, benchmarks). */
+export function createAdminService(core: CoreDeps, keyEnvironment: KeyEnvironment): AdminService {
+  return new AdminService({
+    businesses: core.businesses,
+    assistants: core.assistantRepo,
+    catalog: core.catalog,
+    ids: core.ids,
+    secretBox: core.secretBox,
+    urlPolicy: core.urlPolicy,
+    keyEnvironment,
+    now: () => new Date(),
+    deliveries: new DeliveryRepository(core.db),
+  });
 }

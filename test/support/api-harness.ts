@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
 import { createApp } from '../../functions/api/app';
-import { ApiConfigSchema, createApiDeps, createCoreDeps, type CoreDeps } from '../../functions/lib/deps';
+import { ApiConfigSchema, createAdminService, createApiDeps, createCoreDeps, type CoreDeps } from '../../functions/lib/deps';
 import { readConfig } from '../../shared/config';
 import { SqsOutboundCallQueue } from '../../shared/queue/outbound-calls';
-import { AdminService } from '../../shared/services/admin-service';
 
 /** A random E.164 number from a space (10^13) wide enough that test runs never collide. */
 export function uniqueNumber(): string {
@@ -57,16 +56,7 @@ export async function createApiHarness(options: HarnessOptions = {}) {
   if (options.now) deps.now = options.now;
   if (options.unlimited) deps.rateLimiter = { hit: async () => ({ allowed: true, limit: 240, remaining: 240, resetSeconds: 0 }) };
   const app = createApp(deps);
-  const admin = new AdminService({
-    businesses: core.businesses,
-    assistants: core.assistantRepo,
-    catalog: core.catalog,
-    ids: core.ids,
-    secretBox: core.secretBox,
-    urlPolicy: core.urlPolicy,
-    keyEnvironment: 'test',
-    now: () => new Date(),
-  });
+  const admin = createAdminService(core, 'test');
 
   function clientFor(businessId: number, apiKey: string, webhookSecret = ''): TenantClient {
     return {

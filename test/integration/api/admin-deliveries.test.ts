@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryRepository } from '../../../shared/db/delivery-repository';
-import { AdminService } from '../../../shared/services/admin-service';
+import { createAdminService } from '../../../functions/lib/deps';
 import { createApiHarness } from '../../support/api-harness';
 
 describe('admin deliveries', () => {
@@ -11,17 +11,7 @@ describe('admin deliveries', () => {
     const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
     const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
     const deliveries = new DeliveryRepository(harness.core.db);
-    const admin = new AdminService({
-      businesses: harness.core.businesses,
-      assistants: harness.core.assistantRepo,
-      catalog: harness.core.catalog,
-      ids: harness.core.ids,
-      secretBox: harness.core.secretBox,
-      urlPolicy: harness.core.urlPolicy,
-      keyEnvironment: 'test',
-      now: () => new Date(),
-      deliveries,
-    });
+    const admin = createAdminService(harness.core, 'test');
     const created = await deliveries.ensureDelivery({
       business_id: tenant.businessId,
       call_id: call.id,
