@@ -1,0 +1,130 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import * as v from 'valibot';
+import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
+import { OutboundCallJobSchema } from '../../../shared/queue/outbound-calls';
+
+/** What happens to a claimed call: the engine dials it (telephony lives behind this function). */
+export type DialCall = (call: CallRecord) => Promise<void>;
+
+export interface OutboundConsumerOptions {
+  sqs: Pick<SQSClient, 'send'>;
+  queueUrl: string;
+  calls: CallRepository;
+  dial: DialCall;
+  /** This process's identity, stored on claimed calls (diagnostics and takeover). */
+  owner: string;
+  now: () => Date;
+  log: (message: string, error?: unknown) => void;
+  /** Matches the queue's visibility timeout (60 s in infra); extended at half of it while dialling. */
+  visibilityTimeoutS?: number;
+  waitTimeS?: number;
+}
+
+/** The result of handling one message (for logs and tests). */
+export type JobOutcome = 'dialled' | 'already_claimed' | 'call_missing' | 'invalid';
+
+/**
+ * Claims a queued call for this process. The conditional write is the idempotency guard: a
+ * redelivered or duplicated job finds the call already claimed and never dials twice.
+ */
+export async function claimCall(calls: CallRepository, job: { business_id: number; call_id: number }, owner: string, now: Date) {
+  try {
+    return await calls.updateCall(
+      job.business_id,
+      job.call_id,
+      { claimed_by: owner, claimed_at: now.toISOString(), updated_at: now.toISOString() },
+      { expression: '#status = :queued AND attribute_not_exists(claimed_by)', names: { '#status': 'status' }, values: { ':queued': 'queued' } },
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The outbound-calls consumer: long-polls SQS, claims each call once, dials it, and deletes the
+ * message only after the call is claimed (so a crash before the claim redelivers, and after it the
+ * claim makes redelivery harmless). Malformed messages are left for the queue's DLQ after
+ * `maxReceiveCount` receives, where ops can inspect them. The visibility timeout is extended while a
+ * dial takes long, so a slow carrier never causes a second delivery.
+ */
+export class OutboundConsumer {
+  private running = false;
+
+  constructor(private readonly options: OutboundConsumerOptions) {}
+
+  /** Handles one received message. */
+  async handle(message: Message): Promise<JobOutcome> {
+    const parsed = v.safeParse(OutboundCallJobSchema, safeJson(message.Body));
+    if (!parsed.success) {
+      this.options.log(`outbound job ${message.MessageId} is malformed; leaving it for the DLQ`);
+      return 'invalid';
+    }
+    const job = parsed.output;
+    const claimed = await claimCall(this.options.calls, job, this.options.owner, this.options.now());
+    if (!claimed) {
+      const exists = await this.options.calls.getCallRecord(job.business_id, job.call_id);
+      await this.delete(message);
+      return exists ? 'already_claimed' : 'call_missing';
+    }
+    const stopHeartbeat = this.heartbeat(message);
+    try {
+      await this.options.dial(claimed);
+    } finally {
+      stopHeartbeat();
+    }
+    await this.delete(message);
+    return 'dialled';
+  }
+
+  /** Polls until `stop()`; each batch's messages are handled concurrently. */
+  async run(): Promise<void> {
+    this.running = true;
+    while (this.running) {
+      const received = await this.options.sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: this.options.queueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: this.options.waitTimeS ?? 20,
+          VisibilityTimeout: this.visibility(),
+        }),
+      );
+      await Promise.all(
+        (received.Messages ?? []).map((message) =>
+          this.handle(message).catch((error) => this.options.log(`outbound job ${message.MessageId} failed; it will be redelivered`, error)),
+        ),
+      );
+    }
+  }
+
+  /** Stops polling after the current receive (SIGTERM drain). */
+  stop(): void {
+    this.running = false;
+  }
+
+  private visibility(): number {
+    return this.options.visibilityTimeoutS ?? 60;
+  }
+
+  private heartbeat(message: Message): () => void {
+    const timer = setInterval(() => {
+      this.options.sqs
+        .send(new ChangeMessageVisibilityCommand({ QueueUrl: this.options.queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: this.visibility() }))
+        .catch((error) => this.options.log('could not extend an outbound job visibility', error));
+    }, (this.visibility() * 1000) / 2);
+    return () => clearInterval(timer);
+  }
+
+  private async delete(message: Message): Promise<void> {
+    await this.options.sqs.send(new DeleteMessageCommand({ QueueUrl: this.options.queueUrl, ReceiptHandle: message.ReceiptHandle }));
+  }
+}
+
+function safeJson(text: string | undefined): unknown {
+  try {
+    return JSON.parse(text ?? '');
+  } catch {
+    return undefined;
+  }
+}
