@@ -1,0 +1,129 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { defaultAssistantConfig, type AssistantConfig } from '../domain/assistant-config';
+import type { CallMetrics, TranscriptEntry } from '../domain/call';
+import { durationSeconds, expiryFor } from '../domain/carrier-status';
+import { outcomeForEndedReason } from '../domain/outcome';
+import { redactDeep } from '../domain/redact';
+import type { AssistantRepository } from '../db/assistant-repository';
+import type { CallRecord, CallRepository } from '../db/call-repository';
+import type { MinutesRepository } from '../db/minutes-repository';
+import type { CallEvent } from '../events/catalog';
+import type { EventBus } from '../events/event-bus';
+
+export interface CallLifecycleDeps {
+  calls: CallRepository;
+  assistants: AssistantRepository;
+  minutes: MinutesRepository;
+  events: EventBus;
+  now: () => Date;
+  newEventId: () => string;
+}
+
+/** What the engine knows when a call ends. */
+export interface CallEnding {
+  endedReason: NonNullable<CallRecord['ended_reason']>;
+  transcript?: TranscriptEntry[];
+  metrics?: CallMetrics | Record<string, never>;
+  recordingKey?: string | null;
+}
+
+const notEnded = { expression: '#status <> :ended', names: { '#status': 'status' }, values: { ':ended': 'ended' } };
+
+/**
+ * The call record's state changes, shared by the call engine and the carrier callbacks: ringing,
+ * answered (starts the clock), ended. Ending is idempotent (the first reason wins), applies the
+ * assistant's privacy settings (HIPAA: no transcript or recording stored; `redact`), sets the
+ * `keep_days` expiry on every item of the call, charges the minutes once and publishes the events.
+ */
+export class CallLifecycle {
+  constructor(private readonly deps: CallLifecycleDeps) {}
+
+  async markRinging(businessId: number, callId: number): Promise<void> {
+    await this.guarded(() =>
+      this.deps.calls.updateCall(businessId, callId, { status: 'ringing', updated_at: this.deps.now().toISOString() }, {
+        expression: '#status = :queued',
+        names: { '#status': 'status' },
+        values: { ':queued': 'queued' },
+      }),
+    );
+  }
+
+  /** The call connected: `in_progress`, `started_at` set once, and `call.started` published. */
+  async markAnswered(businessId: number, callId: number): Promise<void> {
+    const at = this.deps.now().toISOString();
+    const updated = await this.guarded(() =>
+      this.deps.calls.updateCall(businessId, callId, { status: 'in_progress', started_at: at, updated_at: at }, {
+        expression: '#status IN (:queued, :ringing)',
+        names: { '#status': 'status' },
+        values: { ':queued': 'queued', ':ringing': 'ringing' },
+      }),
+    );
+    if (updated) await this.publish('call.started', updated);
+  }
+
+  /** Ends the call once; returns false when it had already ended. */
+  async end(businessId: number, callId: number, ending: CallEnding): Promise<boolean> {
+    const call = await this.deps.calls.getCallRecord(businessId, callId);
+    if (!call || call.status === 'ended') return false;
+    const config = await this.configFor(businessId, call.assistant_id);
+    const endedAt = this.deps.now().toISOString();
+    const expiresAt = expiryFor(endedAt, config.advanced.keep_days);
+    const duration = durationSeconds(call.started_at, endedAt);
+    const updated = await this.guarded(() =>
+      this.deps.calls.updateCall(
+        businessId,
+        callId,
+        {
+          status: 'ended',
+          ended_at: endedAt,
+          ended_reason: ending.endedReason,
+          duration_s: duration,
+          outcome: outcomeForEndedReason(ending.endedReason),
+          updated_at: endedAt,
+          ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
+        },
+        notEnded,
+      ),
+    );
+    if (!updated) return false;
+    const hipaa = config.advanced.hipaa;
+    await this.deps.calls.putCallDetail(businessId, callId, {
+      transcript: hipaa ? [] : redactDeep(ending.transcript ?? [], config.advanced.redact),
+      metrics: ending.metrics ?? {},
+      recording_key: hipaa ? null : (ending.recordingKey ?? null),
+      ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
+    });
+    await this.deps.minutes.settle(businessId, callId, duration);
+    await this.publish('call.ended', updated);
+    return true;
+  }
+
+  private async configFor(businessId: number, assistantId: number): Promise<AssistantConfig> {
+    return (await this.deps.assistants.findAssistant(businessId, assistantId))?.config ?? defaultAssistantConfig();
+  }
+
+  private async publish(type: CallEvent['type'], call: CallRecord): Promise<void> {
+    await this.deps.events.publish([
+      {
+        type,
+        detail: {
+          event_id: this.deps.newEventId(),
+          business_id: call.business_id,
+          call_id: call.id,
+          assistant_id: call.assistant_id,
+          occurred_at: this.deps.now().toISOString(),
+        },
+      },
+    ]);
+  }
+
+  /** Runs a conditional update; a lost condition (already past that state) is not an error. */
+  private async guarded(update: () => Promise<CallRecord>): Promise<CallRecord | undefined> {
+    try {
+      return await update();
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { MinutesRepository } from '../../../shared/db/minutes-repository';
+import { keys } from '../../../shared/db/table';
+import { carrierTransition } from '../../../shared/domain/carrier-status';
+import type { CallEvent } from '../../../shared/events/catalog';
+import { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import { createApiHarness } from '../../support/api-harness';
+
+async function setup(advanced: Record<string, unknown>) {
+  const harness = await createApiHarness();
+  const tenant = await harness.newTenant({ minutes: 50 });
+  const assistant = (await (await tenant.request('POST', '/assistants', { config: { advanced } })).json()) as { id: number };
+  const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+  const events: CallEvent[] = [];
+  let clock = Date.parse('2026-11-23T10:00:00.000Z');
+  const minutes = new MinutesRepository(harness.core.db);
+  const lifecycle = new CallLifecycle({
+    calls: harness.core.callRepo,
+    assistants: harness.core.assistantRepo,
+    minutes,
+    events: { publish: async (batch) => void events.push(...batch) },
+    now: () => new Date(clock),
+    newEventId: () => `evt_${events.length + 1}`,
+  });
+  const advance = (ms: number) => (clock += ms);
+  return { harness, tenant, call, events, lifecycle, minutes, advance };
+}
+
+const transcript = [
+  { role: 'user' as const, text: 'Reach me at ana@example.com please', start_ms: 0, end_ms: 2000, interrupted: false },
+  { role: 'assistant' as const, text: 'Will do.', start_ms: 2400, end_ms: 3000, interrupted: false },
+];
+
+describe('call lifecycle', () => {
+  it.each([
+    ['ringing', { kind: 'ringing' }],
+    ['in-progress', { kind: 'answered' }],
+    ['completed', { kind: 'ended', endedReason: 'caller_hung_up' }],
+    ['busy', { kind: 'ended', endedReason: 'busy' }],
+    ['no-answer', { kind: 'ended', endedReason: 'no_answer' }],
+    ['failed', { kind: 'ended', endedReason: 'failed' }],
+    ['canceled', { kind: 'ended', endedReason: 'canceled' }],
+    ['initiated', { kind: 'ignore' }],
+  ])('maps Twilio CallStatus %s', (status, expected) => {
+    expect(carrierTransition(status)).toEqual(expected);
+  });
+
+  it('moves queued → ringing → in_progress → ended with duration, redaction, keep_days expiry, minutes and events', async () => {
+    // Arrange
+    const { harness, tenant, call, events, lifecycle, advance } = await setup({ keep_days: 30, redact: ['email'] });
+    // Act
+    await lifecycle.markRinging(tenant.businessId, call.id);
+    advance(3000);
+    await lifecycle.markAnswered(tenant.businessId, call.id);
+    advance(125_000);
+    const ended = await lifecycle.end(tenant.businessId, call.id, { endedReason: 'end_phrase', transcript, metrics: {} });
+    const again = await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' });
+    // Assert
+    expect([ended, again]).toEqual([true, false]);
+    const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, any>;
+    expect(detail).toMatchObject({
+      status: 'ended', ended_reason: 'end_phrase', duration_s: 125,
+      started_at: '2026-11-23T10:00:03.000Z', ended_at: '2026-11-23T10:02:08.000Z',
+    });
+    expect(detail.transcript[0].text).not.toContain('ana@example.com');
+    const expiry = Math.floor(Date.parse('2026-11-23T10:02:08.000Z') / 1000) + 30 * 86_400;
+    for (const key of [keys.call(tenant.businessId, call.id), keys.callDetail(tenant.businessId, call.id)]) {
+      const item = await harness.core.db.doc.send(new GetCommand({ TableName: harness.core.db.tableName, Key: key }));
+      expect(item.Item?.expires_at).toBe(expiry);
+    }
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_balance: 47 });
+    expect(events.map((event) => event.type)).toEqual(['call.started', 'call.ended']);
+  });
+
+  it('with hipaa stores no transcript and no recording', async () => {
+    // Arrange
+    const { tenant, call, lifecycle } = await setup({ hipaa: true });
+    await lifecycle.markAnswered(tenant.businessId, call.id);
+    // Act
+    await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up', transcript, recordingKey: 'recordings/1/2.wav' });
+    // Assert
+    const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, any>;
+    expect(detail.transcript).toEqual([]);
+    expect(detail.recording_url).toBeNull();
+  });
+
+  it('a call that never connects ends with its outcome, no duration and no charge', async () => {
+    // Arrange
+    const { harness, tenant, call, lifecycle } = await setup({});
+    // Act
+    await lifecycle.end(tenant.businessId, call.id, { endedReason: 'no_answer' });
+    // Assert
+    const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, any>;
+    expect(detail).toMatchObject({ status: 'ended', ended_reason: 'no_answer', outcome: 'no_answer', duration_s: 0, started_at: null });
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_balance: 50 });
+  });
+});
