@@ -16,6 +16,8 @@ export interface Business {
   max_concurrent_calls: number;
   profile: BusinessProfile;
   webhook_secret_sealed: string;
+  /** The assistant answering inbound calls on numbers with none assigned (kept by AssistantRepository). */
+  default_assistant_id?: number;
 }
 
 /** What the auth layer learns from an API key hash. */

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { twilioRoutes } from '../../../media-service/src/http/twilio-routes';
+import { verifyStreamToken } from '../../../media-service/src/telephony/stream-token';
+import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
+import { MinutesRepository } from '../../../shared/db/minutes-repository';
+import type { CallEvent } from '../../../shared/events/catalog';
+import { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import { createApiHarness, uniqueNumber } from '../../support/api-harness';
+
+const AUTH_TOKEN = 'twilio-auth-token';
+const BASE = 'https://media.example.com';
+
+async function setup() {
+  const harness = await createApiHarness();
+  const tenant = await harness.newTenant({ numbers: 0 });
+  const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
+  const number = await harness.admin.addNumber(tenant.businessId, { number: uniqueNumber(), provider: 'twilio', assistantId: null, label: '' });
+  const events: CallEvent[] = [];
+  const now = () => new Date('2026-11-23T10:00:00.000Z');
+  const lifecycle = new CallLifecycle({
+    calls: harness.core.callRepo,
+    assistants: harness.core.assistantRepo,
+    minutes: new MinutesRepository(harness.core.db),
+    events: { publish: async (batch) => void events.push(...batch) },
+    now,
+    newEventId: () => `evt_${events.length}`,
+  });
+  const app = twilioRoutes({
+    catalog: harness.core.catalog, businesses: harness.core.businesses, calls: harness.core.callRepo, ids: harness.core.ids,
+    lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: 'stream-secret', now, log: () => undefined,
+  });
+  const post = (path: string, form: Record<string, string>, signature = twilioSignature(AUTH_TOKEN, BASE + path, form)) =>
+    app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+      body: new URLSearchParams(form).toString(),
+    });
+  return { harness, tenant, assistant, number, events, post };
+}
+
+describe('Twilio HTTP callbacks', () => {
+  it('answers a signed inbound voice webhook with a stream carrying the call id and a valid token', async () => {
+    // Arrange
+    const { tenant, assistant, number, events, post } = await setup();
+    // Act
+    const response = await post('/twilio/voice', { CallSid: 'CA1', From: '+14155550100', To: number.number, Direction: 'inbound', CallStatus: 'ringing' });
+    // Assert
+    expect(response.status).toBe(200);
+    const twiml = await response.text();
+    expect(twiml).toContain('<Connect><Stream url="wss://media.example.com/twilio/media">');
+    const callId = Number(/name="call_id" value="(\d+)"/.exec(twiml)![1]);
+    const token = /name="token" value="([^"]+)"/.exec(twiml)![1]!;
+    expect(verifyStreamToken('stream-secret', token, Date.parse('2026-11-23T10:00:30.000Z'))).toMatchObject({ callId, businessId: tenant.businessId });
+    const call = (await (await tenant.request('GET', `/calls/${callId}`)).json()) as Record<string, unknown>;
+    expect(call).toMatchObject({ direction: 'inbound', status: 'in_progress', assistant_id: assistant.id, from_number: '+14155550100' });
+    expect(events.map((event) => event.type)).toEqual(['call.started']);
+  });
+
+  it('refuses a bad signature with 403 and records nothing', async () => {
+    // Arrange
+    const { tenant, number, post } = await setup();
+    // Act
+    const response = await post('/twilio/voice', { CallSid: 'CA2', From: '+14155550100', To: number.number }, 'forged');
+    // Assert
+    expect(response.status).toBe(403);
+    expect(((await (await tenant.request('GET', '/calls')).json()) as { data: unknown[] }).data).toEqual([]);
+  });
+
+  it('apologises and hangs up for a number nobody owns', async () => {
+    // Arrange
+    const { post } = await setup();
+    // Act
+    const response = await post('/twilio/voice', { CallSid: 'CA3', From: '+14155550100', To: '+19999999999' });
+    // Assert
+    expect(await response.text()).toContain('<Say>Sorry, we cannot take your call right now.');
+  });
+
+  it('ends an outbound call busy from a signed status callback', async () => {
+    // Arrange
+    const { tenant, assistant, number, post } = await setup();
+    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })).json()) as { id: number };
+    const path = `/twilio/status/${tenant.businessId}/${call.id}`;
+    // Act
+    await post(path, { CallSid: 'CA4', CallStatus: 'ringing' });
+    const response = await post(path, { CallSid: 'CA4', CallStatus: 'busy' });
+    // Assert
+    expect(response.status).toBe(204);
+    const stored = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ status: 'ended', ended_reason: 'busy', outcome: 'busy', duration_s: 0 });
+  });
+});
