@@ -1,0 +1,65 @@
+import type { AssistantRepository } from '../../../shared/db/assistant-repository';
+import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
+import type { MinutesRepository } from '../../../shared/db/minutes-repository';
+import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
+import { ProviderError } from '../../../shared/errors';
+import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import type { Telephony } from '../ports/telephony';
+import { signStreamToken } from '../telephony/stream-token';
+
+export interface DialOutboundDeps {
+  telephony: Telephony;
+  calls: CallRepository;
+  assistants: AssistantRepository;
+  minutes: MinutesRepository;
+  lifecycle: CallLifecycle;
+  publicBaseUrl: string;
+  streamTokenSecret: string;
+  now: () => Date;
+  log: (message: string, error?: unknown) => void;
+  /** Ring time before no-answer (seconds). */
+  ringTimeoutS?: number;
+}
+
+/**
+ * Dials a claimed outbound call: reserves its possible length from the plan (up to
+ * `max_duration_s`, capped by what is left; nothing left ends the call `failed`), asks the carrier
+ * to call with a stream back to us and the call's signed token, and stores the carrier's call sid.
+ * A carrier refusal ends the call `failed`; a retryable carrier error is thrown so the job is
+ * redelivered (the reservation stays with the call and is released when it ends).
+ */
+export function dialOutbound(deps: DialOutboundDeps) {
+  return async function dial(call: CallRecord): Promise<void> {
+    const config = (await deps.assistants.findAssistant(call.business_id, call.assistant_id))?.config ?? defaultAssistantConfig();
+    const wanted = Math.ceil(config.advanced.max_duration_s / 60);
+    const reserved = await deps.minutes.reserve(call.business_id, call.id, wanted);
+    if (reserved <= 0) {
+      await deps.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
+      return;
+    }
+    const base = deps.publicBaseUrl.replace(/\/$/, '');
+    const token = signStreamToken(deps.streamTokenSecret, {
+      callId: call.id,
+      businessId: call.business_id,
+      expiresAt: deps.now().getTime() + 10 * 60_000,
+    });
+    try {
+      const placed = await deps.telephony.placeCall({
+        to: call.to_number,
+        from: call.from_number,
+        streamUrl: `${base.replace(/^http/, 'ws')}/twilio/media`,
+        parameters: { call_id: String(call.id), token },
+        statusCallbackUrl: `${base}/twilio/status/${call.business_id}/${call.id}`,
+        machineDetection: config.advanced.voicemail_detection,
+        amdCallbackUrl: `${base}/twilio/amd/${call.business_id}/${call.id}`,
+        timeoutS: deps.ringTimeoutS ?? 30,
+        timeLimitS: Math.min(config.advanced.max_duration_s, reserved * 60),
+      });
+      await deps.calls.updateCall(call.business_id, call.id, { carrier_call_sid: placed.callSid, updated_at: deps.now().toISOString() });
+    } catch (error) {
+      if (error instanceof ProviderError && error.retryable) throw error;
+      deps.log(`carrier refused call ${call.id}`, error);
+      await deps.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
+    }
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { dialOutbound } from '../../../media-service/src/calls/dial-outbound';
+import type { PlaceCallRequest, Telephony } from '../../../media-service/src/ports/telephony';
+import { verifyStreamToken } from '../../../media-service/src/telephony/stream-token';
+import { MinutesRepository } from '../../../shared/db/minutes-repository';
+import { ProviderError } from '../../../shared/errors';
+import { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import { createApiHarness } from '../../support/api-harness';
+
+/** A recording Telephony (the Twilio adapter itself is tested on the REST wire contract). */
+function recordingTelephony(failWith?: ProviderError) {
+  const placed: PlaceCallRequest[] = [];
+  const telephony: Telephony = {
+    placeCall: async (request) => {
+      if (failWith) throw failWith;
+      placed.push(request);
+      return { callSid: 'CA-placed' };
+    },
+    hangup: async () => undefined,
+    transfer: async () => undefined,
+  };
+  return { telephony, placed };
+}
+
+async function setup(minutes: number, failWith?: ProviderError) {
+  const harness = await createApiHarness();
+  const tenant = await harness.newTenant({ minutes: Math.max(minutes, 1) });
+  const assistant = (await (await tenant.request('POST', '/assistants', { config: { advanced: { max_duration_s: 300 } } })).json()) as { id: number };
+  const created = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+  if (minutes === 0) await harness.admin.setMinutes(tenant.businessId, 0);
+  const minutesRepo = new MinutesRepository(harness.core.db);
+  const now = () => new Date('2026-11-23T10:00:00.000Z');
+  const lifecycle = new CallLifecycle({
+    calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: minutesRepo,
+    events: { publish: async () => undefined }, now, newEventId: () => 'evt',
+  });
+  const { telephony, placed } = recordingTelephony(failWith);
+  const dial = dialOutbound({
+    telephony, calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: minutesRepo, lifecycle,
+    publicBaseUrl: 'https://media.example.com', streamTokenSecret: 's', now, log: () => undefined,
+  });
+  const record = (await harness.core.callRepo.getCallRecord(tenant.businessId, created.id))!;
+  return { harness, tenant, record, dial, placed };
+}
+
+describe('dialling an outbound call', () => {
+  it('reserves minutes, places the call with a signed stream token and callbacks, and stores the carrier sid', async () => {
+    // Arrange
+    const { harness, tenant, record, dial, placed } = await setup(100);
+    // Act
+    await dial(record);
+    // Assert
+    const request = placed[0]!;
+    expect(request).toMatchObject({
+      to: '+14155550123',
+      streamUrl: 'wss://media.example.com/twilio/media',
+      statusCallbackUrl: `https://media.example.com/twilio/status/${tenant.businessId}/${record.id}`,
+      machineDetection: true,
+      timeLimitS: 300,
+    });
+    expect(verifyStreamToken('s', request.parameters.token!, Date.parse('2026-11-23T10:01:00.000Z'))).toMatchObject({ callId: record.id });
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_reserved: 5 });
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({ carrier_call_sid: 'CA-placed', reserved_minutes: 5 });
+  });
+
+  it('caps the call at the minutes left', async () => {
+    // Arrange
+    const { record, dial, placed } = await setup(2);
+    // Act
+    await dial(record);
+    // Assert
+    expect(placed[0]!.timeLimitS).toBe(120);
+  });
+
+  it('ends the call failed when the plan is spent, without dialling', async () => {
+    // Arrange
+    const { harness, tenant, record, dial, placed } = await setup(0);
+    // Act
+    await dial(record);
+    // Assert
+    expect(placed).toEqual([]);
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({ status: 'ended', ended_reason: 'failed' });
+  });
+
+  it('ends the call failed when the carrier refuses, and throws on a retryable carrier error', async () => {
+    // Arrange
+    const refused = await setup(100, new ProviderError('twilio', 'invalid number', 400));
+    const flaky = await setup(100, new ProviderError('twilio', 'unavailable', 503));
+    // Act
+    await refused.dial(refused.record);
+    const thrown = await flaky.dial(flaky.record).catch((error: unknown) => error);
+    // Assert
+    expect(await refused.harness.core.callRepo.getCallRecord(refused.tenant.businessId, refused.record.id)).toMatchObject({ ended_reason: 'failed' });
+    expect(thrown).toBeInstanceOf(ProviderError);
+  });
+});
