@@ -3,14 +3,14 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { parseCreateCallBody, parseListCallsQuery, type Call, type CallDetail } from '../domain/call';
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { BusinessRepository } from '../db/business-repository';
-import type { CallRecord, CallRepository } from '../db/call-repository';
+import type { CallRepository } from '../db/call-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { Db } from '../db/client';
 import type { IdempotencyRepository } from '../db/idempotency-repository';
 import type { IdAllocator } from '../db/ids';
 import { ConflictError, InsufficientMinutesError, NotFoundError, ValidationError } from '../errors';
 import type { OutboundCallQueue } from '../queue/outbound-calls';
-import { toCallDetailView, toCallView } from './call-views';
+import { initialCallRecord, toCallDetailView, toCallView } from './call-views';
 
 /** What the call use cases need; built once per process by the composition root. */
 export interface CallServiceDeps {
@@ -113,30 +113,17 @@ export class CallService {
     }
     if (business.minutes_balance - business.minutes_reserved <= 0) throw new InsufficientMinutesError();
     const now = this.deps.now().toISOString();
-    const record: CallRecord = {
+    const record = initialCallRecord({
       id: callId,
       business_id: businessId,
       assistant_id: assistant.id,
-      channel: 'phone',
       direction: 'outbound',
       from_number: number.number,
       to_number: input.to,
-      started_at: null,
-      ended_at: null,
-      duration_s: 0,
-      status: 'queued',
-      outcome: null,
-      ended_reason: null,
-      summary: '',
-      intent: '',
-      caller_name: null,
-      score: null,
-      analysis: {},
-      created_at: now,
-      updated_at: now,
       phone_number_id: number.id,
       variables: input.variables,
-    };
+      now,
+    });
     const view = toCallView(record);
     const items: object[] = this.deps.calls.newCallItems(record);
     if (idempotencyKey !== undefined) {

@@ -38,3 +38,38 @@ export function toCallDetailView(
     webhook_deliveries: extras.deliveries,
   };
 }
+
+/** The fields that differ between new calls; everything else is the spec's initial state. */
+export interface NewCallFields {
+  id: number;
+  business_id: number;
+  assistant_id: number;
+  direction: 'inbound' | 'outbound';
+  from_number: string;
+  to_number: string;
+  phone_number_id: number | null;
+  variables: Record<string, string>;
+  now: string;
+}
+
+/** A call in its initial state exactly as the spec's Call table says (status queued, nothing filled yet). */
+export function initialCallRecord(fields: NewCallFields): CallRecord {
+  const { now, ...rest } = fields;
+  return {
+    ...rest,
+    channel: 'phone',
+    started_at: null,
+    ended_at: null,
+    duration_s: 0,
+    status: 'queued',
+    outcome: null,
+    ended_reason: null,
+    summary: '',
+    intent: '',
+    caller_name: null,
+    score: null,
+    analysis: {},
+    created_at: now,
+    updated_at: now,
+  };
+}

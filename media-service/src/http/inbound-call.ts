@@ -3,6 +3,7 @@ import type { CallRecord, CallRepository } from '../../../shared/db/call-reposit
 import type { CatalogRepository } from '../../../shared/db/catalog-repository';
 import type { IdAllocator } from '../../../shared/db/ids';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import { initialCallRecord } from '../../../shared/services/call-views';
 
 export interface InboundCallDeps {
   catalog: CatalogRepository;
@@ -37,28 +38,17 @@ export async function acceptInboundCall(
   if (!assistantId) return { kind: 'refuse', reason: 'no_assistant' };
   const now = deps.now().toISOString();
   const call: CallRecord = {
-    id: await deps.ids.nextId(),
-    business_id: business.id,
-    assistant_id: assistantId,
-    channel: 'phone',
-    direction: 'inbound',
-    from_number: input.from,
-    to_number: input.to,
-    started_at: null,
-    ended_at: null,
-    duration_s: 0,
-    status: 'queued',
-    outcome: null,
-    ended_reason: null,
-    summary: '',
-    intent: '',
-    caller_name: null,
-    score: null,
-    analysis: {},
-    created_at: now,
-    updated_at: now,
-    phone_number_id: lookup.phone_number_id,
-    variables: {},
+    ...initialCallRecord({
+      id: await deps.ids.nextId(),
+      business_id: business.id,
+      assistant_id: assistantId,
+      direction: 'inbound',
+      from_number: input.from,
+      to_number: input.to,
+      phone_number_id: lookup.phone_number_id,
+      variables: {},
+      now,
+    }),
     carrier_call_sid: input.carrierCallSid,
   };
   await deps.calls.insertCall(call);
