@@ -1,0 +1,108 @@
+/** Anything the shared scheduler can drive. */
+export interface Tickable {
+  tick(nowMs: number): void;
+}
+
+/** A periodic timer source: real `setInterval` in production, driven by hand in tests. */
+export interface Ticker {
+  start(everyMs: number, onTick: () => void): () => void;
+}
+
+/** `setInterval`, unref'd so an idle scheduler never keeps the process alive. */
+export const intervalTicker: Ticker = {
+  start(everyMs, onTick) {
+    const id = setInterval(onTick, everyMs);
+    id.unref();
+    return () => clearInterval(id);
+  },
+};
+
+/** Options for {@link PacerScheduler}. */
+export interface PacerSchedulerOptions {
+  /** Monotonic ms clock; default `performance.now`. */
+  now?: () => number;
+  ticker?: Ticker;
+  /** Default 10 ms: half a frame, so a frame is never more than 10 ms late at the sink. */
+  tickMs?: number;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/** How regularly the shared tick actually fired (event-loop health). */
+export interface SchedulerStats {
+  ticks: number;
+  /** Mean and max delay past the nominal tick time. */
+  meanLateMs: number;
+  maxLateMs: number;
+}
+
+/**
+ * One timer for every pacer in the process (and, in the sandbox, every simulated call): 100
+ * concurrent calls cost one interval instead of 100 timers drifting against each other. The
+ * interval runs only while something is registered. A throwing tickable is logged, never fatal.
+ */
+export class PacerScheduler {
+  readonly #members = new Set<Tickable>();
+  readonly #now: () => number;
+  readonly #ticker: Ticker;
+  readonly #tickMs: number;
+  readonly #log: NonNullable<PacerSchedulerOptions['log']>;
+  #stop: (() => void) | undefined;
+  #expected = 0;
+  #ticks = 0;
+  #lateSum = 0;
+  #lateMax = 0;
+
+  constructor(options: PacerSchedulerOptions = {}) {
+    this.#now = options.now ?? (() => performance.now());
+    this.#ticker = options.ticker ?? intervalTicker;
+    this.#tickMs = options.tickMs ?? 10;
+    this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields })));
+  }
+
+  /** The scheduler's clock (ms). */
+  now(): number {
+    return this.#now();
+  }
+
+  /** Registers a pacer (or any tickable); returns the function that removes it. */
+  add(member: Tickable): () => void {
+    this.#members.add(member);
+    if (!this.#stop) {
+      this.#expected = this.#now() + this.#tickMs;
+      this.#stop = this.#ticker.start(this.#tickMs, () => this.#tickAll());
+    }
+    return () => {
+      this.#members.delete(member);
+      if (this.#members.size === 0 && this.#stop) {
+        this.#stop();
+        this.#stop = undefined;
+      }
+    };
+  }
+
+  /** Registered members. */
+  get size(): number {
+    return this.#members.size;
+  }
+
+  /** Tick regularity since construction. */
+  stats(): SchedulerStats {
+    return { ticks: this.#ticks, meanLateMs: this.#ticks ? this.#lateSum / this.#ticks : 0, maxLateMs: this.#lateMax };
+  }
+
+  #tickAll(): void {
+    const now = this.#now();
+    const late = Math.max(0, now - this.#expected);
+    this.#expected = now + this.#tickMs;
+    this.#ticks++;
+    this.#lateSum += late;
+    this.#lateMax = Math.max(this.#lateMax, late);
+    for (const member of this.#members) {
+      try {
+        member.tick(now);
+      } catch (error) {
+        this.#log('pacer.tick.failed', { error: String(error) });
+      }
+    }
+  }
+}
