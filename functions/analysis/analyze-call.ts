@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AssistantRepository } from '../../shared/db/assistant-repository';
 import type { BusinessRepository } from '../../shared/db/business-repository';
 import type { CallDetailRecord, CallRecord, CallRepository } from '../../shared/db/call-repository';
+import type { CallerMemoryRepository } from '../../shared/db/caller-memory-repository';
 import { buildAnalysisMessages, parseAnalysisOutput } from '../../shared/domain/analysis';
 import type { AnalysisConfig } from '../../shared/domain/analysis-schema';
 import { defaultAssistantConfig, type AssistantConfig } from '../../shared/domain/assistant-config';
@@ -29,6 +30,8 @@ export interface AnalyzeDeps {
   /** Attempts before {@link recordAnalysisFailure} runs instead of a throw (default 3). */
   maxAttempts?: number;
   log: (message: string, error?: unknown) => void;
+  /** Where `advanced.memory` keeps summaries for the caller's next call; absent, nothing is remembered. */
+  memory?: Pick<CallerMemoryRepository, 'remember'>;
 }
 
 /** What one invocation did (for logs and tests). */
@@ -162,8 +165,31 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
     },
     redact,
   );
-  await completeAndPublish(call, { ...stored, score: out.score, outcome: decideOutcome(endedReason, out.outcome, transcript), analysis_error: null }, deps);
+  const outcome = decideOutcome(endedReason, out.outcome, transcript);
+  const written = await completeAndPublish(call, { ...stored, score: out.score, outcome, analysis_error: null }, deps);
+  if (written) await rememberCall(call, config, { summary: stored.summary, outcome }, deps);
   return 'analysed';
+}
+
+/** The caller's number: who rang in, or who was rung. */
+function callerNumberOf(call: CallRecord): string {
+  return call.direction === 'outbound' ? call.to_number : call.from_number;
+}
+
+/**
+ * Keeps the (already redacted) summary for the caller's next call when the assistant has
+ * `advanced.memory` on and `advanced.hipaa` off, expiring with the call (keep_days). Best effort:
+ * the analysis is already stored and published, so a failure is logged, never retried.
+ */
+async function rememberCall(call: CallRecord, config: AssistantConfig, analysed: { summary: string; outcome: string | null }, deps: AnalyzeDeps): Promise<void> {
+  const { memory, hipaa } = config.advanced;
+  if (!deps.memory || !memory || hipaa || analysed.summary.trim() === '') return;
+  const entry = { call_id: call.id, ended_at: call.ended_at ?? deps.now().toISOString(), summary: analysed.summary, outcome: analysed.outcome };
+  try {
+    await deps.memory.remember(call.business_id, callerNumberOf(call), entry, call.expires_at);
+  } catch (error) {
+    deps.log(`analysis: could not remember call ${call.id} for its caller`, error);
+  }
 }
 
 /** A short, content-free description of a provider failure for the call record. */

@@ -6,6 +6,7 @@ import { readConfig } from '../../shared/config';
 import { AssistantRepository } from '../../shared/db/assistant-repository';
 import { BusinessRepository } from '../../shared/db/business-repository';
 import { CallRepository } from '../../shared/db/call-repository';
+import { CallerMemoryRepository } from '../../shared/db/caller-memory-repository';
 import { createDb } from '../../shared/db/client';
 import { CallEventDetailSchema, EVENT_TYPES } from '../../shared/events/catalog';
 import { EventBridgeBus } from '../../shared/events/event-bus';
@@ -44,6 +45,7 @@ const deps = {
   calls: new CallRepository(db),
   assistants: new AssistantRepository(db),
   businesses: new BusinessRepository(db),
+  memory: new CallerMemoryRepository(db),
   events: new EventBridgeBus(new EventBridgeClient({ region: config.AWS_REGION }), config.EVENT_BUS_NAME),
   now: () => new Date(),
   newEventId: () => `evt_${randomUUID()}`,

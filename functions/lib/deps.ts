@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { AssistantRepository } from '../../shared/db/assistant-repository';
 import { BusinessRepository } from '../../shared/db/business-repository';
 import { CallRepository } from '../../shared/db/call-repository';
+import { CallerMemoryRepository } from '../../shared/db/caller-memory-repository';
 import { CatalogRepository } from '../../shared/db/catalog-repository';
 import { createDb, type Db } from '../../shared/db/client';
 import { IdempotencyRepository } from '../../shared/db/idempotency-repository';
@@ -48,6 +49,8 @@ export interface CoreDeps {
   assistantRepo: AssistantRepository;
   catalog: CatalogRepository;
   callRepo: CallRepository;
+  /** advanced.memory: written by the analysis, recalled when the caller rings again. */
+  callerMemory: CallerMemoryRepository;
   ids: IdAllocator;
   secretBox: SecretBox;
   urlPolicy: UrlPolicy;
@@ -66,6 +69,7 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
     assistantRepo: new AssistantRepository(db),
     catalog: new CatalogRepository(db),
     callRepo: new CallRepository(db),
+    callerMemory: new CallerMemoryRepository(db),
     ids: new IdAllocator(db),
     secretBox,
     urlPolicy: { allowPrivate: config.ALLOW_PRIVATE_URLS, requireHttps: config.REQUIRE_HTTPS_URLS },

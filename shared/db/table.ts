@@ -80,4 +80,15 @@ export const keys = {
 
   /** Idempotency record, scoped to business + method + route + client key. */
   idempotency: (businessId: number, scope: string, key: string) => ({ pk: biz(businessId), sk: `IDEM#${scope}#${key}` }),
+
+  /**
+   * A caller's remembered call (advanced.memory): in the business's partition, so no other business
+   * can read it; sorted by end time under the number, so "newest first" is one reversed query.
+   */
+  callerMemory: (businessId: number, e164: string, endedAt: string, callId: number) => ({
+    pk: biz(businessId),
+    sk: `CALLER#${e164}#${endedAt}#${padId(callId)}`,
+  }),
+  /** Ends with '#' so +1555 never matches +15551's entries. */
+  callerMemoryPrefix: (e164: string) => `CALLER#${e164}#`,
 } as const;

@@ -5,15 +5,17 @@ import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-s
 import { AssistantRepository } from '../../../shared/db/assistant-repository';
 import { BusinessRepository } from '../../../shared/db/business-repository';
 import { CallRepository, type CallRecord } from '../../../shared/db/call-repository';
+import { CallerMemoryRepository } from '../../../shared/db/caller-memory-repository';
 import { createDb } from '../../../shared/db/client';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { EndedReason } from '../../../shared/domain/call';
 import type { CallEvent } from '../../../shared/events/catalog';
 import type { EventBus } from '../../../shared/events/event-bus';
-import { OpenAiAnalysisClient } from '../../../shared/llm/analysis-client';
+import { OpenAiAnalysisClient, type AnalysisModel } from '../../../shared/llm/analysis-client';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const calls = new CallRepository(db);
+const memory = new CallerMemoryRepository(db);
 const businessId = 800_000 + Math.floor(Math.random() * 90_000);
 let openai: OpenAiSandboxServer;
 let nextId = 1;
@@ -44,13 +46,14 @@ afterAll(async () => {
   await openai.close();
 });
 
-function deps(maxAttempts?: number): AnalyzeDeps {
+function deps(maxAttempts?: number, model?: AnalysisModel): AnalyzeDeps {
   return {
     calls,
     assistants: new AssistantRepository(db),
     businesses: new BusinessRepository(db),
     events: bus,
-    model: new OpenAiAnalysisClient({ apiKey: 'sk-sandbox', baseURL: openai.baseUrl }),
+    memory,
+    model: model ?? new OpenAiAnalysisClient({ apiKey: 'sk-sandbox', baseURL: openai.baseUrl }),
     now: () => new Date(),
     newEventId: () => `evt_${randomUUID()}`,
     ...(maxAttempts !== undefined ? { maxAttempts } : {}),
@@ -58,18 +61,24 @@ function deps(maxAttempts?: number): AnalyzeDeps {
   };
 }
 
-async function seed(endedReason: EndedReason, analysis: Partial<AssistantConfig['analysis']>, redact: AssistantConfig['advanced']['redact'] = []) {
+/** Settings and call fields a test changes from the defaults. */
+interface SeedExtras {
+  advanced?: Partial<AssistantConfig['advanced']>;
+  call?: Partial<CallRecord>;
+}
+
+async function seed(endedReason: EndedReason, analysis: Partial<AssistantConfig['analysis']>, redact: AssistantConfig['advanced']['redact'] = [], extras: SeedExtras = {}) {
   const assistantId = nextId++;
   const callId = 20_000 + nextId++;
   const base = defaultAssistantConfig();
-  const config: AssistantConfig = { ...base, analysis: { ...base.analysis, ...analysis }, advanced: { ...base.advanced, redact } };
+  const config: AssistantConfig = { ...base, analysis: { ...base.analysis, ...analysis }, advanced: { ...base.advanced, redact, ...extras.advanced } };
   const now = new Date().toISOString();
   await new AssistantRepository(db).insertAssistant(businessId, { id: assistantId, name: 'Analyst', created_at: now, updated_at: now, config });
   const record: CallRecord = {
     id: callId, assistant_id: assistantId, channel: 'phone', direction: 'inbound', from_number: '+15550100009', to_number: '+15550100001',
     started_at: now, ended_at: now, duration_s: 61, status: 'ended', outcome: null, ended_reason: endedReason,
     summary: '', intent: '', caller_name: null, score: null, analysis: {},
-    business_id: businessId, created_at: now, updated_at: now, phone_number_id: null, variables: {},
+    business_id: businessId, created_at: now, updated_at: now, phone_number_id: null, variables: {}, ...extras.call,
   };
   await calls.insertCall(record);
   const talked = endedReason !== 'no_answer';
@@ -179,5 +188,56 @@ describe('post-call analysis', () => {
     expect(call.analysis).toMatchObject({ error: expect.any(String) });
     expect(call.outcome).toBe('unresolved');
     expect(published.map((e) => e.type)).toEqual(['call.completed']);
+  });
+});
+
+/** A caller number no other test in this file uses. */
+const freshNumber = () => `+1${businessId}${String(nextId++).padStart(4, '0')}`;
+
+/** A model that answers with a fixed summary (the sandbox's summary quotes the already-redacted transcript). */
+const saying = (summary: string): AnalysisModel => ({
+  analyse: async () => ({ summary, success_evaluation: 'pass', outcome: 'appointment_booked', intent: 'booking', caller_name: null, structured_data: {} }),
+});
+
+describe('caller memory (advanced.memory)', () => {
+  it('remembers the redacted summary for an inbound caller, expiring with the call', async () => {
+    // Arrange
+    const caller = freshNumber();
+    const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
+    const ended = '2026-03-02T10:00:00.000Z';
+    const { callId, event } = await seed('caller_hung_up', {}, ['email'], { call: { from_number: caller, ended_at: ended, expires_at: expiresAt } });
+    // Act
+    await analyzeCall(event, deps(undefined, saying('Ana (ana@example.com) booked a cleaning.')));
+    // Assert
+    expect(await memory.recall(businessId, caller)).toEqual([
+      { call_id: callId, ended_at: ended, summary: 'Ana ([email]) booked a cleaning.', outcome: 'appointment_booked' },
+    ]);
+    const afterExpiry = new CallerMemoryRepository(db, () => expiresAt);
+    expect(await afterExpiry.recall(businessId, caller)).toEqual([]);
+  });
+
+  it('remembers an outbound call under the number that was called', async () => {
+    // Arrange
+    const callee = freshNumber();
+    const { callId, event } = await seed('caller_hung_up', {}, [], { call: { direction: 'outbound', from_number: '+15550100001', to_number: callee } });
+    // Act
+    await analyzeCall(event, deps(undefined, saying('Confirmed the appointment.')));
+    // Assert
+    expect((await memory.recall(businessId, callee)).map((e) => e.call_id)).toEqual([callId]);
+  });
+
+  it.each([
+    ['memory is off', { memory: false }, 'Booked.'],
+    ['hipaa is on', { hipaa: true }, 'Booked.'],
+    ['the summary is empty', {}, '  '],
+  ] as const)('remembers nothing when %s', async (_case, advanced, summary) => {
+    // Arrange
+    const caller = freshNumber();
+    const { event } = await seed('caller_hung_up', {}, [], { advanced, call: { from_number: caller } });
+    // Act
+    const result = await analyzeCall(event, deps(undefined, saying(summary)));
+    // Assert
+    expect(result).toBe('analysed');
+    expect(await memory.recall(businessId, caller)).toEqual([]);
   });
 });
