@@ -1,10 +1,10 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { BusinessProfile } from '../domain/business-profile';
 import { NotFoundError } from '../errors';
 import type { Db } from './client';
 import { fromItem, queryBusinessPrefix } from './items';
-import { keys } from './table';
+import { GSI1, keys } from './table';
 
 /** A business (tenant): plan minutes, concurrency cap, profile and its sealed webhook secret. */
 export interface Business {
@@ -43,6 +43,31 @@ export class BusinessRepository {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
+  }
+
+  /**
+   * Every business id, in id order (GSI1 `SYS#BUSINESSES`): the call sweeper walks each business's
+   * calls. Ids only, so a page holds thousands of businesses.
+   */
+  async listBusinessIds(): Promise<number[]> {
+    const ids: number[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.doc.send(
+        new QueryCommand({
+          TableName: this.db.tableName,
+          IndexName: GSI1,
+          KeyConditionExpression: 'gsi1pk = :pk',
+          // The partition's name lives in table.ts; any id yields it.
+          ExpressionAttributeValues: { ':pk': keys.businessIndex(0).gsi1pk },
+          ProjectionExpression: 'id',
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return ids;
   }
 
   /** The business, or NotFoundError. */

@@ -1,0 +1,241 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { BusinessRepository } from '../../../shared/db/business-repository';
+import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
+import type { OutboundCallQueue } from '../../../shared/queue/outbound-calls';
+import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import type { Telephony } from '../ports/telephony';
+
+/**
+ * Marks the call as alive; the media session calls this every 30 s while it runs. One conditional
+ * UpdateItem of `heartbeat_at` (never `updated_at`, which the carrier callbacks own). Returns false
+ * when the call has ended (or is gone), so the session can stop: nothing is written then.
+ */
+export async function writeHeartbeat(calls: CallRepository, businessId: number, callId: number, now: Date): Promise<boolean> {
+  try {
+    await calls.updateCall(businessId, callId, { heartbeat_at: now.toISOString() }, {
+      expression: '#status <> :ended',
+      names: { '#status': 'status' },
+      values: { ':ended': 'ended' },
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Why the sweeper ended a call (one JSON log line and one report counter each). */
+export type SweepRule =
+  /** Unclaimed for `queuedGiveUpMs`: the queue or every consumer is down; dialling that late surprises people. */
+  | 'never_claimed'
+  /** Claimed but no carrier sid after `queuedTooLongMs`: the dialler died mid-dial. */
+  | 'dial_died'
+  /** Has a carrier sid but is still `queued` after `ringingTooLongMs`: no callback ever arrived. */
+  | 'no_progress'
+  | 'ringing_too_long'
+  | 'heartbeat_stale';
+
+/** What to do with one unfinished call. */
+export type SweepAction = { kind: 'requeue' } | { kind: 'end'; rule: SweepRule; reason: 'error' | 'no_answer' };
+
+/** The age limits (ms) the rules compare against. */
+export interface SweepLimits {
+  staleHeartbeatMs: number;
+  queuedTooLongMs: number;
+  queuedGiveUpMs: number;
+  ringingTooLongMs: number;
+}
+
+/** Defaults: ~4 missed 30 s heartbeats; 2 queue receive cycles; Twilio rings ≤ 600 s, we ask 30 s. */
+export const DEFAULT_SWEEP_LIMITS: SweepLimits = {
+  staleHeartbeatMs: 120_000,
+  queuedTooLongMs: 120_000,
+  queuedGiveUpMs: 30 * 60_000,
+  ringingTooLongMs: 300_000,
+};
+
+/** Longest call (1 h) + the ringing and queue limits + a day of margin for a sweeper outage. */
+export const DEFAULT_HORIZON_MS = 26 * 3_600_000;
+
+/** The rules, pure: what a sweep does with `call` at `nowMs` (undefined: leave it alone). */
+export function sweepAction(call: CallRecord, nowMs: number, limits: SweepLimits): SweepAction | undefined {
+  const age = (at: unknown) => (typeof at === 'string' ? nowMs - Date.parse(at) : 0);
+  const sid = typeof call.carrier_call_sid === 'string' && call.carrier_call_sid !== '';
+  switch (call.status) {
+    case 'queued':
+      if (sid) return age(call.updated_at) > limits.ringingTooLongMs ? end('no_progress', 'error') : undefined;
+      if (call.claimed_by) return age(call.claimed_at ?? call.updated_at) > limits.queuedTooLongMs ? end('dial_died', 'error') : undefined;
+      // Only the outbound consumer claims calls; an inbound call always has a carrier sid.
+      if (call.direction !== 'outbound') return undefined;
+      if (age(call.created_at) > limits.queuedGiveUpMs) return end('never_claimed', 'error');
+      return age(call.created_at) > limits.queuedTooLongMs ? { kind: 'requeue' } : undefined;
+    case 'ringing':
+      return age(call.updated_at) > limits.ringingTooLongMs ? end('ringing_too_long', 'no_answer') : undefined;
+    case 'in_progress':
+      return age(call.heartbeat_at ?? call.started_at ?? call.updated_at) > limits.staleHeartbeatMs ? end('heartbeat_stale', 'error') : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function end(rule: SweepRule, reason: 'error' | 'no_answer'): SweepAction {
+  return { kind: 'end', rule, reason };
+}
+
+/** What one sweep did (logs, tests, metrics). */
+export interface SweepReport {
+  businesses: number;
+  /** Unfinished calls inside the horizon that were looked at. */
+  open: number;
+  requeued: number;
+  /** Calls this sweeper ended, by rule. */
+  ended: Record<SweepRule, number>;
+  /** Ends another writer (a concurrent sweeper, a carrier callback) got to first. */
+  alreadyEnded: number;
+  /** Best-effort carrier hang-ups that failed (the call is ended in our records anyway). */
+  hangupFailures: number;
+  /** Businesses or calls whose sweep threw; retried on the next sweep. */
+  errors: number;
+}
+
+export interface SweeperOptions extends Partial<SweepLimits> {
+  calls: CallRepository;
+  businesses: Pick<BusinessRepository, 'listBusinessIds'>;
+  lifecycle: Pick<CallLifecycle, 'end'>;
+  queue: OutboundCallQueue;
+  /** Hangs up the carrier leg of calls it ends; without it only our records are ended. */
+  telephony?: Pick<Telephony, 'hangup'>;
+  now: () => Date;
+  log: (message: string, error?: unknown) => void;
+  /** Only calls created this recently are looked at; default {@link DEFAULT_HORIZON_MS}. */
+  horizonMs?: number;
+  /** Businesses swept at once; default 4 (one GSI1 query each, usually one page). */
+  concurrency?: number;
+  /** Most calls read per business per sweep (a runaway business cannot stall the sweep); default 10 000. */
+  maxCallsPerBusiness?: number;
+}
+
+/**
+ * Finds calls stuck in queued/ringing/in_progress (a dead dialler, lost carrier callbacks, a media
+ * task that died) and moves them on. Every media task runs one: each end goes through
+ * `CallLifecycle.end`, whose conditional write lets exactly one writer win, and a re-enqueued job
+ * is harmless because the consumer's claim is conditional too.
+ */
+export class CallSweeper {
+  private readonly limits: SweepLimits;
+
+  constructor(private readonly options: SweeperOptions) {
+    this.limits = {
+      staleHeartbeatMs: options.staleHeartbeatMs ?? DEFAULT_SWEEP_LIMITS.staleHeartbeatMs,
+      queuedTooLongMs: options.queuedTooLongMs ?? DEFAULT_SWEEP_LIMITS.queuedTooLongMs,
+      queuedGiveUpMs: options.queuedGiveUpMs ?? DEFAULT_SWEEP_LIMITS.queuedGiveUpMs,
+      ringingTooLongMs: options.ringingTooLongMs ?? DEFAULT_SWEEP_LIMITS.ringingTooLongMs,
+    };
+  }
+
+  /** One pass over every business's recent unfinished calls. */
+  async sweepOnce(): Promise<SweepReport> {
+    const report = emptyReport();
+    const now = this.options.now();
+    const pending = await this.options.businesses.listBusinessIds();
+    report.businesses = pending.length;
+    const worker = async () => {
+      for (let id = pending.shift(); id !== undefined; id = pending.shift()) {
+        await this.sweepBusiness(id, now, report).catch((error) => {
+          report.errors++;
+          this.options.log(JSON.stringify({ msg: 'sweeper.business_failed', business_id: id }), error);
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: this.options.concurrency ?? 4 }, worker));
+    return report;
+  }
+
+  /** Sweeps every `everyMs` until the returned stop is called; never keeps the process alive. */
+  start(everyMs = 60_000): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return; // a slow sweep is never overlapped by the next one
+      running = true;
+      this.sweepOnce()
+        .catch((error) => this.options.log(JSON.stringify({ msg: 'sweeper.sweep_failed' }), error))
+        .finally(() => (running = false));
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private async sweepBusiness(businessId: number, now: Date, report: SweepReport): Promise<void> {
+    for (const call of await this.openCalls(businessId, now)) {
+      report.open++;
+      const action = sweepAction(call, now.getTime(), this.limits);
+      if (!action) continue;
+      await this.apply(call, action, now, report).catch((error) => {
+        report.errors++;
+        this.options.log(JSON.stringify({ msg: 'sweeper.call_failed', business_id: businessId, call_id: call.id }), error);
+      });
+    }
+  }
+
+  /**
+   * The business's unfinished calls created inside the horizon. GSI1 is newest first and has no
+   * cursor API here, so the page grows ×4 until it reaches past the horizon: at most ~4/3 of the
+   * horizon's calls are read, usually one page of 100.
+   */
+  private async openCalls(businessId: number, now: Date): Promise<CallRecord[]> {
+    const since = new Date(now.getTime() - (this.options.horizonMs ?? DEFAULT_HORIZON_MS)).toISOString();
+    const max = this.options.maxCallsPerBusiness ?? 10_000;
+    for (let limit = Math.min(100, max); ; limit = Math.min(limit * 4, max)) {
+      const page = await this.options.calls.listCalls(businessId, { limit, offset: 0, nowEpochSeconds: Math.floor(now.getTime() / 1000) });
+      const oldest = page.calls.at(-1);
+      const complete = !page.hasMore || (oldest !== undefined && oldest.created_at < since);
+      if (!complete && limit >= max) this.options.log(JSON.stringify({ msg: 'sweeper.business_truncated', business_id: businessId, limit }));
+      if (complete || limit >= max) return page.calls.filter((call) => call.created_at >= since && call.status !== 'ended');
+    }
+  }
+
+  private async apply(call: CallRecord, action: SweepAction, now: Date, report: SweepReport): Promise<void> {
+    const line = { msg: 'sweeper.action', business_id: call.business_id, call_id: call.id, status: call.status };
+    if (action.kind === 'requeue') {
+      await this.options.queue.enqueue({ business_id: call.business_id, call_id: call.id });
+      report.requeued++;
+      this.options.log(JSON.stringify({ ...line, action: 'requeued', age_s: ageSeconds(call.created_at, now) }));
+      return;
+    }
+    // End first, so the reason is ours and not the carrier's `canceled`/`completed` callback racing in.
+    const won = await this.options.lifecycle.end(call.business_id, call.id, { endedReason: action.reason });
+    if (!won) {
+      report.alreadyEnded++;
+      return;
+    }
+    report.ended[action.rule]++;
+    this.options.log(JSON.stringify({ ...line, action: 'ended', rule: action.rule, ended_reason: action.reason }));
+    if (typeof call.carrier_call_sid === 'string' && this.options.telephony) await this.hangup(call, report);
+  }
+
+  /** Best effort: the call is already ended here; the carrier's TimeLimit bounds a missed hang-up. */
+  private async hangup(call: CallRecord, report: SweepReport): Promise<void> {
+    try {
+      await this.options.telephony!.hangup(call.carrier_call_sid as string);
+    } catch (error) {
+      report.hangupFailures++;
+      this.options.log(JSON.stringify({ msg: 'sweeper.hangup_failed', business_id: call.business_id, call_id: call.id }), error);
+    }
+  }
+}
+
+function emptyReport(): SweepReport {
+  return {
+    businesses: 0,
+    open: 0,
+    requeued: 0,
+    ended: { never_claimed: 0, dial_died: 0, no_progress: 0, ringing_too_long: 0, heartbeat_stale: 0 },
+    alreadyEnded: 0,
+    hangupFailures: 0,
+    errors: 0,
+  };
+}
+
+function ageSeconds(at: string, now: Date): number {
+  return Math.round((now.getTime() - Date.parse(at)) / 1000);
+}
