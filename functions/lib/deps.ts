@@ -15,10 +15,11 @@ import { AssistantService } from '../../shared/services/assistant-service';
 import { AdminService } from '../../shared/services/admin-service';
 import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { KeyEnvironment } from '../../shared/auth/api-key';
-import { CallService } from '../../shared/services/call-service';
+import { CallService, type RecordingLinks } from '../../shared/services/call-service';
 import type { UrlPolicy } from '../../shared/services/config-checks';
 import type { ApiDeps } from '../api/app';
 import { kmsClient } from './kms';
+import { S3RecordingLinks } from './recording-links';
 
 const flag = (fallback: 'true' | 'false') =>
   v.pipe(
@@ -38,6 +39,10 @@ export const ApiConfigSchema = v.object({
   /** Off by default: only the local stack allows webhook/custom-LLM URLs on loopback or private networks. */
   ALLOW_PRIVATE_URLS: flag('false'),
   REQUIRE_HTTPS_URLS: flag('true'),
+  /** The recordings bucket: GET /calls/{id} presigns links into it; unset, every recording_url is null. */
+  RECORDINGS_BUCKET: v.optional(v.string()),
+  /** fauxqs locally; unset on AWS. */
+  S3_ENDPOINT: v.optional(v.string()),
 });
 
 export type ApiConfig = v.InferOutput<typeof ApiConfigSchema>;
@@ -54,6 +59,7 @@ export interface CoreDeps {
   ids: IdAllocator;
   secretBox: SecretBox;
   urlPolicy: UrlPolicy;
+  recordingLinks?: RecordingLinks;
 }
 
 /** Builds the clients and repositories once (composition root). */
@@ -73,6 +79,9 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
     ids: new IdAllocator(db),
     secretBox,
     urlPolicy: { allowPrivate: config.ALLOW_PRIVATE_URLS, requireHttps: config.REQUIRE_HTTPS_URLS },
+    ...(config.RECORDINGS_BUCKET
+      ? { recordingLinks: new S3RecordingLinks({ bucket: config.RECORDINGS_BUCKET, region: config.AWS_REGION, endpoint: config.S3_ENDPOINT }) }
+      : {}),
   };
 }
 
@@ -100,6 +109,7 @@ export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log = de
       queue,
       now,
       log,
+      ...(core.recordingLinks ? { recordingLinks: core.recordingLinks } : {}),
     }),
     catalog: core.catalog,
     findApiKey: (hash) => core.businesses.findApiKey(hash),

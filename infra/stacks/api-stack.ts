@@ -8,7 +8,7 @@ import type { StageConfig } from '../config';
 import { API_FUNCTION_TIMEOUT_S } from '../constants';
 import { NodeFunction } from '../constructs/node-function';
 import { acknowledge } from '../nag';
-import { stageNames } from '../stage-names';
+import { recordingsBucketName, stageNames } from '../stage-names';
 import type { DataStack } from './data-stack';
 
 /** Props of the API stack. */
@@ -91,7 +91,10 @@ export class ApiStack extends Stack {
       .bindTable(stageNames(config.stage).tableName, 'read-write')
       .bindQueue('OUTBOUND_QUEUE_URL', data.outbound.queue, 'send')
       // Seals custom LLM keys; it never opens them (only `custom_key_set` is ever returned).
-      .bindSecretsKey(data.secretsKey, ['encrypt']);
+      .bindSecretsKey(data.secretsKey, ['encrypt'])
+      // Presigns GET /calls/{id} recording_url: S3 authorises a presigned URL as its signer, so the
+      // API needs GetObject (and Decrypt on the bucket key) on recordings, and nothing else there.
+      .bindRecordings(recordingsBucketName(this, config.stage), data.recordingsKey, 'read');
     api.fn.addEnvironment('REQUIRE_HTTPS_URLS', 'true');
     api.fn.addEnvironment('ALLOW_PRIVATE_URLS', 'false');
     return api;

@@ -15,6 +15,8 @@ export function localApiConfig(info: LocalStackInfo): ApiConfig {
     OUTBOUND_QUEUE_URL: info.outboundQueueUrl,
     SQS_ENDPOINT: info.sqsEndpoint,
     LOCAL_SECRET_KEY: info.localSecretKey,
+    RECORDINGS_BUCKET: info.recordingsBucket,
+    S3_ENDPOINT: info.sqsEndpoint,
     ALLOW_PRIVATE_URLS: 'true',
     REQUIRE_HTTPS_URLS: 'false',
   });

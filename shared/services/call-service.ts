@@ -24,8 +24,16 @@ export interface CallServiceDeps {
   queue: OutboundCallQueue;
   now: () => Date;
   log: (message: string, error?: unknown) => void;
-  /** Presigned recording link for a stored recording key (null when there is none). */
-  recordingUrl?: (recordingKey: string) => Promise<string | null>;
+  /** Signs recording links; absent where no recordings bucket is configured (every recording_url is null). */
+  recordingLinks?: RecordingLinks;
+}
+
+/**
+ * Port: a short-lived download link for a stored recording key. The S3 presigner lives in the
+ * composition root, so the service never imports the AWS SDK.
+ */
+export interface RecordingLinks {
+  presign(recordingKey: string): Promise<string>;
 }
 
 const IDEMPOTENCY_SCOPE = 'POST /calls';
@@ -160,8 +168,9 @@ export class CallService {
   async get(businessId: number, callId: number): Promise<CallDetail> {
     const found = await this.deps.calls.findCall(businessId, callId, Math.floor(this.deps.now().getTime() / 1000));
     if (!found) throw new NotFoundError(`Call ${callId} not found.`);
+    // HIPAA calls never store a recording key, so they never get a link.
     const recordingKey = found.detail.recording_key;
-    const recordingUrl = recordingKey && this.deps.recordingUrl ? await this.deps.recordingUrl(recordingKey) : null;
+    const recordingUrl = recordingKey && this.deps.recordingLinks ? await this.deps.recordingLinks.presign(recordingKey) : null;
     return toCallDetailView(found.call, found.detail, { recordingUrl, deliveries: found.deliveries });
   }
 }

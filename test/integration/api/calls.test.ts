@@ -1,10 +1,24 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../../../functions/api/app';
+import { createApiDeps } from '../../../functions/lib/deps';
+import { S3RecordingLinks } from '../../../functions/lib/recording-links';
+import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import { createApiHarness, type ApiHarness } from '../../support/api-harness';
 
 let harness: ApiHarness;
 
+const RECORDINGS_BUCKET = 'recordings-api-test';
+const s3 = new S3Client({
+  region: 'us-east-1',
+  endpoint: inject('sqsEndpoint'),
+  forcePathStyle: true,
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+
 beforeAll(async () => {
   harness = await createApiHarness();
+  await s3.send(new CreateBucketCommand({ Bucket: RECORDINGS_BUCKET })).catch(() => undefined);
 });
 
 type Json = Record<string, any>;
@@ -231,6 +245,27 @@ describe('GET /calls and /calls/{id}', () => {
     const detail = await json(await tenant.request('GET', `/calls/${created.id}`));
     // Assert
     expect(detail).toEqual({ ...created, transcript: [], metrics: {}, recording_url: null, webhook_deliveries: [] });
+  });
+
+  it('GET /calls/{id} gives a 15-minute presigned recording_url that downloads the recording', async () => {
+    // Arrange
+    const { tenant, assistantId } = await tenantWithAssistant();
+    const created = await json(await tenant.request('POST', '/calls', { assistant_id: assistantId, to: '+14155550123' }));
+    const key = `recordings/${tenant.businessId}/${created.id}.wav`;
+    const audio = Buffer.from(`RIFF-test-recording-${created.id}`);
+    await s3.send(new PutObjectCommand({ Bucket: RECORDINGS_BUCKET, Key: key, Body: audio }));
+    await harness.core.callRepo.putCallDetail(tenant.businessId, created.id, { transcript: [], metrics: {}, recording_key: key });
+    const links = new S3RecordingLinks({ bucket: RECORDINGS_BUCKET, region: 'us-east-1', endpoint: inject('sqsEndpoint') });
+    const app = createApp(createApiDeps({ ...harness.core, recordingLinks: links }, new SqsOutboundCallQueue(harness.sqs, harness.queueUrl)));
+    // Act
+    const response = await app.request(`/api/v1/calls/${created.id}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+    const detail = await json(response);
+    const download = await fetch(detail.recording_url);
+    // Assert
+    expect(response.status).toBe(200);
+    expect(new URL(detail.recording_url).searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(audio);
   });
 });
 

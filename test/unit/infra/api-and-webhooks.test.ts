@@ -42,6 +42,7 @@ describe('the API function', () => {
           TABLE_NAME: 'voice-agent-test',
           OUTBOUND_QUEUE_URL: Match.anyValue(),
           KMS_KEY_ID: Match.anyValue(),
+          RECORDINGS_BUCKET: 'voice-agent-test-recordings-123456789012-eu-west-1',
           REQUIRE_HTTPS_URLS: 'true',
           ALLOW_PRIVATE_URLS: 'false',
           POWERTOOLS_SERVICE_NAME: 'api',

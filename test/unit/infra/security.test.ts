@@ -46,11 +46,20 @@ beforeAll(() => {
 });
 
 describe('least privilege', () => {
-  it('the API function cannot read recordings (no S3 action, no use of the recordings key)', () => {
+  it('the API function can only GetObject recordings (to presign recording_url): no write, delete or list', () => {
+    // Arrange
     const api = ownedBy('ApiRole');
+    const onRecordingsKey = api.filter(({ statement }) => mentions(statement, 'RecordingsKey')).flatMap(({ statement }) => actionsOf(statement));
+
+    // Assert
     expect(api.length).toBeGreaterThan(0);
-    expect(actionsOn('ApiRole', 's3')).toEqual([]);
-    expect(api.filter(({ statement }) => mentions(statement, 'RecordingsKey'))).toEqual([]);
+    expect(actionsOn('ApiRole', 's3')).toEqual(['s3:GetObject']);
+    expect(onRecordingsKey).toEqual(['kms:Decrypt']);
+  });
+
+  it('the API function cannot read the Twilio secret (or any secret)', () => {
+    expect(actionsOn('ApiRole', 'secretsmanager')).toEqual([]);
+    expect(ownedBy('ApiRole').filter(({ statement }) => mentions(statement, 'TwilioSecret'))).toEqual([]);
   });
 
   it('the API function only seals customer secrets; the consumers only open them', () => {
@@ -72,6 +81,7 @@ describe('least privilege', () => {
 
   it.each([
     ['MediaTaskTaskRole', ['s3:AbortMultipartUpload', 's3:PutObject']],
+    ['ApiRole', ['s3:GetObject']],
     ['WebhookDeliveryRole', ['s3:GetObject']],
     ['RecordingRetentionRole', ['s3:DeleteObject']],
     ['AnalysisRole', []],
