@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from '../functions/api/app';
 import { createAdminService, createApiDeps, createCoreDeps, createOutboundQueue } from '../functions/lib/deps';
 import { AssistantService } from '../shared/services/assistant-service';
+import { startLocalAfterCall } from './local/after-call';
 import { startLocalInfra, writeStackInfo } from './local/infra';
 import { localApiConfig } from './local/config';
 
@@ -13,15 +14,19 @@ async function main(): Promise<void> {
   const config = localApiConfig(infra.info);
   const core = createCoreDeps(config);
   const api = createApiDeps(core, createOutboundQueue(config));
+  // After the call: the call engine publishes call.started/transferred/ended to afterCall.events (the API publishes none).
+  const afterCall = await startLocalAfterCall(core, config, { openAiApiKey: process.env.OPENAI_API_KEY || undefined });
   const server = serve({ fetch: createApp(api).fetch, port });
   const apiUrl = `http://localhost:${port}/api/v1`;
   writeStackInfo({ ...infra.info, apiUrl });
   console.log(`API: ${apiUrl}`);
   console.log('Local stack: DynamoDB Local (.data/dynamodb), fauxqs (SQS + S3).');
+  console.log(`After the call: call.ended → analysis (${afterCall.llmBaseUrl ? `sandbox LLM ${afterCall.llmBaseUrl}` : 'OpenAI'}) → signed webhooks with retries, via the local event router (same rules as EventBridge).`);
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
   if (infra.fresh) await seedDemo(core, api.assistants);
   const stop = async () => {
     server.close();
+    await afterCall.stop();
     await infra.stop();
     process.exit(0);
   };
