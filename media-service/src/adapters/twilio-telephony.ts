@@ -1,21 +1,42 @@
+import * as v from 'valibot';
 import { ProviderError } from '../../../shared/errors';
-import type { PlaceCallRequest, Telephony } from '../ports/telephony';
+import type { AmdResult, AnsweredBy, CallProgressStatus, CallStatusUpdate, PlaceCallRequest, Telephony } from '../ports/telephony';
 import { connectStreamTwiml, dialTwiml } from '../telephony/twiml';
 
+/** Construction options for {@link TwilioTelephony}. */
 export interface TwilioTelephonyOptions {
   accountSid: string;
   authToken: string;
   /** https://api.twilio.com in production; the sandbox carrier's address locally and in tests. */
   baseUrl?: string;
+  /** Per-request timeout; default 10 s (Twilio answers create-call in ~200–600 ms). */
   timeoutMs?: number;
+  /** Replaces global fetch (tests, or a proxy-aware client). */
   fetch?: typeof fetch;
 }
+
+/** Twilio rejects inline TwiML longer than this (protocols.md A1, `Twiml` field). */
+export const MAX_TWIML_CHARS = 4000;
+
+const CreatedCallSchema = v.looseObject({ sid: v.pipe(v.string(), v.minLength(1)) });
 
 /**
  * Twilio Programmable Voice over its REST API (form-encoded, HTTP Basic auth): create a call with
  * inline TwiML `<Connect><Stream>`, hang up (`Status=completed`), transfer (`Twiml=<Dial>`). The base
  * URL is configurable because twilio-node has no override, so the same code runs against the
  * sandbox carrier.
+ *
+ * - Status callbacks are requested for `initiated ringing answered completed`; AMD is
+ *   `DetectMessageEnd` + `AsyncAmd` so the call connects at once and a voicemail verdict
+ *   (`machine_end_beep`) arrives when the greeting is over, the moment to leave a message.
+ * - Every failure is a `ProviderError('twilio', …, status)`; network errors and timeouts carry no
+ *   status and are retryable.
+ *
+ * @example
+ * ```ts
+ * const telephony = new TwilioTelephony({ accountSid, authToken, baseUrl: carrier.baseUrl });
+ * const { callSid } = await telephony.placeCall({ to, from, streamUrl, parameters: { token }, … });
+ * ```
  */
 export class TwilioTelephony implements Telephony {
   private readonly baseUrl: string;
@@ -26,11 +47,16 @@ export class TwilioTelephony implements Telephony {
     this.fetch = options.fetch ?? fetch;
   }
 
+  /** Creates the call; resolves once Twilio has queued it (busy/no-answer come later as callbacks). */
   async placeCall(request: PlaceCallRequest): Promise<{ callSid: string }> {
+    const twiml = connectStreamTwiml(request.streamUrl, request.parameters);
+    if (twiml.length > MAX_TWIML_CHARS) {
+      throw new ProviderError('twilio', `TwiML is ${twiml.length} characters; Twilio accepts at most ${MAX_TWIML_CHARS}`, 400);
+    }
     const form = new URLSearchParams({
       To: request.to,
       From: request.from,
-      Twiml: connectStreamTwiml(request.streamUrl, request.parameters),
+      Twiml: twiml,
       StatusCallback: request.statusCallbackUrl,
       StatusCallbackMethod: 'POST',
       Timeout: String(request.timeoutS),
@@ -43,12 +69,12 @@ export class TwilioTelephony implements Telephony {
       form.set('AsyncAmdStatusCallback', request.amdCallbackUrl);
       form.set('AsyncAmdStatusCallbackMethod', 'POST');
     }
-    const body = (await this.post('Calls.json', form)) as { sid?: string };
-    if (!body.sid) throw new ProviderError('twilio', 'Twilio answered without a call sid', 502);
-    return { callSid: body.sid };
+    const parsed = v.safeParse(CreatedCallSchema, await this.post('Calls.json', form));
+    if (!parsed.success) throw new ProviderError('twilio', 'Twilio answered without a call sid', 502);
+    return { callSid: parsed.output.sid };
   }
 
-  /** Ends the call; a call that is already gone (404) counts as ended. */
+  /** Ends the call; a call that is already gone (404, Twilio code 20404) counts as ended. */
   async hangup(callSid: string): Promise<void> {
     try {
       await this.post(`Calls/${encodeURIComponent(callSid)}.json`, new URLSearchParams({ Status: 'completed' }));
@@ -58,6 +84,7 @@ export class TwilioTelephony implements Telephony {
     }
   }
 
+  /** Replaces the call's TwiML with `<Dial>`: Twilio stops the media stream and bridges the caller. */
   async transfer(callSid: string, toNumber: string, callerId?: string): Promise<void> {
     await this.post(`Calls/${encodeURIComponent(callSid)}.json`, new URLSearchParams({ Twiml: dialTwiml(toNumber, callerId) }));
   }
@@ -66,6 +93,7 @@ export class TwilioTelephony implements Telephony {
     const url = `${this.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.options.accountSid)}/${path}`;
     const auth = Buffer.from(`${this.options.accountSid}:${this.options.authToken}`).toString('base64');
     let response: Response;
+    let text: string;
     try {
       response = await this.fetch(url, {
         method: 'POST',
@@ -73,18 +101,23 @@ export class TwilioTelephony implements Telephony {
         body: form.toString(),
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
       });
+      text = await response.text();
     } catch (error) {
       throw new ProviderError('twilio', `Twilio request failed: ${(error as Error).message}`, undefined, { cause: error });
     }
-    const text = await response.text();
     if (!response.ok) {
       const detail = safeMessage(text);
       throw new ProviderError('twilio', `Twilio answered ${response.status}${detail ? `: ${detail}` : ''}`, response.status);
     }
-    return JSON.parse(text) as unknown;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new ProviderError('twilio', 'Twilio answered a body that is not JSON', 502, { cause: error });
+    }
   }
 }
 
+/** Twilio error bodies are `{code, message, more_info, status}`; keep message and code only. */
 function safeMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { message?: unknown; code?: unknown };
@@ -92,4 +125,50 @@ function safeMessage(text: string): string {
   } catch {
     return '';
   }
+}
+
+const CALL_STATUSES = ['queued', 'initiated', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'] as const;
+const ANSWERED_BY = ['human', 'machine_start', 'machine_end_beep', 'machine_end_silence', 'machine_end_other', 'fax', 'unknown'] as const;
+const OptionalInt = v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)));
+
+/** The fields of a Twilio status callback the engine uses (the form carries many more). */
+export const TwilioStatusCallbackSchema = v.looseObject({
+  CallSid: v.pipe(v.string(), v.minLength(1)),
+  CallStatus: v.picklist(CALL_STATUSES),
+  CallDuration: OptionalInt,
+  SequenceNumber: OptionalInt,
+  SipResponseCode: OptionalInt,
+});
+
+/** The fields of an async AMD callback (`AsyncAmdStatusCallback`). */
+export const TwilioAmdCallbackSchema = v.looseObject({
+  CallSid: v.pipe(v.string(), v.minLength(1)),
+  AnsweredBy: v.picklist(ANSWERED_BY),
+  MachineDetectionDuration: OptionalInt,
+});
+
+/** Parses a (signature-checked) status callback form; undefined when it is not one. */
+export function parseTwilioStatusCallback(form: Record<string, string>): CallStatusUpdate | undefined {
+  const parsed = v.safeParse(TwilioStatusCallbackSchema, form);
+  if (!parsed.success) return undefined;
+  const o = parsed.output;
+  return {
+    callSid: o.CallSid,
+    status: o.CallStatus satisfies CallProgressStatus,
+    ...(o.CallDuration !== undefined && { durationS: o.CallDuration }),
+    ...(o.SequenceNumber !== undefined && { sequenceNumber: o.SequenceNumber }),
+    ...(o.SipResponseCode !== undefined && { sipResponseCode: o.SipResponseCode }),
+  };
+}
+
+/** Parses a (signature-checked) AMD callback form; undefined when it is not one. */
+export function parseTwilioAmdCallback(form: Record<string, string>): AmdResult | undefined {
+  const parsed = v.safeParse(TwilioAmdCallbackSchema, form);
+  if (!parsed.success) return undefined;
+  const o = parsed.output;
+  return {
+    callSid: o.CallSid,
+    answeredBy: o.AnsweredBy satisfies AnsweredBy,
+    ...(o.MachineDetectionDuration !== undefined && { detectionMs: o.MachineDetectionDuration }),
+  };
 }

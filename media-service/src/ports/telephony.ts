@@ -1,27 +1,89 @@
-/** What the engine asks the carrier to do when placing an outbound call. */
+/**
+ * The carrier's control plane: dial, hang up, transfer. The media plane is `CallTransport`; call
+ * progress arrives asynchronously as status callbacks (HTTP webhooks from the carrier), which is
+ * why busy and no-answer are NOT errors here: `placeCall` succeeds as soon as the carrier has
+ * queued the call, and the outcome is reported later as a {@link CallStatusUpdate}.
+ */
+
+/** What to dial and where the carrier should connect the call's audio and report progress. */
 export interface PlaceCallRequest {
+  /** E.164 number to call. */
   to: string;
+  /** E.164 caller id (one of the business's numbers). */
   from: string;
-  /** The media WebSocket Twilio connects to (wss://…). */
+  /** `wss://…` media-stream URL (no query string: Twilio strips it; use `parameters`). */
   streamUrl: string;
-  /** Carried as `<Parameter>`s; arrive in the stream's `start.customParameters`. */
+  /** Sent back in the stream's `start.customParameters` (e.g. the stream token, call id). */
   parameters: Record<string, string>;
+  /** Receives every call-progress status (initiated, ringing, answered, completed…), form-encoded and signed. */
   statusCallbackUrl: string;
-  /** Asynchronous answering-machine detection (`advanced.voicemail_detection`). */
+  /** Ask for answering-machine detection (async: the call connects at once, the verdict arrives later). */
   machineDetection: boolean;
+  /** Receives the AMD verdict (`AsyncAmdStatusCallback`); only used when `machineDetection` is true. */
   amdCallbackUrl: string;
-  /** Ring time before `no-answer`, seconds. */
+  /** Seconds to let it ring before giving up with `no-answer` (Twilio default 60, max 600). */
   timeoutS: number;
-  /** Hard cap of the call, seconds (the minutes reserved for it). */
+  /** Hard cap of the connected call, seconds (`TimeLimit`: the minutes reserved for it). */
   timeLimitS: number;
 }
 
 /**
- * Port: the phone network. Busy, no-answer and failures after dialling arrive through the status
- * callbacks, not as errors here; errors here mean the carrier refused the request (ProviderError).
+ * Call progress as Twilio names it in `CallStatus`. Terminal: completed, busy, no-answer, failed,
+ * canceled (hung up before it was answered).
+ */
+export type CallProgressStatus =
+  | 'queued'
+  | 'initiated'
+  | 'ringing'
+  | 'in-progress'
+  | 'completed'
+  | 'busy'
+  | 'no-answer'
+  | 'failed'
+  | 'canceled';
+
+/** The statuses after which nothing more happens on a call. */
+export const TERMINAL_CALL_STATUSES: ReadonlySet<CallProgressStatus> = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
+
+/** One parsed status callback. */
+export interface CallStatusUpdate {
+  callSid: string;
+  status: CallProgressStatus;
+  /** Seconds the call was connected; present on `completed`. */
+  durationS?: number;
+  /** Carrier sequence number of this callback (they can arrive out of order over HTTP). */
+  sequenceNumber?: number;
+  /** SIP response code when the carrier reports one (e.g. 486 busy, 404 failed). */
+  sipResponseCode?: number;
+}
+
+/** Answering-machine verdicts (Twilio `AnsweredBy`). */
+export type AnsweredBy =
+  | 'human'
+  | 'machine_start'
+  | 'machine_end_beep'
+  | 'machine_end_silence'
+  | 'machine_end_other'
+  | 'fax'
+  | 'unknown';
+
+/** One parsed AMD callback. */
+export interface AmdResult {
+  callSid: string;
+  answeredBy: AnsweredBy;
+  /** How long detection took, in ms. */
+  detectionMs?: number;
+}
+
+/**
+ * Outbound call control. Every failure is a `ProviderError` (4xx permanent except 408/429;
+ * network errors and 5xx retryable).
  */
 export interface Telephony {
+  /** Asks the carrier to dial; resolves with the call SID once queued (status `queued`). */
   placeCall(request: PlaceCallRequest): Promise<{ callSid: string }>;
+  /** Ends the call (either leg). A call that is already gone is not an error. */
   hangup(callSid: string): Promise<void>;
+  /** Redirects the live call to `toNumber` (TwiML `<Dial>`); the media stream stops. */
   transfer(callSid: string, toNumber: string, callerId?: string): Promise<void>;
 }

@@ -1,12 +1,22 @@
 import * as v from 'valibot';
+import { BYTES_PER_MS, FRAME_BYTES, MULAW_SILENCE, padToFrame } from '../audio/mulaw';
 
-/** μ-law 8 kHz: 8 bytes per millisecond; one 20 ms frame is 160 bytes. */
-export const MULAW_BYTES_PER_MS = 8;
-export const FRAME_BYTES = 160;
-/** μ-law silence (used to pad the last partial frame: Twilio may not play partial frames). */
-export const MULAW_SILENCE = 0xff;
+/**
+ * The Twilio Media Streams wire format (protocols.md A1): schemas for what Twilio sends us, and
+ * builders for what we send it. The sandbox carrier uses the reverse pair (it plays Twilio).
+ */
+
+/** μ-law 8 kHz: 8 bytes per millisecond (re-exported for wire-level callers). */
+export const MULAW_BYTES_PER_MS = BYTES_PER_MS;
+export { FRAME_BYTES, MULAW_SILENCE };
 
 const Sequenced = { sequenceNumber: v.string(), streamSid: v.string() };
+
+const MediaMessageSchema = v.looseObject({
+  event: v.literal('media'),
+  ...Sequenced,
+  media: v.looseObject({ track: v.optional(v.string()), chunk: v.optional(v.string()), timestamp: v.string(), payload: v.string() }),
+});
 
 /** Every Twilio → server message of a bidirectional Media Stream (protocols.md A1). */
 export const TwilioInboundMessageSchema = v.variant('event', [
@@ -23,22 +33,36 @@ export const TwilioInboundMessageSchema = v.variant('event', [
       mediaFormat: v.looseObject({ encoding: v.string(), sampleRate: v.number(), channels: v.number() }),
     }),
   }),
-  v.looseObject({
-    event: v.literal('media'),
-    ...Sequenced,
-    media: v.looseObject({ track: v.optional(v.string()), chunk: v.optional(v.string()), timestamp: v.string(), payload: v.string() }),
-  }),
+  MediaMessageSchema,
   v.looseObject({ event: v.literal('dtmf'), ...Sequenced, dtmf: v.looseObject({ track: v.optional(v.string()), digit: v.string() }) }),
   v.looseObject({ event: v.literal('mark'), ...Sequenced, mark: v.looseObject({ name: v.string() }) }),
   v.looseObject({ event: v.literal('stop'), ...Sequenced, stop: v.looseObject({ accountSid: v.optional(v.string()), callSid: v.string() }) }),
 ]);
 
+/** One parsed Twilio → server message. */
 export type TwilioInboundMessage = v.InferOutput<typeof TwilioInboundMessageSchema>;
+
+/** The `media` member of {@link TwilioInboundMessage}. */
+export type TwilioMediaMessage = v.InferOutput<typeof MediaMessageSchema>;
+
+/**
+ * Hot path: ~50 `media` messages a second per call are checked structurally by hand, never by the
+ * schema (STYLE: audio frames are not schema-checked per frame). Returns undefined when `json` is
+ * not a well-formed media message.
+ */
+function asMediaMessage(json: unknown): TwilioMediaMessage | undefined {
+  const m = json as { sequenceNumber?: unknown; streamSid?: unknown; media?: { timestamp?: unknown; payload?: unknown } } | null;
+  const media = m?.media;
+  if (typeof media !== 'object' || media === null) return undefined;
+  if (typeof media.payload !== 'string' || typeof media.timestamp !== 'string') return undefined;
+  if (typeof m!.sequenceNumber !== 'string' || typeof m!.streamSid !== 'string') return undefined;
+  return json as TwilioMediaMessage;
+}
 
 /**
  * Parses one text frame. Returns undefined for malformed JSON or an unknown/invalid event; the
- * caller logs and drops it (a bad frame never ends a call). The per-frame `media` path is parsed
- * by the same schema: Twilio sends ~50 of them a second per call, cheap next to base64 decoding.
+ * caller logs and drops it (a bad frame never ends a call). `media` takes the hand-checked fast
+ * path; the rare control messages go through `v.safeParse`.
  */
 export function parseTwilioMessage(text: string): TwilioInboundMessage | undefined {
   let json: unknown;
@@ -47,13 +71,19 @@ export function parseTwilioMessage(text: string): TwilioInboundMessage | undefin
   } catch {
     return undefined;
   }
+  if ((json as { event?: unknown } | null)?.event === 'media') return asMediaMessage(json);
   const parsed = v.safeParse(TwilioInboundMessageSchema, json);
   return parsed.success ? parsed.output : undefined;
 }
 
+/** Base64 of a byte view without copying it first. */
+export function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
 /** Server → Twilio `media`: raw μ-law, base64, no header. */
 export function mediaMessage(streamSid: string, mulaw: Uint8Array): string {
-  return JSON.stringify({ event: 'media', streamSid, media: { payload: Buffer.from(mulaw).toString('base64') } });
+  return JSON.stringify({ event: 'media', streamSid, media: { payload: toBase64(mulaw) } });
 }
 
 /** Server → Twilio `mark`: echoed when the audio before it has played (or on `clear`). */
@@ -68,9 +98,36 @@ export function clearMessage(streamSid: string): string {
 
 /** Pads audio with μ-law silence to whole 20 ms frames. */
 export function padToFrames(mulaw: Uint8Array): Uint8Array {
-  const remainder = mulaw.length % FRAME_BYTES;
-  if (remainder === 0) return mulaw;
-  const padded = new Uint8Array(mulaw.length + FRAME_BYTES - remainder).fill(MULAW_SILENCE);
-  padded.set(mulaw);
-  return padded;
+  return padToFrame(mulaw);
+}
+
+/**
+ * Server → Twilio control messages, as the sandbox carrier validates them (`media` again takes a
+ * hand-checked fast path there). Twilio itself ignores unknown events; the sandbox records them.
+ */
+export const TwilioOutboundControlSchema = v.variant('event', [
+  v.looseObject({ event: v.literal('mark'), streamSid: v.string(), mark: v.looseObject({ name: v.string() }) }),
+  v.looseObject({ event: v.literal('clear'), streamSid: v.string() }),
+]);
+
+/** One parsed server → Twilio message. */
+export type TwilioOutboundMessage =
+  | { event: 'media'; streamSid: string; payload: string }
+  | v.InferOutput<typeof TwilioOutboundControlSchema>;
+
+/** Parses what our server sent to Twilio; undefined for malformed or unknown messages. */
+export function parseServerMessage(text: string): TwilioOutboundMessage | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const m = json as { event?: unknown; streamSid?: unknown; media?: { payload?: unknown } } | null;
+  if (m?.event === 'media') {
+    if (typeof m.streamSid !== 'string' || typeof m.media?.payload !== 'string') return undefined;
+    return { event: 'media', streamSid: m.streamSid, payload: m.media.payload };
+  }
+  const parsed = v.safeParse(TwilioOutboundControlSchema, json);
+  return parsed.success ? parsed.output : undefined;
 }

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Form parameters of a Twilio webhook; repeated fields arrive as arrays. */
 export type TwilioParams = Record<string, string | readonly string[]>;
@@ -31,6 +31,7 @@ function portVariants(url: string): string[] {
   return [url, url.replace(`//${parsed.host}`, `//${parsed.hostname}:${defaultPort}`)];
 }
 
+/** Constant-time compare (twilio-node uses `scmp`); a length mismatch is false without comparing. */
 function sameSignature(expected: string, received: string): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(received);
@@ -45,4 +46,14 @@ function sameSignature(expected: string, received: string): boolean {
 export function isValidTwilioSignature(authToken: string, signature: string | undefined, url: string, params: TwilioParams = {}): boolean {
   if (!signature) return false;
   return portVariants(url).some((candidate) => sameSignature(twilioSignature(authToken, candidate, params), signature));
+}
+
+/**
+ * Checks a Twilio request with a JSON body: the URL carries `bodySHA256` (hex SHA-256 of the raw
+ * body) and is signed with no params, as twilio-node's `validateRequestWithBody` does.
+ */
+export function isValidTwilioSignatureWithBody(authToken: string, signature: string | undefined, url: string, rawBody: string): boolean {
+  const bodyHash = new URL(url).searchParams.get('bodySHA256') ?? '';
+  const expected = createHash('sha256').update(Buffer.from(rawBody, 'utf8')).digest('hex');
+  return isValidTwilioSignature(authToken, signature, url) && sameSignature(expected, bodyHash);
 }

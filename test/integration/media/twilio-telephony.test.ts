@@ -16,6 +16,7 @@ let server: Server;
 let baseUrl: string;
 const seen: Seen[] = [];
 let nextStatus = 201;
+let nextBody: string | undefined;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -26,7 +27,9 @@ beforeAll(async () => {
       const status = nextStatus;
       nextStatus = 201;
       response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(status < 300 ? JSON.stringify({ sid: 'CA0123456789abcdef0123456789abcdef', status: 'queued' }) : JSON.stringify({ code: 20404, message: 'The requested resource was not found' }));
+      const answer = nextBody ?? (status < 300 ? JSON.stringify({ sid: 'CA0123456789abcdef0123456789abcdef', status: 'queued' }) : JSON.stringify({ code: 20404, message: 'The requested resource was not found' }));
+      nextBody = undefined;
+      response.end(answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -99,4 +102,32 @@ describe('TwilioTelephony (REST wire contract)', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ statusCode: 400, retryable: false });
   });
+
+  it('refuses TwiML over 4000 characters without calling Twilio', async () => {
+    // Arrange
+    seen.length = 0;
+    const parameters = { token: 'x'.repeat(4000) };
+    // Act
+    const error = await telephony().placeCall({ ...placeRequest, parameters }).catch((e: unknown) => e);
+    // Assert
+    expect(error).toMatchObject({ name: 'ProviderError', statusCode: 400, retryable: false });
+    expect(seen).toEqual([]);
+  });
+
+  it('maps an answer without a sid or without JSON to a retryable 502', async () => {
+    // Arrange
+    nextBody = '{"status":"queued"}';
+    const noSid = await telephony().placeCall(placeRequest).catch((e: unknown) => e);
+    nextBody = '<html>gateway</html>';
+    // Act
+    const notJson = await telephony().placeCall(placeRequest).catch((e: unknown) => e);
+    // Assert
+    expect(noSid).toMatchObject({ statusCode: 502, retryable: true });
+    expect(notJson).toMatchObject({ statusCode: 502, retryable: true });
+  });
 });
+
+const placeRequest = {
+  to: '+14155550123', from: '+15550100001', streamUrl: 'wss://media.example.com/twilio/media', parameters: {},
+  statusCallbackUrl: 'https://media.example.com/twilio/status', machineDetection: false, amdCallbackUrl: '', timeoutS: 30, timeLimitS: 600,
+};
