@@ -61,6 +61,22 @@ export class CallLifecycle {
     if (updated) await this.publish('call.started', updated);
   }
 
+  /**
+   * The assistant handed the caller to a person: `transferred_to` is stored and `call.transferred`
+   * published at once; the call ends (`transferred`) when the carrier stops our media stream.
+   */
+  async markTransferred(businessId: number, callId: number, toNumber: string): Promise<void> {
+    const at = this.deps.now().toISOString();
+    const updated = await this.guarded(() =>
+      this.deps.calls.updateCall(businessId, callId, { transferred_to: toNumber, transferred_at: at, updated_at: at }, {
+        expression: '#status = :live',
+        names: { '#status': 'status' },
+        values: { ':live': 'in_progress' },
+      }),
+    );
+    if (updated) await this.publish('call.transferred', updated);
+  }
+
   /** Ends the call once; returns false when it had already ended. */
   async end(businessId: number, callId: number, ending: CallEnding): Promise<boolean> {
     const call = await this.deps.calls.getCallRecord(businessId, callId);

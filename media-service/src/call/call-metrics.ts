@@ -1,0 +1,84 @@
+import type { CallMetrics } from '../../../shared/domain/call';
+import type { ProviderLabels } from './session-types';
+import type { Utterance } from './speaker';
+
+/**
+ * One caller turn answered by the assistant, in clock ms. Latency is reported as the caller hears
+ * it (DESIGN §4): from the end of their speech (Flux word end times) to the first assistant audio
+ * actually played (the first echoed mark), with the breakdown of where the time went.
+ */
+export interface TurnTiming {
+  /** When the caller's last word ended (clock ms), when known from the recogniser. */
+  endOfSpeechAt?: number;
+  /** When Flux's EndOfTurn reached us. */
+  endOfTurnAt: number;
+  /** The reply started on EagerEndOfTurn and was kept. */
+  eager: boolean;
+  llmFirstTokenMs?: number;
+  utterance?: Utterance;
+}
+
+const round = (value: number | undefined) => (value === undefined ? null : Math.max(0, Math.round(value)));
+
+/** The per-turn row of `metrics.turns`. */
+export function turnMetrics(turn: TurnTiming): Record<string, number | boolean | null> {
+  const u = turn.utterance;
+  const speechEnd = turn.endOfSpeechAt ?? turn.endOfTurnAt;
+  const played = u?.firstPlayedAt;
+  const sent = u?.firstSentAt;
+  return {
+    latency_ms: played === undefined ? null : round(played - speechEnd),
+    end_of_turn_ms: turn.endOfSpeechAt === undefined ? null : round(turn.endOfTurnAt - turn.endOfSpeechAt),
+    llm_first_token_ms: round(turn.llmFirstTokenMs),
+    tts_first_byte_ms: round(u?.firstByteMs),
+    /** EndOfTurn received → first audio frame sent: our own pipeline plus the providers. */
+    first_audio_sent_ms: sent === undefined ? null : round(sent - turn.endOfTurnAt),
+    transport_ms: played === undefined || sent === undefined ? null : round(played - sent),
+    eager: turn.eager,
+  };
+}
+
+/** Nearest-rank percentile of a sorted list. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+/** Counters the session keeps while the call runs. */
+export interface CallCounters {
+  turns: TurnTiming[];
+  interruptions: number;
+  llmInput: number;
+  llmOutput: number;
+  ttsCharacters: number;
+  sttBytes: number;
+  eagerStarted: number;
+  eagerDiscarded: number;
+  fillers: number;
+}
+
+/** A fresh set of counters. */
+export function newCounters(): CallCounters {
+  return { turns: [], interruptions: 0, llmInput: 0, llmOutput: 0, ttsCharacters: 0, sttBytes: 0, eagerStarted: 0, eagerDiscarded: 0, fillers: 0 };
+}
+
+/** The call's `metrics` (DESIGN §4 plus the per-turn breakdown and provider labels). */
+export function buildCallMetrics(counters: CallCounters, durationS: number, providers: ProviderLabels): CallMetrics {
+  const rows = counters.turns.map(turnMetrics);
+  const latencies = rows.map((row) => row.latency_ms).filter((value): value is number => typeof value === 'number').sort((a, b) => a - b);
+  const labels = { stt: providers.stt, llm: providers.llm, tts: providers.tts, telephony: providers.telephony };
+  return {
+    turns: rows,
+    interruptions: counters.interruptions,
+    latency_ms: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? null },
+    llm_tokens: { input: counters.llmInput, output: counters.llmOutput },
+    tts_characters: counters.ttsCharacters,
+    stt_seconds: Math.round((counters.sttBytes / 8000) * 10) / 10,
+    duration_s: Math.max(0, Math.round(durationS)),
+    providers: labels,
+    sandbox: Object.values(labels).includes('sandbox'),
+    eager: { started: counters.eagerStarted, discarded: counters.eagerDiscarded },
+    fillers: counters.fillers,
+  } as CallMetrics;
+}

@@ -1,0 +1,234 @@
+import { FRAME_BYTES, MULAW_SILENCE } from '../audio/mulaw';
+import type { Pacer } from '../pipeline/pacer';
+import type { TtsEvent, TtsStream } from '../ports/text-to-speech';
+
+/** Why the assistant is saying something (transcript and metrics tell them apart). */
+export type UtteranceKind = 'greeting' | 'reply' | 'filler' | 'notice' | 'idle' | 'goodbye' | 'voicemail';
+
+/** One thing the assistant says: its text, its audio's progress, and what the caller heard of it. */
+export interface Utterance {
+  readonly id: number;
+  readonly kind: UtteranceKind;
+  /** The text as written (before speech normalisation), for the transcript and history. */
+  text: string;
+  bytesReceived: number;
+  /** Audio the caller has heard, from echoed marks (≤ 100 ms behind the truth). */
+  bytesPlayed: number;
+  /** All audio has arrived from the TTS. */
+  flushed: boolean;
+  /** Played to the end, or cut off. */
+  finished: boolean;
+  interrupted: boolean;
+  /** Clock ms: first text sent to the TTS, first audio in, first audio queued, first audio heard. */
+  requestedAt?: number;
+  firstByteMs?: number;
+  firstQueuedAt?: number;
+  /** The first frame left for the carrier. */
+  firstSentAt?: number;
+  firstPlayedAt?: number;
+  playedAt?: number;
+  /** Resolves once finished (played or interrupted). */
+  readonly done: Promise<void>;
+}
+
+/** Options of {@link Speaker}. */
+export interface SpeakerOptions {
+  tts: TtsStream;
+  pacer: Pacer;
+  /** Monotonic clock (ms). */
+  now: () => number;
+  /** Speech normalisation and pronunciations, applied to each piece before the TTS sees it. */
+  toSpeech: (text: string) => string;
+  /** Called when a provider event must end the call (TTS error or closed). */
+  onFailure: (error: Error) => void;
+}
+
+/** A mark every 100 ms of audio: barge-in then knows what was heard to within 100 ms. */
+const MARK_EVERY_BYTES = 800;
+
+/**
+ * The assistant's mouth: text pieces go to one TTS stream per call, audio comes back in order and
+ * is framed (whole 20 ms frames) into the pacer with a mark every 100 ms, so echoed marks say how
+ * much of each utterance the caller actually heard (protocols.md A1, barge-in recipe). Utterances
+ * play in order; each ends with one TTS flush, which attributes audio to utterances without ids.
+ */
+export class Speaker {
+  readonly #options: SpeakerOptions;
+  readonly #queue: Utterance[] = [];
+  /** Utterances in the order their text reached the TTS: audio and flushes arrive in this order. */
+  #ttsOrder: Utterance[] = [];
+  readonly #resolvers = new Map<number, () => void>();
+  #nextId = 1;
+  /** Characters sent to the TTS (billing metric). */
+  charactersSent = 0;
+  #carry: Uint8Array | undefined;
+  #off: () => void;
+
+  constructor(options: SpeakerOptions) {
+    this.#options = options;
+    this.#off = options.tts.on((event) => this.#onTts(event));
+  }
+
+  /** True while anything is queued, being synthesised or playing. */
+  get speaking(): boolean {
+    return this.#queue.some((utterance) => !utterance.finished);
+  }
+
+  /** True while audio is actually queued or playing (not just text waiting for its first byte). */
+  get audible(): boolean {
+    return this.#queue.some((utterance) => !utterance.finished && utterance.bytesReceived > 0);
+  }
+
+  /** Starts an utterance; push text into it, then `end` it. */
+  begin(kind: UtteranceKind): Utterance {
+    let resolve!: () => void;
+    const done = new Promise<void>((r) => (resolve = r));
+    const utterance: Utterance = { id: this.#nextId++, kind, text: '', bytesReceived: 0, bytesPlayed: 0, flushed: false, finished: false, interrupted: false, done };
+    this.#resolvers.set(utterance.id, resolve);
+    this.#queue.push(utterance);
+    return utterance;
+  }
+
+  /** Sends one piece of text (a sentence or clause) of `utterance` to the TTS. */
+  push(utterance: Utterance, text: string): void {
+    if (utterance.finished) return;
+    const spoken = this.#options.toSpeech(text).trim();
+    utterance.text = utterance.text === '' ? text.trim() : `${utterance.text} ${text.trim()}`;
+    if (spoken === '') return;
+    this.charactersSent += spoken.length;
+    if (utterance.requestedAt === undefined) {
+      utterance.requestedAt = this.#options.now();
+      this.#ttsOrder.push(utterance);
+    }
+    this.#options.tts.speak(`${spoken} `);
+  }
+
+  /** No more text for `utterance`: flush the TTS (or finish at once when nothing was said). */
+  end(utterance: Utterance): void {
+    if (utterance.finished) return;
+    if (utterance.requestedAt === undefined) return this.#finish(utterance);
+    this.#options.tts.flush();
+  }
+
+  /** Speaks `text` as one utterance. */
+  say(kind: UtteranceKind, text: string): Utterance {
+    const utterance = this.begin(kind);
+    this.push(utterance, text);
+    this.end(utterance);
+    return utterance;
+  }
+
+  /**
+   * Barge-in: drops everything not yet heard (TTS `Clear`, pacer and carrier `clear`) and marks the
+   * cut utterances interrupted. Returns the utterances that were cut.
+   */
+  interrupt(): Utterance[] {
+    const cut = this.#queue.filter((utterance) => !utterance.finished);
+    if (cut.length === 0) return [];
+    this.#options.tts.clear();
+    this.#options.pacer.clear();
+    this.#carry = undefined;
+    this.#ttsOrder = [];
+    for (const utterance of cut) {
+      utterance.interrupted = utterance.bytesPlayed < utterance.bytesReceived || !utterance.flushed;
+      this.#finish(utterance);
+    }
+    return cut;
+  }
+
+  /** A mark came back from the carrier. */
+  onMark(name: string, afterClear: boolean): void {
+    if (afterClear) return;
+    const [idText, position] = name.split(':');
+    const utterance = this.#queue.find((u) => u.id === Number(idText));
+    if (!utterance || utterance.finished) return;
+    const now = this.#options.now();
+    if (position === 'end') {
+      utterance.bytesPlayed = utterance.bytesReceived;
+      utterance.firstPlayedAt ??= now;
+      utterance.playedAt = now;
+      return this.#finish(utterance);
+    }
+    utterance.firstPlayedAt ??= now;
+    utterance.bytesPlayed = Math.max(utterance.bytesPlayed, Number(position));
+  }
+
+  /** The pacer sent a mark: the one after an utterance's first frame times its first audio out. */
+  onMarkSent(name: string): void {
+    const [idText, position] = name.split(':');
+    if (position !== String(FRAME_BYTES)) return;
+    const utterance = this.#queue.find((u) => u.id === Number(idText));
+    if (utterance) utterance.firstSentAt ??= this.#options.now();
+  }
+
+  /** Stops listening to the TTS (the call is over). */
+  close(): void {
+    this.#off();
+    for (const utterance of this.#queue) if (!utterance.finished) this.#finish(utterance);
+  }
+
+  #receiving(): Utterance | undefined {
+    while (this.#ttsOrder[0] && (this.#ttsOrder[0].flushed || this.#ttsOrder[0].finished)) this.#ttsOrder.shift();
+    return this.#ttsOrder[0];
+  }
+
+  #onTts(event: TtsEvent): void {
+    if (event.type === 'audio') return this.#onAudio(event.mulaw, event.firstByteMs);
+    if (event.type === 'flushed') return this.#onFlushed();
+    if (event.type === 'error') return this.#options.onFailure(event.error);
+    if (event.type === 'closed') this.#options.onFailure(new Error('the text-to-speech stream closed'));
+  }
+
+  #onAudio(mulaw: Uint8Array, firstByteMs: number | undefined): void {
+    const utterance = this.#receiving();
+    if (!utterance) return;
+    if (utterance.firstByteMs === undefined) utterance.firstByteMs = firstByteMs ?? this.#options.now() - (utterance.requestedAt ?? 0);
+    let data = mulaw;
+    if (this.#carry) {
+      data = new Uint8Array(this.#carry.length + mulaw.length);
+      data.set(this.#carry);
+      data.set(mulaw, this.#carry.length);
+      this.#carry = undefined;
+    }
+    const whole = data.length - (data.length % FRAME_BYTES);
+    if (whole < data.length) this.#carry = data.slice(whole);
+    this.#enqueue(utterance, data.subarray(0, whole));
+  }
+
+  /** Queues whole frames with a mark after the first frame and then every 100 ms of audio. */
+  #enqueue(utterance: Utterance, frames: Uint8Array): void {
+    let offset = 0;
+    while (offset < frames.length) {
+      const before = utterance.bytesReceived;
+      const step = before === 0 ? FRAME_BYTES : MARK_EVERY_BYTES - (before % MARK_EVERY_BYTES);
+      const piece = frames.subarray(offset, offset + step);
+      offset += piece.length;
+      utterance.bytesReceived += piece.length;
+      utterance.firstQueuedAt ??= this.#options.now();
+      this.#options.pacer.enqueue(piece);
+      if (before === 0 || utterance.bytesReceived % MARK_EVERY_BYTES === 0) this.#options.pacer.mark(`${utterance.id}:${utterance.bytesReceived}`);
+    }
+  }
+
+  #onFlushed(): void {
+    const utterance = this.#receiving();
+    if (!utterance) return;
+    if (this.#carry) {
+      const frame = new Uint8Array(FRAME_BYTES).fill(MULAW_SILENCE);
+      frame.set(this.#carry);
+      this.#carry = undefined;
+      this.#enqueue(utterance, frame);
+    }
+    utterance.flushed = true;
+    if (utterance.bytesReceived === 0) return this.#finish(utterance);
+    this.#options.pacer.mark(`${utterance.id}:end`);
+  }
+
+  #finish(utterance: Utterance): void {
+    if (utterance.finished) return;
+    utterance.finished = true;
+    this.#resolvers.get(utterance.id)?.();
+    this.#resolvers.delete(utterance.id);
+    while (this.#queue[0]?.finished) this.#queue.shift();
+  }
+}

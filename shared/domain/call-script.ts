@@ -1,0 +1,112 @@
+import type { AssistantConfig } from './assistant-config';
+import { businessName, describeBusiness, type BusinessProfile } from './business-profile';
+
+/**
+ * What an assistant says and is told on one call, derived purely from its config, the call's
+ * variables and the business profile: the system prompt, the greeting, the spoken notices and the
+ * end-call phrase check. Pure, so every rule is unit-tested by table; the call engine only reads it.
+ */
+
+/** The facts of one call that shape its script. */
+export interface CallScriptInput {
+  config: AssistantConfig;
+  /** The call's own `variables` (POST /calls); they win over `config.variables`. */
+  callVariables: Readonly<Record<string, string>>;
+  profile: BusinessProfile | null;
+  /** Rendered summaries of this caller's earlier calls (`advanced.memory`), or ''. */
+  memory: string;
+  direction: 'inbound' | 'outbound';
+}
+
+/** The derived script. */
+export interface CallScript {
+  systemPrompt: string;
+  /** What the assistant says first in `assistant_first` mode ('' means the model writes it). */
+  firstMessage: string;
+  /** AI disclosure and recording notice, spoken once at the end of the first assistant turn ('' for none). */
+  notice: string;
+  /** Said before the assistant hangs up (end_call tool, silence, max duration); may be ''. */
+  endCallMessage: string;
+  idleMessages: readonly string[];
+  voicemailMessage: string;
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+
+/**
+ * Fills `{{name}}` placeholders from the call's variables, then the assistant's; unknown
+ * placeholders are left as they are (DESIGN §4).
+ *
+ * @example fillVariables('Hi {{name}}!', { name: 'Jo' }, {}) // 'Hi Jo!'
+ */
+export function fillVariables(text: string, callVariables: Readonly<Record<string, string>>, assistantVariables: Readonly<Record<string, string>>): string {
+  return text.replace(PLACEHOLDER, (whole, name: string) => callVariables[name] ?? assistantVariables[name] ?? whole);
+}
+
+/** Rules every phone assistant follows, whatever its prompt: spoken style and the call's tools. */
+function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound'): string {
+  const lines = [
+    '# How to speak on this phone call',
+    `You are on a live ${direction} phone call. Your words are spoken aloud by a text-to-speech voice.`,
+    'Keep replies short: one to three sentences, one question at a time. No lists, markdown, emoji or URLs.',
+    `Reply in the language with code "${config.language}" unless the caller clearly speaks another language.`,
+  ];
+  if (config.advanced.keypad) lines.push('Keys the caller presses arrive as messages like "[keypad] 1 2 3 #".');
+  if (config.builtin.end_call) lines.push('When the conversation is over and you have said goodbye, call the end_call tool.');
+  if (config.builtin.transfer) lines.push('If the caller asks for a person, or you cannot help, call the transfer tool.');
+  if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
+  return lines.join('\n');
+}
+
+/** The system prompt: the assistant's prompt with variables, the business facts, memory, voice rules. */
+export function buildSystemPrompt(input: CallScriptInput): string {
+  const { config } = input;
+  const parts = [fillVariables(config.system_prompt, input.callVariables, config.variables).trim()];
+  const business = config.business_context && input.profile ? describeBusiness(input.profile) : '';
+  if (business !== '' && !parts[0]!.includes(business)) parts.push(business);
+  if (input.memory !== '') parts.push(input.memory);
+  parts.push(voiceRules(config, input.direction));
+  return parts.filter((part) => part !== '').join('\n\n');
+}
+
+/**
+ * The spoken notices: the AI disclosure (`ai_disclosure`) and the recording notice (only when the
+ * call is actually recorded: `recording` on and not HIPAA, since HIPAA calls are never recorded).
+ */
+export function buildNotice(config: AssistantConfig, profile: BusinessProfile | null): string {
+  const recorded = config.advanced.recording && config.advanced.recording_notice && !config.advanced.hipaa;
+  const name = businessName(profile);
+  const ai = config.advanced.ai_disclosure ? `I'm an automated AI assistant${name ? ` for ${name}` : ''}` : '';
+  if (ai && recorded) return `Just so you know, ${ai}, and this call is recorded.`;
+  if (ai) return `Just so you know, ${ai}.`;
+  if (recorded) return 'Just so you know, this call is recorded.';
+  return '';
+}
+
+/** Everything the engine says or tells the model on this call. */
+export function buildCallScript(input: CallScriptInput): CallScript {
+  const { config, callVariables } = input;
+  const fill = (text: string) => fillVariables(text, callVariables, config.variables).trim();
+  return {
+    systemPrompt: buildSystemPrompt(input),
+    firstMessage: fill(config.first_message),
+    notice: buildNotice(config, input.profile),
+    endCallMessage: fill(config.advanced.end_call_message),
+    idleMessages: config.advanced.idle_messages.map(fill).filter((text) => text !== ''),
+    voicemailMessage: fill(config.advanced.voicemail_message),
+  };
+}
+
+const normalizeForMatch = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s']/gu, ' ').replace(/\s+/g, ' ').trim();
+
+/**
+ * True when the assistant's spoken text contains one of `end_call_phrases` (case and punctuation
+ * ignored, whole words): the assistant said its closing line, so the call ends after it plays.
+ */
+export function containsEndPhrase(spoken: string, phrases: readonly string[]): boolean {
+  const text = ` ${normalizeForMatch(spoken)} `;
+  return phrases.some((phrase) => {
+    const wanted = normalizeForMatch(phrase);
+    return wanted !== '' && text.includes(` ${wanted} `);
+  });
+}
