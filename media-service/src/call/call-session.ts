@@ -1,0 +1,276 @@
+import type { EndedReason } from '../../../shared/domain/call';
+import { OfficeAmbience } from '../audio/mix';
+import { Pacer } from '../pipeline/pacer';
+import type { CallTransportEvent } from '../ports/call-transport';
+import type { SttEvent, SttStream } from '../ports/speech-to-text';
+import type { AnsweredBy } from '../ports/telephony';
+import { CallRecorder } from '../recording/call-recorder';
+import { applyPronunciations } from '../text/pronunciations';
+import { normalizeForSpeech } from '../text/normalize';
+import { loadCallContext, type CallContext } from './call-context';
+import { buildCallMetrics, newCounters } from './call-metrics';
+import { Conversation } from './conversation';
+import type { CallSessionDeps, SessionHandle, SessionStart, SessionTuning } from './session-types';
+import { Speaker } from './speaker';
+
+/** Defaults of {@link SessionTuning}. */
+export const DEFAULT_SESSION_TUNING: SessionTuning = {
+  /** The sweeper calls a session dead after 120 s without a heartbeat: 4 missed beats. */
+  heartbeatMs: 30_000,
+  /** Vocode plays a filler past ~500 ms; 700 ms keeps fillers off the normal (eager) path. */
+  fillerAfterMs: 700,
+  /** Typical keypad entry leaves < 1 s between keys. */
+  dtmfIdleMs: 1500,
+  goodbyeMaxMs: 8000,
+  voicemailQuietMs: 2500,
+};
+
+/**
+ * Starts the session that owns one call's media stream: it loads the call, opens the recogniser,
+ * the voice and the pacer, runs the {@link Conversation}, and when the call ends (either side,
+ * a timer, a failure) tears everything down in one place and records the call: transcript,
+ * metrics, recording, and `call.ended`. Never throws: every failure ends the call cleanly.
+ */
+export function startCallSession(deps: CallSessionDeps, input: SessionStart): SessionHandle {
+  const session = new CallSession(deps, input);
+  const done = session.run().catch((error: unknown) => deps.log('call.session.crashed', { call_id: input.claims.callId, error: String(error) }));
+  return {
+    callId: input.claims.callId,
+    businessId: input.claims.businessId,
+    onAmd: (answeredBy) => session.onAmd(answeredBy),
+    stop: (reason) => session.stop(reason),
+    done,
+  };
+}
+
+class CallSession {
+  readonly #deps: CallSessionDeps;
+  readonly #input: SessionStart;
+  readonly #tuning: SessionTuning;
+  readonly #abort = new AbortController();
+  readonly #counters = newCounters();
+  readonly #cleanups: (() => void)[] = [];
+  #t0 = 0;
+  #context: CallContext | undefined;
+  #conversation: Conversation | undefined;
+  #recorder: CallRecorder | undefined;
+  #reason: EndedReason | undefined;
+  #carrierEnded = false;
+  #resolveEnded!: () => void;
+  readonly #ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));
+  #pendingAmd: AnsweredBy | undefined;
+
+  constructor(deps: CallSessionDeps, input: SessionStart) {
+    this.#deps = deps;
+    this.#input = input;
+    this.#tuning = { ...DEFAULT_SESSION_TUNING, ...deps.tuning };
+  }
+
+  async run(): Promise<void> {
+    this.#t0 = this.#deps.now();
+    const { transport } = this.#input;
+    const offTransport = transport.on((event) => this.#onTransport(event));
+    this.#cleanups.push(offTransport);
+    try {
+      const context = await loadCallContext(this.#deps, this.#input);
+      if (typeof context === 'string') {
+        this.#deps.log('call.session.refused', { call_id: this.#input.claims.callId, reason: context });
+        return;
+      }
+      this.#context = context;
+      if (this.#reason === undefined) await this.#converse(context);
+    } catch (error) {
+      this.#deps.log('call.session.failed', { call_id: this.#input.claims.callId, error: String(error) });
+      this.#finish('error');
+    } finally {
+      for (const cleanup of this.#cleanups.reverse()) safely(cleanup);
+      this.#abort.abort();
+      transport.close();
+    }
+    await this.#record();
+  }
+
+  /** Ends the call from outside (drain deadline, ops). */
+  stop(reason: 'canceled' | 'error'): void {
+    void this.#conversation?.endCall(reason, { goodbye: false });
+    this.#finish(reason);
+  }
+
+  onAmd(answeredBy: AnsweredBy): void {
+    if (this.#conversation) this.#conversation.onAmd(answeredBy);
+    else this.#pendingAmd = answeredBy;
+  }
+
+  async #converse(context: CallContext): Promise<void> {
+    const { deps, claims } = { deps: this.#deps, claims: this.#input.claims };
+    const { config } = context;
+    await deps.calls.updateCall(claims.businessId, claims.callId, {
+      media_started_at: new Date().toISOString(),
+      heartbeat_at: new Date().toISOString(),
+      carrier_call_sid: this.#input.start.callSid,
+    });
+    await deps.lifecycle.markAnswered(claims.businessId, claims.callId);
+    if (config.advanced.recording && !config.advanced.hipaa && deps.recordings) {
+      this.#recorder = new CallRecorder({ maxMs: (config.advanced.max_duration_s + 60) * 1000 });
+    }
+    const stt = await this.#openStt(context);
+    const tts = deps.tts.open({ voice: config.voice.voice_id, speed: config.voice.speed, signal: this.#abort.signal });
+    this.#cleanups.push(() => tts.close());
+    const llm = await deps.languageModelFor(claims.businessId, config);
+    const pacer = this.#openPacer(context);
+    const speaker = new Speaker({
+      tts, pacer, now: deps.now,
+      toSpeech: (text) => applyPronunciations(normalizeForSpeech(text, { readTitles: config.voice.read_titles }), config.voice.pronunciations),
+      onFailure: (error) => this.#conversation?.fail(error, 'tts'),
+    });
+    this.#cleanups.push(() => speaker.close());
+    this.#speakerRef = speaker;
+    const conversation = new Conversation({
+      context, speaker, llm, stt, telephony: deps.telephony, lifecycle: deps.lifecycle, callSid: this.#input.start.callSid,
+      counters: this.#counters, tuning: this.#tuning, now: deps.now, timers: deps.timers, log: deps.log,
+      finish: (reason) => this.#finish(reason), t0: this.#t0,
+    });
+    this.#conversation = conversation;
+    this.#cleanups.push(() => conversation.close());
+    this.#cleanups.push(stt.on((event) => this.#onStt(event)));
+    this.#startTimers(context);
+    if (this.#pendingAmd) conversation.onAmd(this.#pendingAmd);
+    void conversation.open();
+    await this.#ended;
+    await this.#hangUp();
+  }
+
+  #speakerRef: Speaker | undefined;
+
+  async #openStt(context: CallContext): Promise<SttStream> {
+    const { transcriber } = context.config;
+    const stt = await this.#deps.stt.open({
+      model: transcriber.model,
+      language: context.config.language,
+      keyterms: transcriber.keyterms,
+      eotThreshold: transcriber.eot_threshold,
+      ...(transcriber.eager && { eagerEotThreshold: Math.max(0.3, transcriber.eot_threshold - 0.2) }),
+      tag: this.#input.start.callSid,
+      signal: this.#abort.signal,
+    });
+    this.#cleanups.push(() => stt.close());
+    this.#sttRef = stt;
+    return stt;
+  }
+
+  #sttRef: SttStream | undefined;
+
+  #openPacer(context: CallContext): Pacer {
+    const { transport } = this.#input;
+    const sink = {
+      sendAudio: (frame: Uint8Array) => {
+        this.#recorder?.assistant(frame, this.#deps.now() - this.#t0);
+        transport.sendAudio(frame);
+      },
+      sendMark: (name: string) => {
+        this.#speakerRef?.onMarkSent(name);
+        transport.sendMark(name);
+      },
+      clear: () => transport.clear(),
+    };
+    const background = context.config.advanced.background === 'office' ? new OfficeAmbience({ seed: context.call.id }) : undefined;
+    const pacer = new Pacer(sink, { gain: context.config.voice.volume, ...(background && { background }) });
+    this.#cleanups.push(this.#deps.scheduler.add(pacer));
+    return pacer;
+  }
+
+  #startTimers(context: CallContext): void {
+    const { timers } = this.#deps;
+    const maxMs = context.config.advanced.max_duration_s * 1000;
+    const max = timers.setTimeout(() => void this.#conversation?.endCall('max_duration', { goodbye: true }), maxMs);
+    this.#cleanups.push(() => timers.clearTimeout(max));
+    let beat: unknown;
+    const schedule = () => {
+      beat = timers.setTimeout(() => {
+        const { businessId, callId } = this.#input.claims;
+        this.#deps.heartbeat(businessId, callId).catch((error: unknown) => this.#deps.log('call.heartbeat.failed', { call_id: callId, error: String(error) }));
+        schedule();
+      }, this.#tuning.heartbeatMs);
+    };
+    schedule();
+    this.#cleanups.push(() => timers.clearTimeout(beat));
+  }
+
+  #onTransport(event: CallTransportEvent): void {
+    switch (event.type) {
+      case 'media':
+        this.#counters.sttBytes += event.payload.length;
+        this.#sttRef?.send(event.payload);
+        this.#recorder?.caller(event.payload, event.timestampMs);
+        return;
+      case 'mark':
+        return this.#speakerRef?.onMark(event.name, event.afterClear);
+      case 'dtmf':
+        return this.#conversation?.onDtmf(event.digit);
+      case 'stop':
+      case 'closed':
+        this.#carrierEnded = true;
+        return this.#finish(this.#conversation?.pendingReason ?? 'caller_hung_up');
+      case 'start':
+        return;
+    }
+  }
+
+  #onStt(event: SttEvent): void {
+    if (event.type === 'error') return this.#conversation?.fail(event.error);
+    if (event.type === 'closed') {
+      if (this.#reason === undefined) this.#conversation?.fail(new Error('the speech-to-text stream closed'));
+      return;
+    }
+    this.#conversation?.onStt(event);
+  }
+
+  #finish(reason: EndedReason): void {
+    if (this.#reason !== undefined) return;
+    this.#reason = reason;
+    this.#resolveEnded();
+  }
+
+  /** We end the call at the carrier unless the carrier ended it (or a transfer redirected it). */
+  async #hangUp(): Promise<void> {
+    if (this.#carrierEnded || this.#reason === 'transferred') return;
+    try {
+      await this.#deps.telephony.hangup(this.#input.start.callSid);
+    } catch (error) {
+      this.#deps.log('call.hangup.failed', { call_id: this.#input.claims.callId, error: String(error) });
+    }
+  }
+
+  /** Writes the outcome once: recording (unless HIPAA), then the ended call with transcript and metrics. */
+  async #record(): Promise<void> {
+    const context = this.#context;
+    if (!context) return;
+    const { businessId, callId } = this.#input.claims;
+    const reason = this.#reason ?? 'error';
+    let recordingKey: string | null = null;
+    if (this.#recorder && this.#deps.recordings && !context.config.advanced.hipaa && this.#recorder.durationMs > 0) {
+      try {
+        recordingKey = (await this.#deps.recordings.save({ businessId, callId, wav: this.#recorder.toWav() })).key;
+      } catch (error) {
+        this.#deps.log('call.recording.failed', { call_id: callId, error: String(error) });
+      }
+    }
+    const durationS = (this.#deps.now() - this.#t0) / 1000;
+    const transcript = this.#conversation?.transcript() ?? [];
+    const metrics = buildCallMetrics(this.#counters, durationS, this.#deps.providers);
+    try {
+      await this.#deps.lifecycle.end(businessId, callId, { endedReason: reason, transcript, metrics, recordingKey });
+    } catch (error) {
+      this.#deps.log('call.record.failed', { call_id: callId, error: String(error) });
+    }
+    this.#deps.log('call.session.ended', { call_id: callId, reason, duration_s: Math.round(durationS), turns: this.#counters.turns.length });
+  }
+}
+
+function safely(cleanup: () => void): void {
+  try {
+    cleanup();
+  } catch {
+    // Teardown continues whatever one step throws.
+  }
+}

@@ -1,0 +1,508 @@
+import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
+import { containsEndPhrase } from '../../../shared/domain/call-script';
+import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import type { LanguageModel, LlmMessage, LlmRequest, LlmStream, LlmToolCall } from '../ports/language-model';
+import type { SttEvent, SttStream } from '../ports/speech-to-text';
+import type { AnsweredBy, Telephony } from '../ports/telephony';
+import { SentenceChunker } from '../text/chunker';
+import type { CallContext } from './call-context';
+import type { CallCounters, TurnTiming } from './call-metrics';
+import type { SessionTimers, SessionTuning } from './session-types';
+import type { Speaker, Utterance, UtteranceKind } from './speaker';
+import { heardText, TranscriptLog } from './transcript-log';
+import { isBackchannel, shouldInterrupt, soundsLikeVoicemail } from './turn-taking';
+
+/** What a conversation needs from its session. */
+export interface ConversationDeps {
+  context: CallContext;
+  speaker: Speaker;
+  llm: LanguageModel;
+  stt: SttStream;
+  telephony: Telephony;
+  lifecycle: CallLifecycle;
+  callSid: string;
+  counters: CallCounters;
+  tuning: SessionTuning;
+  now: () => number;
+  timers: SessionTimers;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+  /** Ends the session with this reason (first reason wins). */
+  finish: (reason: EndedReason) => void;
+  /** Clock ms of the stream start (transcript times are relative to it). */
+  t0: number;
+}
+
+interface Turn {
+  controller: AbortController;
+  utterance: Utterance;
+  message?: Extract<LlmMessage, { role: 'assistant' }>;
+}
+
+const FILLERS = ['One moment.', 'Let me check.', 'Sure, one second.'];
+const FALLBACK_LINE = "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
+const TRANSFER_FAILED = "I'm sorry, I couldn't reach anyone on the team just now.";
+/** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (protocols.md B4). */
+const EAGER_MAX_WORDS = 60;
+
+/**
+ * The conversation of one call (DESIGN §6): greeting per `first_message_mode`, turn-taking on
+ * Flux events, eager replies, barge-in with history cut to what was heard, fillers, keypad input,
+ * idle messages and the silence timeout, voicemail, the built-in `end_call` and `transfer` tools,
+ * end phrases and the safety fallback. It decides; the session owns the sockets and timers' end.
+ */
+export class Conversation {
+  readonly #d: ConversationDeps;
+  readonly #history: LlmMessage[] = [];
+  readonly #log: TranscriptLog;
+  #turn: Turn | undefined;
+  #speculative: { transcript: string; controller: AbortController; stream: LlmStream } | undefined;
+  #ending: EndedReason | undefined;
+  #greetingDone = false;
+  #noticeSpoken = false;
+  #userTurnStartAt: number | undefined;
+  #userSpoke = false;
+  #heldUserTurn = false;
+  #idleCount = 0;
+  #toolRounds = 0;
+  #dtmf = '';
+  #voicemail: 'none' | 'waiting' | 'leaving' = 'none';
+  readonly #timers = new Map<string, unknown>();
+
+  constructor(deps: ConversationDeps) {
+    this.#d = deps;
+    this.#log = new TranscriptLog(deps.t0);
+  }
+
+  /** The reason the call is ending, once decided (a carrier `stop` then keeps it). */
+  get pendingReason(): EndedReason | undefined {
+    return this.#ending;
+  }
+
+  /** Starts the call per `first_message_mode` and `greeting_delay_ms`. */
+  async open(): Promise<void> {
+    const { advanced, first_message_mode: mode } = this.#d.context.config;
+    if (mode === 'wait_for_user') {
+      if (advanced.greet_after_silence_s > 0) this.#timer('greet', advanced.greet_after_silence_s * 1000, () => !this.#userSpoke && this.#greet());
+      else this.#armSilence();
+      return;
+    }
+    this.#timer('greet', advanced.greeting_delay_ms, () => this.#greet());
+  }
+
+  #greet(): void {
+    if (this.#ending || this.#turn || this.#userSpoke) return;
+    const first = this.#d.context.script.firstMessage;
+    if (this.#d.context.config.first_message_mode === 'assistant_first' && first !== '') {
+      const utterance = this.#say('greeting', first);
+      this.#history.push({ role: 'assistant', content: first });
+      this.#afterFirstUtterance();
+      void utterance.done.then(() => this.#afterSpeech());
+      return;
+    }
+    void this.#reply('greeting');
+  }
+
+  /** Recogniser events, in order. */
+  onStt(event: SttEvent): void {
+    if (this.#ending && this.#voicemail !== 'waiting') return;
+    switch (event.type) {
+      case 'start_of_turn':
+        this.#userTurnStartAt = this.#d.now();
+        this.#cancelTimer('silence');
+        this.#cancelTimer('voicemail');
+        return;
+      case 'update':
+        return this.#onUpdate(event.transcript);
+      case 'eager_end_of_turn':
+        return this.#onEager(event.transcript);
+      case 'turn_resumed':
+        return this.#dropSpeculative();
+      case 'end_of_turn':
+        return this.#onEndOfTurn(event.transcript, event.endOfSpeechMs);
+      default:
+        return;
+    }
+  }
+
+  #onUpdate(transcript: string): void {
+    if (this.#voicemail !== 'none' || !this.#d.speaker.audible) return;
+    const { advanced } = this.#d.context.config;
+    const interrupt = shouldInterrupt({ mode: advanced.interruptions, minWords: advanced.interrupt_min_words, assistantSpeaking: true, greetingDone: this.#greetingDone, transcript });
+    if (interrupt) this.#bargeIn();
+  }
+
+  #onEager(transcript: string): void {
+    if (!this.#d.context.config.transcriber.eager || this.#voicemail !== 'none' || this.#turn || this.#d.speaker.speaking) return;
+    if (transcript.trim() === '' || transcript.split(/\s+/).length > EAGER_MAX_WORDS) return;
+    this.#dropSpeculative();
+    const controller = new AbortController();
+    const stream = this.#d.llm.stream(this.#request(controller.signal, [{ role: 'user', content: transcript.trim() }]));
+    this.#speculative = { transcript: transcript.trim(), controller, stream };
+    this.#d.counters.eagerStarted++;
+  }
+
+  #onEndOfTurn(transcript: string, endOfSpeechMs: number | undefined): void {
+    const now = this.#d.now();
+    const text = transcript.trim();
+    const startAt = this.#userTurnStartAt ?? now;
+    this.#userTurnStartAt = undefined;
+    if (text === '') {
+      this.#dropSpeculative();
+      return this.#armSilence();
+    }
+    const endAt = endOfSpeechMs === undefined ? now : Math.min(now, this.#d.t0 + endOfSpeechMs);
+    this.#log.user(text, startAt, endAt);
+    this.#userSpoke = true;
+    if (this.#voicemail === 'waiting') return this.#timer('voicemail', this.#d.tuning.voicemailQuietMs, () => void this.#leaveVoicemail());
+    if (this.#voicemail === 'leaving' || this.#ending) return;
+    if (this.#looksLikeVoicemail(text)) return this.#voicemailDetected(false);
+    this.#idleCount = 0;
+    this.#history.push({ role: 'user', content: text });
+    this.#answer({ endOfTurnAt: now, endOfSpeechAt: endOfSpeechMs === undefined ? undefined : endAt, eager: false }, text);
+  }
+
+  /** Replies to the caller's newest words, reusing an eager reply when its guess held. */
+  #answer(timing: TurnTiming, text: string): void {
+    if (this.#d.speaker.audible) {
+      this.#dropSpeculative();
+      if (!isBackchannel(text)) this.#heldUserTurn = true;
+      return;
+    }
+    if (this.#turn) this.#cancelTurn();
+    const speculative = this.#speculative;
+    this.#speculative = undefined;
+    if (speculative && speculative.transcript === text) {
+      timing.eager = true;
+      void this.#reply('reply', timing, speculative);
+      return;
+    }
+    if (speculative) {
+      speculative.controller.abort();
+      this.#d.counters.eagerDiscarded++;
+    }
+    void this.#reply('reply', timing);
+  }
+
+  /** One assistant turn: stream the model into the voice, then act on its tool calls. */
+  async #reply(kind: 'reply' | 'greeting', timing?: TurnTiming, reuse?: { controller: AbortController; stream: LlmStream }): Promise<void> {
+    this.#cancelTimer('silence');
+    const controller = reuse?.controller ?? new AbortController();
+    const utterance = this.#d.speaker.begin(kind);
+    this.#log.utterance(utterance);
+    const turn: Turn = { controller, utterance };
+    this.#turn = turn;
+    if (timing) {
+      timing.utterance = utterance;
+      this.#d.counters.turns.push(timing);
+    }
+    const extra: LlmMessage[] = kind === 'greeting' ? [{ role: 'system', content: 'The call has just connected. Greet the caller briefly.' }] : [];
+    const stream = reuse?.stream ?? this.#d.llm.stream(this.#request(controller.signal, extra));
+    const toolCalls = await this.#streamInto(stream, utterance, controller.signal, kind === 'reply' && this.#d.context.config.advanced.fillers);
+    if (toolCalls === undefined || controller.signal.aborted) return;
+    if (timing) timing.llmFirstTokenMs = stream.firstTokenMs;
+    this.#d.speaker.end(utterance);
+    turn.message = { role: 'assistant', content: utterance.text === '' ? null : utterance.text, ...(toolCalls.length > 0 && { toolCalls }) };
+    this.#history.push(turn.message);
+    this.#afterFirstUtterance();
+    await utterance.done;
+    if (this.#turn !== turn) return;
+    this.#turn = undefined;
+    await this.#afterReply(utterance, toolCalls);
+  }
+
+  /** Streams model text into `utterance` clause by clause; undefined when cancelled or failed. */
+  async #streamInto(stream: LlmStream, utterance: Utterance, signal: AbortSignal, fillers: boolean): Promise<LlmToolCall[] | undefined> {
+    const chunker = new SentenceChunker();
+    const toolCalls: LlmToolCall[] = [];
+    const filler = fillers ? this.#d.timers.setTimeout(() => this.#filler(utterance, signal), this.#d.tuning.fillerAfterMs) : undefined;
+    try {
+      for await (const chunk of stream) {
+        if (signal.aborted) return undefined;
+        if (chunk.type === 'text') for (const piece of chunker.push(chunk.text)) this.#d.speaker.push(utterance, piece);
+        else if (chunk.type === 'tool_call') toolCalls.push(chunk.call);
+        else if (chunk.type === 'usage') {
+          this.#d.counters.llmInput += chunk.input;
+          this.#d.counters.llmOutput += chunk.output;
+        }
+      }
+    } catch (error) {
+      if (!signal.aborted) this.fail(error as Error);
+      return undefined;
+    } finally {
+      if (filler !== undefined) this.#d.timers.clearTimeout(filler);
+    }
+    for (const piece of chunker.flush()) this.#d.speaker.push(utterance, piece);
+    return toolCalls;
+  }
+
+  #filler(reply: Utterance, signal: AbortSignal): void {
+    if (signal.aborted || reply.requestedAt !== undefined || this.#d.speaker.audible) return;
+    const text = FILLERS[this.#d.counters.fillers % FILLERS.length]!;
+    this.#d.counters.fillers++;
+    this.#say('filler', text);
+  }
+
+  async #afterReply(utterance: Utterance, toolCalls: LlmToolCall[]): Promise<void> {
+    const { config, script } = this.#d.context;
+    const endCall = toolCalls.find((call) => call.name === 'end_call');
+    const transfer = toolCalls.find((call) => call.name === 'transfer');
+    if (endCall) {
+      this.#log.tool('end_call', this.#d.now());
+      return this.endCall('assistant_ended', { goodbye: script.endCallMessage !== '' && utterance.text === '' });
+    }
+    if (transfer) return this.#transfer(transfer);
+    if (toolCalls.length > 0 && this.#toolRounds++ < 2) {
+      for (const call of toolCalls) this.#history.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify({ error: `The tool ${call.name} is not available on this call.` }) });
+      return void this.#reply('reply');
+    }
+    if (containsEndPhrase(utterance.text, config.advanced.end_call_phrases)) return this.endCall('end_phrase', { goodbye: false });
+    this.#afterSpeech();
+  }
+
+  /** The assistant went quiet: answer words held while it spoke, or start the silence clock. */
+  #afterSpeech(): void {
+    if (this.#d.speaker.speaking || this.#turn || this.#ending) return;
+    this.#greetingDone = true;
+    if (this.#heldUserTurn) {
+      this.#heldUserTurn = false;
+      return void this.#reply('reply');
+    }
+    this.#armSilence();
+  }
+
+  /** Speaks the AI-disclosure / recording notice once, right after the call's first assistant words. */
+  #afterFirstUtterance(): void {
+    if (this.#noticeSpoken) return;
+    this.#noticeSpoken = true;
+    const notice = this.#d.context.script.notice;
+    if (notice === '') return;
+    const utterance = this.#say('notice', notice);
+    void utterance.done.then(() => this.#afterSpeech());
+  }
+
+  /** Barge-in: stop the model and the voice, clear the carrier, keep in history only what was heard. */
+  #bargeIn(): void {
+    const turn = this.#turn;
+    this.#turn = undefined;
+    turn?.controller.abort();
+    const cut = this.#d.speaker.interrupt();
+    if (cut.length === 0) return;
+    this.#d.counters.interruptions++;
+    this.#greetingDone = true;
+    this.#dropSpeculative();
+    if (!turn?.message) return;
+    const heard = heardText(turn.utterance);
+    const index = this.#history.indexOf(turn.message);
+    if (heard === '' && index >= 0) this.#history.splice(index, 1);
+    else if (index >= 0) this.#history[index] = { role: 'assistant', content: heard };
+  }
+
+  /** A reply nobody heard yet is superseded by newer words: forget it entirely. */
+  #cancelTurn(): void {
+    const turn = this.#turn;
+    if (!turn) return;
+    this.#turn = undefined;
+    turn.controller.abort();
+    this.#d.speaker.interrupt();
+    if (turn.message) this.#history.splice(this.#history.indexOf(turn.message), 1);
+  }
+
+  #dropSpeculative(): void {
+    if (!this.#speculative) return;
+    this.#speculative.controller.abort();
+    this.#speculative = undefined;
+    this.#d.counters.eagerDiscarded++;
+  }
+
+  /** Keypad: digits reach the model after a pause or `#` (when `keypad` is on). */
+  onDtmf(digit: string): void {
+    if (!this.#d.context.config.advanced.keypad || this.#ending || this.#voicemail !== 'none') return;
+    this.#dtmf += digit;
+    this.#cancelTimer('silence');
+    if (digit === '#') return this.#flushDtmf();
+    this.#timer('dtmf', this.#d.tuning.dtmfIdleMs, () => this.#flushDtmf());
+  }
+
+  #flushDtmf(): void {
+    this.#cancelTimer('dtmf');
+    if (this.#dtmf === '') return;
+    const text = `[keypad] ${this.#dtmf.split('').join(' ')}`;
+    this.#dtmf = '';
+    const now = this.#d.now();
+    this.#log.user(text, now, now);
+    this.#history.push({ role: 'user', content: text });
+    if (this.#d.speaker.audible && this.#d.context.config.advanced.interruptions !== 'never') this.#bargeIn();
+    this.#answer({ endOfTurnAt: now, eager: false }, text);
+  }
+
+  /** The carrier's answering-machine verdict (outbound calls with `voicemail_detection`). */
+  onAmd(answeredBy: AnsweredBy): void {
+    if (!this.#detectsVoicemail()) return;
+    if (answeredBy === 'fax') return void this.endCall('voicemail', { goodbye: false });
+    if (answeredBy.startsWith('machine_')) this.#voicemailDetected(answeredBy !== 'machine_start');
+  }
+
+  #detectsVoicemail(): boolean {
+    return this.#d.context.call.direction === 'outbound' && this.#d.context.config.advanced.voicemail_detection;
+  }
+
+  #looksLikeVoicemail(text: string): boolean {
+    return this.#detectsVoicemail() && this.#log.userTurns <= 2 && soundsLikeVoicemail(text);
+  }
+
+  /** A machine answered: stop talking; leave `voicemail_message` after the beep (or hang up without one). */
+  #voicemailDetected(greetingOver: boolean): void {
+    if (this.#voicemail === 'leaving' || (this.#ending && this.#ending !== 'voicemail')) return;
+    if (this.#voicemail === 'none') {
+      this.#voicemail = 'waiting';
+      this.#ending = 'voicemail';
+      this.#turn?.controller.abort();
+      this.#turn = undefined;
+      this.#dropSpeculative();
+      this.#d.speaker.interrupt();
+      this.#cancelTimer('silence');
+      if (this.#d.context.script.voicemailMessage === '') return this.#d.finish('voicemail');
+    }
+    if (greetingOver) return void this.#leaveVoicemail();
+    this.#timer('voicemail', this.#d.tuning.voicemailQuietMs, () => void this.#leaveVoicemail());
+  }
+
+  async #leaveVoicemail(): Promise<void> {
+    if (this.#voicemail !== 'waiting') return;
+    this.#voicemail = 'leaving';
+    this.#cancelTimer('voicemail');
+    await this.#sayAndWait('voicemail', this.#d.context.script.voicemailMessage);
+    this.#d.finish('voicemail');
+  }
+
+  async #transfer(call: LlmToolCall): Promise<void> {
+    const { context } = this.#d;
+    const ourNumber = context.call.direction === 'outbound' ? context.call.from_number : context.call.to_number;
+    this.#ending = 'transferred';
+    this.#log.tool(`transfer to ${context.transferNumber}`, this.#d.now());
+    try {
+      await this.#d.lifecycle.markTransferred(context.call.business_id, context.call.id, context.transferNumber);
+      await this.#d.telephony.transfer(this.#d.callSid, context.transferNumber, ourNumber);
+      this.#timer('transfer', 10_000, () => this.#d.finish('transferred'));
+    } catch (error) {
+      this.#d.log('call.transfer.failed', { call_id: context.call.id, error: String(error) });
+      this.#ending = undefined;
+      this.#history.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify({ error: 'The transfer failed.' }) });
+      const utterance = this.#say('reply', TRANSFER_FAILED);
+      void utterance.done.then(() => this.#afterSpeech());
+    }
+  }
+
+  #armSilence(): void {
+    this.#cancelTimer('silence');
+    if (this.#ending || this.#turn || this.#d.speaker.speaking || this.#userTurnStartAt !== undefined) return;
+    this.#timer('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
+  }
+
+  #onSilence(): void {
+    const { script, config } = this.#d.context;
+    if (this.#idleCount < config.advanced.idle_max && script.idleMessages.length > 0) {
+      const text = script.idleMessages[this.#idleCount % script.idleMessages.length]!;
+      this.#idleCount++;
+      this.#history.push({ role: 'assistant', content: text });
+      const utterance = this.#say('idle', text);
+      void utterance.done.then(() => this.#afterSpeech());
+      return;
+    }
+    void this.endCall('silence_timeout', { goodbye: true });
+  }
+
+  /** The assistant ends the call: optional goodbye (`end_call_message`), then the session hangs up. */
+  async endCall(reason: EndedReason, options: { goodbye: boolean }): Promise<void> {
+    if (this.#ending) return;
+    this.#ending = reason;
+    this.#stopTimers();
+    this.#dropSpeculative();
+    const goodbye = this.#d.context.script.endCallMessage;
+    if (options.goodbye && goodbye !== '') {
+      if (reason === 'max_duration' || reason === 'canceled') this.#silenceAssistant();
+      await this.#sayAndWait('goodbye', goodbye);
+    }
+    this.#d.finish(reason);
+  }
+
+  /** A provider failed: with `safety_fallback`, a graceful line first; the call ends `error`. */
+  fail(error: Error, failed?: 'tts'): void {
+    if (this.#ending === 'error') return;
+    this.#d.log('call.provider.failed', { call_id: this.#d.context.call.id, error: error.message });
+    this.#ending = 'error';
+    this.#stopTimers();
+    this.#dropSpeculative();
+    this.#silenceAssistant();
+    if (!this.#d.context.config.advanced.safety_fallback || failed === 'tts') return this.#d.finish('error');
+    void this.#sayAndWait('goodbye', FALLBACK_LINE).then(() => this.#d.finish('error'));
+  }
+
+  /** Stops every timer and the model (the session is tearing down). */
+  close(): void {
+    this.#stopTimers();
+    this.#dropSpeculative();
+    this.#turn?.controller.abort();
+  }
+
+  /** The transcript (DESIGN §4): what each side said, assistant text cut to what was heard. */
+  transcript(): TranscriptEntry[] {
+    return this.#log.entries(this.#d.now());
+  }
+
+  #silenceAssistant(): void {
+    this.#turn?.controller.abort();
+    this.#turn = undefined;
+    this.#d.speaker.interrupt();
+  }
+
+  #say(kind: UtteranceKind, text: string): Utterance {
+    const utterance = this.#d.speaker.say(kind, text);
+    this.#log.utterance(utterance);
+    return utterance;
+  }
+
+  async #sayAndWait(kind: UtteranceKind, text: string): Promise<void> {
+    const utterance = this.#say(kind, text);
+    await new Promise<void>((resolve) => {
+      const handle = this.#d.timers.setTimeout(resolve, this.#d.tuning.goodbyeMaxMs);
+      void utterance.done.then(() => {
+        this.#d.timers.clearTimeout(handle);
+        resolve();
+      });
+    });
+  }
+
+  #request(signal: AbortSignal, extra: LlmMessage[] = []): LlmRequest {
+    const { config, script, tools } = this.#d.context;
+    return {
+      model: config.model.model,
+      messages: [{ role: 'system', content: script.systemPrompt }, ...this.#history, ...extra],
+      ...(tools.length > 0 && { tools }),
+      temperature: config.model.temperature,
+      maxTokens: config.model.max_tokens,
+      priority: config.model.priority,
+      race: config.model.race,
+      signal,
+    };
+  }
+
+  #timer(name: string, ms: number, callback: () => void): void {
+    this.#cancelTimer(name);
+    this.#timers.set(name, this.#d.timers.setTimeout(() => {
+      this.#timers.delete(name);
+      callback();
+    }, ms));
+  }
+
+  #cancelTimer(name: string): void {
+    const handle = this.#timers.get(name);
+    if (handle === undefined) return;
+    this.#d.timers.clearTimeout(handle);
+    this.#timers.delete(name);
+  }
+
+  #stopTimers(): void {
+    for (const name of [...this.#timers.keys()]) if (name !== 'transfer') this.#cancelTimer(name);
+  }
+}

@@ -1,0 +1,89 @@
+import type { CallRepository } from '../../../shared/db/call-repository';
+import type { AssistantRepository } from '../../../shared/db/assistant-repository';
+import type { BusinessRepository } from '../../../shared/db/business-repository';
+import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import type { PacerScheduler } from '../pipeline/pacer-scheduler';
+import type { CallTransport, CallTransportEvent } from '../ports/call-transport';
+import type { LanguageModel } from '../ports/language-model';
+import type { RecordingStore } from '../ports/recording-store';
+import type { SpeechToText } from '../ports/speech-to-text';
+import type { AnsweredBy, Telephony } from '../ports/telephony';
+import type { TextToSpeech } from '../ports/text-to-speech';
+import type { StreamClaims } from '../telephony/stream-token';
+import type { AssistantConfig } from '../../../shared/domain/assistant-config';
+
+/** The `start` event of a media stream. */
+export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
+
+/** One-shot timers (real or fake). */
+export interface SessionTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** A media stream whose signature and token were checked: the call it belongs to. */
+export interface SessionStart {
+  transport: CallTransport;
+  start: StreamStart;
+  claims: StreamClaims;
+}
+
+/** A running call session, as the server's registry sees it. */
+export interface SessionHandle {
+  readonly callId: number;
+  readonly businessId: number;
+  /** The carrier's answering-machine verdict arrived (AMD callback). */
+  onAmd(answeredBy: AnsweredBy): void;
+  /** Ends the call now (SIGTERM drain past its deadline, ops): the caller hears the end message if any. */
+  stop(reason: 'canceled' | 'error'): void;
+  /** Settles once the call is ended and recorded (never rejects). */
+  readonly done: Promise<void>;
+}
+
+/** Names of the providers in use, recorded in every call's metrics (`sandbox` or the vendor). */
+export interface ProviderLabels {
+  stt: string;
+  llm: string;
+  tts: string;
+  telephony: string;
+}
+
+/** Everything a call session needs; built once per process by the composition root. */
+export interface CallSessionDeps {
+  stt: SpeechToText;
+  tts: TextToSpeech;
+  /** The language model for this assistant (OpenAI, or its `custom_url` with the stored key). */
+  languageModelFor(businessId: number, config: AssistantConfig): Promise<LanguageModel>;
+  telephony: Telephony;
+  scheduler: PacerScheduler;
+  calls: CallRepository;
+  assistants: AssistantRepository;
+  businesses: BusinessRepository;
+  lifecycle: CallLifecycle;
+  /** Where recordings go; undefined disables recording (e.g. a stage without a bucket). */
+  recordings?: RecordingStore;
+  /** Summaries of this caller's earlier calls, rendered for the prompt ('' for none). */
+  recallMemory(businessId: number, callerNumber: string): Promise<string>;
+  /** Marks the call alive every `heartbeatMs` (the sweeper ends calls whose heartbeat stops). */
+  heartbeat(businessId: number, callId: number): Promise<void>;
+  providers: ProviderLabels;
+  /** Monotonic clock, ms. */
+  now(): number;
+  timers: SessionTimers;
+  log(message: string, fields?: Record<string, unknown>): void;
+  /** Tunables (documented defaults in call-session.ts). */
+  tuning?: Partial<SessionTuning>;
+}
+
+/** Timing knobs of a session; defaults are justified where they are declared. */
+export interface SessionTuning {
+  heartbeatMs: number;
+  /** A reply whose first token is this late gets a filler ("One moment."). */
+  fillerAfterMs: number;
+  /** Keypad digits are sent to the model after this pause (or at once on `#`). */
+  dtmfIdleMs: number;
+  /** How long an end message may play before we hang up anyway. */
+  goodbyeMaxMs: number;
+  /** Wait after a voicemail greeting before leaving the message when no beep is reported. */
+  voicemailQuietMs: number;
+}
