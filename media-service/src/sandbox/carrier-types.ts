@@ -1,0 +1,78 @@
+import type { AnsweredBy, CallProgressStatus } from '../ports/telephony';
+import type { CalleeRecord } from './callee';
+import type { CallbackRecord } from './carrier-callbacks';
+import type { StreamRecord } from './carrier-stream';
+import type { SandboxLine } from './sandbox-numbers';
+
+/** Shared shapes of the sandbox carrier: timing, timers, call setup and the observable call record. */
+
+/** Simulated network timing (ms). Defaults keep a sandbox call snappy but ordered like Twilio's. */
+export interface CarrierTiming {
+  /** queued → initiated → ringing. */
+  dialMs: number;
+  /** ringing → answered. */
+  answerMs: number;
+  /** initiated → busy / failed. */
+  busyMs: number;
+  /** Cap on the requested `Timeout` before `no-answer` (a real 60 s ring would stall demos and tests). */
+  maxRingMs: number;
+  /** answered → AMD verdict for humans (real async AMD takes ~2–4 s of speech). */
+  amdHumanMs: number;
+  /** How long a transferred (`<Dial>`) leg talks before it completes. */
+  transferTalkMs: number;
+  /** `<Say>` speaking pace. */
+  sayMsPerChar: number;
+}
+
+/** The defaults of {@link CarrierTiming}. */
+export const DEFAULT_CARRIER_TIMING: CarrierTiming = { dialMs: 100, answerMs: 400, busyMs: 300, maxRingMs: 3000, amdHumanMs: 1500, transferTalkMs: 1000, sayMsPerChar: 60 };
+
+/** One-shot timers (real or fake). */
+export interface CarrierTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** How a call was set up (from the create-call form, or `startInboundCall`). */
+export interface CallSetup {
+  direction: 'outbound-api' | 'inbound';
+  to: string;
+  from: string;
+  twiml?: string;
+  /** TwiML `Url` (outbound) or the voice webhook (inbound). */
+  url?: string;
+  method: 'GET' | 'POST';
+  statusCallback?: string;
+  statusCallbackMethod: 'GET' | 'POST';
+  statusEvents: ReadonlySet<string>;
+  amdCallback?: { url: string; method: 'GET' | 'POST' };
+  timeoutS: number;
+  timeLimitS?: number;
+  line: SandboxLine;
+}
+
+/** Everything observable about one sandbox call. Times are ms since the call was created. */
+export interface SandboxCallRecord {
+  sid: string;
+  accountSid: string;
+  direction: 'outbound-api' | 'inbound';
+  to: string;
+  from: string;
+  createdAt: Date;
+  status: CallProgressStatus;
+  statusHistory: { status: CallProgressStatus; atMs: number }[];
+  scenario?: string;
+  answeredAtMs?: number;
+  endedAtMs?: number;
+  durationS?: number;
+  endedBy?: 'api' | 'callee' | 'server' | 'twiml' | 'carrier';
+  twiml: string[];
+  twimlErrors: string[];
+  said: string[];
+  dialed?: { number: string; callerId?: string; atMs: number };
+  amd?: { answeredBy: AnsweredBy; atMs: number };
+  callbacks: CallbackRecord[];
+  streams: StreamRecord[];
+  callee?: CalleeRecord;
+}
+

@@ -1,0 +1,43 @@
+import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL, type Scenario } from './scenarios';
+
+/**
+ * The sandbox carrier's special numbers (DESIGN §3). They sit in +1 500-555-00xx, the block
+ * Twilio's own test credentials reserve for magic numbers, so they can never ring a real phone and
+ * look familiar to Twilio developers. Every other number reaches the default callee.
+ */
+
+/** What dialling a number does. */
+export type SandboxLine =
+  | { kind: 'busy' }
+  | { kind: 'no-answer' }
+  | { kind: 'failed' }
+  | { kind: 'answer'; scenario: Scenario };
+
+/** One documented special number. */
+export interface SandboxNumber {
+  number: string;
+  name: string;
+  description: string;
+  line: SandboxLine;
+}
+
+/** The documented table (render it in the README from here). */
+export const SANDBOX_NUMBERS: readonly SandboxNumber[] = [
+  { number: '+15005550001', name: 'busy', description: 'Line busy: status `busy` right after `initiated`.', line: { kind: 'busy' } },
+  { number: '+15005550002', name: 'no answer', description: 'Rings until the call `Timeout` (capped by the sandbox ring cap), then `no-answer`.', line: { kind: 'no-answer' } },
+  { number: '+15005550003', name: 'voicemail', description: VOICEMAIL.description, line: { kind: 'answer', scenario: VOICEMAIL } },
+  { number: '+15005550004', name: 'interrupter', description: INTERRUPTER.description, line: { kind: 'answer', scenario: INTERRUPTER } },
+  { number: '+15005550005', name: 'silent', description: SILENT.description, line: { kind: 'answer', scenario: SILENT } },
+  { number: '+15005550006', name: 'keypad', description: KEYPRESSER.description, line: { kind: 'answer', scenario: KEYPRESSER } },
+  { number: '+15005550007', name: 'unreachable', description: 'The carrier cannot route the call: status `failed`.', line: { kind: 'failed' } },
+];
+
+const BY_NUMBER = new Map(SANDBOX_NUMBERS.map((entry) => [entry.number, entry.line]));
+
+/** Any number that is not special: the default callee. */
+export const DEFAULT_LINE: SandboxLine = { kind: 'answer', scenario: DEFAULT_CALLEE };
+
+/** What dialling `number` does in the sandbox. */
+export function sandboxLineFor(number: string): SandboxLine {
+  return BY_NUMBER.get(number) ?? DEFAULT_LINE;
+}

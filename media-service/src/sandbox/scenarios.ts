@@ -1,0 +1,163 @@
+import type { AnsweredBy } from '../ports/telephony';
+
+/**
+ * Scripts for the simulated person on a sandbox call: ordered steps with timing, run by
+ * `SimulatedCallee` on the stream's audio clock (one step check per 20 ms frame). The same
+ * scripts serve outbound callees and inbound callers.
+ */
+
+/**
+ * Where the callee announces what it is about to say, so the sandbox speech-to-text (which only
+ * measures energy) can emit the right transcript. The sandbox `TranscriptBoard` satisfies this
+ * structurally; this side never imports it.
+ */
+export interface UtteranceSink {
+  push(callSid: string, text: string): void;
+}
+
+/** One step of a scenario. Build them with {@link step}. */
+export type ScenarioStep =
+  /** Speak `text` (speech-like audio; duration ~60 ms per character unless given). */
+  | { kind: 'say'; text: string; durationMs?: number }
+  /** Wait until the assistant has spoken (since this callee's last utterance or key press began) and then been quiet `quietMs`. */
+  | { kind: 'waitForAssistant'; quietMs: number; timeoutMs: number }
+  /** Stay quiet for `ms`. */
+  | { kind: 'pause'; ms: number }
+  /** Speak over the assistant once it has been talking for `afterAssistantStartsMs`. */
+  | { kind: 'bargeIn'; text: string; afterAssistantStartsMs: number; durationMs?: number; timeoutMs: number }
+  /** Press keys, one every `gapMs` (Twilio `dtmf` messages). */
+  | { kind: 'dtmf'; digits: string; gapMs: number }
+  /** An answering machine's tone; AMD reports `machine_end_beep` when it ends. */
+  | { kind: 'beep'; durationMs: number; frequencyHz: number }
+  /** Say nothing from here on; the call ends when the other side hangs up (or at `maxCallMs`). */
+  | { kind: 'silence' }
+  /** Hang up. */
+  | { kind: 'hangup' };
+
+/** A named script plus what answering-machine detection should conclude about it. */
+export interface Scenario {
+  name: string;
+  description: string;
+  /** AMD verdict: `machine_end_beep` is posted when a `beep` step ends; others shortly after answer. */
+  answeredBy: AnsweredBy;
+  steps: readonly ScenarioStep[];
+  /** Safety net: the callee hangs up at this audio time (ms from stream start). */
+  maxCallMs: number;
+}
+
+/** Default time a callee waits for the assistant before carrying on anyway. */
+const WAIT_TIMEOUT_MS = 20_000;
+
+/**
+ * Step builders with documented defaults.
+ *
+ * @example
+ * ```ts
+ * scenario('asks hours', [step.say('Hi, are you open Saturday?'), step.waitForAssistant(), step.hangup()]);
+ * ```
+ */
+export const step = {
+  say: (text: string, options: { durationMs?: number } = {}): ScenarioStep => ({ kind: 'say', text, ...options }),
+  /** Default: quiet for 700 ms (longer than a pause between the assistant's sentences), give up after 20 s. */
+  waitForAssistant: (options: { quietMs?: number; timeoutMs?: number } = {}): ScenarioStep => ({
+    kind: 'waitForAssistant',
+    quietMs: options.quietMs ?? 700,
+    timeoutMs: options.timeoutMs ?? WAIT_TIMEOUT_MS,
+  }),
+  pause: (ms: number): ScenarioStep => ({ kind: 'pause', ms }),
+  /** Default: interrupt 1 s into the assistant's speech. */
+  bargeIn: (text: string, options: { afterAssistantStartsMs?: number; durationMs?: number; timeoutMs?: number } = {}): ScenarioStep => ({
+    kind: 'bargeIn',
+    text,
+    afterAssistantStartsMs: options.afterAssistantStartsMs ?? 1000,
+    timeoutMs: options.timeoutMs ?? WAIT_TIMEOUT_MS,
+    ...(options.durationMs !== undefined && { durationMs: options.durationMs }),
+  }),
+  /** Default: 300 ms between keys. */
+  dtmf: (digits: string, options: { gapMs?: number } = {}): ScenarioStep => ({ kind: 'dtmf', digits, gapMs: options.gapMs ?? 300 }),
+  /** Default: 500 ms at 1000 Hz. */
+  beep: (options: { durationMs?: number; frequencyHz?: number } = {}): ScenarioStep => ({
+    kind: 'beep',
+    durationMs: options.durationMs ?? 500,
+    frequencyHz: options.frequencyHz ?? 1000,
+  }),
+  silence: (): ScenarioStep => ({ kind: 'silence' }),
+  hangup: (): ScenarioStep => ({ kind: 'hangup' }),
+};
+
+/** Builds a scenario; a human (`answeredBy: 'human'`) with a 5-minute safety net unless told. */
+export function scenario(
+  name: string,
+  steps: readonly ScenarioStep[],
+  options: { description?: string; answeredBy?: AnsweredBy; maxCallMs?: number } = {},
+): Scenario {
+  return { name, description: options.description ?? name, answeredBy: options.answeredBy ?? 'human', steps, maxCallMs: options.maxCallMs ?? 300_000 };
+}
+
+/** Answers, greets, asks one question, answers one question, says goodbye and hangs up. */
+export const DEFAULT_CALLEE = scenario(
+  'default',
+  [
+    step.say('Hello, this is Sam speaking.'),
+    step.waitForAssistant(),
+    step.say('Sure. Before that, are you open on Saturday mornings?'),
+    step.waitForAssistant(),
+    step.say('Tuesday at ten works for me.'),
+    step.waitForAssistant(),
+    step.say('Great, thank you. Goodbye!'),
+    step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
+    step.hangup(),
+  ],
+  { description: 'Answers, greets, asks one question, answers one question, says goodbye and hangs up.' },
+);
+
+/** A voicemail box: greeting, beep, then records in silence until the caller hangs up (max 60 s). */
+export const VOICEMAIL = scenario(
+  'voicemail',
+  [
+    step.say("Hi, you've reached Jordan Lee. I can't take your call right now. Please leave a message after the tone."),
+    step.pause(300),
+    step.beep(),
+    step.silence(),
+  ],
+  { description: 'Voicemail greeting, then a beep (AMD: machine_end_beep), then records until hang-up (60 s max).', answeredBy: 'machine_end_beep', maxCallMs: 60_000 },
+);
+
+/** Talks over the assistant twice, then wraps up. */
+export const INTERRUPTER = scenario(
+  'interrupter',
+  [
+    step.say("Hi, who's calling?"),
+    step.bargeIn('Sorry, can I stop you there? How long will this take?', { afterAssistantStartsMs: 1200 }),
+    step.waitForAssistant(),
+    step.bargeIn('Okay, okay, I get it.', { afterAssistantStartsMs: 800 }),
+    step.waitForAssistant(),
+    step.say('Thanks. Bye.'),
+    step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
+    step.hangup(),
+  ],
+  { description: 'Interrupts the assistant mid-sentence twice (after 1.2 s and 0.8 s), then says goodbye.' },
+);
+
+/** Picks up and never says a word; ends when the assistant gives up (or after 2 minutes). */
+export const SILENT = scenario('silent', [step.silence()], {
+  description: 'Answers and stays silent (exercises silence timeouts and idle messages); hangs up after 2 min.',
+  answeredBy: 'unknown',
+  maxCallMs: 120_000,
+});
+
+/** Navigates by keypad: presses 1, then enters 1234#. */
+export const KEYPRESSER = scenario(
+  'keypresser',
+  [
+    step.say('Hello?'),
+    step.waitForAssistant(),
+    step.dtmf('1'),
+    step.waitForAssistant(),
+    step.dtmf('1234#'),
+    step.waitForAssistant(),
+    step.say('Thanks, bye.'),
+    step.hangup(),
+  ],
+  { description: 'Says hello, presses 1, then types 1234# (DTMF), then says goodbye and hangs up.' },
+);
