@@ -60,7 +60,8 @@ export class TranscriptLog {
     const said = this.#utterances.flatMap((u): TranscriptEntry[] => {
       const start = u.firstPlayedAt ?? u.firstSentAt;
       if (start === undefined || u.bytesPlayed === 0 || u.text === '') return [];
-      const complete = u.playedAt !== undefined && !u.interrupted;
+      // Every byte heard counts as complete even when a barge-in came before the `:end` echo (as Speaker judges it).
+      const complete = !u.interrupted && (u.playedAt !== undefined || (u.flushed && u.bytesPlayed >= u.bytesReceived));
       const text = complete ? u.text : heardText(u);
       if (text === '') return [];
       const end = u.playedAt ?? Math.min(now, start + u.bytesPlayed / 8);

@@ -23,20 +23,25 @@ export interface InterruptContext {
 /** Short acknowledgements that mean "go on", not "stop" (LiveKit/Pipecat backchannel filters). */
 const BACKCHANNELS = new Set([
   'mm', 'mhm', 'mm-hmm', 'mmhmm', 'hmm', 'uh-huh', 'uhhuh', 'uh', 'um', 'ah', 'oh', 'yeah', 'yep', 'yes', 'ok', 'okay',
-  'right', 'sure', 'got it', 'i see', 'alright', 'all right', 'cool', 'nice', 'great',
+  'right', 'sure', 'got it', 'i see', 'alright', 'all right', 'cool', 'nice', 'great', 'uh huh', 'mm hmm',
 ]);
 
 /** The words of a transcript, lower-cased, punctuation dropped (hyphens kept: "mm-hmm"). */
 export function words(text: string): string[] {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter((word) => word !== '' && word !== '-');
+  // A token needs a letter or digit: a dash ("wait -- stop") is not a word.
+  return text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
 }
 
-/** True when the whole utterance is a backchannel ("mm-hmm", "yeah", "okay okay"). */
+/** True when the whole utterance is up to three backchannels ("mm-hmm", "okay okay", "okay, got it"). */
 export function isBackchannel(text: string): boolean {
   const list = words(text);
-  if (list.length === 0) return true;
-  if (list.length <= 3 && list.every((word) => BACKCHANNELS.has(word))) return true;
-  return BACKCHANNELS.has(list.join(' '));
+  let units = 0;
+  for (let i = 0; i < list.length; units++) {
+    if (BACKCHANNELS.has(`${list[i]} ${list[i + 1]}`)) i += 2;
+    else if (BACKCHANNELS.has(list[i]!)) i += 1;
+    else return false;
+  }
+  return units <= 3;
 }
 
 /**
@@ -56,7 +61,7 @@ export function shouldInterrupt(context: InterruptContext): boolean {
 const VOICEMAIL_PATTERNS = [
   /\bleave (?:a |your )?(?:message|name|number)\b/i,
   /\bafter the (?:tone|beep)\b/i,
-  /\b(?:not|n't) (?:available|able to take|here to take)\b/i,
+  /(?:\bnot|n't) (?:available|able to take|here to take)\b/i,
   /\byou(?:'ve| have) reached\b/i,
   /\bvoice ?mail\b/i,
   /\bmailbox\b/i,
@@ -69,11 +74,14 @@ export function soundsLikeVoicemail(transcript: string): boolean {
   return hits >= 2 || /\bafter the (?:tone|beep)\b/i.test(transcript);
 }
 
-/** Text cut to roughly `fraction` of its length, at a word boundary (what the caller heard). */
+/**
+ * Text cut to roughly `fraction` of its length, at a word boundary (what the caller heard): the
+ * words wholly heard, so '' while the first word is still playing.
+ */
 export function truncateToFraction(text: string, fraction: number): string {
-  if (fraction >= 1) return text;
   if (fraction <= 0) return '';
   const target = Math.round(text.length * fraction);
+  if (fraction >= 1 || target >= text.length) return text;
   const cut = text.lastIndexOf(' ', target);
-  return text.slice(0, cut > 0 ? cut : target).trim();
+  return cut > 0 ? text.slice(0, cut).trim() : '';
 }

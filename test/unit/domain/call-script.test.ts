@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import { parseAssistantConfig, type AssistantConfig, type AssistantConfigInput } from '../../../shared/domain/assistant-config';
+import { describeBusiness, emptyBusinessProfile, type BusinessProfile } from '../../../shared/domain/business-profile';
+import {
+  buildCallScript,
+  buildNotice,
+  buildSystemPrompt,
+  containsEndPhrase,
+  fillVariables,
+  type CallScriptInput,
+} from '../../../shared/domain/call-script';
+
+/** A config with every setting at its default except the ones given. */
+const config = (input: AssistantConfigInput = {}): AssistantConfig => parseAssistantConfig(input, []).config;
+
+const acme: BusinessProfile = { ...emptyBusinessProfile(), display_name: 'Acme Dental', hours: 'Mon-Fri 9-5' };
+
+const scriptInput = (overrides: Partial<CallScriptInput> = {}): CallScriptInput => ({
+  config: config(),
+  callVariables: {},
+  profile: null,
+  memory: '',
+  direction: 'inbound',
+  ...overrides,
+});
+
+type Variables = Record<string, string>;
+
+describe('fillVariables', () => {
+  describe.each<{ name: string; text: string; call: Variables; assistant: Variables; expected: string }>([
+    { name: 'call variable', text: 'Hi {{name}}!', call: { name: 'Jo' }, assistant: {}, expected: 'Hi Jo!' },
+    { name: 'assistant variable', text: 'Hi {{name}}!', call: {}, assistant: { name: 'Sam' }, expected: 'Hi Sam!' },
+    { name: 'call wins over assistant', text: '{{name}}', call: { name: 'Jo' }, assistant: { name: 'Sam' }, expected: 'Jo' },
+    { name: 'spaces inside braces', text: '{{  name }}', call: { name: 'Jo' }, assistant: {}, expected: 'Jo' },
+    { name: 'dotted and dashed names', text: '{{a.b}} {{c-d}}', call: { 'a.b': '1', 'c-d': '2' }, assistant: {}, expected: '1 2' },
+    { name: 'unknown left as is', text: 'Hi {{ who }}', call: {}, assistant: {}, expected: 'Hi {{ who }}' },
+    { name: 'empty value replaces', text: '[{{x}}]', call: { x: '' }, assistant: { x: 'no' }, expected: '[]' },
+    { name: 'repeated placeholder', text: '{{x}}{{x}}', call: { x: 'ab' }, assistant: {}, expected: 'abab' },
+    { name: 'not a placeholder', text: '{name} {{ }} {{a b}}', call: { name: 'x' }, assistant: {}, expected: '{name} {{ }} {{a b}}' },
+    { name: 'object prototype names stay unknown', text: '{{constructor}} {{toString}}', call: {}, assistant: {}, expected: '{{constructor}} {{toString}}' },
+    { name: 'value is not re-expanded', text: '{{a}}', call: { a: '{{b}}', b: 'no' }, assistant: {}, expected: '{{b}}' },
+  ])('$name', ({ text, call, assistant, expected }) => {
+    it(`fills ${JSON.stringify(text)}`, () => {
+      // Arrange / Act
+      const filled = fillVariables(text, call, assistant);
+      // Assert
+      expect(filled).toBe(expected);
+    });
+  });
+});
+
+describe('buildSystemPrompt', () => {
+  it('fills variables, then adds business facts, memory and the voice rules in that order', () => {
+    // Arrange
+    const input = scriptInput({
+      config: config({ system_prompt: '  You help {{customer}}.  ', variables: { customer: 'patients' } }),
+      profile: acme,
+      memory: '# Earlier calls\nCalled about a filling.',
+    });
+    // Act
+    const prompt = buildSystemPrompt(input);
+    // Assert
+    const parts = prompt.split('\n\n');
+    expect(parts[0]).toBe('You help patients.');
+    expect(parts[1]).toBe(describeBusiness(acme));
+    expect(parts[2]).toBe('# Earlier calls\nCalled about a filling.');
+    expect(parts[3]).toMatch(/^# How to speak on this phone call\nYou are on a live inbound phone call\./);
+  });
+
+  describe.each([
+    { name: 'business_context off', cfg: { business_context: false }, profile: acme, hasBusiness: false },
+    { name: 'no profile', cfg: {}, profile: null, hasBusiness: false },
+    { name: 'empty profile', cfg: {}, profile: emptyBusinessProfile(), hasBusiness: false },
+    { name: 'business_context on', cfg: {}, profile: acme, hasBusiness: true },
+  ])('business facts: $name', ({ cfg, profile, hasBusiness }) => {
+    it(hasBusiness ? 'are added' : 'are left out', () => {
+      // Arrange / Act
+      const prompt = buildSystemPrompt(scriptInput({ config: config({ system_prompt: 'Be kind.', ...cfg }), profile }));
+      // Assert
+      expect(prompt.includes('# About the business')).toBe(hasBusiness);
+    });
+  });
+
+  it('does not repeat business facts the prompt already contains (setup-built prompts)', () => {
+    // Arrange
+    const input = scriptInput({ config: config({ system_prompt: `Be kind.\n\n${describeBusiness(acme)}` }), profile: acme });
+    // Act
+    const prompt = buildSystemPrompt(input);
+    // Assert
+    expect(prompt.split('# About the business')).toHaveLength(2);
+  });
+
+  it('starts with the voice rules when the prompt is empty', () => {
+    // Arrange / Act
+    const prompt = buildSystemPrompt(scriptInput({ direction: 'outbound' }));
+    // Assert
+    expect(prompt).toMatch(/^# How to speak on this phone call\nYou are on a live outbound phone call\./);
+  });
+
+  describe.each([
+    { setting: { advanced: { keypad: false } }, line: '[keypad]' },
+    { setting: { builtin: { end_call: false } }, line: 'end_call tool' },
+    { setting: { builtin: { transfer: false } }, line: 'transfer tool' },
+    { setting: { advanced: { ai_disclosure: false } }, line: 'you are an AI assistant' },
+  ])('voice rules with $setting', ({ setting, line }) => {
+    it(`mention "${line}" only when the setting is on`, () => {
+      // Arrange / Act
+      const on = buildSystemPrompt(scriptInput());
+      const off = buildSystemPrompt(scriptInput({ config: config(setting as AssistantConfigInput) }));
+      // Assert
+      expect(on).toContain(line);
+      expect(off).not.toContain(line);
+    });
+  });
+
+  it('names the configured language', () => {
+    // Arrange / Act
+    const prompt = buildSystemPrompt(scriptInput({ config: config({ language: 'es' }) }));
+    // Assert
+    expect(prompt).toContain('language with code "es"');
+  });
+});
+
+describe('buildNotice', () => {
+  describe.each([
+    { name: 'defaults, named business', adv: {}, profile: acme, expected: "Just so you know, I'm an automated AI assistant for Acme Dental, and this call is recorded." },
+    { name: 'defaults, no profile', adv: {}, profile: null, expected: "Just so you know, I'm an automated AI assistant, and this call is recorded." },
+    { name: 'unnamed business', adv: {}, profile: emptyBusinessProfile(), expected: "Just so you know, I'm an automated AI assistant, and this call is recorded." },
+    { name: 'recording off', adv: { recording: false }, profile: acme, expected: "Just so you know, I'm an automated AI assistant for Acme Dental." },
+    { name: 'recording notice off', adv: { recording_notice: false }, profile: null, expected: "Just so you know, I'm an automated AI assistant." },
+    { name: 'hipaa (never recorded)', adv: { hipaa: true }, profile: null, expected: "Just so you know, I'm an automated AI assistant." },
+    { name: 'disclosure off', adv: { ai_disclosure: false }, profile: acme, expected: 'Just so you know, this call is recorded.' },
+    { name: 'nothing to say', adv: { ai_disclosure: false, recording: false }, profile: acme, expected: '' },
+  ])('$name', ({ adv, profile, expected }) => {
+    it('says the right notice', () => {
+      // Arrange / Act
+      const notice = buildNotice(config({ advanced: adv }), profile);
+      // Assert
+      expect(notice).toBe(expected);
+    });
+  });
+});
+
+describe('buildCallScript', () => {
+  it('fills and trims every spoken text, and drops idle messages that end up empty', () => {
+    // Arrange
+    const input = scriptInput({
+      config: config({
+        first_message: ' Hi {{name}}! ',
+        variables: { name: 'there', place: 'Acme' },
+        advanced: {
+          end_call_message: 'Bye {{name}}.',
+          idle_messages: ['Still there, {{name}}?', '  ', '{{blank}}'],
+          voicemail_message: 'Call {{place}} back.',
+        },
+      }),
+      callVariables: { name: 'Jo', blank: ' ' },
+    });
+    // Act
+    const script = buildCallScript(input);
+    // Assert
+    expect(script).toMatchObject({
+      firstMessage: 'Hi Jo!',
+      endCallMessage: 'Bye Jo.',
+      idleMessages: ['Still there, Jo?'],
+      voicemailMessage: 'Call Acme back.',
+    });
+    expect(script.systemPrompt).toBe(buildSystemPrompt(input));
+    expect(script.notice).toBe(buildNotice(input.config, null));
+  });
+
+  it('leaves the first message empty when none is configured (the model writes it)', () => {
+    // Arrange / Act
+    const script = buildCallScript(scriptInput());
+    // Assert
+    expect(script.firstMessage).toBe('');
+    expect(script.idleMessages).toEqual([]);
+  });
+});
+
+describe('containsEndPhrase', () => {
+  describe.each([
+    { spoken: 'Okay, goodbye!', phrases: ['goodbye'], expected: true },
+    { spoken: 'GOODBYE.', phrases: ['Goodbye'], expected: true },
+    { spoken: 'Thanks, have a great day.', phrases: ['have a great day!'], expected: true },
+    { spoken: 'Have a   great\nday', phrases: ['have a great day'], expected: true },
+    { spoken: 'That is all for today.', phrases: ["that's all"], expected: false },
+    { spoken: "That's all for today.", phrases: ["that's all"], expected: true },
+    { spoken: 'That’s all for today.', phrases: ["that's all"], expected: true },
+    { spoken: 'Goodbyes are hard.', phrases: ['goodbye'], expected: false },
+    { spoken: 'Say bye-bye now', phrases: ['bye'], expected: true },
+    { spoken: 'anything', phrases: [], expected: false },
+    { spoken: 'anything', phrases: ['', '  ', '!!'], expected: false },
+    { spoken: 'Take care. Bye.', phrases: ['see you', 'take care'], expected: true },
+  ])('$spoken with $phrases', ({ spoken, phrases, expected }) => {
+    it(`is ${expected}`, () => {
+      // Arrange / Act
+      const found = containsEndPhrase(spoken, phrases);
+      // Assert
+      expect(found).toBe(expected);
+    });
+  });
+});
