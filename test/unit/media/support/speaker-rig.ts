@@ -1,0 +1,47 @@
+import { Speaker } from '../../../../media-service/src/call/speaker';
+import { Pacer, type PacerSink } from '../../../../media-service/src/pipeline/pacer';
+import { FakeTextToSpeech } from './fake-tts';
+
+/**
+ * A Speaker wired to a hand-driven TTS and a real Pacer ticked by hand. The sink records what
+ * the carrier would get (`a160` per frame, mark names, `clear`) and reports sent marks back to the
+ * Speaker as the session does; the test plays the carrier by calling `speaker.onMark`.
+ */
+export function speakerRig(toSpeech: (text: string) => string = (text) => text) {
+  const tts = new FakeTextToSpeech();
+  const clock = { now: 0 };
+  const sent: string[] = [];
+  const frames: Uint8Array[] = [];
+  const failures: Error[] = [];
+  let speaker: Speaker | undefined;
+  const sink: PacerSink = {
+    sendAudio: (frame) => {
+      sent.push(`a${frame.length}`);
+      frames.push(frame.slice());
+    },
+    sendMark: (name) => {
+      sent.push(name);
+      speaker?.onMarkSent(name);
+    },
+    clear: () => void sent.push('clear'),
+  };
+  const pacer = new Pacer(sink);
+  speaker = new Speaker({ tts, pacer, now: () => clock.now, toSpeech, onFailure: (error) => void failures.push(error) });
+  /** Ticks the pacer every 10 ms for `ms` of fake time. */
+  const play = (ms: number) => {
+    for (const end = clock.now + ms; clock.now < end; ) {
+      clock.now += 10;
+      pacer.tick(clock.now);
+    }
+  };
+  const marks = () => sent.filter((item) => item.includes(':'));
+  return { tts, clock, sent, frames, failures, pacer, speaker, play, marks };
+}
+
+/** Whether a promise has settled, after letting pending reactions run. */
+export async function settled(promise: Promise<void>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  for (let i = 0; i < 3; i++) await Promise.resolve();
+  return done;
+}
