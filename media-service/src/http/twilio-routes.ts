@@ -1,6 +1,9 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { Hono, type Context } from 'hono';
 import { carrierTransition } from '../../../shared/domain/carrier-status';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import { parseTwilioAmdCallback } from '../adapters/twilio-telephony';
+import type { AnsweredBy } from '../ports/telephony';
 import { signStreamToken } from '../telephony/stream-token';
 import { isValidTwilioSignature, type TwilioParams } from '../telephony/twilio-signature';
 import { connectStreamTwiml, sayAndHangupTwiml } from '../telephony/twiml';
@@ -15,6 +18,13 @@ export interface TwilioRoutesOptions extends InboundCallDeps {
   /** How long a stream token opens a media stream after the TwiML is issued. */
   streamTokenTtlMs?: number;
   log: (message: string, error?: unknown) => void;
+  /**
+   * True while this process runs the call's media session. A `completed` status then leaves the
+   * ending to the session, which ends the call with its transcript and metrics (first reason wins).
+   */
+  hasLiveSession?: (callId: number) => boolean;
+  /** Hands an answering-machine verdict to the call's live session (no-op when none runs here). */
+  onAmd?: (callId: number, answeredBy: AnsweredBy) => void;
 }
 
 const xml = (c: Context, body: string) => c.body(body, 200, { 'content-type': 'text/xml' });
@@ -34,8 +44,9 @@ async function signedForm(c: Context, options: TwilioRoutesOptions): Promise<Rec
 
 /**
  * Twilio's HTTP callbacks: the inbound voice webhook (answers TwiML that connects the media stream
- * with a signed token) and call status callbacks (drive the call record). Every request's
- * X-Twilio-Signature is checked; a forged one gets 403 and changes nothing.
+ * with a signed token), call status callbacks (drive the call record) and async AMD verdicts
+ * (stored on the call and handed to its live session). Every request's X-Twilio-Signature is
+ * checked; a forged one gets 403 and changes nothing.
  */
 export function twilioRoutes(options: TwilioRoutesOptions) {
   return new Hono()
@@ -59,13 +70,43 @@ export function twilioRoutes(options: TwilioRoutesOptions) {
     .post('/twilio/status/:business_id/:call_id', async (c) => {
       const form = await signedForm(c, options);
       if (!form) return c.text('invalid signature', 403);
-      const businessId = Number(c.req.param('business_id'));
-      const callId = Number(c.req.param('call_id'));
-      if (!Number.isSafeInteger(businessId) || !Number.isSafeInteger(callId)) return c.text('bad call', 404);
+      const ids = callIds(c);
+      if (!ids) return c.text('bad call', 404);
       const transition = carrierTransition(form.CallStatus ?? '');
-      if (transition.kind === 'ringing') await options.lifecycle.markRinging(businessId, callId);
-      if (transition.kind === 'answered') await options.lifecycle.markAnswered(businessId, callId);
-      if (transition.kind === 'ended') await options.lifecycle.end(businessId, callId, { endedReason: transition.endedReason });
+      if (transition.kind === 'ringing') await options.lifecycle.markRinging(ids.businessId, ids.callId);
+      if (transition.kind === 'answered') await options.lifecycle.markAnswered(ids.businessId, ids.callId);
+      if (transition.kind === 'ended' && !(form.CallStatus === 'completed' && options.hasLiveSession?.(ids.callId))) {
+        await options.lifecycle.end(ids.businessId, ids.callId, { endedReason: transition.endedReason });
+      }
+      return c.body(null, 204);
+    })
+    .post('/twilio/amd/:business_id/:call_id', async (c) => {
+      const form = await signedForm(c, options);
+      if (!form) return c.text('invalid signature', 403);
+      const ids = callIds(c);
+      const amd = parseTwilioAmdCallback(form);
+      if (!ids || !amd) return c.text('bad callback', 400);
+      const stored = await storeAnsweredBy(options, ids, amd.answeredBy);
+      if (stored) options.onAmd?.(ids.callId, amd.answeredBy);
       return c.body(null, 204);
     });
+}
+
+/** The business and call ids of a callback path; undefined when they are not integers. */
+function callIds(c: Context): { businessId: number; callId: number } | undefined {
+  const businessId = Number(c.req.param('business_id'));
+  const callId = Number(c.req.param('call_id'));
+  return Number.isSafeInteger(businessId) && Number.isSafeInteger(callId) ? { businessId, callId } : undefined;
+}
+
+/** Records the AMD verdict on the call; false (logged) when the call does not exist. */
+async function storeAnsweredBy(options: TwilioRoutesOptions, ids: { businessId: number; callId: number }, answeredBy: AnsweredBy): Promise<boolean> {
+  try {
+    await options.calls.updateCall(ids.businessId, ids.callId, { answered_by: answeredBy });
+    return true;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    options.log(`AMD verdict for unknown call ${ids.businessId}/${ids.callId} ignored`);
+    return false;
+  }
 }

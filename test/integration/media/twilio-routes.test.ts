@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { twilioRoutes } from '../../../media-service/src/http/twilio-routes';
 import { verifyStreamToken } from '../../../media-service/src/telephony/stream-token';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
@@ -10,7 +10,7 @@ import { createApiHarness, uniqueNumber } from '../../support/api-harness';
 const AUTH_TOKEN = 'twilio-auth-token';
 const BASE = 'https://media.example.com';
 
-async function setup() {
+async function setup(live: { hasLiveSession?: (callId: number) => boolean; onAmd?: (callId: number, answeredBy: string) => void } = {}) {
   const harness = await createApiHarness();
   const tenant = await harness.newTenant({ numbers: 0 });
   const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
@@ -27,7 +27,7 @@ async function setup() {
   });
   const app = twilioRoutes({
     catalog: harness.core.catalog, businesses: harness.core.businesses, calls: harness.core.callRepo, ids: harness.core.ids,
-    lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: 'stream-secret', now, log: () => undefined,
+    lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: 'stream-secret', now, log: () => undefined, ...live,
   });
   const post = (path: string, form: Record<string, string>, signature = twilioSignature(AUTH_TOKEN, BASE + path, form)) =>
     app.request(path, {
@@ -87,5 +87,39 @@ describe('Twilio HTTP callbacks', () => {
     expect(response.status).toBe(204);
     const stored = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, unknown>;
     expect(stored).toMatchObject({ status: 'ended', ended_reason: 'busy', outcome: 'busy', duration_s: 0 });
+  });
+
+  it.each([
+    ['leaves a completed call with a live media session to the session', 'completed', true, 'in_progress'],
+    ['ends a completed call when no session runs here', 'completed', false, 'ended'],
+    ['ends a no-answer call even with a live session', 'no-answer', true, 'ended'],
+  ])('%s', async (_name, status, live, expected) => {
+    // Arrange
+    const { tenant, assistant, number, post } = await setup({ hasLiveSession: () => live });
+    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })).json()) as { id: number };
+    const path = `/twilio/status/${tenant.businessId}/${call.id}`;
+    await post(path, { CallSid: 'CA5', CallStatus: 'in-progress' });
+    // Act
+    const response = await post(path, { CallSid: 'CA5', CallStatus: status });
+    // Assert
+    expect(response.status).toBe(204);
+    expect(((await (await tenant.request('GET', `/calls/${call.id}`)).json()) as { status: string }).status).toBe(expected);
+  });
+
+  it('stores a signed AMD verdict and hands it to the session; forged, malformed or unknown-call verdicts change nothing', async () => {
+    // Arrange
+    const onAmd = vi.fn();
+    const { tenant, assistant, number, post, harness } = await setup({ onAmd });
+    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })).json()) as { id: number };
+    const path = `/twilio/amd/${tenant.businessId}/${call.id}`;
+    // Act
+    const forged = await post(path, { CallSid: 'CA6', AnsweredBy: 'human' }, 'forged');
+    const malformed = await post(path, { CallSid: 'CA6', AnsweredBy: 'robot' });
+    const unknown = await post(`/twilio/amd/${tenant.businessId}/999999999`, { CallSid: 'CA6', AnsweredBy: 'human' });
+    const signed = await post(path, { CallSid: 'CA6', AnsweredBy: 'machine_start' });
+    // Assert
+    expect([forged.status, malformed.status, unknown.status, signed.status]).toEqual([403, 400, 204, 204]);
+    expect(onAmd).toHaveBeenCalledExactlyOnceWith(call.id, 'machine_start');
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, call.id)).toMatchObject({ answered_by: 'machine_start' });
   });
 });

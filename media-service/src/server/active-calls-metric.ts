@@ -1,0 +1,42 @@
+/**
+ * Names the infra autoscaling policy tracks (infra/constants.ts: METRIC_NAMESPACE,
+ * ACTIVE_CALLS_METRIC, STAGE_DIMENSION). Repeated here because media-service may not import infra;
+ * test/integration/media/media-server.test.ts pins them to the infra constants.
+ */
+export const ACTIVE_CALLS_NAMESPACE = 'VoiceAgent';
+export const ACTIVE_CALLS_METRIC_NAME = 'ActiveCalls';
+export const ACTIVE_CALLS_DIMENSION = 'Stage';
+
+/**
+ * One CloudWatch Embedded Metric Format line: CloudWatch Logs turns it into the `ActiveCalls`
+ * metric (no PutMetricData call, no SDK, nothing on the hot path).
+ */
+export function activeCallsEmf(stage: string, activeCalls: number, nowMs: number): string {
+  return JSON.stringify({
+    _aws: {
+      Timestamp: nowMs,
+      CloudWatchMetrics: [
+        {
+          Namespace: ACTIVE_CALLS_NAMESPACE,
+          Dimensions: [[ACTIVE_CALLS_DIMENSION]],
+          Metrics: [{ Name: ACTIVE_CALLS_METRIC_NAME, Unit: 'Count' }],
+        },
+      ],
+    },
+    [ACTIVE_CALLS_DIMENSION]: stage,
+    [ACTIVE_CALLS_METRIC_NAME]: activeCalls,
+  });
+}
+
+/**
+ * Publishes this task's call count every `everyMs` (default 60 s: the autoscaling metric's period,
+ * so every period has a sample). Returns the stop function; the timer never keeps the process up.
+ */
+export function publishActiveCalls(options: { stage: string; count: () => number; write?: (line: string) => void; everyMs?: number }): () => void {
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const publish = () => write(activeCallsEmf(options.stage, options.count(), Date.now()));
+  publish();
+  const timer = setInterval(publish, options.everyMs ?? 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

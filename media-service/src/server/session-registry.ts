@@ -1,0 +1,64 @@
+import type { SessionHandle } from '../call/session-types';
+
+/** A one-shot timer for the drain deadline (real or fake). */
+export type DrainTimer = (run: () => void, ms: number) => () => void;
+
+const realTimer: DrainTimer = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+};
+
+/**
+ * The call sessions running in this process, by call id: the AMD callback and the status
+ * callback find a live session here, `/health` and the ActiveCalls metric count them, and SIGTERM
+ * drains them. A session leaves the registry by itself when its `done` settles.
+ */
+export class SessionRegistry {
+  readonly #sessions = new Map<number, SessionHandle>();
+  readonly #timer: DrainTimer;
+
+  constructor(options: { timer?: DrainTimer } = {}) {
+    this.#timer = options.timer ?? realTimer;
+  }
+
+  /** Registers a started session; a second stream for the same call replaces the first in the index. */
+  add(handle: SessionHandle): void {
+    this.#sessions.set(handle.callId, handle);
+    void handle.done.finally(() => {
+      if (this.#sessions.get(handle.callId) === handle) this.#sessions.delete(handle.callId);
+    });
+  }
+
+  /** The live session of a call, if this process runs it. */
+  get(callId: number): SessionHandle | undefined {
+    return this.#sessions.get(callId);
+  }
+
+  /** Live sessions right now. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Waits for every session to end by itself; whatever still runs after `deadlineMs` is stopped
+   * (`canceled`: the caller hears the end message) and waited for. Never rejects.
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    if (this.#sessions.size === 0) return;
+    let late = false;
+    const cancel = this.#timer(() => {
+      late = true;
+      for (const handle of this.#sessions.values()) handle.stop('canceled');
+    }, deadlineMs);
+    try {
+      // Sessions added meanwhile (a stream accepted just before draining began) are waited for too.
+      while (this.#sessions.size > 0) {
+        const running = [...this.#sessions.values()];
+        if (late) for (const handle of running) handle.stop('canceled');
+        await Promise.allSettled(running.map((handle) => handle.done));
+      }
+    } finally {
+      cancel();
+    }
+  }
+}
