@@ -102,7 +102,7 @@ export async function createApiHarness(options: HarnessOptions = {}) {
     return (received.Messages ?? []).map((message) => JSON.parse(message.Body ?? 'null'));
   }
 
-  return { app, core, deps, admin, logs, newTenant, clientFor, queuedJobs, sqs, queueUrl: queue.QueueUrl! };
+  return { app, core, deps, admin, logs, newTenant, clientFor, queuedJobs, sqs, sqsEndpoint, queueUrl: queue.QueueUrl! };
 }
 
 export type ApiHarness = Awaited<ReturnType<typeof createApiHarness>>;

@@ -56,6 +56,8 @@ export interface CallCounters {
   eagerStarted: number;
   eagerDiscarded: number;
   fillers: number;
+  /** Outbound pacing as the caller hears it (from the pacer): gaps where voice was waiting but late. */
+  pacing?: { underruns: number; underrunMs: number; maxLeadMs: number; voiceFrames: number };
 }
 
 /** A fresh set of counters. */
@@ -80,5 +82,8 @@ export function buildCallMetrics(counters: CallCounters, durationS: number, prov
     sandbox: Object.values(labels).includes('sandbox'),
     eager: { started: counters.eagerStarted, discarded: counters.eagerDiscarded },
     fillers: counters.fillers,
+    ...(counters.pacing && {
+      pacing: { underruns: counters.pacing.underruns, underrun_ms: Math.round(counters.pacing.underrunMs), max_lead_ms: Math.round(counters.pacing.maxLeadMs), voice_frames: counters.pacing.voiceFrames },
+    }),
   } as CallMetrics;
 }

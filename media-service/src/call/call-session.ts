@@ -124,6 +124,11 @@ class CallSession {
       onFailure: (error) => this.#conversation?.fail(error, 'tts'),
     });
     this.#cleanups.push(() => speaker.close());
+    this.#cleanups.push(() => {
+      const stats = pacer.stats();
+      this.#counters.ttsCharacters = speaker.charactersSent;
+      this.#counters.pacing = { underruns: stats.underruns, underrunMs: stats.underrunMs, maxLeadMs: stats.maxLeadMs, voiceFrames: stats.voiceFramesSent };
+    });
     this.#speakerRef = speaker;
     const conversation = new Conversation({
       context, speaker, llm, stt, telephony: deps.telephony, lifecycle: deps.lifecycle, callSid: this.#input.start.callSid,

@@ -288,6 +288,7 @@ export class Conversation {
     const cut = this.#d.speaker.interrupt();
     if (cut.length === 0) return;
     this.#d.counters.interruptions++;
+    this.#d.log('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: Math.round((turn?.utterance.bytesPlayed ?? 0) / 8) });
     this.#greetingDone = true;
     this.#dropSpeculative();
     if (!turn?.message) return;

@@ -44,7 +44,7 @@ export class SandboxCall {
     this.#t0 = deps.scheduler.now();
     const scenario = setup.line.kind === 'answer' ? setup.line.scenario.name : undefined;
     this.record = {
-      sid, accountSid: deps.accountSid, direction: setup.direction, to: setup.to, from: setup.from, createdAt: new Date(), status: 'queued',
+      sid, accountSid: deps.accountSid, direction: setup.direction, to: setup.to, from: setup.from, createdAt: new Date(), clockStartMs: this.#t0, status: 'queued',
       statusHistory: [{ status: 'queued', atMs: 0 }], ...(scenario && { scenario }), twiml: [], twimlErrors: [], said: [], callbacks: [], streams: [],
     };
   }

@@ -59,6 +59,8 @@ export interface SandboxCallRecord {
   to: string;
   from: string;
   createdAt: Date;
+  /** The carrier clock (`scheduler.now()`, performance.now() by default) when the call was created: `atMs` values count from it. */
+  clockStartMs: number;
   status: CallProgressStatus;
   statusHistory: { status: CallProgressStatus; atMs: number }[];
   scenario?: string;

@@ -116,7 +116,7 @@ export class DeepgramSandboxServer {
   }
 
   #acceptFlux(ws: WebSocket, query: FluxQuery, authorization: string): void {
-    const record: FluxConnectionRecord = { query, authorization, audioBytes: 0, sent: [], received: [], closed: false };
+    const record: FluxConnectionRecord = { query, authorization, audioBytes: 0, sent: [], sentAt: [], received: [], closed: false };
     this.fluxConnections.push(record);
     const tag = query.tag;
     const nextText = () => (tag === undefined ? undefined : this.#options.board.next(tag));

@@ -40,6 +40,8 @@ export interface FluxConnectionRecord {
   readonly authorization: string;
   audioBytes: number;
   readonly sent: FluxServerMessage[];
+  /** `performance.now()` when each `sent` message went out (same index). */
+  readonly sentAt: number[];
   readonly received: unknown[];
   closed: boolean;
   closeCode?: number;
@@ -161,6 +163,7 @@ export class FluxSession {
     if (this.#muted || this.#socket.readyState !== this.#socket.OPEN) return;
     const wire: FluxServerMessage = { ...message, sequence_id: this.#sequence++ };
     this.#record.sent.push(wire);
+    this.#record.sentAt.push(performance.now());
     this.#socket.send(JSON.stringify(wire));
   }
 }

@@ -31,6 +31,8 @@ export type ScriptedReply = SandboxLlmReply | ((request: ChatRequest) => Sandbox
 
 const GOODBYE = /\b(good ?bye|bye|that'?s all|that is all|nothing else|hang up)\b/i;
 
+const HUMAN = /\b(human|person|someone|transfer|manager)\b/i;
+
 const INTENTS: { pattern: RegExp; reply: string }[] = [
   { pattern: /\b(book|appointment|schedule|reserve|booking)\b/i, reply: "I'd be happy to help you book that. What day and time work best for you?" },
   { pattern: /\b(cancel|reschedule|move)\b/i, reply: 'No problem, I can help you change that. Which appointment would you like to change?' },
@@ -71,6 +73,9 @@ export class SandboxLlmScript {
     if (!userText) return { text: 'Hello! Thanks for calling. How can I help you today?' };
     const said = messageText(userText).trim();
     if (GOODBYE.test(said)) return goodbye(request);
+    if (HUMAN.test(said) && request.tools?.some((t) => t.function.name === 'transfer')) {
+      return { text: 'Of course, let me transfer you to someone on the team.', toolCalls: [{ name: 'transfer', arguments: JSON.stringify({ reason: 'caller asked for a person' }) }] };
+    }
     const intent = INTENTS.find((i) => i.pattern.test(said));
     if (intent) return { text: intent.reply };
     if (said === '') return { text: "Sorry, I didn't catch that. Could you say it again?" };

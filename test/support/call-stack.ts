@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
+import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
+import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
+import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
+import { startCallSession } from '../../media-service/src/call/call-session';
+import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
+import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
+import { OutboundConsumer } from '../../media-service/src/calls/outbound-consumer';
+import { writeHeartbeat } from '../../media-service/src/calls/sweeper';
+import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
+import { MediaServer } from '../../media-service/src/server/media-server';
+import { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
+import { DeepgramSandboxServer } from '../../media-service/src/sandbox/deepgram-server';
+import type { FluxTuning } from '../../media-service/src/sandbox/flux-turn-detector';
+import type { AuraTuning } from '../../media-service/src/sandbox/aura-session';
+import { OpenAiSandboxServer, type OpenAiSandboxOptions } from '../../media-service/src/sandbox/openai-server';
+import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
+import { MinutesRepository } from '../../shared/db/minutes-repository';
+import type { CallEvent } from '../../shared/events/catalog';
+import type { EventBus } from '../../shared/events/event-bus';
+import { CallLifecycle } from '../../shared/services/call-lifecycle';
+import { memoryContext } from '../../shared/domain/memory-prompt';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3RecordingStore } from '../../media-service/src/adapters/s3-recording-store';
+import { createApiHarness, type ApiHarness } from './api-harness';
+
+/** An event bus that keeps what it is given, so tests can assert on `call.started` / `call.ended`. */
+export class CapturingBus implements EventBus {
+  readonly events: CallEvent[] = [];
+  async publish(events: CallEvent[]): Promise<void> {
+    this.events.push(...events);
+  }
+  of(callId: number): string[] {
+    return this.events.filter((event) => event.detail.call_id === callId).map((event) => event.type);
+  }
+}
+
+/** Knobs of one test stack. */
+export interface CallStackOptions {
+  llm?: OpenAiSandboxOptions;
+  flux?: Partial<FluxTuning>;
+  aura?: Partial<AuraTuning>;
+  tuning?: Partial<SessionTuning>;
+}
+
+const STREAM_SECRET = 'test-stream-secret';
+
+/**
+ * The whole call path on loopback: the API (real repositories on DynamoDB Local, fauxqs queue),
+ * the outbound consumer and dialler, the sandbox carrier with simulated callees, the sandbox Flux,
+ * Aura and OpenAI servers, and the media server running real call sessions. Nothing is mocked.
+ */
+export async function startCallStack(options: CallStackOptions = {}) {
+  const api: ApiHarness = await createApiHarness({ allowPrivateUrls: true });
+  const board = new TranscriptBoard();
+  const scheduler = new PacerScheduler();
+  const logs: { message: string; fields?: Record<string, unknown> }[] = [];
+  const log = (message: string, fields?: Record<string, unknown>) => void logs.push({ message, ...(fields && { fields }) });
+  const [deepgram, openai, carrier] = await Promise.all([
+    // Aura at 25 ms per character (real speech is ~65): replies play 2.5× faster, so tests stay short.
+    DeepgramSandboxServer.start({ board, ...(options.flux && { flux: options.flux }), aura: { msPerChar: 25, firstByteDelayMs: 20, ...options.aura } }),
+    OpenAiSandboxServer.start({ ttftMs: 20, tokenIntervalMs: 2, ...options.llm }),
+    SandboxCarrier.start({ utterances: board, scheduler, log, timing: { dialMs: 20, answerMs: 50, busyMs: 30, maxRingMs: 300, amdHumanMs: 300 } }),
+  ]);
+  const bus = new CapturingBus();
+  const s3 = new S3Client({ region: 'us-east-1', endpoint: api.sqsEndpoint, forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const bucket = `recordings-${randomUUID()}`;
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  const { core } = api;
+  const minutes = new MinutesRepository(core.db);
+  const lifecycle = new CallLifecycle({ calls: core.callRepo, assistants: core.assistantRepo, minutes, events: bus, now: () => new Date(), newEventId: () => randomUUID() });
+  const telephony = new TwilioTelephony({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
+  const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: openai.baseUrl });
+  const sessionDeps: CallSessionDeps = {
+    stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
+    tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
+    languageModelFor: async () => llm,
+    telephony,
+    scheduler,
+    calls: core.callRepo,
+    assistants: core.assistantRepo,
+    businesses: core.businesses,
+    lifecycle,
+    recordings: new S3RecordingStore({ s3, bucket }),
+    recallMemory: async (businessId, number) => memoryContext(await core.callerMemory.recall(businessId, number)),
+    heartbeat: async (businessId, callId) => void (await writeHeartbeat(core.callRepo, businessId, callId, new Date())),
+    providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
+    now: () => performance.now(),
+    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+    log,
+    ...(options.tuning && { tuning: options.tuning }),
+  };
+  const port = await freePort();
+  const twilioOptions = {
+    catalog: core.catalog, businesses: core.businesses, calls: core.callRepo, ids: core.ids, lifecycle, now: () => new Date(),
+    authToken: carrier.authToken, publicBaseUrl: `http://127.0.0.1:${port}`, streamTokenSecret: STREAM_SECRET, log: (message: string) => log(message),
+  };
+  const media = await MediaServer.start({ twilio: twilioOptions, startSession: (input) => startCallSession(sessionDeps, input), log }, port, '127.0.0.1');
+  const dial = dialOutbound({
+    telephony, calls: core.callRepo, assistants: core.assistantRepo, minutes, lifecycle, publicBaseUrl: twilioOptions.publicBaseUrl,
+    streamTokenSecret: STREAM_SECRET, now: () => new Date(), log: (message) => log(message), ringTimeoutS: 5,
+  });
+  const consumer = new OutboundConsumer({ sqs: api.sqs, queueUrl: api.queueUrl, calls: core.callRepo, dial, owner: 'test', now: () => new Date(), log: (message) => log(message), waitTimeS: 1 });
+  const polling = consumer.run().catch((error: unknown) => log('consumer.failed', { error: String(error) }));
+
+  /** Resolves once the call has ended in DynamoDB with its transcript written (session done). */
+  async function whenCallEnded(businessId: number, callId: number, timeoutMs = 45_000) {
+    const started = Date.now();
+    for (;;) {
+      const found = await core.callRepo.findCall(businessId, callId, Math.floor(Date.now() / 1000));
+      if (found?.call.status === 'ended' && media.registry.get(callId) === undefined) return found;
+      if (Date.now() - started > timeoutMs) throw new Error(`call ${callId} did not end within ${timeoutMs} ms (status ${found?.call.status})`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async function stop(): Promise<void> {
+    consumer.stop();
+    await carrier.close();
+    await media.close();
+    await Promise.all([deepgram.close(), openai.close(), polling]);
+  }
+
+  return { s3, bucket, api, core, carrier, deepgram, openai, media, bus, logs, lifecycle, telephony, board, scheduler, whenCallEnded, stop, streamSecret: STREAM_SECRET };
+}
+
+/** A port free right now (the media server's public URL must name its port before it starts). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export type CallStack = Awaited<ReturnType<typeof startCallStack>>;
