@@ -1,0 +1,83 @@
+import { hostname } from 'node:os';
+import * as v from 'valibot';
+import { ConfigError, readConfig } from '../../shared/config';
+
+/**
+ * An optional value where an empty string means "not set": ECS injects the provider secrets,
+ * which are created EMPTY (infra data stack) until ops fill them, so `''` selects the sandbox.
+ */
+const optionalText = v.pipe(
+  v.optional(v.string(), ''),
+  v.transform((value) => (value.trim() === '' ? undefined : value.trim())),
+);
+const required = v.pipe(v.string(), v.trim(), v.minLength(1));
+const integer = (fallback: string, min: number, max: number) =>
+  v.pipe(v.optional(v.string(), fallback), v.regex(/^\d+$/), v.transform(Number), v.minValue(min), v.maxValue(max));
+const flag = (fallback: 'true' | 'false') =>
+  v.pipe(
+    v.optional(v.picklist(['true', 'false']), fallback),
+    v.transform((value) => value === 'true'),
+  );
+
+/**
+ * The media service's environment. Names match what infra sets (infra/stacks/media-stack.ts:
+ * PORT, STAGE, AWS_REGION, TABLE_NAME, OUTBOUND_QUEUE_URL, EVENT_BUS_NAME, RECORDINGS_BUCKET,
+ * KMS_KEY_ID, PUBLIC_BASE_URL and the secrets TWILIO_*, DEEPGRAM_API_KEY, OPENAI_API_KEY,
+ * STREAM_TOKEN_SECRET); the rest are optional and serve the local stack and tests.
+ */
+export const MediaConfigSchema = v.object({
+  PORT: integer('8080', 0, 65_535),
+  /** The `Stage` dimension of the ActiveCalls metric. */
+  STAGE: v.optional(v.string(), 'local'),
+  /** The https origin Twilio reaches us on; callbacks and the stream URL are signed over it. */
+  PUBLIC_BASE_URL: v.pipe(required, v.url(), v.regex(/^https?:\/\//), v.transform((url) => url.replace(/\/$/, ''))),
+  AWS_REGION: v.optional(v.string(), 'us-east-1'),
+  TABLE_NAME: required,
+  DYNAMODB_ENDPOINT: optionalText,
+  OUTBOUND_QUEUE_URL: required,
+  SQS_ENDPOINT: optionalText,
+  /** EventBridge bus for call.started/transferred/ended (required unless a bus is handed in). */
+  EVENT_BUS_NAME: optionalText,
+  /** Unset: calls are not recorded. */
+  RECORDINGS_BUCKET: optionalText,
+  S3_ENDPOINT: optionalText,
+  /** Opens custom LLM keys on AWS; LOCAL_SECRET_KEY does it locally. */
+  KMS_KEY_ID: optionalText,
+  LOCAL_SECRET_KEY: optionalText,
+  STREAM_TOKEN_SECRET: v.pipe(required, v.minLength(16, 'STREAM_TOKEN_SECRET must be at least 16 characters')),
+  /** Twilio: both set, or both empty for the in-process sandbox carrier. */
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_BASE_URL: optionalText,
+  /** Empty: the in-process sandbox Deepgram (Flux + Aura). */
+  DEEPGRAM_API_KEY: optionalText,
+  DEEPGRAM_BASE_URL: optionalText,
+  /** Empty: the in-process sandbox OpenAI. */
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalText,
+  /** Local development only: custom LLM URLs on loopback/private networks (never on AWS). */
+  ALLOW_PRIVATE_URLS: flag('false'),
+  /**
+   * SIGTERM: how long running calls may finish by themselves before they are stopped. ECS kills
+   * the task 120 s after SIGTERM (MEDIA_STOP_TIMEOUT_S); 100 s leaves 20 s for the end messages,
+   * recording uploads and final writes.
+   */
+  DRAIN_TIMEOUT_MS: integer('100000', 0, 3_600_000),
+  /** This process's identity on claimed calls; default host name + pid (the ECS task's host name is unique). */
+  OWNER_ID: v.optional(v.string(), `${hostname()}:${process.pid}`),
+});
+
+/** The parsed environment. */
+export type MediaConfig = v.InferOutput<typeof MediaConfigSchema>;
+
+/** Reads and checks the environment once (fail-fast, naming every bad variable). */
+export function readMediaConfig(env: Record<string, string | undefined>): MediaConfig {
+  const config = readConfig(MediaConfigSchema, env);
+  if (Boolean(config.TWILIO_ACCOUNT_SID) !== Boolean(config.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError('Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together (or both empty for the sandbox carrier).');
+  }
+  if (!config.KMS_KEY_ID && !config.LOCAL_SECRET_KEY) {
+    throw new ConfigError('Invalid configuration:\n  set KMS_KEY_ID (AWS) or LOCAL_SECRET_KEY (local stack) to open custom LLM keys.');
+  }
+  return config;
+}

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { AssistantRepository } from '../../../shared/db/assistant-repository';
+import { BusinessRepository } from '../../../shared/db/business-repository';
+import { CallRepository } from '../../../shared/db/call-repository';
+import { CallerMemoryRepository } from '../../../shared/db/caller-memory-repository';
+import { CatalogRepository } from '../../../shared/db/catalog-repository';
+import { createDb } from '../../../shared/db/client';
+import { IdAllocator } from '../../../shared/db/ids';
+import { MinutesRepository } from '../../../shared/db/minutes-repository';
+import { memoryContext } from '../../../shared/domain/memory-prompt';
+import type { EventBus } from '../../../shared/events/event-bus';
+import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
+import type { SecretBox } from '../../../shared/security/secret-box';
+import { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import { S3RecordingStore } from '../adapters/s3-recording-store';
+import { startCallSession } from '../call/call-session';
+import type { CallSessionDeps, SessionHandle, SessionStart } from '../call/session-types';
+import { dialOutbound } from '../calls/dial-outbound';
+import { OutboundConsumer } from '../calls/outbound-consumer';
+import { CallSweeper, writeHeartbeat } from '../calls/sweeper';
+import type { MediaConfig } from '../config';
+import { PacerScheduler } from '../pipeline/pacer-scheduler';
+import { publishActiveCalls } from './active-calls-metric';
+import { languageModels } from './language-models';
+import { MediaServer } from './media-server';
+import type { MediaProviders } from './providers';
+
+/** A structured log line: a message plus fields (errors are reduced to their text). */
+export type MediaLog = (message: string, fields?: Record<string, unknown>) => void;
+
+/** One JSON line per log call on stderr (CloudWatch Logs keeps stdout for the EMF metric lines). */
+export const jsonLog: MediaLog = (message, fields = {}) => console.error(JSON.stringify({ time: new Date().toISOString(), message, ...fields }));
+
+/** Options of {@link startMediaRuntime}; everything that differs between AWS and the local stack. */
+export interface MediaRuntimeOptions {
+  config: MediaConfig;
+  providers: MediaProviders;
+  /** EventBridge on AWS; the local event router (after-call pipeline) in `npm run dev`. */
+  events: EventBus;
+  /** Opens custom LLM keys (KMS on AWS, the local box in `npm run dev`). */
+  secretBox: SecretBox;
+  /** The shared 20 ms ticker (pass the sandbox carrier's, so one timer serves both). */
+  scheduler?: PacerScheduler;
+  host?: string;
+  /** Replaces `startCallSession` (tests). */
+  startSession?: (deps: CallSessionDeps, input: SessionStart) => SessionHandle;
+  log?: MediaLog;
+}
+
+/** A running media service: its server and the graceful shutdown. */
+export interface MediaRuntime {
+  server: MediaServer;
+  deps: CallSessionDeps;
+  /** SIGTERM: stop consuming, refuse new streams, drain calls (DRAIN_TIMEOUT_MS), close the server. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * The media service's composition (shared by `main.ts` on Fargate and `npm run dev`): clients and
+ * repositories, the call lifecycle, the session dependencies, the HTTP/WebSocket server, the
+ * outbound-calls consumer, the sweeper and the ActiveCalls metric.
+ */
+export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<MediaRuntime> {
+  const { config, providers } = options;
+  const log = options.log ?? jsonLog;
+  const errorLog = (message: string, error?: unknown) => log(message, error === undefined ? {} : { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  const db = createDb({ tableName: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
+  const repos = { calls: new CallRepository(db), assistants: new AssistantRepository(db), businesses: new BusinessRepository(db) };
+  const minutes = new MinutesRepository(db);
+  const now = () => new Date();
+  const lifecycle = new CallLifecycle({ ...repos, minutes, events: options.events, now, newEventId: () => `evt_${randomUUID()}` });
+  const deps = sessionDeps(options, { ...repos, lifecycle, db, log });
+  const startSession = options.startSession ?? startCallSession;
+  const server = await MediaServer.start(
+    {
+      twilio: {
+        ...repos, catalog: new CatalogRepository(db), ids: new IdAllocator(db), lifecycle, now, log: errorLog,
+        authToken: providers.twilioAuthToken, publicBaseUrl: config.PUBLIC_BASE_URL, streamTokenSecret: config.STREAM_TOKEN_SECRET,
+      },
+      startSession: (input) => startSession(deps, input),
+      log,
+    },
+    config.PORT,
+    options.host,
+  );
+  const stopOutbound = startOutbound(options, { ...repos, minutes, lifecycle }, errorLog);
+  const stopMetric = publishActiveCalls({ stage: config.STAGE, count: () => server.registry.size });
+  return {
+    server,
+    deps,
+    async shutdown() {
+      stopOutbound.consuming();
+      server.beginDraining();
+      log('media.draining', { active_calls: server.registry.size, deadline_ms: config.DRAIN_TIMEOUT_MS });
+      await server.registry.drain(config.DRAIN_TIMEOUT_MS);
+      stopOutbound.sweeping();
+      stopMetric();
+      await server.close();
+      log('media.drained');
+    },
+  };
+}
+
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & { minutes: MinutesRepository };
+
+/** The outbound-calls consumer (dialling through the providers' telephony) and the sweeper; returns their stops. */
+function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: (message: string, error?: unknown) => void) {
+  const { config, providers } = options;
+  const now = () => new Date();
+  const sqs = new SQSClient({ region: config.AWS_REGION, ...(config.SQS_ENDPOINT && { endpoint: config.SQS_ENDPOINT, credentials: LOCAL_CREDENTIALS }) });
+  const consumer = new OutboundConsumer({
+    sqs, queueUrl: config.OUTBOUND_QUEUE_URL, calls: repos.calls, owner: config.OWNER_ID, now, log,
+    dial: dialOutbound({
+      ...repos, telephony: providers.telephony, now, log,
+      publicBaseUrl: config.PUBLIC_BASE_URL, streamTokenSecret: config.STREAM_TOKEN_SECRET,
+    }),
+  });
+  const consuming = keepConsuming(consumer, log);
+  const sweeping = new CallSweeper({
+    ...repos, queue: new SqsOutboundCallQueue(sqs, config.OUTBOUND_QUEUE_URL), telephony: providers.telephony, now, log,
+  }).start();
+  return { consuming, sweeping };
+}
+
+/** Everything a call session needs, built once per process. */
+function sessionDeps(
+  options: MediaRuntimeOptions,
+  built: Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & { db: ReturnType<typeof createDb>; log: MediaLog },
+): CallSessionDeps {
+  const { config, providers } = options;
+  const memory = new CallerMemoryRepository(built.db);
+  const s3 = config.RECORDINGS_BUCKET
+    ? new S3Client({ region: config.AWS_REGION, ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT, forcePathStyle: true, credentials: LOCAL_CREDENTIALS }) })
+    : undefined;
+  return {
+    stt: providers.stt,
+    tts: providers.tts,
+    languageModelFor: languageModels({ openai: providers.openai, secretBox: options.secretBox, allowPrivateUrls: config.ALLOW_PRIVATE_URLS }),
+    telephony: providers.telephony,
+    scheduler: options.scheduler ?? new PacerScheduler({ log: built.log }),
+    calls: built.calls,
+    assistants: built.assistants,
+    businesses: built.businesses,
+    lifecycle: built.lifecycle,
+    ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
+    recallMemory: async (businessId, callerNumber) => memoryContext(await memory.recall(businessId, callerNumber)),
+    heartbeat: async (businessId, callId) => void (await writeHeartbeat(built.calls, businessId, callId, new Date())),
+    providers: providers.labels,
+    now: () => performance.now(),
+    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+    log: built.log,
+  };
+}
+
+/**
+ * Runs the consumer until stopped, restarting its poll loop after a failed receive (SQS or network
+ * down) 5 s later, so one outage never silently ends outbound dialling for the task's lifetime.
+ */
+function keepConsuming(consumer: OutboundConsumer, log: (message: string, error?: unknown) => void): () => void {
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      try {
+        await consumer.run();
+      } catch (error) {
+        log('outbound consumer poll failed; retrying in 5 s', error);
+        await new Promise((resolve) => setTimeout(resolve, 5000).unref());
+      }
+    }
+  })();
+  return () => {
+    stopped = true;
+    consumer.stop();
+  };
+}

@@ -1,0 +1,94 @@
+import { DeepgramSpeechToText } from '../adapters/deepgram-speech-to-text';
+import { DeepgramTextToSpeech } from '../adapters/deepgram-text-to-speech';
+import { TwilioTelephony } from '../adapters/twilio-telephony';
+import type { ProviderLabels } from '../call/session-types';
+import type { MediaConfig } from '../config';
+import type { PacerScheduler } from '../pipeline/pacer-scheduler';
+import type { SpeechToText } from '../ports/speech-to-text';
+import type { TextToSpeech } from '../ports/text-to-speech';
+import { SandboxCarrier } from '../sandbox/carrier';
+import { DeepgramSandboxServer } from '../sandbox/deepgram-server';
+import { OpenAiSandboxServer } from '../sandbox/openai-server';
+import { TranscriptBoard } from '../sandbox/transcript-board';
+
+/** The platform's OpenAI account (or the sandbox's), for assistants on `provider: openai`. */
+export interface OpenAiTarget {
+  apiKey: string;
+  /** Undefined: https://api.openai.com/v1. */
+  baseURL?: string;
+}
+
+/** The providers one media process uses, and the sandbox servers it started for them. */
+export interface MediaProviders {
+  stt: SpeechToText;
+  tts: TextToSpeech;
+  openai: OpenAiTarget;
+  telephony: TwilioTelephony;
+  /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
+  twilioAuthToken: string;
+  labels: ProviderLabels;
+  /** Set when the sandbox carrier runs in this process (no Twilio credentials). */
+  carrier?: SandboxCarrier;
+  deepgramSandbox?: DeepgramSandboxServer;
+  openAiSandbox?: OpenAiSandboxServer;
+  /** Closes the sandbox servers started here. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startProviders}. */
+export interface StartProvidersOptions {
+  /** Where sandbox callees announce their words to the sandbox Flux (one board per process). */
+  board?: TranscriptBoard;
+  /** An OpenAI-compatible sandbox already running (shared with the after-call analysis). */
+  openAiSandboxUrl?: string;
+  /** The shared 20 ms ticker, also driving the sandbox carrier's simulated callees. */
+  scheduler?: PacerScheduler;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/**
+ * The real adapters for every provider whose credentials are configured, else a loopback sandbox
+ * server speaking the same wire protocol (README: empty secrets mean the sandbox providers). The
+ * labels say which, and end up in every call's metrics.
+ */
+export async function startProviders(config: MediaConfig, options: StartProvidersOptions): Promise<MediaProviders> {
+  const board = options.board ?? new TranscriptBoard();
+  const started: { close(): Promise<void> }[] = [];
+  const deepgramSandbox = config.DEEPGRAM_API_KEY ? undefined : await DeepgramSandboxServer.start({ board });
+  if (deepgramSandbox) started.push(deepgramSandbox);
+  const deepgram = {
+    apiKey: config.DEEPGRAM_API_KEY ?? 'sandbox',
+    ...((deepgramSandbox?.baseUrl ?? config.DEEPGRAM_BASE_URL) && { baseUrl: deepgramSandbox?.baseUrl ?? config.DEEPGRAM_BASE_URL }),
+    log: options.log,
+  };
+  const openAiSandbox = config.OPENAI_API_KEY || options.openAiSandboxUrl ? undefined : await OpenAiSandboxServer.start();
+  if (openAiSandbox) started.push(openAiSandbox);
+  const sandboxUrl = openAiSandbox?.baseUrl ?? options.openAiSandboxUrl;
+  const openai: OpenAiTarget = config.OPENAI_API_KEY
+    ? { apiKey: config.OPENAI_API_KEY, ...(config.OPENAI_BASE_URL && { baseURL: config.OPENAI_BASE_URL }) }
+    : { apiKey: 'sk-sandbox', baseURL: sandboxUrl! };
+  const carrier = config.TWILIO_ACCOUNT_SID
+    ? undefined
+    : await SandboxCarrier.start({ utterances: board, ...(options.scheduler && { scheduler: options.scheduler }), log: options.log });
+  if (carrier) started.push(carrier);
+  const twilio = carrier
+    ? { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl }
+    : { accountSid: config.TWILIO_ACCOUNT_SID!, authToken: config.TWILIO_AUTH_TOKEN!, ...(config.TWILIO_BASE_URL && { baseUrl: config.TWILIO_BASE_URL }) };
+  return {
+    stt: new DeepgramSpeechToText(deepgram),
+    tts: new DeepgramTextToSpeech(deepgram),
+    openai,
+    telephony: new TwilioTelephony(twilio),
+    twilioAuthToken: twilio.authToken,
+    labels: {
+      stt: deepgramSandbox ? 'sandbox' : 'deepgram',
+      tts: deepgramSandbox ? 'sandbox' : 'deepgram',
+      llm: config.OPENAI_API_KEY ? 'openai' : 'sandbox',
+      telephony: carrier ? 'sandbox' : 'twilio',
+    },
+    ...(carrier && { carrier }),
+    ...(deepgramSandbox && { deepgramSandbox }),
+    ...(openAiSandbox && { openAiSandbox }),
+    close: async () => void (await Promise.all(started.map((server) => server.close()))),
+  };
+}
