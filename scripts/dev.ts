@@ -4,6 +4,7 @@ import { createAdminService, createApiDeps, createCoreDeps, createOutboundQueue 
 import { AssistantService } from '../shared/services/assistant-service';
 import { startLocalAfterCall } from './local/after-call';
 import { startLocalInfra, writeStackInfo } from './local/infra';
+import { startLocalMedia } from './local/media';
 import { localApiConfig } from './local/config';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -16,16 +17,19 @@ async function main(): Promise<void> {
   const api = createApiDeps(core, createOutboundQueue(config));
   // After the call: the call engine publishes call.started/transferred/ended to afterCall.events (the API publishes none).
   const afterCall = await startLocalAfterCall(core, config, { openAiApiKey: process.env.OPENAI_API_KEY || undefined });
+  const media = await startLocalMedia(core, infra.info, { events: afterCall.events, ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }) });
   const server = serve({ fetch: createApp(api).fetch, port });
   const apiUrl = `http://localhost:${port}/api/v1`;
   writeStackInfo({ ...infra.info, apiUrl });
   console.log(`API: ${apiUrl}`);
   console.log('Local stack: DynamoDB Local (.data/dynamodb), fauxqs (SQS + S3).');
   console.log(`After the call: call.ended → analysis (${afterCall.llmBaseUrl ? `sandbox LLM ${afterCall.llmBaseUrl}` : 'OpenAI'}) → signed webhooks with retries, via the local event router (same rules as EventBridge).`);
+  console.log(`Call engine: ${media.mediaUrl} (sandbox carrier ${media.carrierUrl}, sandbox Deepgram ${media.deepgramUrl}, OpenAI ${media.openAiUrl})`);
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
   if (infra.fresh) await seedDemo(core, api.assistants);
   const stop = async () => {
     server.close();
+    await media.stop(); // drains live calls first: their call.ended goes through the after-call pipeline
     await afterCall.stop();
     await infra.stop();
     process.exit(0);

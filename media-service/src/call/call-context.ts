@@ -14,6 +14,8 @@ export interface CallContext {
   /** The other party's number (the caller inbound, the callee outbound). */
   partyNumber: string;
   tools: LlmToolDefinition[];
+  /** The assistant's sealed `custom_key` (provider `custom`), opened only by the language-model factory. */
+  customKeySealed?: string;
 }
 
 /** Why a stream gets no conversation. */
@@ -59,5 +61,8 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const profile = business.profile ?? null;
   const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction });
   const transferNumber = profile?.transfer_number ?? '';
-  return { call, config, script, transferNumber, partyNumber, tools: builtinTools(config, transferNumber) };
+  return {
+    call, config, script, transferNumber, partyNumber, tools: builtinTools(config, transferNumber),
+    ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
+  };
 }

@@ -116,7 +116,7 @@ class CallSession {
     const stt = await this.#openStt(context);
     const tts = deps.tts.open({ voice: config.voice.voice_id, speed: config.voice.speed, signal: this.#abort.signal });
     this.#cleanups.push(() => tts.close());
-    const llm = await deps.languageModelFor(claims.businessId, config);
+    const llm = await deps.languageModelFor(claims.businessId, config, context.customKeySealed);
     const pacer = this.#openPacer(context);
     const speaker = new Speaker({
       tts, pacer, now: deps.now,

@@ -93,10 +93,8 @@ export class Conversation {
     if (this.#ending || this.#turn || this.#userSpoke) return;
     const first = this.#d.context.script.firstMessage;
     if (this.#d.context.config.first_message_mode === 'assistant_first' && first !== '') {
-      const utterance = this.#say('greeting', first);
-      this.#history.push({ role: 'assistant', content: first });
+      this.#speakScripted('greeting', first);
       this.#afterFirstUtterance();
-      void utterance.done.then(() => this.#afterSpeech());
       return;
     }
     void this.#reply('greeting');
@@ -405,9 +403,7 @@ export class Conversation {
     if (this.#idleCount < config.advanced.idle_max && script.idleMessages.length > 0) {
       const text = script.idleMessages[this.#idleCount % script.idleMessages.length]!;
       this.#idleCount++;
-      this.#history.push({ role: 'assistant', content: text });
-      const utterance = this.#say('idle', text);
-      void utterance.done.then(() => this.#afterSpeech());
+      this.#speakScripted('idle', text);
       return;
     }
     void this.endCall('silence_timeout', { goodbye: true });
@@ -455,6 +451,20 @@ export class Conversation {
     this.#turn?.controller.abort();
     this.#turn = undefined;
     this.#d.speaker.interrupt();
+  }
+
+  /** Fixed words said as a turn of their own (greeting, idle message): barge-in cuts them in history too. */
+  #speakScripted(kind: UtteranceKind, text: string): void {
+    const utterance = this.#say(kind, text);
+    const message: Turn['message'] = { role: 'assistant', content: text };
+    this.#history.push(message);
+    const turn: Turn = { controller: new AbortController(), utterance, message };
+    this.#turn = turn;
+    void utterance.done.then(() => {
+      if (this.#turn !== turn) return;
+      this.#turn = undefined;
+      this.#afterSpeech();
+    });
   }
 
   #say(kind: UtteranceKind, text: string): Utterance {

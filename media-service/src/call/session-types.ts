@@ -52,8 +52,8 @@ export interface ProviderLabels {
 export interface CallSessionDeps {
   stt: SpeechToText;
   tts: TextToSpeech;
-  /** The language model for this assistant (OpenAI, or its `custom_url` with the stored key). */
-  languageModelFor(businessId: number, config: AssistantConfig): Promise<LanguageModel>;
+  /** The language model for this assistant (OpenAI, or its `custom_url` with its KMS-sealed key). */
+  languageModelFor(businessId: number, config: AssistantConfig, customKeySealed?: string): Promise<LanguageModel>;
   telephony: Telephony;
   scheduler: PacerScheduler;
   calls: CallRepository;

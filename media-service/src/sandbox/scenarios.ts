@@ -94,10 +94,12 @@ export function scenario(
   return { name, description: options.description ?? name, answeredBy: options.answeredBy ?? 'human', steps, maxCallMs: options.maxCallMs ?? 300_000 };
 }
 
-/** Answers, greets, asks one question, answers one question, says goodbye and hangs up. */
+/** Answers, lets the assistant greet, greets back, asks one question, answers one question, says goodbye and hangs up. */
 export const DEFAULT_CALLEE = scenario(
   'default',
   [
+    // Like a person picking up: let the assistant's greeting play (up to 3 s), then answer it.
+    step.waitForAssistant({ timeoutMs: 3000 }),
     step.say('Hello, this is Sam speaking.'),
     step.waitForAssistant(),
     step.say('Sure. Before that, are you open on Saturday mornings?'),
@@ -108,7 +110,7 @@ export const DEFAULT_CALLEE = scenario(
     step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
     step.hangup(),
   ],
-  { description: 'Answers, greets, asks one question, answers one question, says goodbye and hangs up.' },
+  { description: 'Answers, lets the assistant greet (up to 3 s), greets back, asks one question, answers one question, says goodbye and hangs up.' },
 );
 
 /** A voicemail box: greeting, beep, then records in silence until the caller hangs up (max 60 s). */
