@@ -186,7 +186,9 @@ class CallSession {
 
   #startTimers(context: CallContext): void {
     const { timers } = this.#deps;
-    const maxMs = context.config.advanced.max_duration_s * 1000;
+    // The dialler stores the minutes it could reserve as `time_limit_s` (≤ max_duration_s).
+    const limitS = typeof context.call.time_limit_s === 'number' ? context.call.time_limit_s : context.config.advanced.max_duration_s;
+    const maxMs = Math.min(limitS, context.config.advanced.max_duration_s) * 1000;
     const max = timers.setTimeout(() => void this.#conversation?.endCall('max_duration', { goodbye: true }), maxMs);
     this.#cleanups.push(() => timers.clearTimeout(max));
     let beat: unknown;

@@ -92,7 +92,8 @@ export class Conversation {
   #greet(): void {
     if (this.#ending || this.#turn || this.#userSpoke) return;
     const first = this.#d.context.script.firstMessage;
-    if (this.#d.context.config.first_message_mode === 'assistant_first' && first !== '') {
+    // assistant_first, or wait_for_user greeting a silent caller (greet_after_silence_s): the first message when set.
+    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') {
       this.#speakScripted('greeting', first);
       this.#afterFirstUtterance();
       return;

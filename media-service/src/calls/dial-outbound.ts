@@ -7,6 +7,9 @@ import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { Telephony } from '../ports/telephony';
 import { signStreamToken } from '../telephony/stream-token';
 
+/** Seconds the carrier's hard limit leaves after ours, for the end-call message to play. */
+export const CARRIER_GRACE_S = 15;
+
 export interface DialOutboundDeps {
   telephony: Telephony;
   calls: CallRepository;
@@ -43,6 +46,8 @@ export function dialOutbound(deps: DialOutboundDeps) {
       businessId: call.business_id,
       expiresAt: deps.now().getTime() + 10 * 60_000,
     });
+    // The engine ends the call itself at `limitS` (saying end_call_message); the carrier's TimeLimit is the backstop.
+    const limitS = Math.min(config.advanced.max_duration_s, reserved * 60);
     try {
       const placed = await deps.telephony.placeCall({
         to: call.to_number,
@@ -53,9 +58,9 @@ export function dialOutbound(deps: DialOutboundDeps) {
         machineDetection: config.advanced.voicemail_detection,
         amdCallbackUrl: `${base}/twilio/amd/${call.business_id}/${call.id}`,
         timeoutS: deps.ringTimeoutS ?? 30,
-        timeLimitS: Math.min(config.advanced.max_duration_s, reserved * 60),
+        timeLimitS: limitS + CARRIER_GRACE_S,
       });
-      await deps.calls.updateCall(call.business_id, call.id, { carrier_call_sid: placed.callSid, updated_at: deps.now().toISOString() });
+      await deps.calls.updateCall(call.business_id, call.id, { carrier_call_sid: placed.callSid, time_limit_s: limitS, updated_at: deps.now().toISOString() });
     } catch (error) {
       if (error instanceof ProviderError && error.retryable) throw error;
       deps.log(`carrier refused call ${call.id}`, error);

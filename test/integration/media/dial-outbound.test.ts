@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dialOutbound } from '../../../media-service/src/calls/dial-outbound';
+import { CARRIER_GRACE_S, dialOutbound } from '../../../media-service/src/calls/dial-outbound';
 import type { PlaceCallRequest, Telephony } from '../../../media-service/src/ports/telephony';
 import { verifyStreamToken } from '../../../media-service/src/telephony/stream-token';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
@@ -56,20 +56,21 @@ describe('dialling an outbound call', () => {
       streamUrl: 'wss://media.example.com/twilio/media',
       statusCallbackUrl: `https://media.example.com/twilio/status/${tenant.businessId}/${record.id}`,
       machineDetection: true,
-      timeLimitS: 300,
+      timeLimitS: 300 + CARRIER_GRACE_S,
     });
     expect(verifyStreamToken('s', request.parameters.token!, Date.parse('2026-11-23T10:01:00.000Z'))).toMatchObject({ callId: record.id });
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_reserved: 5 });
-    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({ carrier_call_sid: 'CA-placed', reserved_minutes: 5 });
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({ carrier_call_sid: 'CA-placed', reserved_minutes: 5, time_limit_s: 300 });
   });
 
   it('caps the call at the minutes left', async () => {
     // Arrange
-    const { record, dial, placed } = await setup(2);
+    const { harness, record, dial, placed } = await setup(2);
     // Act
     await dial(record);
     // Assert
-    expect(placed[0]!.timeLimitS).toBe(120);
+    expect(placed[0]!.timeLimitS).toBe(120 + CARRIER_GRACE_S);
+    expect(await harness.core.callRepo.getCallRecord(record.business_id, record.id)).toMatchObject({ time_limit_s: 120 });
   });
 
   it('ends the call failed when the plan is spent, without dialling', async () => {

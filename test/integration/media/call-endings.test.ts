@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { step } from '../../../media-service/src/sandbox/scenarios';
+import { callScripted, carrierCall, llmRequestsWith, placeCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
+import { startCallStack, type CallStack } from '../../support/call-stack';
+
+let stack: CallStack;
+const SLOW = 'please think it over carefully';
+
+beforeAll(async () => {
+  // Replies to a caller whose last words are SLOW take 1.5 s to start, so a filler is due.
+  const lastMessage = (body: unknown) => JSON.stringify((body as { messages?: unknown[] } | undefined)?.messages?.at(-1) ?? '');
+  stack = await startCallStack({ llm: { ttftMs: (request) => (lastMessage(request.body).includes(SLOW) ? 1500 : 20) } });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const T = { timeout: 60_000 };
+const assistantLines = (transcript: { role: string; text: string }[]) => transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
+
+describe.concurrent('how calls end', () => {
+  it('silence: an idle message after silence_timeout_s, then end_call_message and silence_timeout', T, async () => {
+    // Act
+    const config = { first_message: 'Hello.', advanced: { ...QUIET, silence_timeout_s: 5, idle_messages: ['Are you still there?'], idle_max: 1, end_call_message: 'Goodbye for now.' } };
+    const { tenant, callId } = await callScripted(stack, config, [step.silence()]);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId, 50_000);
+    // Assert
+    expect(call.ended_reason).toBe('silence_timeout');
+    expect(assistantLines(detail.transcript)).toEqual(['Hello.', 'Are you still there?', 'Goodbye for now.']);
+    const [, idle, goodbye] = detail.transcript;
+    expect(idle!.start_ms - detail.transcript[0]!.end_ms).toBeGreaterThanOrEqual(5000);
+    expect(goodbye!.start_ms - idle!.end_ms).toBeGreaterThanOrEqual(5000);
+  });
+
+  it('max duration: the engine says end_call_message and ends max_duration before the carrier limit', { timeout: 70_000 }, async () => {
+    // Act
+    const config = { first_message: 'Hello.', advanced: { ...QUIET, max_duration_s: 30, silence_timeout_s: 60, end_call_message: 'Our time is up, goodbye.' } };
+    const { tenant, callId } = await callScripted(stack, config, [step.silence()]);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId, 60_000);
+    // Assert
+    expect(call.ended_reason).toBe('max_duration');
+    expect(assistantLines(detail.transcript).at(-1)).toBe('Our time is up, goodbye.');
+    expect(call.duration_s).toBeGreaterThanOrEqual(30);
+    expect(call.duration_s).toBeLessThanOrEqual(40);
+  });
+
+  it('voicemail: after the greeting and beep, voicemail_message is left and the call ends voicemail', T, async () => {
+    // Act
+    const config = { first_message: 'Hi, this is Acme Dental.', advanced: { ...QUIET, voicemail_message: 'Hi Jordan, this is Acme Dental. Please call us back.' } };
+    const { tenant, callId, to } = await placeCall(stack, config, '+15005550003');
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(call).toMatchObject({ ended_reason: 'voicemail', outcome: 'voicemail' });
+    expect(assistantLines(detail.transcript).at(-1)).toBe('Hi Jordan, this is Acme Dental. Please call us back.');
+    const carrier = carrierCall(stack, to);
+    expect(carrier.amd?.answeredBy).toBe('machine_end_beep');
+    const message = detail.transcript.at(-1)!;
+    const beepEndMs = carrier.callee!.steps.find((s) => s.kind === 'beep')!.endMs!;
+    expect(message.start_ms).toBeGreaterThanOrEqual(beepEndMs - 100);
+  });
+
+  it('voicemail without a message: the engine hangs up as soon as it knows', T, async () => {
+    // Act
+    const { tenant, callId } = await placeCall(stack, { first_message: 'Hi, this is Acme Dental.', advanced: QUIET }, '+15005550003');
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(call.ended_reason).toBe('voicemail');
+    expect(assistantLines(detail.transcript).every((text) => text.startsWith('Hi, this is Acme') || 'Hi, this is Acme Dental.'.startsWith(text))).toBe(true);
+  });
+
+  it('fillers: a slow reply gets a filler, which stays out of the model history', T, async () => {
+    // Act
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: QUIET }, [
+      waitForAssistant(), step.say(`Hmm, ${SLOW} for me.`), waitForAssistant(), step.say('Thanks, goodbye.'), waitForAssistant(), step.hangup(),
+    ]);
+    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const lines = assistantLines(detail.transcript);
+    expect(lines[1]).toBe('One moment.');
+    expect((detail.metrics as unknown as { fillers: number }).fillers).toBe(1);
+    const later = llmRequestsWith(stack, 'Thanks, goodbye.').map((request) => JSON.stringify(request.body));
+    expect(later.length).toBeGreaterThan(0);
+    for (const body of later) expect(body).not.toContain('One moment.');
+  });
+
+  it('wait_for_user: the assistant speaks only after the caller', T, async () => {
+    // Act
+    const { tenant, callId } = await callScripted(stack, { first_message_mode: 'wait_for_user', first_message: 'Hello.', advanced: QUIET }, [
+      step.pause(800), step.say('Hello? Who is this?'), waitForAssistant(), step.hangup(),
+    ]);
+    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(detail.transcript[0]).toMatchObject({ role: 'user', text: 'Hello? Who is this?' });
+    expect(detail.transcript[1]!.role).toBe('assistant');
+  });
+
+  it('model_generated: the model writes the greeting', T, async () => {
+    // Act
+    const { tenant, callId } = await callScripted(stack, { first_message_mode: 'model_generated', advanced: QUIET }, [waitForAssistant(), step.hangup()]);
+    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(detail.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello! Thanks for calling. How can I help you today?' });
+  });
+
+  it('greet_after_silence_s: with wait_for_user, a silent caller is greeted after the delay', T, async () => {
+    // Act
+    const { tenant, callId } = await callScripted(stack, { first_message_mode: 'wait_for_user', first_message: 'Hello?', advanced: { ...QUIET, greet_after_silence_s: 2 } }, [
+      waitForAssistant(), step.hangup(),
+    ]);
+    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(detail.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello?' });
+    expect(detail.transcript[0]!.start_ms).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('greeting_delay_ms delays the first message', T, async () => {
+    // Act
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: { ...QUIET, greeting_delay_ms: 1500 } }, [waitForAssistant(), step.hangup()]);
+    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(detail.transcript[0]!.start_ms).toBeGreaterThanOrEqual(1500);
+  });
+});
