@@ -17,6 +17,8 @@ export interface CallLifecycleDeps {
   events: EventBus;
   now: () => Date;
   newEventId: () => string;
+  /** Called once per call that this process ended (metrics: e.g. calls ended with `error`). */
+  onEnded?: (call: CallRecord) => void;
 }
 
 /** What the engine knows when a call ends. */
@@ -111,6 +113,7 @@ export class CallLifecycle {
     });
     await this.deps.minutes.settle(businessId, callId, duration);
     await this.publish('call.ended', updated);
+    this.deps.onEnded?.(updated);
     return true;
   }
 

@@ -28,6 +28,21 @@ export function activeCallsEmf(stage: string, activeCalls: number, nowMs: number
   });
 }
 
+/** The `CallsEndedWithError` metric name (infra/constants.ts CALLS_ENDED_WITH_ERROR_METRIC). */
+export const CALLS_ENDED_WITH_ERROR_METRIC_NAME = 'CallsEndedWithError';
+
+/** One EMF line counting a call that ended with `error` (the ops alarm sums these per 5 minutes). */
+export function callEndedWithErrorEmf(stage: string, nowMs: number): string {
+  return JSON.stringify({
+    _aws: {
+      Timestamp: nowMs,
+      CloudWatchMetrics: [{ Namespace: ACTIVE_CALLS_NAMESPACE, Dimensions: [[ACTIVE_CALLS_DIMENSION]], Metrics: [{ Name: CALLS_ENDED_WITH_ERROR_METRIC_NAME, Unit: 'Count' }] }],
+    },
+    [ACTIVE_CALLS_DIMENSION]: stage,
+    [CALLS_ENDED_WITH_ERROR_METRIC_NAME]: 1,
+  });
+}
+
 /**
  * Publishes this task's call count every `everyMs` (default 60 s: the autoscaling metric's period,
  * so every period has a sample). Returns the stop function; the timer never keeps the process up.

@@ -22,7 +22,7 @@ import { OutboundConsumer } from '../calls/outbound-consumer';
 import { CallSweeper, writeHeartbeat } from '../calls/sweeper';
 import type { MediaConfig } from '../config';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
-import { publishActiveCalls } from './active-calls-metric';
+import { callEndedWithErrorEmf, publishActiveCalls } from './active-calls-metric';
 import { languageModels } from './language-models';
 import { MediaServer } from './media-server';
 import type { MediaProviders } from './providers';
@@ -70,7 +70,13 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
   const repos = { calls: new CallRepository(db), assistants: new AssistantRepository(db), businesses: new BusinessRepository(db) };
   const minutes = new MinutesRepository(db);
   const now = () => new Date();
-  const lifecycle = new CallLifecycle({ ...repos, minutes, events: options.events, now, newEventId: () => `evt_${randomUUID()}` });
+  const lifecycle = new CallLifecycle({
+    ...repos, minutes, events: options.events, now, newEventId: () => `evt_${randomUUID()}`,
+    // Every ending in this task (sessions, sweeper, carrier callbacks) counts toward the ops alarm.
+    onEnded: (call) => {
+      if (call.ended_reason === 'error') process.stdout.write(`${callEndedWithErrorEmf(config.STAGE, Date.now())}\n`);
+    },
+  });
   const deps = sessionDeps(options, { ...repos, lifecycle, db, log });
   const startSession = options.startSession ?? startCallSession;
   const server = await MediaServer.start(

@@ -95,4 +95,19 @@ describe('call lifecycle', () => {
     expect(detail).toMatchObject({ status: 'ended', ended_reason: 'no_answer', outcome: 'no_answer', duration_s: 0, started_at: null });
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_balance: 50 });
   });
+
+  it('tells onEnded about each call it ends, once (the CallsEndedWithError metric counts from it)', async () => {
+    // Arrange
+    const { harness, tenant, call } = await setup({});
+    const ended: string[] = [];
+    const lifecycle = new CallLifecycle({
+      calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: new MinutesRepository(harness.core.db),
+      events: { publish: async () => undefined }, now: () => new Date(), newEventId: () => 'evt', onEnded: (record) => void ended.push(String(record.ended_reason)),
+    });
+    // Act
+    await lifecycle.end(tenant.businessId, call.id, { endedReason: 'error' });
+    await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' });
+    // Assert
+    expect(ended).toEqual(['error']);
+  });
 });

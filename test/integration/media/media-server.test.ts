@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { SessionHandle, SessionStart } from '../../../media-service/src/call/session-types';
-import { ACTIVE_CALLS_DIMENSION, ACTIVE_CALLS_METRIC_NAME, ACTIVE_CALLS_NAMESPACE, activeCallsEmf } from '../../../media-service/src/server/active-calls-metric';
+import { ACTIVE_CALLS_DIMENSION, ACTIVE_CALLS_METRIC_NAME, ACTIVE_CALLS_NAMESPACE, activeCallsEmf, CALLS_ENDED_WITH_ERROR_METRIC_NAME, callEndedWithErrorEmf } from '../../../media-service/src/server/active-calls-metric';
 import { MediaServer } from '../../../media-service/src/server/media-server';
 import { SessionRegistry } from '../../../media-service/src/server/session-registry';
 import { signStreamToken } from '../../../media-service/src/telephony/stream-token';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
-import { ACTIVE_CALLS_METRIC, METRIC_NAMESPACE, STAGE_DIMENSION } from '../../../infra/constants';
+import { ACTIVE_CALLS_METRIC, CALLS_ENDED_WITH_ERROR_METRIC, METRIC_NAMESPACE, STAGE_DIMENSION } from '../../../infra/constants';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness } from '../../support/api-harness';
@@ -239,5 +239,15 @@ describe('ActiveCalls metric', () => {
     // Assert
     expect([ACTIVE_CALLS_NAMESPACE, ACTIVE_CALLS_METRIC_NAME, ACTIVE_CALLS_DIMENSION]).toEqual([METRIC_NAMESPACE, ACTIVE_CALLS_METRIC, STAGE_DIMENSION]);
     expect(line).toMatchObject({ Stage: 'prod', ActiveCalls: 3, _aws: { CloudWatchMetrics: [{ Namespace: 'VoiceAgent', Dimensions: [['Stage']] }] } });
+  });
+});
+
+describe('CallsEndedWithError metric', () => {
+  it('counts one per call under the name and dimension the ops alarm watches', () => {
+    // Arrange / Act
+    const line = JSON.parse(callEndedWithErrorEmf('prod', NOW)) as Record<string, unknown>;
+    // Assert
+    expect(CALLS_ENDED_WITH_ERROR_METRIC_NAME).toBe(CALLS_ENDED_WITH_ERROR_METRIC);
+    expect(line).toMatchObject({ Stage: 'prod', CallsEndedWithError: 1, _aws: { CloudWatchMetrics: [{ Namespace: METRIC_NAMESPACE, Dimensions: [[STAGE_DIMENSION]] }] } });
   });
 });
