@@ -36,6 +36,46 @@ export interface SchedulerStats {
 }
 
 /**
+ * Tick lateness in fixed 0.5 ms buckets up to 250 ms (one overflow bucket past it), so a
+ * percentile costs no allocation per tick and no sorting however long the process runs.
+ */
+export class LatenessHistogram {
+  static readonly BUCKET_MS = 0.5;
+  static readonly BUCKETS = 500;
+  readonly #counts = new Uint32Array(LatenessHistogram.BUCKETS + 1);
+  #count = 0;
+  #max = 0;
+
+  /** Samples recorded. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Records one lateness (ms; negative counts as 0). */
+  record(lateMs: number): void {
+    const late = Math.max(0, lateMs);
+    this.#counts[Math.min(LatenessHistogram.BUCKETS, Math.floor(late / LatenessHistogram.BUCKET_MS))]!++;
+    this.#count++;
+    this.#max = Math.max(this.#max, late);
+  }
+
+  /**
+   * Nearest-rank percentile (0 < p ≤ 100) as the upper edge of its bucket, never above the largest
+   * sample (so the overflow bucket reports the max); 0 when nothing was recorded.
+   */
+  percentile(p: number): number {
+    if (this.#count === 0) return 0;
+    const rank = Math.min(this.#count, Math.max(1, Math.ceil((p / 100) * this.#count)));
+    let seen = 0;
+    for (let bucket = 0; bucket < LatenessHistogram.BUCKETS; bucket++) {
+      seen += this.#counts[bucket]!;
+      if (seen >= rank) return Math.min((bucket + 1) * LatenessHistogram.BUCKET_MS, this.#max);
+    }
+    return this.#max;
+  }
+}
+
+/**
  * One timer for every pacer in the process (and, in the sandbox, every simulated call): 100
  * concurrent calls cost one interval instead of 100 timers drifting against each other. The
  * interval runs only while something is registered. A throwing tickable is logged, never fatal.
@@ -51,6 +91,7 @@ export class PacerScheduler {
   #ticks = 0;
   #lateSum = 0;
   #lateMax = 0;
+  readonly #lateness = new LatenessHistogram();
 
   constructor(options: PacerSchedulerOptions = {}) {
     this.#now = options.now ?? (() => performance.now());
@@ -90,6 +131,11 @@ export class PacerScheduler {
     return { ticks: this.#ticks, meanLateMs: this.#ticks ? this.#lateSum / this.#ticks : 0, maxLateMs: this.#lateMax };
   }
 
+  /** Tick lateness percentile since construction (e.g. 99 for pacing jitter p99), from {@link LatenessHistogram}. */
+  latePercentileMs(p: number): number {
+    return this.#lateness.percentile(p);
+  }
+
   #tickAll(): void {
     const now = this.#now();
     const late = Math.max(0, now - this.#expected);
@@ -97,6 +143,7 @@ export class PacerScheduler {
     this.#ticks++;
     this.#lateSum += late;
     this.#lateMax = Math.max(this.#lateMax, late);
+    this.#lateness.record(late);
     for (const member of this.#members) {
       try {
         member.tick(now);
