@@ -6,6 +6,9 @@ import { AppError } from '../shared/errors';
 import { readStackInfo } from './local/infra';
 import { localApiConfig } from './local/config';
 import { stageResourceNames } from '../infra/names';
+import { E164_PATTERN } from '../shared/domain/phone-number';
+import { SANDBOX_ACCOUNT_SID, SANDBOX_AUTH_TOKEN } from '../media-service/src/sandbox/carrier';
+import { SANDBOX_SCENARIO_NAMES, type SandboxScenarioName } from '../media-service/src/sandbox/scenarios';
 
 const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
   create-business --name NAME [--minutes M]
@@ -16,7 +19,8 @@ const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
   set-minutes --business N --minutes M
   set-max-concurrent-calls --business N --max M
   deliveries --business N [--call ID]
-  set-profile --business N [--display-name ..] [--timezone ..] [--hours ..] [--address ..] [--transfer-number +1..] [--team-email ..]`;
+  set-profile --business N [--display-name ..] [--timezone ..] [--hours ..] [--address ..] [--transfer-number +1..] [--team-email ..]
+  call-in --to +E164 [--from +E164] [--scenario ${SANDBOX_SCENARIO_NAMES.join('|')}]   (local stack only)`;
 
 const options = {
   stage: { type: 'string' },
@@ -40,6 +44,9 @@ const options = {
   address: { type: 'string' },
   'transfer-number': { type: 'string' },
   'team-email': { type: 'string' },
+  to: { type: 'string' },
+  from: { type: 'string' },
+  scenario: { type: 'string' },
 } as const;
 
 type Args = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
@@ -65,10 +72,11 @@ function service(stage: string | undefined): AdminService {
   return createAdminService(core, stage ? 'live' : 'test');
 }
 
-const COMMANDS = ['create-business', 'create-key', 'revoke-key', 'add-number', 'add-tool', 'set-minutes', 'set-max-concurrent-calls', 'set-profile', 'deliveries'];
+const COMMANDS = ['create-business', 'create-key', 'revoke-key', 'add-number', 'add-tool', 'set-minutes', 'set-max-concurrent-calls', 'set-profile', 'deliveries', 'call-in'];
 
 async function run(command: string | undefined, args: Args): Promise<unknown> {
   if (!command || !COMMANDS.includes(command)) throw new UsageError(command ? `Unknown command ${command}.` : 'No command given.');
+  if (command === 'call-in') return callIn(args);
   const admin = service(args.stage);
   switch (command) {
     case 'create-business':
@@ -100,6 +108,45 @@ async function run(command: string | undefined, args: Args): Promise<unknown> {
     default:
       throw new UsageError(command ? `Unknown command ${command}.` : 'No command given.');
   }
+}
+
+function e164(value: string, flag: string): string {
+  if (!E164_PATTERN.test(value)) throw new UsageError(`--${flag} must be an E.164 number like +15550100001.`);
+  return value;
+}
+
+/** `call-in` flags → the sandbox carrier's `POST /sandbox/inbound-calls` body. */
+function callInBody(args: Args): { to: string; from?: string; scenario?: SandboxScenarioName } {
+  if (args.stage) throw new UsageError('call-in only rings the local sandbox carrier (npm run dev); on a deployed stage, call the Twilio number from a phone.');
+  const scenario = args.scenario;
+  if (scenario !== undefined && !(SANDBOX_SCENARIO_NAMES as string[]).includes(scenario)) {
+    throw new UsageError(`--scenario must be one of ${SANDBOX_SCENARIO_NAMES.join(', ')}.`);
+  }
+  return {
+    to: e164(required(args.to, 'to'), 'to'),
+    ...(args.from !== undefined && { from: e164(args.from, 'from') }),
+    ...(scenario !== undefined && { scenario: scenario as SandboxScenarioName }),
+  };
+}
+
+/** A simulated person calls one of our numbers through the running stack's sandbox carrier. */
+async function callIn(args: Args): Promise<unknown> {
+  const body = callInBody(args);
+  const { carrierUrl } = readStackInfo();
+  if (!carrierUrl) throw new Error('The local stack recorded no sandbox carrier (Twilio credentials set, or started by an older npm run dev): restart npm run dev.');
+  const response = await fetch(`${carrierUrl}/sandbox/inbound-calls`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${SANDBOX_ACCOUNT_SID}:${SANDBOX_AUTH_TOKEN}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(body),
+  }).catch(() => {
+    throw new Error(`No sandbox carrier answers at ${carrierUrl}: is npm run dev running?`);
+  });
+  const answer = (await response.json()) as { call_sid?: string; message?: string };
+  if (response.status !== 201) throw new Error(`The sandbox carrier refused the call (${response.status}): ${answer.message ?? 'no detail'}`);
+  return { call_sid: answer.call_sid };
 }
 
 function toolInput(args: Args) {

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const media = await startLocalMedia(core, infra.info, { events: afterCall.events, ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }) });
   const server = serve({ fetch: createApp(api).fetch, port });
   const apiUrl = `http://localhost:${port}/api/v1`;
-  writeStackInfo({ ...infra.info, apiUrl });
+  writeStackInfo({ ...infra.info, apiUrl, carrierUrl: media.carrierUrl });
   console.log(`API: ${apiUrl}`);
   console.log('Local stack: DynamoDB Local (.data/dynamodb), fauxqs (SQS + S3).');
   console.log(`After the call: call.ended → analysis (${afterCall.llmBaseUrl ? `sandbox LLM ${afterCall.llmBaseUrl}` : 'OpenAI'}) → signed webhooks with retries, via the local event router (same rules as EventBridge).`);

@@ -18,6 +18,8 @@ export interface LocalStackInfo {
   recordingsBucket: string;
   localSecretKey: string;
   apiUrl?: string;
+  /** The sandbox carrier's base URL (`admin call-in` rings through it). */
+  carrierUrl?: string;
 }
 
 export const DATA_DIR = '.data';

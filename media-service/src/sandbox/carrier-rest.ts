@@ -1,19 +1,31 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as v from 'valibot';
+import { E164_PATTERN } from '../../../shared/domain/phone-number';
 import type { CallSetup, SandboxCallRecord } from './carrier-types';
 import type { SandboxLine } from './sandbox-numbers';
+import { SANDBOX_SCENARIO_NAMES } from './scenarios';
 
-/** The REST routes the sandbox serves (the subset `TwilioTelephony` uses, plus fetch). */
+/**
+ * The REST routes the sandbox serves: the Twilio subset `TwilioTelephony` uses plus fetch, and two
+ * sandbox-only routes for developers (start an inbound call, read a call's record).
+ */
 export type CarrierRoute =
   | { kind: 'create'; accountSid: string }
   | { kind: 'update' | 'fetch'; accountSid: string; callSid: string }
+  | { kind: 'sandbox-inbound' }
+  | { kind: 'sandbox-call'; callSid: string }
   | { kind: 'unknown' };
 
 const CALLS = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/;
 const CALL = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/;
+const SANDBOX_CALL = /^\/sandbox\/calls\/([^/]+)$/;
 
 /** Maps method + path to a route. */
 export function routeOf(method: string, pathname: string): CarrierRoute {
+  if (pathname === '/sandbox/inbound-calls' && method === 'POST') return { kind: 'sandbox-inbound' };
+  const sandboxCall = SANDBOX_CALL.exec(pathname);
+  if (sandboxCall && method === 'GET') return { kind: 'sandbox-call', callSid: decodeURIComponent(sandboxCall[1]!) };
   const calls = CALLS.exec(pathname);
   if (calls && method === 'POST') return { kind: 'create', accountSid: decodeURIComponent(calls[1]!) };
   const call = CALL.exec(pathname);
@@ -123,5 +135,69 @@ export function setupFromForm(form: URLSearchParams, line: SandboxLine): CallSet
     timeoutS: Math.min(600, Math.max(1, Number(form.get('Timeout')) || 60)),
     ...(timeLimit > 0 && { timeLimitS: timeLimit }),
     line,
+  };
+}
+
+/** A Twilio-shaped error to answer (`sendTwilioError`). */
+export interface TwilioErrorAnswer {
+  status: number;
+  code: number;
+  message: string;
+}
+
+/** `POST /sandbox/inbound-calls` body: who calls which of our numbers, and how the caller behaves. */
+export const InboundCallBodySchema = v.strictObject({
+  to: v.pipe(v.string(), v.regex(E164_PATTERN)),
+  from: v.optional(v.pipe(v.string(), v.regex(E164_PATTERN))),
+  scenario: v.optional(v.picklist(SANDBOX_SCENARIO_NAMES)),
+});
+
+/** A valid {@link InboundCallBodySchema} body. */
+export type InboundCallBody = v.InferOutput<typeof InboundCallBodySchema>;
+
+// Twilio's codes where one fits (21201 no To, 21211 invalid To, 21212 invalid From); 21200 otherwise.
+function inboundBodyError(issue: v.BaseIssue<unknown>): TwilioErrorAnswer {
+  const key = issue.path?.[0]?.key;
+  const value = issue.input;
+  if (key === 'to') {
+    return value === undefined
+      ? { status: 400, code: 21201, message: "No 'to' number is specified" }
+      : { status: 400, code: 21211, message: `Invalid 'to' Phone Number: ${JSON.stringify(value)} (E.164, e.g. +15550100001)` };
+  }
+  if (key === 'from') return { status: 400, code: 21212, message: `Invalid 'from' Phone Number: ${JSON.stringify(value)} (E.164, e.g. +14155550100)` };
+  if (key === 'scenario') return { status: 400, code: 21200, message: `Unknown scenario ${JSON.stringify(value)}: use one of ${SANDBOX_SCENARIO_NAMES.join(', ')}` };
+  if (typeof key === 'string') return { status: 400, code: 21200, message: `Unknown parameter '${key}': the body takes to, from and scenario` };
+  return NOT_AN_OBJECT;
+}
+
+const NOT_AN_OBJECT: TwilioErrorAnswer = { status: 400, code: 21200, message: 'The body must be a JSON object: {"to": "+1…", "from"?: "+1…", "scenario"?: "…"}' };
+
+/** Parses a `POST /sandbox/inbound-calls` body, or says which Twilio-shaped 400 to answer. */
+export function parseInboundCallBody(text: string): InboundCallBody | TwilioErrorAnswer {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { status: 400, code: 21200, message: 'The body is not valid JSON' };
+  }
+  // valibot's object schemas accept arrays; a list here is a client mistake, not a missing `to`.
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return NOT_AN_OBJECT;
+  const result = v.safeParse(InboundCallBodySchema, json);
+  return result.success ? result.output : inboundBodyError(result.issues[0]);
+}
+
+/**
+ * The call record for `GET /sandbox/calls/{sid}`: the `SandboxCallRecord` shape (as `carrier.call`
+ * returns it), with each stream's audio bytes and per-frame `media` events reduced to counts.
+ */
+export function sandboxCallView(call: SandboxCallRecord): Record<string, unknown> {
+  return {
+    ...call,
+    streams: call.streams.map(({ audioChunks, received, ...stream }) => ({
+      ...stream,
+      audioBytes: audioChunks.reduce((sum, chunk) => sum + chunk.length, 0),
+      mediaMessages: received.filter((event) => event.event === 'media').length,
+      received: received.filter((event) => event.event !== 'media'),
+    })),
   };
 }

@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
 import { SandboxCall } from './carrier-call';
-import { callResource, isAuthorized, readBody, routeOf, sendJson, sendTwilioError, setupFromForm } from './carrier-rest';
+import { callResource, isAuthorized, parseInboundCallBody, readBody, routeOf, sandboxCallView, sendJson, sendTwilioError, setupFromForm } from './carrier-rest';
 import { DEFAULT_CARRIER_TIMING, type CallSetup, type CarrierTimers, type CarrierTiming, type SandboxCallRecord } from './carrier-types';
 import { twilioSid } from './carrier-wire';
 import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
-import { DEFAULT_CALLEE, type Scenario, type UtteranceSink } from './scenarios';
+import { DEFAULT_CALLEE, SANDBOX_SCENARIOS, type Scenario, type UtteranceSink } from './scenarios';
 
 /** A scenario to play, or a whole line behaviour (busy, no-answer, failed, answer with a scenario). */
 export type ScenarioOrLine = Scenario | SandboxLine;
@@ -32,6 +32,11 @@ export interface SandboxCarrierOptions {
   /** Timeout of each callback/webhook request; default 5 s. */
   callbackTimeoutMs?: number;
   log?: (message: string, fields?: Record<string, unknown>) => void;
+  /**
+   * Our voice webhook, as a Twilio number's configured VoiceUrl: where `POST /sandbox/inbound-calls`
+   * rings (`<mediaUrl>/twilio/voice`). Without it that route answers 400.
+   */
+  voiceUrl?: string;
 }
 
 /** `startInboundCall` input: a simulated person calls one of our numbers. */
@@ -52,6 +57,9 @@ export interface InboundCallRequest {
 export const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
 export const SANDBOX_AUTH_TOKEN = 'sandbox-auth-token';
 
+/** Who calls when `POST /sandbox/inbound-calls` names no `from` (555-01xx: a fictional number). */
+export const SANDBOX_DEFAULT_CALLER = '+14155550100';
+
 const realTimers: CarrierTimers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
 
 /**
@@ -63,6 +71,10 @@ const realTimers: CarrierTimers = { setTimeout: (callback, ms) => setTimeout(cal
  *
  * Special numbers are in `sandbox-numbers.ts`; `registerScenario` and `scenarioFor` override them
  * per number. Every call is observable through `call(sid)` while and after it runs.
+ *
+ * Two sandbox-only routes (same Basic auth) let a developer drive it from outside the process:
+ * `POST /sandbox/inbound-calls` `{to, from?, scenario?}` rings `voiceUrl` (201 `{call_sid}`), and
+ * `GET /sandbox/calls/{CallSid}` returns the call's record without audio bytes.
  *
  * @example
  * ```ts
@@ -199,6 +211,8 @@ export class SandboxCarrier {
     try {
       const route = routeOf(req.method ?? 'GET', new URL(req.url ?? '/', 'http://sandbox').pathname);
       if (!isAuthorized(req.headers.authorization, this.accountSid, this.authToken)) return sendTwilioError(res, 401, 20003, 'Authenticate');
+      if (route.kind === 'sandbox-inbound') return this.#sandboxInbound(await readBody(req), res);
+      if (route.kind === 'sandbox-call') return this.#sandboxCall(route.callSid, res);
       if (route.kind === 'unknown' || route.accountSid !== this.accountSid) return sendTwilioError(res, 404, 20404, 'The requested resource was not found');
       const form = new URLSearchParams(await readBody(req));
       if (route.kind === 'create') return this.#create(form, res);
@@ -210,6 +224,22 @@ export class SandboxCarrier {
       this.#log('sandbox.carrier.request_failed', { error: String(error) });
       if (!res.headersSent) sendTwilioError(res, 500, 20500, 'Internal Server Error');
     }
+  }
+
+  #sandboxInbound(body: string, res: ServerResponse): void {
+    const voiceUrl = this.#options.voiceUrl;
+    if (!voiceUrl) return sendTwilioError(res, 400, 21200, 'This sandbox carrier has no voice webhook configured (start it with voiceUrl).');
+    const input = parseInboundCallBody(body);
+    if ('code' in input) return sendTwilioError(res, input.status, input.code, input.message);
+    const scenario = SANDBOX_SCENARIOS[input.scenario ?? 'default'];
+    const { callSid } = this.startInboundCall({ to: input.to, from: input.from ?? SANDBOX_DEFAULT_CALLER, voiceUrl, scenario });
+    sendJson(res, 201, { call_sid: callSid });
+  }
+
+  #sandboxCall(callSid: string, res: ServerResponse): void {
+    const call = this.#calls.get(callSid);
+    if (!call) return sendTwilioError(res, 404, 20404, `The requested resource /sandbox/calls/${callSid} was not found`);
+    sendJson(res, 200, sandboxCallView(call.record));
   }
 
   #create(form: URLSearchParams, res: ServerResponse): void {

@@ -163,3 +163,21 @@ export const KEYPRESSER = scenario(
   ],
   { description: 'Says hello, presses 1, then types 1234# (DTMF), then says goodbye and hangs up.' },
 );
+
+/**
+ * The scenarios a developer can pick by name for a sandbox inbound call
+ * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
+ */
+export const SANDBOX_SCENARIOS = {
+  default: DEFAULT_CALLEE,
+  voicemail: VOICEMAIL,
+  interrupter: INTERRUPTER,
+  silent: SILENT,
+  keypad: KEYPRESSER,
+} as const satisfies Record<string, Scenario>;
+
+/** A name of {@link SANDBOX_SCENARIOS}. */
+export type SandboxScenarioName = keyof typeof SANDBOX_SCENARIOS;
+
+/** The names of {@link SANDBOX_SCENARIOS}, in documentation order. */
+export const SANDBOX_SCENARIO_NAMES = Object.keys(SANDBOX_SCENARIOS) as [SandboxScenarioName, ...SandboxScenarioName[]];

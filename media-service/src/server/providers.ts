@@ -69,7 +69,13 @@ export async function startProviders(config: MediaConfig, options: StartProvider
     : { apiKey: 'sk-sandbox', baseURL: sandboxUrl! };
   const carrier = config.TWILIO_ACCOUNT_SID
     ? undefined
-    : await SandboxCarrier.start({ utterances: board, ...(options.scheduler && { scheduler: options.scheduler }), log: options.log });
+    : await SandboxCarrier.start({
+        utterances: board,
+        // Like a Twilio number's VoiceUrl: where `POST /sandbox/inbound-calls` rings.
+        voiceUrl: new URL('/twilio/voice', config.PUBLIC_BASE_URL).toString(),
+        ...(options.scheduler && { scheduler: options.scheduler }),
+        log: options.log,
+      });
   if (carrier) started.push(carrier);
   const twilio = carrier
     ? { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl }
