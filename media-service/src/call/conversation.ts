@@ -4,13 +4,15 @@ import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { LanguageModel, LlmMessage, LlmRequest, LlmStream, LlmToolCall } from '../ports/language-model';
 import type { SttEvent, SttStream } from '../ports/speech-to-text';
 import type { AnsweredBy, Telephony } from '../ports/telephony';
-import { SentenceChunker } from '../text/chunker';
 import type { CallContext } from './call-context';
 import type { CallCounters, TurnTiming } from './call-metrics';
 import type { SessionTimers, SessionTuning } from './session-types';
+import { streamReply } from './reply-stream';
 import type { Speaker, Utterance, UtteranceKind } from './speaker';
+import { TimerSet } from './timer-set';
 import { heardText, TranscriptLog } from './transcript-log';
-import { isBackchannel, shouldInterrupt, soundsLikeVoicemail } from './turn-taking';
+import { isBackchannel, shouldInterrupt } from './turn-taking';
+import { Voicemail } from './voicemail';
 
 /** What a conversation needs from its session. */
 export interface ConversationDeps {
@@ -38,7 +40,6 @@ interface Turn {
   message?: Extract<LlmMessage, { role: 'assistant' }>;
 }
 
-const FILLERS = ['One moment.', 'Let me check.', 'Sure, one second.'];
 const FALLBACK_LINE = "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
 const TRANSFER_FAILED = "I'm sorry, I couldn't reach anyone on the team just now.";
 /** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (protocols.md B4). */
@@ -65,12 +66,32 @@ export class Conversation {
   #idleCount = 0;
   #toolRounds = 0;
   #dtmf = '';
-  #voicemail: 'none' | 'waiting' | 'leaving' = 'none';
-  readonly #timers = new Map<string, unknown>();
+  readonly #voicemail: Voicemail;
+  readonly #timers: TimerSet;
 
   constructor(deps: ConversationDeps) {
     this.#d = deps;
     this.#log = new TranscriptLog(deps.t0);
+    this.#timers = new TimerSet(deps.timers);
+    const { call, config, script } = deps.context;
+    this.#voicemail = new Voicemail({
+      enabled: call.direction === 'outbound' && config.advanced.voicemail_detection,
+      message: script.voicemailMessage,
+      quietMs: deps.tuning.voicemailQuietMs,
+      timers: this.#timers,
+      hooks: {
+        claimEnding: () => {
+          if (this.#ending && this.#ending !== 'voicemail') return false;
+          this.#ending = 'voicemail';
+          this.#timers.cancel('silence');
+          this.#dropSpeculative();
+          return true;
+        },
+        silenceAssistant: () => this.#silenceAssistant(),
+        say: (text) => this.#sayAndWait('voicemail', text),
+        finish: () => this.#d.finish('voicemail'),
+      },
+    });
   }
 
   /** The reason the call is ending, once decided (a carrier `stop` then keeps it). */
@@ -82,11 +103,11 @@ export class Conversation {
   async open(): Promise<void> {
     const { advanced, first_message_mode: mode } = this.#d.context.config;
     if (mode === 'wait_for_user') {
-      if (advanced.greet_after_silence_s > 0) this.#timer('greet', advanced.greet_after_silence_s * 1000, () => !this.#userSpoke && this.#greet());
+      if (advanced.greet_after_silence_s > 0) this.#timers.set('greet', advanced.greet_after_silence_s * 1000, () => !this.#userSpoke && this.#greet());
       else this.#armSilence();
       return;
     }
-    this.#timer('greet', advanced.greeting_delay_ms, () => this.#greet());
+    this.#timers.set('greet', advanced.greeting_delay_ms, () => this.#greet());
   }
 
   #greet(): void {
@@ -103,12 +124,12 @@ export class Conversation {
 
   /** Recogniser events, in order. */
   onStt(event: SttEvent): void {
-    if (this.#ending && this.#voicemail !== 'waiting') return;
+    if (this.#ending && !this.#voicemail.active) return;
     switch (event.type) {
       case 'start_of_turn':
         this.#userTurnStartAt = this.#d.now();
-        this.#cancelTimer('silence');
-        this.#cancelTimer('voicemail');
+        this.#timers.cancel('silence');
+        this.#voicemail.onSpeechStarted();
         return;
       case 'update':
         return this.#onUpdate(event.transcript);
@@ -124,14 +145,14 @@ export class Conversation {
   }
 
   #onUpdate(transcript: string): void {
-    if (this.#voicemail !== 'none' || !this.#d.speaker.audible) return;
+    if (this.#voicemail.active || !this.#d.speaker.audible) return;
     const { advanced } = this.#d.context.config;
     const interrupt = shouldInterrupt({ mode: advanced.interruptions, minWords: advanced.interrupt_min_words, assistantSpeaking: true, greetingDone: this.#greetingDone, transcript });
     if (interrupt) this.#bargeIn();
   }
 
   #onEager(transcript: string): void {
-    if (!this.#d.context.config.transcriber.eager || this.#voicemail !== 'none' || this.#turn || this.#d.speaker.speaking) return;
+    if (!this.#d.context.config.transcriber.eager || this.#voicemail.active || this.#turn || this.#d.speaker.speaking) return;
     if (transcript.trim() === '' || transcript.split(/\s+/).length > EAGER_MAX_WORDS) return;
     this.#dropSpeculative();
     const controller = new AbortController();
@@ -152,9 +173,7 @@ export class Conversation {
     const endAt = endOfSpeechMs === undefined ? now : Math.min(now, this.#d.t0 + endOfSpeechMs);
     this.#log.user(text, startAt, endAt);
     this.#userSpoke = true;
-    if (this.#voicemail === 'waiting') return this.#timer('voicemail', this.#d.tuning.voicemailQuietMs, () => void this.#leaveVoicemail());
-    if (this.#voicemail === 'leaving' || this.#ending) return;
-    if (this.#looksLikeVoicemail(text)) return this.#voicemailDetected(false);
+    if (this.#voicemail.onCallerTurn(text, this.#log.userTurns) || this.#ending) return;
     this.#idleCount = 0;
     this.#history.push({ role: 'user', content: text });
     this.#answer({ endOfTurnAt: now, endOfSpeechAt: endOfSpeechMs === undefined ? undefined : endAt, eager: false }, text);
@@ -184,7 +203,7 @@ export class Conversation {
 
   /** One assistant turn: stream the model into the voice, then act on its tool calls. */
   async #reply(kind: 'reply' | 'greeting', timing?: TurnTiming, reuse?: { controller: AbortController; stream: LlmStream }): Promise<void> {
-    this.#cancelTimer('silence');
+    this.#timers.cancel('silence');
     const controller = reuse?.controller ?? new AbortController();
     const utterance = this.#d.speaker.begin(kind);
     this.#log.utterance(utterance);
@@ -196,8 +215,14 @@ export class Conversation {
     }
     const extra: LlmMessage[] = kind === 'greeting' ? [{ role: 'system', content: 'The call has just connected. Greet the caller briefly.' }] : [];
     const stream = reuse?.stream ?? this.#d.llm.stream(this.#request(controller.signal, extra));
-    const toolCalls = await this.#streamInto(stream, utterance, controller.signal, kind === 'reply' && this.#d.context.config.advanced.fillers);
-    if (toolCalls === undefined || controller.signal.aborted) return;
+    const fillers = kind === 'reply' && this.#d.context.config.advanced.fillers;
+    const result = await streamReply(
+      { speaker: this.#d.speaker, counters: this.#d.counters, timers: this.#d.timers, fillerAfterMs: fillers ? this.#d.tuning.fillerAfterMs : undefined, sayFiller: (text) => this.#say('filler', text) },
+      stream, utterance, controller.signal,
+    );
+    if (result.kind === 'failed') return this.fail(result.error);
+    if (result.kind === 'cancelled' || controller.signal.aborted) return;
+    const { toolCalls } = result;
     if (timing) timing.llmFirstTokenMs = stream.firstTokenMs;
     this.#d.speaker.end(utterance);
     turn.message = { role: 'assistant', content: utterance.text === '' ? null : utterance.text, ...(toolCalls.length > 0 && { toolCalls }) };
@@ -207,38 +232,6 @@ export class Conversation {
     if (this.#turn !== turn) return;
     this.#turn = undefined;
     await this.#afterReply(utterance, toolCalls);
-  }
-
-  /** Streams model text into `utterance` clause by clause; undefined when cancelled or failed. */
-  async #streamInto(stream: LlmStream, utterance: Utterance, signal: AbortSignal, fillers: boolean): Promise<LlmToolCall[] | undefined> {
-    const chunker = new SentenceChunker();
-    const toolCalls: LlmToolCall[] = [];
-    const filler = fillers ? this.#d.timers.setTimeout(() => this.#filler(utterance, signal), this.#d.tuning.fillerAfterMs) : undefined;
-    try {
-      for await (const chunk of stream) {
-        if (signal.aborted) return undefined;
-        if (chunk.type === 'text') for (const piece of chunker.push(chunk.text)) this.#d.speaker.push(utterance, piece);
-        else if (chunk.type === 'tool_call') toolCalls.push(chunk.call);
-        else if (chunk.type === 'usage') {
-          this.#d.counters.llmInput += chunk.input;
-          this.#d.counters.llmOutput += chunk.output;
-        }
-      }
-    } catch (error) {
-      if (!signal.aborted) this.fail(error as Error);
-      return undefined;
-    } finally {
-      if (filler !== undefined) this.#d.timers.clearTimeout(filler);
-    }
-    for (const piece of chunker.flush()) this.#d.speaker.push(utterance, piece);
-    return toolCalls;
-  }
-
-  #filler(reply: Utterance, signal: AbortSignal): void {
-    if (signal.aborted || reply.requestedAt !== undefined || this.#d.speaker.audible) return;
-    const text = FILLERS[this.#d.counters.fillers % FILLERS.length]!;
-    this.#d.counters.fillers++;
-    this.#say('filler', text);
   }
 
   async #afterReply(utterance: Utterance, toolCalls: LlmToolCall[]): Promise<void> {
@@ -316,15 +309,15 @@ export class Conversation {
 
   /** Keypad: digits reach the model after a pause or `#` (when `keypad` is on). */
   onDtmf(digit: string): void {
-    if (!this.#d.context.config.advanced.keypad || this.#ending || this.#voicemail !== 'none') return;
+    if (!this.#d.context.config.advanced.keypad || this.#ending || this.#voicemail.active) return;
     this.#dtmf += digit;
-    this.#cancelTimer('silence');
+    this.#timers.cancel('silence');
     if (digit === '#') return this.#flushDtmf();
-    this.#timer('dtmf', this.#d.tuning.dtmfIdleMs, () => this.#flushDtmf());
+    this.#timers.set('dtmf', this.#d.tuning.dtmfIdleMs, () => this.#flushDtmf());
   }
 
   #flushDtmf(): void {
-    this.#cancelTimer('dtmf');
+    this.#timers.cancel('dtmf');
     if (this.#dtmf === '') return;
     const text = `[keypad] ${this.#dtmf.split('').join(' ')}`;
     this.#dtmf = '';
@@ -337,42 +330,7 @@ export class Conversation {
 
   /** The carrier's answering-machine verdict (outbound calls with `voicemail_detection`). */
   onAmd(answeredBy: AnsweredBy): void {
-    if (!this.#detectsVoicemail()) return;
-    if (answeredBy === 'fax') return void this.endCall('voicemail', { goodbye: false });
-    if (answeredBy.startsWith('machine_')) this.#voicemailDetected(answeredBy !== 'machine_start');
-  }
-
-  #detectsVoicemail(): boolean {
-    return this.#d.context.call.direction === 'outbound' && this.#d.context.config.advanced.voicemail_detection;
-  }
-
-  #looksLikeVoicemail(text: string): boolean {
-    return this.#detectsVoicemail() && this.#log.userTurns <= 2 && soundsLikeVoicemail(text);
-  }
-
-  /** A machine answered: stop talking; leave `voicemail_message` after the beep (or hang up without one). */
-  #voicemailDetected(greetingOver: boolean): void {
-    if (this.#voicemail === 'leaving' || (this.#ending && this.#ending !== 'voicemail')) return;
-    if (this.#voicemail === 'none') {
-      this.#voicemail = 'waiting';
-      this.#ending = 'voicemail';
-      this.#turn?.controller.abort();
-      this.#turn = undefined;
-      this.#dropSpeculative();
-      this.#d.speaker.interrupt();
-      this.#cancelTimer('silence');
-      if (this.#d.context.script.voicemailMessage === '') return this.#d.finish('voicemail');
-    }
-    if (greetingOver) return void this.#leaveVoicemail();
-    this.#timer('voicemail', this.#d.tuning.voicemailQuietMs, () => void this.#leaveVoicemail());
-  }
-
-  async #leaveVoicemail(): Promise<void> {
-    if (this.#voicemail !== 'waiting') return;
-    this.#voicemail = 'leaving';
-    this.#cancelTimer('voicemail');
-    await this.#sayAndWait('voicemail', this.#d.context.script.voicemailMessage);
-    this.#d.finish('voicemail');
+    this.#voicemail.onAmd(answeredBy);
   }
 
   async #transfer(call: LlmToolCall): Promise<void> {
@@ -383,7 +341,7 @@ export class Conversation {
     try {
       await this.#d.lifecycle.markTransferred(context.call.business_id, context.call.id, context.transferNumber);
       await this.#d.telephony.transfer(this.#d.callSid, context.transferNumber, ourNumber);
-      this.#timer('transfer', 10_000, () => this.#d.finish('transferred'));
+      this.#timers.set('transfer', 10_000, () => this.#d.finish('transferred'));
     } catch (error) {
       this.#d.log('call.transfer.failed', { call_id: context.call.id, error: String(error) });
       this.#ending = undefined;
@@ -394,9 +352,9 @@ export class Conversation {
   }
 
   #armSilence(): void {
-    this.#cancelTimer('silence');
+    this.#timers.cancel('silence');
     if (this.#ending || this.#turn || this.#d.speaker.speaking || this.#userTurnStartAt !== undefined) return;
-    this.#timer('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
+    this.#timers.set('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
   }
 
   #onSilence(): void {
@@ -414,7 +372,7 @@ export class Conversation {
   async endCall(reason: EndedReason, options: { goodbye: boolean }): Promise<void> {
     if (this.#ending) return;
     this.#ending = reason;
-    this.#stopTimers();
+    this.#timers.clear(['transfer']);
     this.#dropSpeculative();
     const goodbye = this.#d.context.script.endCallMessage;
     if (options.goodbye && goodbye !== '') {
@@ -429,7 +387,7 @@ export class Conversation {
     if (this.#ending === 'error') return;
     this.#d.log('call.provider.failed', { call_id: this.#d.context.call.id, error: error.message });
     this.#ending = 'error';
-    this.#stopTimers();
+    this.#timers.clear(['transfer']);
     this.#dropSpeculative();
     this.#silenceAssistant();
     if (!this.#d.context.config.advanced.safety_fallback || failed === 'tts') return this.#d.finish('error');
@@ -438,7 +396,7 @@ export class Conversation {
 
   /** Stops every timer and the model (the session is tearing down). */
   close(): void {
-    this.#stopTimers();
+    this.#timers.clear(['transfer']);
     this.#dropSpeculative();
     this.#turn?.controller.abort();
   }
@@ -475,15 +433,9 @@ export class Conversation {
   }
 
   async #sayAndWait(kind: UtteranceKind, text: string): Promise<void> {
-    const utterance = this.#say(kind, text);
-    await new Promise<void>((resolve) => {
-      const handle = this.#d.timers.setTimeout(resolve, this.#d.tuning.goodbyeMaxMs);
-      void utterance.done.then(() => {
-        this.#d.timers.clearTimeout(handle);
-        resolve();
-      });
-    });
+    await this.#timers.waitAtMost(this.#say(kind, text).done, this.#d.tuning.goodbyeMaxMs);
   }
+
 
   #request(signal: AbortSignal, extra: LlmMessage[] = []): LlmRequest {
     const { config, script, tools } = this.#d.context;
@@ -499,22 +451,4 @@ export class Conversation {
     };
   }
 
-  #timer(name: string, ms: number, callback: () => void): void {
-    this.#cancelTimer(name);
-    this.#timers.set(name, this.#d.timers.setTimeout(() => {
-      this.#timers.delete(name);
-      callback();
-    }, ms));
-  }
-
-  #cancelTimer(name: string): void {
-    const handle = this.#timers.get(name);
-    if (handle === undefined) return;
-    this.#d.timers.clearTimeout(handle);
-    this.#timers.delete(name);
-  }
-
-  #stopTimers(): void {
-    for (const name of [...this.#timers.keys()]) if (name !== 'transfer') this.#cancelTimer(name);
-  }
 }
