@@ -180,4 +180,22 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     // Assert
     expect(detail.transcript.some((entry) => entry.text.includes('[keypad]'))).toBe(false);
   });
+
+  it('memory: summaries of the caller’s earlier calls to this business reach the model’s prompt', T, async () => {
+    // Arrange
+    const remembered = `Asked to move the cleaning to Friday ${Date.now()}.`;
+    const steps = [waitForAssistant(), step.say('Hi, it is me again.'), waitForAssistant(), step.hangup()];
+    const withMemory = await tenantWithAssistant(stack, { first_message: 'Hello again.', advanced: QUIET });
+    const to = uniqueNumber();
+    await stack.core.callerMemory.remember(withMemory.tenant.businessId, to, { call_id: 1, ended_at: '2026-11-20T10:00:00.000Z', summary: remembered, outcome: 'resolved' });
+    stack.carrier.registerScenario(to, scenario('returning caller', steps));
+    // Act
+    const response = await withMemory.tenant.request('POST', '/calls', { assistant_id: withMemory.assistantId, to });
+    const callId = ((await response.json()) as { id: number }).id;
+    await stack.whenCallEnded(withMemory.tenant.businessId, callId);
+    // Assert
+    const prompts = llmRequestsWith(stack, 'Hi, it is me again.').map((request) => JSON.stringify(request.body));
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(prompts.every((body) => body.includes(remembered))).toBe(true);
+  });
 });
