@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:calls`: N concurrent sandbox calls against one media-service process (this one:
+ * `MediaServer` + `startCallSession`, dialled from the outbound queue), with the sandbox carrier,
+ * Flux/Aura and OpenAI in a child process. Reports our pipeline overhead per turn, voice-to-voice
+ * latency with realistic provider latencies (eager on and off), pacing jitter, CPU and RSS per
+ * call, and the largest N held with no underrun or late tick. Prints numbers; asserts nothing.
+ *
+ * Env: BENCH_OVERHEAD_CALLS (100), BENCH_LATENCY_CALLS (20; 0 skips those runs), BENCH_RAMP ("50,100,150,200,300"),
+ * BENCH_TURNS_FILE (writes every turn row of the overhead run as JSON, for digging into outliers),
+ * BENCH_TIMELINE=1 (prints calls and event-loop delay each second of each run).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { ApiConfigSchema, createCoreDeps } from '../functions/lib/deps';
+import { readConfig } from '../shared/config';
+import { startLocalInfra } from '../scripts/local/infra';
+import { runCalls, type BenchEnv, type RunResult } from './lib/run';
+import { createTenants } from './lib/tenants';
+
+const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 100);
+const LATENCY_CALLS = Number(process.env.BENCH_LATENCY_CALLS ?? 20);
+const RAMP = (process.env.BENCH_RAMP ?? '50,100,150,200,300').split(',').map(Number);
+/** The first bar (issue): overhead p99 and pacing jitter p99 at or under 20 ms. */
+const BAR_MS = 20;
+/** Aura pace of the bench: replies play ~2× faster than real speech, so calls last ~20 s (frames still go out at real time). */
+const MS_PER_CHAR = 30;
+const ZERO = { ttftMs: 0, tokenIntervalMs: 0, ttsFirstByteMs: 0, msPerChar: MS_PER_CHAR };
+/** The issue's latencies; 10 ms between tokens (~100 tokens/s) as the sandbox's default. */
+const REALISTIC = { ttftMs: 350, tokenIntervalMs: 10, ttsFirstByteMs: 150, msPerChar: MS_PER_CHAR };
+
+/** Nearest-rank percentile (same rule as the call metrics). */
+function pct(values: number[], p: number): number | undefined {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? undefined : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+const ms = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(0)} ms`);
+const column = (result: RunResult, field: string) => result.turns.map((turn) => turn[field]).filter((value): value is number => typeof value === 'number');
+const p50to99 = (values: number[]) => `p50 ${ms(pct(values, 50))}  p95 ${ms(pct(values, 95))}  p99 ${ms(pct(values, 99))}  (${values.length} turns)`;
+
+/** A run's pacing health: every call completed, no underrun, tick lateness p99 within the bar. */
+const held = (result: RunResult) => result.completed === result.spec.calls && result.underruns === 0 && result.tickP99Ms <= BAR_MS;
+
+function describeRun(name: string, result: RunResult): string[] {
+  const reasons = Object.entries(result.endedReasons).map(([reason, count]) => `${reason} ${count}`).join(', ');
+  const child = result.providers;
+  return [
+    `${name}: N=${result.spec.calls} (peak ${result.peakConcurrent} concurrent), ${result.completed}/${result.spec.calls} completed [${reasons}], ${result.wallS.toFixed(1)} s`,
+    `    pacing: underruns ${result.underruns} (${result.underrunMs} ms), media tick lateness p99 ${result.tickP99Ms.toFixed(1)} ms, max ${result.tickMaxMs.toFixed(1)} ms; steady state (${result.steady.seconds.toFixed(1)} s, all ${result.spec.calls} talking): p99 ${result.steady.tickP99Ms.toFixed(1)} ms, max ${result.steady.tickMaxMs.toFixed(1)} ms`,
+    `    media process: CPU ${result.cpuPctPerCall.toFixed(2)} % of a core per call (steady state ${result.steady.cpuPctPerCall.toFixed(2)} %), RSS +${result.rssMiBPerCall.toFixed(2)} MiB per call; ${result.logs.count} log lines`,
+    ...(child ? [`    providers child: ${child.calls} carrier calls, carrier tick p99 ${child.carrierTickP99Ms.toFixed(1)} ms (max ${child.carrierTickMaxMs.toFixed(1)} ms), ${child.llmRequests} LLM requests, ${child.errors} errors, ${child.cpuS.toFixed(1)} s CPU`] : []),
+  ];
+}
+
+/** The measured runs, in order: (1) overhead/CPU/RSS, (2) voice to voice eager on/off, (5) the ramp. */
+async function measure(env: BenchEnv) {
+  const say = (...lines: string[]) => lines.forEach((line) => console.log(line));
+  // (1) Zero provider latency, eager off: the whole reply path runs after EndOfTurn.
+  const overhead = await runCalls(env, { calls: OVERHEAD_CALLS, eager: false, latencies: ZERO });
+  say(...describeRun('overhead run (provider latencies 0, eager off)', overhead));
+  if (process.env.BENCH_TURNS_FILE) writeFileSync(process.env.BENCH_TURNS_FILE, JSON.stringify(overhead.turns));
+  // (2) Realistic latencies, eager on and off (0 calls: skipped, the overhead run stands in).
+  const latencyRun = async (eager: boolean) => {
+    if (LATENCY_CALLS === 0) return overhead;
+    const result = await runCalls(env, { calls: LATENCY_CALLS, eager, latencies: REALISTIC });
+    say(...describeRun(`latency run, eager ${eager ? 'on' : 'off'} (LLM first token 350 ms, TTS first byte 150 ms)`, result));
+    return result;
+  };
+  const eagerOn = await latencyRun(true);
+  const eagerOff = await latencyRun(false);
+  // (5) Ramp at zero latency, stopping at the first N that does not hold.
+  const ramp: RunResult[] = [];
+  for (const calls of RAMP) {
+    const result = calls === OVERHEAD_CALLS ? overhead : await runCalls(env, { calls, eager: false, latencies: ZERO });
+    if (result !== overhead) say(...describeRun(`ramp N=${calls}`, result));
+    ramp.push(result);
+    if (!held(result)) break;
+  }
+  return { overhead, eagerOn, eagerOff, largest: ramp.filter(held).at(-1)?.spec.calls };
+}
+
+/** The summary table. */
+function printSummary({ overhead, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>): void {
+  console.log('');
+  console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox providers in a child process:`);
+  const table: [string, string][] = [
+    ['overhead: EndOfTurn → first audio frame sent (providers 0 ms)', p50to99(column(overhead, 'first_audio_sent_ms'))],
+    ['voice-to-voice, eager on (LLM 350 ms, TTS 150 ms)', p50to99(column(eagerOn, 'latency_ms'))],
+    ['  of which turns answered eagerly', `${eagerOn.turns.filter((turn) => turn.eager === true).length} of ${eagerOn.turns.length}`],
+    ['voice-to-voice, eager off', p50to99(column(eagerOff, 'latency_ms'))],
+    [`pacing jitter: media tick lateness p99 (N=${OVERHEAD_CALLS})`, `${overhead.tickP99Ms.toFixed(1)} ms (max ${overhead.tickMaxMs.toFixed(1)} ms); pacer underruns ${overhead.underruns}`],
+    ['  steady state (all connected, none ended)', `${overhead.steady.tickP99Ms.toFixed(1)} ms (max ${overhead.steady.tickMaxMs.toFixed(1)} ms) over ${overhead.steady.seconds.toFixed(1)} s`],
+    [`CPU per call (N=${OVERHEAD_CALLS})`, `${overhead.cpuPctPerCall.toFixed(2)} % of one core (steady state ${overhead.steady.cpuPctPerCall.toFixed(2)} %)`],
+    [`RSS per call (N=${OVERHEAD_CALLS})`, `${overhead.rssMiBPerCall.toFixed(2)} MiB`],
+    ['largest N held (all completed, 0 underruns, tick p99 ≤ 20 ms)', largest === undefined ? `none of ${RAMP.join(', ')}` : `${largest}${largest === RAMP.at(-1) ? ' (largest tried)' : ''}`],
+  ];
+  for (const [name, value] of table) console.log(`  ${name.padEnd(64)} ${value}`);
+  const overheadP99 = pct(column(overhead, 'first_audio_sent_ms'), 99);
+  const met = overheadP99 !== undefined && overheadP99 <= BAR_MS && overhead.tickP99Ms <= BAR_MS && overhead.spec.calls >= 100;
+  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms, jitter p99 ≤ ${BAR_MS} ms): ${met ? 'met' : 'missed'}`);
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-calls-'));
+  const home = process.cwd();
+  process.chdir(dataDir); // the infra helpers keep DynamoDB Local's data under ./.data
+  const infra = await startLocalInfra().finally(() => process.chdir(home));
+  try {
+    const { info } = infra;
+    const config = readConfig(ApiConfigSchema, {
+      TABLE_NAME: info.tableName, AWS_REGION: info.region, DYNAMODB_ENDPOINT: info.dynamoEndpoint,
+      SQS_ENDPOINT: info.sqsEndpoint, OUTBOUND_QUEUE_URL: info.outboundQueueUrl, LOCAL_SECRET_KEY: info.localSecretKey,
+    });
+    const core = createCoreDeps(config);
+    const sqs = new SQSClient({ region: info.region, endpoint: info.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const maxCalls = Math.max(OVERHEAD_CALLS, LATENCY_CALLS, ...RAMP);
+    printSummary(await measure({ core, tenants: await createTenants(core, sqs, info.outboundQueueUrl, maxCalls) }));
+  } finally {
+    await infra.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+void main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

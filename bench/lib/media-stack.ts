@@ -1,0 +1,118 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { CoreDeps } from '../../functions/lib/deps';
+import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
+import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
+import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
+import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
+import { startCallSession } from '../../media-service/src/call/call-session';
+import type { CallSessionDeps } from '../../media-service/src/call/session-types';
+import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
+import { claimCall } from '../../media-service/src/calls/outbound-consumer';
+import { writeHeartbeat } from '../../media-service/src/calls/sweeper';
+import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
+import { MediaServer } from '../../media-service/src/server/media-server';
+import { MinutesRepository } from '../../shared/db/minutes-repository';
+import { memoryContext } from '../../shared/domain/memory-prompt';
+import type { CallEvent } from '../../shared/events/catalog';
+import type { EventBus } from '../../shared/events/event-bus';
+import { CallLifecycle } from '../../shared/services/call-lifecycle';
+import { freePort } from '../../test/stand-ins/dynamodb-local';
+import type { BenchProviderUrls } from '../calls-providers';
+import type { PlacedCall } from './tenants';
+
+/** Where the media process's logs went: counts, and the first few lines for the report. */
+export interface LogTally {
+  count: number;
+  first: string[];
+}
+
+/** Ignores call events (no after-call pipeline in the bench). */
+const quietBus: EventBus = { publish: async (_events: CallEvent[]) => undefined };
+
+/**
+ * The media service as on Fargate, in this process: `MediaServer` running `startCallSession`, the
+ * dialler and one shared `PacerScheduler`, with the adapters pointed at the provider child.
+ * Sessions are counted as they start and finish.
+ */
+export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
+  const logs: LogTally = { count: 0, first: [] };
+  const log = (message: string, fields?: Record<string, unknown>) => {
+    logs.count++;
+    if (logs.first.length < 5) logs.first.push(`${message} ${fields ? JSON.stringify(fields) : ''}`.slice(0, 300));
+  };
+  const scheduler = new PacerScheduler({ log });
+  const minutes = new MinutesRepository(core.db);
+  const lifecycle = new CallLifecycle({ calls: core.callRepo, assistants: core.assistantRepo, minutes, events: quietBus, now: () => new Date(), newEventId: () => randomUUID() });
+  const telephony = new TwilioTelephony({ accountSid: urls.accountSid, authToken: urls.authToken, baseUrl: urls.carrierUrl });
+  const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
+  const deps: CallSessionDeps = {
+    stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: urls.deepgramUrl, log }),
+    tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.deepgramUrl, log }),
+    languageModelFor: async () => llm,
+    telephony, scheduler, lifecycle,
+    calls: core.callRepo, assistants: core.assistantRepo, businesses: core.businesses,
+    recallMemory: async (businessId, number) => memoryContext(await core.callerMemory.recall(businessId, number)),
+    heartbeat: async (businessId, callId) => void (await writeHeartbeat(core.callRepo, businessId, callId, new Date())),
+    providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
+    now: () => performance.now(),
+    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+    log,
+  };
+  const port = await freePort();
+  const publicBaseUrl = `http://127.0.0.1:${port}`;
+  const streamTokenSecret = randomBytes(32).toString('base64url');
+  /** Sessions started and done, and the sum of their durations (ms). */
+  const sessions = { started: 0, done: 0, callMs: 0 };
+  const media = await MediaServer.start(
+    {
+      twilio: {
+        catalog: core.catalog, businesses: core.businesses, calls: core.callRepo, ids: core.ids, lifecycle, now: () => new Date(),
+        authToken: urls.authToken, publicBaseUrl, streamTokenSecret, log: (message: string) => log(message),
+      },
+      startSession: (input) => {
+        const handle = startCallSession(deps, input);
+        const startedAt = performance.now();
+        sessions.started++;
+        void handle.done.then(() => {
+          sessions.done++;
+          sessions.callMs += performance.now() - startedAt;
+        });
+        return handle;
+      },
+      log,
+    },
+    port,
+    '127.0.0.1',
+  );
+  const dial = dialOutbound({
+    telephony, calls: core.callRepo, assistants: core.assistantRepo, minutes, lifecycle, publicBaseUrl, streamTokenSecret,
+    now: () => new Date(), log: (message) => log(message), ringTimeoutS: 10,
+  });
+  let stopped = false;
+
+  return {
+    media, scheduler, sessions, logs,
+    /**
+     * Claims and dials the queued calls as the outbound consumer does (same claim, same dialler),
+     * 10 at a time like one SQS batch, without polling: fauxqs runs inside this process, so its
+     * server side would be counted as ours.
+     */
+    async dialAll(placed: readonly PlacedCall[]) {
+      for (let start = 0; start < placed.length && !stopped; start += 10) {
+        await Promise.all(
+          placed.slice(start, start + 10).map(async (job) => {
+            const claimed = await claimCall(core.callRepo, { business_id: job.businessId, call_id: job.callId }, 'bench', new Date());
+            if (claimed) await dial(claimed).catch((error: unknown) => log('dial.failed', { error: String(error) }));
+          }),
+        );
+      }
+    },
+    async stop() {
+      stopped = true;
+      await media.registry.drain(2000);
+      await media.close();
+    },
+  };
+}
+
+export type BenchMedia = Awaited<ReturnType<typeof startBenchMedia>>;
