@@ -198,4 +198,40 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     expect(prompts.length).toBeGreaterThan(0);
     expect(prompts.every((body) => body.includes(remembered))).toBe(true);
   });
+
+  it('settings reach the providers on the wire: Flux thresholds and keyterms, Aura voice, speed and pronunciations, OpenAI model options', T, async () => {
+    // Arrange
+    const config = {
+      first_message: 'Welcome to Acme Dental.',
+      advanced: QUIET,
+      transcriber: { keyterms: ['Acme Dental'], eot_threshold: 0.8, eager: true },
+      voice: { voice_id: 'aura-2-orion-en', speed: 1.13, pronunciations: [{ word: 'Acme', say: 'Ack-mee' }] },
+      model: { temperature: 0.9, max_tokens: 123, priority: true, race: true },
+    };
+    const marker = `What are your hours on day ${Date.now() % 1000}?`;
+    // Act
+    const { tenant, callId, to } = await callScripted(stack, config, [waitForAssistant(), step.say(marker), waitForAssistant(), step.hangup()]);
+    await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const flux = stack.deepgram.fluxConnections.find((connection) => connection.query.tag === carrierCall(stack, to).sid)!;
+    expect(flux.query).toMatchObject({ model: 'flux-general-en', encoding: 'mulaw', sampleRate: 8000, eotThreshold: 0.8, keyterms: ['Acme Dental'] });
+    expect(flux.query.eagerEotThreshold).toBeCloseTo(0.6);
+    const aura = stack.deepgram.auraConnections.find((connection) => connection.query.speed === 1.13)!;
+    expect(aura.query).toMatchObject({ model: 'aura-2-orion-en', encoding: 'mulaw', sampleRate: 8000 });
+    expect(JSON.stringify(aura.received)).toContain('Welcome to Ack-mee Dental.');
+    const bodies = llmRequestsWith(stack, marker).map((request) => request.body as Record<string, unknown>);
+    expect(bodies.length).toBeGreaterThanOrEqual(2); // race: two identical requests per reply
+    for (const body of bodies) expect(body).toMatchObject({ temperature: 0.9, max_completion_tokens: 123, service_tier: 'priority', stream: true });
+  });
+
+  it('background office: ambience keeps flowing to the caller between replies', T, async () => {
+    // Act
+    const { tenant, callId, to } = await callScripted(stack, { first_message: 'Hello.', advanced: { ...QUIET, background: 'office' } }, [waitForAssistant(), step.pause(3000), step.hangup()]);
+    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const stream = carrierCall(stack, to).streams[0]!;
+    const quietFrom = stream.openedAtMs! + detail.transcript[0]!.end_ms + 500;
+    const frames = stream.received.filter((event) => event.event === 'media' && event.atMs >= quietFrom && event.atMs < quietFrom + 2000);
+    expect(frames.length).toBeGreaterThanOrEqual(80); // ~100 frames of 20 ms in 2 s of silence
+  });
 });

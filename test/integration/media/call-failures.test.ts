@@ -63,6 +63,33 @@ describe('provider failures and bad streams end calls cleanly', () => {
     }
   });
 
+  it('the LLM answers garbage SSE: a log line, the fallback line, ended error', T, async () => {
+    // Arrange
+    stack.openai.failNext({ kind: 'garbage' });
+    // Act
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', ...ONE_REQUEST, advanced: QUIET }, [waitForAssistant(), step.say('What are your hours?'), step.silence()]);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(call.ended_reason).toBe('error');
+    expect(assistantLines(detail.transcript)).toContain(FALLBACK);
+    expect(stack.logs.some((line) => line.message === 'call.provider.failed' && line.fields?.call_id === callId)).toBe(true);
+  });
+
+  it('Flux goes silent mid-turn (the watchdog trips): the fallback line, then error', T, async () => {
+    // Arrange
+    stack.deepgram.setFluxFault('stall-after-start-of-turn');
+    try {
+      // Act
+      const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: QUIET }, [waitForAssistant(), step.say('What are your hours?'), step.silence()]);
+      const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+      // Assert
+      expect(call.ended_reason).toBe('error');
+      expect(assistantLines(detail.transcript)).toContain(FALLBACK);
+    } finally {
+      stack.deepgram.setFluxFault('none');
+    }
+  });
+
   it('a media stream for a call that already ended is refused: socket closed, call untouched, no events', T, async () => {
     // Arrange: a finished call
     const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: QUIET }, [waitForAssistant(), step.hangup()]);
