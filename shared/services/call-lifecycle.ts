@@ -6,6 +6,7 @@ import { outcomeForEndedReason } from '../domain/outcome';
 import { redactDeep } from '../domain/redact';
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { CallRecord, CallRepository } from '../db/call-repository';
+import type { CallSlotsRepository } from '../db/call-slots-repository';
 import type { MinutesRepository } from '../db/minutes-repository';
 import type { CallEvent } from '../events/catalog';
 import type { EventBus } from '../events/event-bus';
@@ -17,6 +18,8 @@ export interface CallLifecycleDeps {
   events: EventBus;
   now: () => Date;
   newEventId: () => string;
+  /** The concurrency cap: an ending gives the call's slot back (optional: without it no slot is freed). */
+  slots?: CallSlotsRepository;
   /** Called once per call that this process ended (metrics: e.g. calls ended with `error`). */
   onEnded?: (call: CallRecord) => void;
 }
@@ -29,13 +32,16 @@ export interface CallEnding {
   recordingKey?: string | null;
 }
 
+const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_released !== true;
+
 const notEnded = { expression: '#status <> :ended', names: { '#status': 'status' }, values: { ':ended': 'ended' } };
 
 /**
  * The call record's state changes, shared by the call engine and the carrier callbacks: ringing,
  * answered (starts the clock), ended. Ending is idempotent (the first reason wins), applies the
  * assistant's privacy settings (HIPAA: no transcript or recording stored; `redact`), sets the
- * `keep_days` expiry on every item of the call, charges the minutes once and publishes the events.
+ * `keep_days` expiry on every item of the call, charges the minutes once, frees the call's
+ * concurrency slot once and publishes the events.
  */
 export class CallLifecycle {
   constructor(private readonly deps: CallLifecycleDeps) {}
@@ -82,7 +88,11 @@ export class CallLifecycle {
   /** Ends the call once; returns false when it had already ended. */
   async end(businessId: number, callId: number, ending: CallEnding): Promise<boolean> {
     const call = await this.deps.calls.getCallRecord(businessId, callId);
-    if (!call || call.status === 'ended') return false;
+    if (!call || call.status === 'ended') {
+      // An earlier ending that stopped before giving the slot back: give it back now (once).
+      if (call && holdsSlot(call)) await this.deps.slots?.release(businessId, callId);
+      return false;
+    }
     const config = await this.configFor(businessId, call.assistant_id);
     const endedAt = this.deps.now().toISOString();
     const expiresAt = expiryFor(endedAt, config.advanced.keep_days);
@@ -104,6 +114,8 @@ export class CallLifecycle {
       ),
     );
     if (!updated) return false;
+    // The ended record is read back from the write: a slot taken before it is seen, none can be taken after.
+    if (holdsSlot(updated)) await this.deps.slots?.release(businessId, callId);
     const hipaa = config.advanced.hipaa;
     await this.deps.calls.putCallDetail(businessId, callId, {
       transcript: hipaa ? [] : redactDeep(ending.transcript ?? [], config.advanced.redact),

@@ -1,9 +1,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { CallSweeper } from '../../../media-service/src/calls/sweeper';
+import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { keys } from '../../../shared/db/table';
 import { carrierTransition } from '../../../shared/domain/carrier-status';
 import type { CallEvent } from '../../../shared/events/catalog';
+import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness } from '../../support/api-harness';
 
@@ -15,16 +18,19 @@ async function setup(advanced: Record<string, unknown>) {
   const events: CallEvent[] = [];
   let clock = Date.parse('2026-11-23T10:00:00.000Z');
   const minutes = new MinutesRepository(harness.core.db);
+  const slots = new CallSlotsRepository(harness.core.db);
   const lifecycle = new CallLifecycle({
     calls: harness.core.callRepo,
     assistants: harness.core.assistantRepo,
     minutes,
+    slots,
     events: { publish: async (batch) => void events.push(...batch) },
     now: () => new Date(clock),
     newEventId: () => `evt_${events.length + 1}`,
   });
   const advance = (ms: number) => (clock += ms);
-  return { harness, tenant, call, events, lifecycle, minutes, advance };
+  const business = () => harness.core.businesses.getBusiness(tenant.businessId);
+  return { harness, tenant, call, events, lifecycle, minutes, slots, advance, business };
 }
 
 const transcript = [
@@ -109,5 +115,61 @@ describe('call lifecycle', () => {
     await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' });
     // Assert
     expect(ended).toEqual(['error']);
+  });
+
+  it("gives the call's concurrency slot back exactly once, however many endings race", async () => {
+    // Arrange
+    const { tenant, call, lifecycle, slots, business } = await setup({});
+    await slots.acquire(tenant.businessId, call.id);
+    // Act
+    const ended = await Promise.all([
+      lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' }),
+      lifecycle.end(tenant.businessId, call.id, { endedReason: 'error' }),
+    ]);
+    await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' });
+    // Assert
+    expect(ended.filter(Boolean)).toHaveLength(1);
+    expect(await business()).toMatchObject({ live_calls: 0 });
+  });
+
+  it('gives back a slot an earlier ending left held (it ended without the slots dependency)', async () => {
+    // Arrange
+    const { harness, tenant, call, lifecycle, minutes, slots, business } = await setup({});
+    await slots.acquire(tenant.businessId, call.id);
+    const withoutSlots = new CallLifecycle({
+      calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes,
+      events: { publish: async () => undefined }, now: () => new Date(), newEventId: () => 'evt',
+    });
+    await withoutSlots.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' });
+    // Act
+    const again = await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' });
+    // Assert
+    expect(again).toBe(false);
+    expect(await business()).toMatchObject({ live_calls: 0 });
+  });
+
+  it('the sweeper ending a call with a stale heartbeat frees its slot', async () => {
+    // Arrange
+    const { harness, tenant, call, lifecycle, slots, advance, business } = await setup({});
+    await slots.acquire(tenant.businessId, call.id);
+    await lifecycle.markAnswered(tenant.businessId, call.id);
+    advance(10 * 60_000);
+    const sweeper = new CallSweeper({
+      calls: harness.core.callRepo,
+      // Only this test's business: the table is shared with every other test.
+      businesses: { listBusinessIds: async () => [tenant.businessId] },
+      lifecycle,
+      queue: new SqsOutboundCallQueue(harness.sqs, harness.queueUrl),
+      now: () => new Date('2026-11-23T10:10:00.000Z'),
+      // The call was created on the real clock, the sweep runs on the test's: look at every call.
+      horizonMs: 100 * 365 * 86_400_000,
+      log: () => undefined,
+    });
+    // Act
+    const report = await sweeper.sweepOnce();
+    // Assert
+    expect(report.ended.heartbeat_stale).toBe(1);
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, call.id)).toMatchObject({ status: 'ended', ended_reason: 'error', slot_released: true });
+    expect(await business()).toMatchObject({ live_calls: 0 });
   });
 });

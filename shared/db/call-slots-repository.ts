@@ -1,0 +1,119 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from './client';
+import { keys } from './table';
+
+/** Tries of a transaction that lost to a concurrent one on the same business item (TransactionConflict). */
+const MAX_TRIES = 10;
+
+/**
+ * The plan's concurrency cap (DESIGN §4): `live_calls` on the business item counts the calls
+ * holding a slot (ringing or in progress), never above `max_concurrent_calls`. A slot is taken and
+ * given back in one transaction with the call item, whose `slot_held` / `slot_released` flags make
+ * both idempotent: a redelivered job never takes two slots, a retried ending never frees two.
+ */
+export class CallSlotsRepository {
+  constructor(
+    private readonly db: Db,
+    /** Pause before retrying a transaction conflict (ms); jittered so racers spread out. */
+    private readonly backoffMs: (attempt: number) => number = (attempt) => (attempt + 1) * (5 + Math.random() * 20),
+  ) {}
+
+  /**
+   * Takes a slot for the call. True when granted, or already held by this call (redelivery);
+   * false at the cap, and for a call that ended or already gave its slot back.
+   */
+  async acquire(businessId: number, callId: number): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      try {
+        await this.db.doc.send(new TransactWriteCommand({ TransactItems: this.acquireItems(businessId, callId) }));
+        return true;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        if (!isConflict(error)) return this.holds(businessId, callId);
+        await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
+      }
+    }
+    throw new Error(`Could not take a call slot for call ${callId}: the business kept changing.`);
+  }
+
+  /** Gives the call's slot back, once; false when it held none or already gave it back. */
+  async release(businessId: number, callId: number): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      try {
+        await this.db.doc.send(new TransactWriteCommand({ TransactItems: this.releaseItems(businessId, callId) }));
+        return true;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        if (!isConflict(error)) return false;
+        await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
+      }
+    }
+    throw new Error(`Could not release the call slot of call ${callId}: the business kept changing.`);
+  }
+
+  private acquireItems(businessId: number, callId: number) {
+    return [
+      {
+        Update: {
+          TableName: this.db.tableName,
+          Key: keys.business(businessId),
+          UpdateExpression: 'SET live_calls = if_not_exists(live_calls, :zero) + :one',
+          // A missing counter means no call holds a slot yet; the cap still applies (a cap of 0 admits none).
+          ConditionExpression: '(attribute_not_exists(live_calls) AND max_concurrent_calls > :zero) OR live_calls < max_concurrent_calls',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+        },
+      },
+      {
+        Update: {
+          TableName: this.db.tableName,
+          Key: keys.call(businessId, callId),
+          UpdateExpression: 'SET slot_held = :true',
+          // An ended call never takes a slot: its ending has already run and would never release it.
+          ConditionExpression: 'attribute_exists(pk) AND #status <> :ended AND attribute_not_exists(slot_held) AND attribute_not_exists(slot_released)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':true': true, ':ended': 'ended' },
+        },
+      },
+    ];
+  }
+
+  private releaseItems(businessId: number, callId: number) {
+    return [
+      {
+        Update: {
+          TableName: this.db.tableName,
+          Key: keys.call(businessId, callId),
+          UpdateExpression: 'SET slot_released = :true',
+          ConditionExpression: 'slot_held = :true AND attribute_not_exists(slot_released)',
+          ExpressionAttributeValues: { ':true': true },
+        },
+      },
+      {
+        Update: {
+          TableName: this.db.tableName,
+          Key: keys.business(businessId),
+          // if_not_exists: DynamoDB validates the expression even when the call's condition fails first.
+          UpdateExpression: 'SET live_calls = if_not_exists(live_calls, :one) - :one',
+          // Never below zero (e.g. ops reset the counter while calls were live).
+          ConditionExpression: 'live_calls > :zero',
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+        },
+      },
+    ];
+  }
+
+  /** After a refused acquire: does this call already hold its slot (a redelivered job)? */
+  private async holds(businessId: number, callId: number): Promise<boolean> {
+    const call = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.call(businessId, callId), ConsistentRead: true }),
+    );
+    return call.Item?.slot_held === true && call.Item.slot_released !== true;
+  }
+}
+
+/** True when the transaction lost to a concurrent one (retry), not to one of our conditions. */
+function isConflict(error: TransactionCanceledException): boolean {
+  const reasons = error.CancellationReasons ?? [];
+  return reasons.some((reason) => reason.Code === 'TransactionConflict') && !reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+}

@@ -1,0 +1,110 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
+import { BusinessRepository } from '../../../shared/db/business-repository';
+import { CallRepository } from '../../../shared/db/call-repository';
+import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
+import { createDb } from '../../../shared/db/client';
+import { IdAllocator } from '../../../shared/db/ids';
+import { keys } from '../../../shared/db/table';
+import { emptyBusinessProfile } from '../../../shared/domain/business-profile';
+import { initialCallRecord } from '../../../shared/services/call-views';
+
+const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
+const ids = new IdAllocator(db);
+const calls = new CallRepository(db);
+const slots = new CallSlotsRepository(db);
+
+/** A fresh business with the given cap and `count` queued calls. */
+async function seed(maxConcurrentCalls: number, count: number) {
+  const businessId = await ids.nextId();
+  await new BusinessRepository(db).putBusiness({
+    id: businessId, name: 'Slots', created_at: new Date().toISOString(), minutes_balance: 100, minutes_reserved: 0,
+    max_concurrent_calls: maxConcurrentCalls, profile: emptyBusinessProfile(), webhook_secret_sealed: 'unused',
+  });
+  const callIds: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const record = initialCallRecord({
+      id: await ids.nextId(), business_id: businessId, assistant_id: 1, direction: 'outbound', from_number: '+15550100001',
+      to_number: '+14155550123', phone_number_id: null, variables: {}, now: new Date().toISOString(),
+    });
+    await calls.insertCall(record);
+    callIds.push(record.id);
+  }
+  return { businessId, callIds };
+}
+
+async function liveCalls(businessId: number): Promise<number> {
+  const item = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: keys.business(businessId), ConsistentRead: true }));
+  return Number(item.Item?.live_calls ?? 0);
+}
+
+describe('CallSlotsRepository', () => {
+  it('grants slots up to the cap and refuses past it', async () => {
+    // Arrange
+    const { businessId, callIds } = await seed(2, 3);
+    // Act
+    const granted = [];
+    for (const callId of callIds) granted.push(await slots.acquire(businessId, callId));
+    // Assert
+    expect(granted).toEqual([true, true, false]);
+    expect(await liveCalls(businessId)).toBe(2);
+  });
+
+  it('acquiring again for a call that holds its slot is true and takes no second slot (redelivery)', async () => {
+    // Arrange
+    const { businessId, callIds } = await seed(1, 1);
+    await slots.acquire(businessId, callIds[0]!);
+    // Act
+    const again = await slots.acquire(businessId, callIds[0]!);
+    // Assert
+    expect(again).toBe(true);
+    expect(await liveCalls(businessId)).toBe(1);
+  });
+
+  it('releases once, frees the slot for another call, and never re-grants a released call', async () => {
+    // Arrange
+    const { businessId, callIds } = await seed(1, 2);
+    const [first, second] = callIds as [number, number];
+    await slots.acquire(businessId, first);
+    // Act
+    const released = [await slots.release(businessId, first), await slots.release(businessId, first)];
+    const reacquired = await slots.acquire(businessId, first);
+    const other = await slots.acquire(businessId, second);
+    // Assert
+    expect(released).toEqual([true, false]);
+    expect(reacquired).toBe(false);
+    expect(other).toBe(true);
+    expect(await liveCalls(businessId)).toBe(1);
+  });
+
+  it('does not release a slot the call never held', async () => {
+    // Arrange
+    const { businessId, callIds } = await seed(1, 1);
+    // Act
+    const released = await slots.release(businessId, callIds[0]!);
+    // Assert
+    expect(released).toBe(false);
+    expect(await liveCalls(businessId)).toBe(0);
+  });
+
+  it('never gives an ended call a slot', async () => {
+    // Arrange
+    const { businessId, callIds } = await seed(1, 1);
+    await calls.updateCall(businessId, callIds[0]!, { status: 'ended' });
+    // Act
+    const granted = await slots.acquire(businessId, callIds[0]!);
+    // Assert
+    expect(granted).toBe(false);
+    expect(await liveCalls(businessId)).toBe(0);
+  });
+
+  it('20 concurrent acquires with a cap of 3 grant exactly 3', async () => {
+    // Arrange
+    const { businessId, callIds } = await seed(3, 20);
+    // Act
+    const granted = await Promise.all(callIds.map((callId) => slots.acquire(businessId, callId)));
+    // Assert
+    expect(granted.filter(Boolean)).toHaveLength(3);
+    expect(await liveCalls(businessId)).toBe(3);
+  });
+});
