@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
+import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
@@ -18,6 +19,7 @@ import type { AuraTuning } from '../../media-service/src/sandbox/aura-session';
 import { OpenAiSandboxServer, type OpenAiSandboxOptions } from '../../media-service/src/sandbox/openai-server';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
 import { MinutesRepository } from '../../shared/db/minutes-repository';
+import { CallSlotsRepository } from '../../shared/db/call-slots-repository';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { CallLifecycle } from '../../shared/services/call-lifecycle';
@@ -64,19 +66,22 @@ export async function startCallStack(options: CallStackOptions = {}) {
     OpenAiSandboxServer.start({ ttftMs: 20, tokenIntervalMs: 2, ...options.llm }),
     SandboxCarrier.start({ utterances: board, scheduler, log, timing: { dialMs: 20, answerMs: 50, busyMs: 30, maxRingMs: 300, amdHumanMs: 300 } }),
   ]);
+  openai.realtime.useBoard(board);
   const bus = new CapturingBus();
   const s3 = new S3Client({ region: 'us-east-1', endpoint: api.sqsEndpoint, forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const bucket = `recordings-${randomUUID()}`;
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const { core } = api;
   const minutes = new MinutesRepository(core.db);
-  const lifecycle = new CallLifecycle({ calls: core.callRepo, assistants: core.assistantRepo, minutes, events: bus, now: () => new Date(), newEventId: () => randomUUID() });
+  const slots = new CallSlotsRepository(core.db);
+  const lifecycle = new CallLifecycle({ calls: core.callRepo, assistants: core.assistantRepo, minutes, slots, events: bus, now: () => new Date(), newEventId: () => randomUUID() });
   const telephony = new TwilioTelephony({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
   const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: openai.baseUrl });
   const sessionDeps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
     tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
     languageModelFor: async () => llm,
+    realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }),
     telephony,
     scheduler,
     calls: core.callRepo,
@@ -94,12 +99,12 @@ export async function startCallStack(options: CallStackOptions = {}) {
   };
   const port = await freePort();
   const twilioOptions = {
-    catalog: core.catalog, businesses: core.businesses, calls: core.callRepo, ids: core.ids, lifecycle, now: () => new Date(),
+    catalog: core.catalog, businesses: core.businesses, calls: core.callRepo, ids: core.ids, slots, lifecycle, now: () => new Date(),
     authToken: carrier.authToken, publicBaseUrl: `http://127.0.0.1:${port}`, streamTokenSecret: STREAM_SECRET, log: (message: string) => log(message),
   };
   const media = await MediaServer.start({ twilio: twilioOptions, startSession: (input) => startCallSession(sessionDeps, input), log }, port, '127.0.0.1');
   const dial = dialOutbound({
-    telephony, calls: core.callRepo, assistants: core.assistantRepo, minutes, lifecycle, publicBaseUrl: twilioOptions.publicBaseUrl,
+    telephony, calls: core.callRepo, assistants: core.assistantRepo, minutes, slots, lifecycle, publicBaseUrl: twilioOptions.publicBaseUrl,
     streamTokenSecret: STREAM_SECRET, now: () => new Date(), log: (message) => log(message), ringTimeoutS: 5,
   });
   const consumer = new OutboundConsumer({ sqs: api.sqs, queueUrl: api.queueUrl, calls: core.callRepo, dial, owner: 'test', now: () => new Date(), log: (message) => log(message), waitTimeS: 1 });

@@ -1,5 +1,6 @@
 import type { AssistantRepository } from '../../../shared/db/assistant-repository';
 import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
+import type { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import type { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
 import { ProviderError } from '../../../shared/errors';
@@ -15,6 +16,8 @@ export interface DialOutboundDeps {
   calls: CallRepository;
   assistants: AssistantRepository;
   minutes: MinutesRepository;
+  /** The plan's concurrency cap; without it calls are dialled uncapped (tests and benches that skip the cap). */
+  slots?: CallSlotsRepository;
   lifecycle: CallLifecycle;
   publicBaseUrl: string;
   streamTokenSecret: string;
@@ -24,21 +27,27 @@ export interface DialOutboundDeps {
   ringTimeoutS?: number;
 }
 
+/** What became of a claimed call: placed with the carrier, left queued at the concurrency cap, or ended. */
+export type DialResult = 'dialled' | 'deferred' | 'ended';
+
 /**
- * Dials a claimed outbound call: reserves its possible length from the plan (up to
- * `max_duration_s`, capped by what is left; nothing left ends the call `failed`), asks the carrier
- * to call with a stream back to us and the call's signed token, and stores the carrier's call sid.
- * A carrier refusal ends the call `failed`; a retryable carrier error is thrown so the job is
- * redelivered (the reservation stays with the call and is released when it ends).
+ * Dials a claimed outbound call: takes one of the plan's concurrent-call slots (at the cap the
+ * call stays `queued` and the result is `deferred`, for the consumer to retry), reserves its
+ * possible length from the plan (up to `max_duration_s`, capped by what is left; nothing left ends
+ * the call `failed`), asks the carrier to call with a stream back to us and the call's signed
+ * token, and stores the carrier's call sid. A carrier refusal ends the call `failed`; a retryable
+ * carrier error is thrown so the job is redelivered (the slot and the reservation stay with the
+ * call and are given back when it ends).
  */
 export function dialOutbound(deps: DialOutboundDeps) {
-  return async function dial(call: CallRecord): Promise<void> {
+  return async function dial(call: CallRecord): Promise<DialResult> {
+    if (deps.slots && !(await deps.slots.acquire(call.business_id, call.id))) return 'deferred';
     const config = (await deps.assistants.findAssistant(call.business_id, call.assistant_id))?.config ?? defaultAssistantConfig();
     const wanted = Math.ceil(config.advanced.max_duration_s / 60);
     const reserved = await deps.minutes.reserve(call.business_id, call.id, wanted);
     if (reserved <= 0) {
       await deps.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
-      return;
+      return 'ended';
     }
     const base = deps.publicBaseUrl.replace(/\/$/, '');
     const token = signStreamToken(deps.streamTokenSecret, {
@@ -61,10 +70,12 @@ export function dialOutbound(deps: DialOutboundDeps) {
         timeLimitS: limitS + CARRIER_GRACE_S,
       });
       await deps.calls.updateCall(call.business_id, call.id, { carrier_call_sid: placed.callSid, time_limit_s: limitS, updated_at: deps.now().toISOString() });
+      return 'dialled';
     } catch (error) {
       if (error instanceof ProviderError && error.retryable) throw error;
       deps.log(`carrier refused call ${call.id}`, error);
       await deps.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
+      return 'ended';
     }
   };
 }

@@ -1,11 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
-import { OutboundCallJobSchema } from '../../../shared/queue/outbound-calls';
+import { OutboundCallJobSchema, type OutboundCallJob } from '../../../shared/queue/outbound-calls';
+import type { DialResult } from './dial-outbound';
 
 /** What happens to a claimed call: the engine dials it (telephony lives behind this function). */
-export type DialCall = (call: CallRecord) => Promise<void>;
+export type DialCall = (call: CallRecord) => Promise<DialResult>;
 
 export interface OutboundConsumerOptions {
   sqs: Pick<SQSClient, 'send'>;
@@ -19,14 +20,17 @@ export interface OutboundConsumerOptions {
   /** Matches the queue's visibility timeout (60 s in infra); extended at half of it while dialling. */
   visibilityTimeoutS?: number;
   waitTimeS?: number;
+  /** How long a call deferred at the concurrency cap waits before its job is tried again; default 5 s. */
+  deferDelayS?: number;
 }
 
 /** The result of handling one message (for logs and tests). */
-export type JobOutcome = 'dialled' | 'already_claimed' | 'call_missing' | 'invalid';
+export type JobOutcome = 'dialled' | 'ended' | 'deferred' | 'already_claimed' | 'call_missing' | 'invalid';
 
 /**
  * Claims a queued call for this process. The conditional write is the idempotency guard: a
- * redelivered or duplicated job finds the call already claimed and never dials twice.
+ * redelivered or duplicated job finds the call already claimed and never dials twice. A claim
+ * given back ({@link unclaimCall}: `claimed_by` null) can be taken again.
  */
 export async function claimCall(calls: CallRepository, job: { business_id: number; call_id: number }, owner: string, now: Date) {
   try {
@@ -34,7 +38,11 @@ export async function claimCall(calls: CallRepository, job: { business_id: numbe
       job.business_id,
       job.call_id,
       { claimed_by: owner, claimed_at: now.toISOString(), updated_at: now.toISOString() },
-      { expression: '#status = :queued AND attribute_not_exists(claimed_by)', names: { '#status': 'status' }, values: { ':queued': 'queued' } },
+      {
+        expression: '#status = :queued AND (attribute_not_exists(claimed_by) OR attribute_type(claimed_by, :null))',
+        names: { '#status': 'status' },
+        values: { ':queued': 'queued', ':null': 'NULL' },
+      },
     );
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
@@ -43,7 +51,26 @@ export async function claimCall(calls: CallRepository, job: { business_id: numbe
 }
 
 /**
- * The outbound-calls consumer: long-polls SQS, claims each call once, dials it, and deletes the
+ * Gives back this process's claim on a call deferred at the concurrency cap, so its next delivery
+ * can claim it. `claimed_by` becomes null rather than removed (the repository's update only sets
+ * fields); every reader treats null as unclaimed. False when another owner holds the claim.
+ */
+export async function unclaimCall(calls: CallRepository, job: OutboundCallJob, owner: string, now: Date): Promise<boolean> {
+  try {
+    await calls.updateCall(job.business_id, job.call_id, { claimed_by: null, claimed_at: null, updated_at: now.toISOString() }, {
+      expression: 'claimed_by = :owner',
+      values: { ':owner': owner },
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/**
+ * The outbound-calls consumer: long-polls SQS, claims each call once, dials it (or, at the
+ * business's concurrency cap, gives the claim back and retries the job later), and deletes the
  * message only after the call is claimed (so a crash before the claim redelivers, and after it the
  * claim makes redelivery harmless). Malformed messages are left for the queue's DLQ after
  * `maxReceiveCount` receives, where ops can inspect them. The visibility timeout is extended while a
@@ -69,13 +96,15 @@ export class OutboundConsumer {
       return exists ? 'already_claimed' : 'call_missing';
     }
     const stopHeartbeat = this.heartbeat(message);
+    let result: DialResult;
     try {
-      await this.options.dial(claimed);
+      result = await this.options.dial(claimed);
     } finally {
       stopHeartbeat();
     }
+    if (result === 'deferred') return this.defer(message, job);
     await this.delete(message);
-    return 'dialled';
+    return result;
   }
 
   /** Polls until `stop()`; each batch's messages are handled concurrently. */
@@ -101,6 +130,21 @@ export class OutboundConsumer {
   /** Stops polling after the current receive (SIGTERM drain). */
   stop(): void {
     this.running = false;
+  }
+
+  /**
+   * At the cap: the call stays `queued`, unclaimed, and a copy of its job comes back after
+   * `deferDelayS`. The copy is sent before the message is deleted, so a crash in between leaves a
+   * duplicate (harmless: claims are conditional), never a lost call. Every deferred call retries on
+   * its own timer, so calls start roughly, not strictly, in order as slots free.
+   */
+  private async defer(message: Message, job: OutboundCallJob): Promise<JobOutcome> {
+    await unclaimCall(this.options.calls, job, this.options.owner, this.options.now());
+    await this.options.sqs.send(
+      new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: message.Body, DelaySeconds: this.options.deferDelayS ?? 5 }),
+    );
+    await this.delete(message);
+    return 'deferred';
   }
 
   private visibility(): number {

@@ -4,6 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { AssistantRepository } from '../../../shared/db/assistant-repository';
 import { BusinessRepository } from '../../../shared/db/business-repository';
 import { CallRepository } from '../../../shared/db/call-repository';
+import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { CallerMemoryRepository } from '../../../shared/db/caller-memory-repository';
 import { CatalogRepository } from '../../../shared/db/catalog-repository';
 import { createDb } from '../../../shared/db/client';
@@ -67,7 +68,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
   const log = options.log ?? jsonLog;
   const errorLog = (message: string, error?: unknown) => log(message, error === undefined ? {} : { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
   const db = createDb({ tableName: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
-  const repos = { calls: new CallRepository(db), assistants: new AssistantRepository(db), businesses: new BusinessRepository(db) };
+  const repos = { calls: new CallRepository(db), assistants: new AssistantRepository(db), businesses: new BusinessRepository(db), slots: new CallSlotsRepository(db) };
   const minutes = new MinutesRepository(db);
   const now = () => new Date();
   const lifecycle = new CallLifecycle({
@@ -111,7 +112,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & { minutes: MinutesRepository };
+type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & { minutes: MinutesRepository; slots: CallSlotsRepository };
 
 /** The outbound-calls consumer (dialling through the providers' telephony) and the sweeper; returns their stops. */
 function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: (message: string, error?: unknown) => void) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CARRIER_GRACE_S, dialOutbound } from '../../../media-service/src/calls/dial-outbound';
 import type { PlaceCallRequest, Telephony } from '../../../media-service/src/ports/telephony';
 import { verifyStreamToken } from '../../../media-service/src/telephony/stream-token';
+import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { ProviderError } from '../../../shared/errors';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
@@ -29,27 +30,29 @@ async function setup(minutes: number, failWith?: ProviderError) {
   const created = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
   if (minutes === 0) await harness.admin.setMinutes(tenant.businessId, 0);
   const minutesRepo = new MinutesRepository(harness.core.db);
+  const slots = new CallSlotsRepository(harness.core.db);
   const now = () => new Date('2026-11-23T10:00:00.000Z');
   const lifecycle = new CallLifecycle({
-    calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: minutesRepo,
+    calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: minutesRepo, slots,
     events: { publish: async () => undefined }, now, newEventId: () => 'evt',
   });
   const { telephony, placed } = recordingTelephony(failWith);
   const dial = dialOutbound({
-    telephony, calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: minutesRepo, lifecycle,
+    telephony, calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: minutesRepo, slots, lifecycle,
     publicBaseUrl: 'https://media.example.com', streamTokenSecret: 's', now, log: () => undefined,
   });
   const record = (await harness.core.callRepo.getCallRecord(tenant.businessId, created.id))!;
-  return { harness, tenant, record, dial, placed };
+  return { harness, tenant, assistant, record, dial, placed, slots };
 }
 
 describe('dialling an outbound call', () => {
-  it('reserves minutes, places the call with a signed stream token and callbacks, and stores the carrier sid', async () => {
+  it('takes a slot, reserves minutes, places the call with a signed stream token and callbacks, and stores the carrier sid', async () => {
     // Arrange
     const { harness, tenant, record, dial, placed } = await setup(100);
     // Act
-    await dial(record);
+    const result = await dial(record);
     // Assert
+    expect(result).toBe('dialled');
     const request = placed[0]!;
     expect(request).toMatchObject({
       to: '+14155550123',
@@ -59,8 +62,10 @@ describe('dialling an outbound call', () => {
       timeLimitS: 300 + CARRIER_GRACE_S,
     });
     expect(verifyStreamToken('s', request.parameters.token!, Date.parse('2026-11-23T10:01:00.000Z'))).toMatchObject({ callId: record.id });
-    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_reserved: 5 });
-    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({ carrier_call_sid: 'CA-placed', reserved_minutes: 5, time_limit_s: 300 });
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_reserved: 5, live_calls: 1 });
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({
+      carrier_call_sid: 'CA-placed', reserved_minutes: 5, time_limit_s: 300, slot_held: true,
+    });
   });
 
   it('caps the call at the minutes left', async () => {
@@ -77,10 +82,29 @@ describe('dialling an outbound call', () => {
     // Arrange
     const { harness, tenant, record, dial, placed } = await setup(0);
     // Act
-    await dial(record);
+    const result = await dial(record);
     // Assert
+    expect(result).toBe('ended');
     expect(placed).toEqual([]);
-    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({ status: 'ended', ended_reason: 'failed' });
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({ status: 'ended', ended_reason: 'failed', slot_released: true });
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 0 });
+  });
+
+  it('at the concurrency cap leaves the call queued: no slot, no reservation, nothing placed', async () => {
+    // Arrange
+    const { harness, tenant, assistant, record, dial, placed, slots } = await setup(100);
+    await harness.admin.setMaxConcurrentCalls(tenant.businessId, 1);
+    const other = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550124' })).json()) as { id: number };
+    await slots.acquire(tenant.businessId, other.id);
+    // Act
+    const result = await dial(record);
+    // Assert
+    expect(result).toBe('deferred');
+    expect(placed).toEqual([]);
+    const stored = await harness.core.callRepo.getCallRecord(tenant.businessId, record.id);
+    expect(stored).toMatchObject({ status: 'queued' });
+    expect([stored?.slot_held, stored?.reserved_minutes]).toEqual([undefined, undefined]);
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 1, minutes_reserved: 0 });
   });
 
   it('ends the call failed when the carrier refuses, and throws on a retryable carrier error', async () => {

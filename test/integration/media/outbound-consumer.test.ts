@@ -1,7 +1,12 @@
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
+import { dialOutbound } from '../../../media-service/src/calls/dial-outbound';
 import { OutboundConsumer } from '../../../media-service/src/calls/outbound-consumer';
+import type { PlaceCallRequest } from '../../../media-service/src/ports/telephony';
 import type { CallRecord } from '../../../shared/db/call-repository';
+import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
+import { MinutesRepository } from '../../../shared/db/minutes-repository';
+import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness } from '../../support/api-harness';
 
 async function setup() {
@@ -15,7 +20,10 @@ async function setup() {
     sqs: harness.sqs,
     queueUrl: harness.queueUrl,
     calls: harness.core.callRepo,
-    dial: async (record) => void dialled.push(record),
+    dial: async (record) => {
+      dialled.push(record);
+      return 'dialled' as const;
+    },
     owner: 'task-1',
     now: () => new Date('2026-11-23T10:00:00.000Z'),
     log: (message) => logs.push(message),
@@ -66,5 +74,72 @@ describe('outbound-calls consumer (fauxqs + DynamoDB Local)', () => {
     // Assert
     expect(outcomes.sort()).toEqual(['call_missing', 'invalid']);
     expect(logs.some((line) => line.includes('malformed'))).toBe(true);
+  });
+});
+
+/** Two calls of a business capped at one live call, with the real dialler (carrier recorded) and slots. */
+async function cappedSetup(deferDelayS?: number) {
+  const harness = await createApiHarness();
+  const tenant = await harness.newTenant();
+  await harness.admin.setMaxConcurrentCalls(tenant.businessId, 1);
+  const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
+  const create = async () => ((await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number }).id;
+  const [first, second] = [await create(), await create()];
+  const now = () => new Date('2026-11-23T10:00:00.000Z');
+  const repos = {
+    calls: harness.core.callRepo, assistants: harness.core.assistantRepo,
+    minutes: new MinutesRepository(harness.core.db), slots: new CallSlotsRepository(harness.core.db),
+  };
+  const lifecycle = new CallLifecycle({ ...repos, events: { publish: async () => undefined }, now, newEventId: () => 'evt' });
+  const placed: PlaceCallRequest[] = [];
+  const telephony = {
+    placeCall: async (request: PlaceCallRequest) => (placed.push(request), { callSid: `CA-${placed.length}` }),
+    hangup: async () => undefined,
+    transfer: async () => undefined,
+  };
+  const dial = dialOutbound({ ...repos, telephony, lifecycle, publicBaseUrl: 'https://media.example.com', streamTokenSecret: 's', now, log: () => undefined });
+  const consumer = new OutboundConsumer({
+    sqs: harness.sqs, queueUrl: harness.queueUrl, calls: harness.core.callRepo, dial, owner: 'task-1', now, log: () => undefined, deferDelayS,
+  });
+  const receive = async () =>
+    (await harness.sqs.send(new ReceiveMessageCommand({ QueueUrl: harness.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
+  const jobFor = (messages: Awaited<ReturnType<typeof receive>>, callId: number) => messages.find((message) => JSON.parse(message.Body!).call_id === callId)!;
+  const placedIds = () => placed.map((request) => Number(request.parameters.call_id));
+  return { harness, tenant, first, second, lifecycle, consumer, receive, jobFor, placedIds };
+}
+
+describe('outbound-calls consumer at the concurrency cap', () => {
+  it('defers the second call while the first holds the only slot, and dials it once the first ends', async () => {
+    // Arrange
+    // deferDelayS 0: the re-sent job is visible at once, so the test needs no waiting.
+    const { harness, tenant, first, second, lifecycle, consumer, receive, jobFor, placedIds } = await cappedSetup(0);
+    const jobs = await receive();
+    // Act
+    const firstOutcome = await consumer.handle(jobFor(jobs, first));
+    const secondOutcome = await consumer.handle(jobFor(jobs, second));
+    const stillFull = await consumer.handle(jobFor(await receive(), second));
+    await lifecycle.end(tenant.businessId, first, { endedReason: 'caller_hung_up' });
+    const afterEnd = await consumer.handle(jobFor(await receive(), second));
+    // Assert
+    expect([firstOutcome, secondOutcome, stillFull, afterEnd]).toEqual(['dialled', 'deferred', 'deferred', 'dialled']);
+    expect(placedIds()).toEqual([first, second]);
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, second)).toMatchObject({ status: 'queued', claimed_by: 'task-1', carrier_call_sid: 'CA-2' });
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 1 });
+    expect(await receive()).toEqual([]);
+  });
+
+  it('a deferred call waits queued with no claim, slot or reservation, and its job comes back only after the delay (default 5 s)', async () => {
+    // Arrange
+    const { harness, tenant, first, second, consumer, receive, jobFor } = await cappedSetup();
+    const jobs = await receive();
+    await consumer.handle(jobFor(jobs, first));
+    // Act
+    await consumer.handle(jobFor(jobs, second));
+    // Assert
+    const waiting = await harness.core.callRepo.getCallRecord(tenant.businessId, second);
+    expect(waiting).toMatchObject({ status: 'queued', claimed_by: null });
+    expect(waiting?.reserved_minutes).toBeUndefined();
+    expect(waiting?.slot_held).toBeUndefined();
+    expect(await receive()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { twilioRoutes } from '../../../media-service/src/http/twilio-routes';
 import { verifyStreamToken } from '../../../media-service/src/telephony/stream-token';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
+import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import type { CallEvent } from '../../../shared/events/catalog';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
@@ -17,17 +18,19 @@ async function setup(live: { hasLiveSession?: (callId: number) => boolean; onAmd
   const number = await harness.admin.addNumber(tenant.businessId, { number: uniqueNumber(), provider: 'twilio', assistantId: null, label: '' });
   const events: CallEvent[] = [];
   const now = () => new Date('2026-11-23T10:00:00.000Z');
+  const slots = new CallSlotsRepository(harness.core.db);
   const lifecycle = new CallLifecycle({
     calls: harness.core.callRepo,
     assistants: harness.core.assistantRepo,
     minutes: new MinutesRepository(harness.core.db),
+    slots,
     events: { publish: async (batch) => void events.push(...batch) },
     now,
     newEventId: () => `evt_${events.length}`,
   });
   const app = twilioRoutes({
     catalog: harness.core.catalog, businesses: harness.core.businesses, calls: harness.core.callRepo, ids: harness.core.ids,
-    lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: 'stream-secret', now, log: () => undefined, ...live,
+    slots, lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: 'stream-secret', now, log: () => undefined, ...live,
   });
   const post = (path: string, form: Record<string, string>, signature = twilioSignature(AUTH_TOKEN, BASE + path, form)) =>
     app.request(path, {
@@ -35,7 +38,7 @@ async function setup(live: { hasLiveSession?: (callId: number) => boolean; onAmd
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
       body: new URLSearchParams(form).toString(),
     });
-  return { harness, tenant, assistant, number, events, post };
+  return { harness, tenant, assistant, number, events, lifecycle, post };
 }
 
 describe('Twilio HTTP callbacks', () => {
@@ -54,6 +57,25 @@ describe('Twilio HTTP callbacks', () => {
     const call = (await (await tenant.request('GET', `/calls/${callId}`)).json()) as Record<string, unknown>;
     expect(call).toMatchObject({ direction: 'inbound', status: 'in_progress', assistant_id: assistant.id, from_number: '+14155550100' });
     expect(events.map((event) => event.type)).toEqual(['call.started']);
+  });
+
+  it('at the concurrency cap apologises, hangs up and records the call ended failed; a freed slot takes the next caller', async () => {
+    // Arrange
+    const { harness, tenant, number, lifecycle, post } = await setup();
+    await harness.admin.setMaxConcurrentCalls(tenant.businessId, 1);
+    const voice = (sid: string) => post('/twilio/voice', { CallSid: sid, From: '+14155550100', To: number.number, Direction: 'inbound', CallStatus: 'ringing' });
+    const first = await (await voice('CA-cap-1')).text();
+    // Act
+    const refused = await (await voice('CA-cap-2')).text();
+    await lifecycle.end(tenant.businessId, Number(/name="call_id" value="(\d+)"/.exec(first)![1]), { endedReason: 'caller_hung_up' });
+    const next = await (await voice('CA-cap-3')).text();
+    // Assert
+    expect(refused).toContain('<Say>Sorry, we cannot take your call right now.');
+    expect(refused).not.toContain('<Stream');
+    expect(next).toContain('<Connect><Stream');
+    const calls = ((await (await tenant.request('GET', '/calls')).json()) as { data: Record<string, unknown>[] }).data;
+    expect(calls.map((call) => [call.status, call.ended_reason])).toEqual([['in_progress', null], ['ended', 'failed'], ['ended', 'caller_hung_up']]);
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 1 });
   });
 
   it('refuses a bad signature with 403 and records nothing', async () => {
