@@ -10,6 +10,7 @@ import { normalizeForSpeech } from '../text/normalize';
 import { loadCallContext, type CallContext } from './call-context';
 import { buildCallMetrics, newCounters } from './call-metrics';
 import { Conversation } from './conversation';
+import { LiveConversation } from './live-conversation';
 import type { CallSessionDeps, SessionHandle, SessionStart, SessionTuning } from './session-types';
 import { Speaker } from './speaker';
 
@@ -52,7 +53,7 @@ class CallSession {
   readonly #cleanups: (() => void)[] = [];
   #t0 = 0;
   #context: CallContext | undefined;
-  #conversation: Conversation | undefined;
+  #conversation: Conversation | LiveConversation | undefined;
   #recorder: CallRecorder | undefined;
   #reason: EndedReason | undefined;
   #carrierEnded = false;
@@ -113,6 +114,7 @@ class CallSession {
     if (config.advanced.recording && !config.advanced.hipaa && deps.recordings) {
       this.#recorder = new CallRecorder({ maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
+    if (config.mode === 'live') return this.#converseLive(context);
     const stt = await this.#openStt(context);
     const tts = deps.tts.open({ voice: config.voice.voice_id, speed: config.voice.speed, signal: this.#abort.signal });
     this.#cleanups.push(() => tts.close());
@@ -122,6 +124,7 @@ class CallSession {
       tts, pacer, now: deps.now,
       toSpeech: (text) => applyPronunciations(normalizeForSpeech(text, { readTitles: config.voice.read_titles }), config.voice.pronunciations),
       onFailure: (error) => this.#conversation?.fail(error, 'tts'),
+      kick: () => pacer.tick(deps.scheduler.now()),
     });
     this.#cleanups.push(() => speaker.close());
     this.#cleanups.push(() => {
@@ -146,6 +149,34 @@ class CallSession {
   }
 
   #speakerRef: Speaker | undefined;
+
+  /**
+   * Live mode (DESIGN §6): one speech-to-speech session replaces Flux, the LLM and Aura; the live
+   * conversation hears the transport's media and marks itself. No `realtime` dep: the call fails cleanly.
+   */
+  async #converseLive(context: CallContext): Promise<void> {
+    const { realtime } = this.#deps;
+    if (!realtime) {
+      this.#deps.log('call.live.unavailable', { call_id: context.call.id, reason: 'no speech-to-speech provider configured' });
+      return this.#finish('error');
+    }
+    const pacer = this.#openPacer(context);
+    const live = new LiveConversation({
+      context, realtime, pacer, transport: this.#input.transport, telephony: this.#deps.telephony, lifecycle: this.#deps.lifecycle,
+      callSid: this.#input.start.callSid, counters: this.#counters, tuning: this.#tuning, now: this.#deps.now, timers: this.#deps.timers,
+      log: this.#deps.log, finish: (reason) => this.#finish(reason), t0: this.#t0,
+    });
+    this.#conversation = live;
+    this.#liveRef = live;
+    this.#cleanups.push(() => live.close());
+    this.#startTimers(context);
+    if (this.#pendingAmd) live.onAmd(this.#pendingAmd);
+    void live.open();
+    await this.#ended;
+    await this.#hangUp();
+  }
+
+  #liveRef: LiveConversation | undefined;
 
   async #openStt(context: CallContext): Promise<SttStream> {
     const { transcriber } = context.config;
@@ -174,6 +205,7 @@ class CallSession {
       },
       sendMark: (name: string) => {
         this.#speakerRef?.onMarkSent(name);
+        this.#liveRef?.onMarkSent(name);
         transport.sendMark(name);
       },
       clear: () => transport.clear(),
@@ -229,7 +261,7 @@ class CallSession {
       if (this.#reason === undefined) this.#conversation?.fail(new Error('the speech-to-text stream closed'));
       return;
     }
-    this.#conversation?.onStt(event);
+    if (this.#conversation instanceof Conversation) this.#conversation.onStt(event);
   }
 
   #finish(reason: EndedReason): void {

@@ -41,6 +41,11 @@ export interface SpeakerOptions {
   toSpeech: (text: string) => string;
   /** Called when a provider event must end the call (TTS error or closed). */
   onFailure: (error: Error) => void;
+  /**
+   * Sends due audio now instead of at the next scheduler tick: called once per utterance, when its
+   * first frame is queued, so a reply's first audio never waits up to a tick (10 ms) for the timer.
+   */
+  kick?: () => void;
 }
 
 /** A mark every 100 ms of audio: barge-in then knows what was heard to within 100 ms. */
@@ -207,6 +212,7 @@ export class Speaker {
       utterance.firstQueuedAt ??= this.#options.now();
       this.#options.pacer.enqueue(piece);
       if (before === 0 || utterance.bytesReceived % MARK_EVERY_BYTES === 0) this.#options.pacer.mark(`${utterance.id}:${utterance.bytesReceived}`);
+      if (before === 0) this.#options.kick?.();
     }
   }
 

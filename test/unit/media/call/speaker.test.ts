@@ -46,6 +46,17 @@ describe('Speaker framing and marks', () => {
     expect(joined.subarray(500).every((byte) => byte === MULAW_SILENCE)).toBe(true);
   });
 
+  it('with a kick, a reply’s first frame goes out when it is queued, not at the next tick', () => {
+    // Arrange
+    const { tts, speaker, sent } = setup((text) => text, { kick: true });
+    const utterance = speaker.begin('reply');
+    speaker.push(utterance, 'Hi.');
+    // Act
+    tts.audio(new Uint8Array(480));
+    // Assert: no tick has run, yet the first frame and its mark are out
+    expect(sent.slice(0, 2)).toEqual(['a160', `${utterance.id}:160`]);
+  });
+
   it('sends no :end mark and finishes at once when a flush brings no audio', async () => {
     // Arrange
     const { tts, speaker, play, sent } = setup();

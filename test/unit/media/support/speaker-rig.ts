@@ -7,7 +7,7 @@ import { FakeTextToSpeech } from './fake-tts';
  * the carrier would get (`a160` per frame, mark names, `clear`) and reports sent marks back to the
  * Speaker as the session does; the test plays the carrier by calling `speaker.onMark`.
  */
-export function speakerRig(toSpeech: (text: string) => string = (text) => text) {
+export function speakerRig(toSpeech: (text: string) => string = (text) => text, options: { kick?: boolean } = {}) {
   const tts = new FakeTextToSpeech();
   const clock = { now: 0 };
   const sent: string[] = [];
@@ -26,7 +26,7 @@ export function speakerRig(toSpeech: (text: string) => string = (text) => text) 
     clear: () => void sent.push('clear'),
   };
   const pacer = new Pacer(sink);
-  speaker = new Speaker({ tts, pacer, now: () => clock.now, toSpeech, onFailure: (error) => void failures.push(error) });
+  speaker = new Speaker({ tts, pacer, now: () => clock.now, toSpeech, onFailure: (error) => void failures.push(error), ...(options.kick && { kick: () => pacer.tick(clock.now) }) });
   /** Ticks the pacer every 10 ms for `ms` of fake time. */
   const play = (ms: number) => {
     for (const end = clock.now + ms; clock.now < end; ) {
