@@ -14,6 +14,9 @@ import { LiveConversation } from './live-conversation';
 import type { CallSessionDeps, SessionHandle, SessionStart, SessionTuning } from './session-types';
 import { Speaker } from './speaker';
 
+/** 10 s of 20 ms frames: far more than loading a call and opening Flux ever takes. */
+const EARLY_AUDIO_FRAMES = 500;
+
 /** Defaults of {@link SessionTuning}. */
 export const DEFAULT_SESSION_TUNING: SessionTuning = {
   /** The sweeper calls a session dead after 120 s without a heartbeat: 4 missed beats. */
@@ -191,10 +194,14 @@ class CallSession {
     });
     this.#cleanups.push(() => stt.close());
     this.#sttRef = stt;
+    // The caller may speak before the recogniser is up (people answer with "Hello?"): replay it.
+    for (const frame of this.#earlyAudio.splice(0)) stt.send(frame);
     return stt;
   }
 
   #sttRef: SttStream | undefined;
+  /** Caller audio that arrived while the call was loading and Flux was connecting (≤ 10 s). */
+  readonly #earlyAudio: Uint8Array[] = [];
 
   #openPacer(context: CallContext): Pacer {
     const { transport } = this.#input;
@@ -239,7 +246,8 @@ class CallSession {
     switch (event.type) {
       case 'media':
         this.#counters.sttBytes += event.payload.length;
-        this.#sttRef?.send(event.payload);
+        if (this.#sttRef) this.#sttRef.send(event.payload);
+        else if (this.#earlyAudio.length < EARLY_AUDIO_FRAMES) this.#earlyAudio.push(event.payload);
         this.#recorder?.caller(event.payload, event.timestampMs);
         return;
       case 'mark':

@@ -6,6 +6,7 @@ import type { PacerScheduler } from '../pipeline/pacer-scheduler';
 import type { CallTransport, CallTransportEvent } from '../ports/call-transport';
 import type { LanguageModel } from '../ports/language-model';
 import type { RecordingStore } from '../ports/recording-store';
+import type { SpeechToSpeech } from '../ports/speech-to-speech';
 import type { SpeechToText } from '../ports/speech-to-text';
 import type { AnsweredBy, Telephony } from '../ports/telephony';
 import type { TextToSpeech } from '../ports/text-to-speech';
@@ -55,6 +56,8 @@ export interface CallSessionDeps {
   /** The language model for this assistant (OpenAI, or its `custom_url` with its KMS-sealed key). */
   languageModelFor(businessId: number, config: AssistantConfig, customKeySealed?: string): Promise<LanguageModel>;
   telephony: Telephony;
+  /** Speech-to-speech for `mode: live` assistants; absent, a live call ends `error` with a log line. */
+  realtime?: SpeechToSpeech;
   scheduler: PacerScheduler;
   calls: CallRepository;
   assistants: AssistantRepository;

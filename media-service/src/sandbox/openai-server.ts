@@ -4,6 +4,8 @@ import * as v from 'valibot';
 import { approxTokens, ChatRequestSchema, echoedServiceTier, errorBody, type ChatRequest } from './openai-wire';
 import { planReply, writeCompletion, writeStream, type ReplyTiming } from './openai-reply';
 import { SandboxLlmScript } from './sandbox-llm-script';
+import { RealtimeSandbox, type RealtimeTuning } from './openai-realtime-server';
+import type { TranscriptBoard } from './transcript-board';
 
 /**
  * The sandbox OpenAI: `POST /v1/chat/completions` on loopback, streamed as SSE (`data: {chunk}`
@@ -29,6 +31,9 @@ export interface OpenAiSandboxOptions {
   ttftMs?: number | ((request: ReceivedLlmRequest) => number);
   /** Delay between tokens (default 10 ms). */
   tokenIntervalMs?: number;
+  /** Realtime (`/v1/realtime`): where callees announce their words, and the voice's timing. */
+  board?: TranscriptBoard;
+  realtime?: Partial<RealtimeTuning>;
 }
 
 /** An injected failure, consumed by the next request(s). */
@@ -63,6 +68,8 @@ export class OpenAiSandboxServer {
   /** Every request received, in arrival order. */
   readonly requests: ReceivedLlmRequest[] = [];
   readonly script: SandboxLlmScript;
+  /** The WebSocket `/v1/realtime` endpoint (live mode), on the same port. */
+  readonly realtime: RealtimeSandbox;
   readonly #http: Server;
   readonly #options: OpenAiSandboxOptions;
   readonly #failures: SandboxLlmFailure[] = [];
@@ -78,6 +85,8 @@ export class OpenAiSandboxServer {
         else res.destroy();
       });
     });
+    this.realtime = new RealtimeSandbox({ script: this.script, ...(options.apiKey && { apiKey: options.apiKey }), ...(options.board && { board: options.board }), ...(options.realtime && { tuning: options.realtime }) });
+    this.#http.on('upgrade', (req, socket, head) => this.realtime.upgrade(req, socket, head));
   }
 
   /** Starts listening; resolves once the port is bound. */
@@ -109,6 +118,7 @@ export class OpenAiSandboxServer {
 
   /** Drops open connections and stops listening. */
   async close(): Promise<void> {
+    this.realtime.close();
     this.#http.closeAllConnections();
     await new Promise<void>((resolve) => this.#http.close(() => resolve()));
   }

@@ -1,0 +1,405 @@
+import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
+import { containsEndPhrase } from '../../../shared/domain/call-script';
+import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import type { CallTransport, CallTransportEvent } from '../ports/call-transport';
+import type { S2sEvent, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
+import type { AnsweredBy, Telephony } from '../ports/telephony';
+import type { CallContext } from './call-context';
+import type { CallCounters, TurnTiming } from './call-metrics';
+import { LivePlayback, type PlaybackPacer } from './live-playback';
+import type { SessionTimers, SessionTuning } from './session-types';
+import type { Utterance, UtteranceKind } from './speaker';
+import { TranscriptLog } from './transcript-log';
+
+/** What a live conversation needs from its session. */
+export interface LiveConversationDeps {
+  context: CallContext;
+  realtime: SpeechToSpeech;
+  pacer: PlaybackPacer;
+  transport: CallTransport;
+  telephony: Telephony;
+  lifecycle: CallLifecycle;
+  callSid: string;
+  counters: CallCounters;
+  tuning: SessionTuning;
+  now: () => number;
+  timers: SessionTimers;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+  /** Ends the session with this reason (first reason wins). */
+  finish: (reason: EndedReason) => void;
+  t0: number;
+}
+
+/** One provider response: why we asked for it, what it said, which tools it called. */
+interface Reply {
+  id: string;
+  kind: UtteranceKind;
+  utterances: Utterance[];
+  /** Provider item ids, parallel to `utterances`. */
+  items: string[];
+  calls: { callId: string; name: string; arguments: string }[];
+  turn?: TurnTiming;
+  cancelled: boolean;
+  /** Settles our own request (goodbye waits on it). */
+  resolve?: () => void;
+}
+
+const TRANSFER_FAILED = "I'm sorry, I couldn't reach anyone on the team just now.";
+const KINDS = new Set<string>(['greeting', 'reply', 'notice', 'idle', 'goodbye', 'voicemail']);
+
+/** Instructions that make the model say `text` word for word (greeting, idle and end messages). */
+export function verbatim(text: string): string {
+  return `Say exactly the following words, verbatim, and nothing else: "${text}"`;
+}
+
+/**
+ * The live-mode conversation of one call (DESIGN §6): one speech-to-speech session hears the caller
+ * and answers in its own voice. We keep what the provider cannot: greeting per
+ * `first_message_mode`, paced playback with marks, barge-in (clear, cancel, truncate to what was
+ * heard), transcript, metrics, the `end_call`/`transfer` tools, end phrases, silence and idle
+ * messages. `interrupt_min_words` does not apply: Realtime gives no words before speech stops.
+ */
+export class LiveConversation {
+  readonly #d: LiveConversationDeps;
+  readonly #playback: LivePlayback;
+  readonly #log: TranscriptLog;
+  readonly #abort = new AbortController();
+  readonly #replies = new Map<string, Reply>();
+  readonly #requested: { kind: UtteranceKind; resolve: () => void }[] = [];
+  readonly #queued: { kind: UtteranceKind; instructions?: string }[] = [];
+  readonly #userItems = new Map<string, { startAt: number; endAt?: number }>();
+  readonly #timers = new Map<string, unknown>();
+  readonly #offs: (() => void)[] = [];
+  #session: S2sSession | undefined;
+  #active: string | undefined;
+  #pendingTurn: TurnTiming | undefined;
+  #ending: EndedReason | undefined;
+  #greetingDone = false;
+  #noticeSpoken = false;
+  #userSpoke = false;
+  #callerSpeaking = false;
+  #idleCount = 0;
+  #toolRounds = 0;
+
+  constructor(deps: LiveConversationDeps) {
+    this.#d = deps;
+    this.#playback = new LivePlayback(deps.pacer, deps.now);
+    this.#log = new TranscriptLog(deps.t0);
+  }
+
+  /** The reason the call is ending, once decided (a carrier `stop` then keeps it). */
+  get pendingReason(): EndedReason | undefined {
+    return this.#ending;
+  }
+
+  /** Opens the provider session and starts the call per `first_message_mode` and `greeting_delay_ms`. */
+  async open(): Promise<void> {
+    const { context, callSid } = this.#d;
+    const { config } = context;
+    const session = this.#d.realtime.open({
+      instructions: context.script.systemPrompt, voice: config.live_voice, tools: context.tools, language: config.language,
+      speed: config.voice.speed, interruptResponse: config.advanced.interruptions !== 'never', tag: callSid, signal: this.#abort.signal,
+    });
+    this.#session = session;
+    this.#offs.push(session.on((event) => this.#onEvent(event)), this.#d.transport.on((event) => this.#onTransport(event)));
+    if (config.first_message_mode !== 'wait_for_user') return this.#timer('greet', config.advanced.greeting_delay_ms, () => this.#greet());
+    if (config.advanced.greet_after_silence_s > 0) this.#timer('greet', config.advanced.greet_after_silence_s * 1000, () => this.#greet());
+    else this.#armSilence();
+  }
+
+  #greet(): void {
+    if (this.#ending || this.#userSpoke || this.#callerSpeaking) return;
+    const first = this.#d.context.script.firstMessage;
+    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') void this.#request('greeting', verbatim(first));
+    else void this.#request('greeting');
+  }
+
+  #onTransport(event: CallTransportEvent): void {
+    if (event.type === 'media') this.#session?.appendAudio(event.payload);
+    else if (event.type === 'mark') this.#playback.onMark(event.name, event.afterClear);
+  }
+
+  /** The pacer sent a mark (first-audio-out timing). */
+  onMarkSent(name: string): void {
+    this.#playback.onMarkSent(name);
+  }
+
+  #onEvent(event: S2sEvent): void {
+    switch (event.type) {
+      case 'speech_started':
+        return this.#onSpeechStarted(event.itemId);
+      case 'speech_stopped':
+        return this.#onSpeechStopped(event.itemId);
+      case 'caller_transcript':
+        return this.#onCallerWords(event.itemId, event.text);
+      case 'response_created':
+        return this.#onResponseCreated(event.responseId, event.tag);
+      case 'audio':
+      case 'transcript_delta':
+      case 'transcript_done':
+        return this.#onOutput(event);
+      case 'function_call':
+        return void this.#replies.get(event.responseId)?.calls.push({ callId: event.callId, name: event.name, arguments: event.arguments });
+      case 'response_done':
+        return this.#onResponseDone(event.responseId, event.status, event.usage);
+      case 'error':
+        if (event.fatal) return this.fail(event.error);
+        return this.#d.log('call.live.provider_refused', { call_id: this.#d.context.call.id, error: event.error.message });
+      case 'closed':
+        if (this.#ending === undefined) this.fail(new Error('the speech-to-speech session closed'));
+        return;
+      case 'ready':
+        return;
+    }
+  }
+
+  #onSpeechStarted(itemId: string): void {
+    this.#userItems.set(itemId, { startAt: this.#d.now() });
+    this.#callerSpeaking = true;
+    this.#cancelTimer('silence');
+    this.#cancelTimer('greet');
+    const { interruptions } = this.#d.context.config.advanced;
+    const allowed = interruptions === 'anytime' || (interruptions === 'after_greeting' && this.#greetingDone);
+    if (allowed && this.#playback.audible && this.#ending === undefined) this.#bargeIn();
+  }
+
+  #onSpeechStopped(itemId: string): void {
+    const now = this.#d.now();
+    this.#callerSpeaking = false;
+    const item = this.#userItems.get(itemId);
+    if (item) item.endAt = now;
+    this.#pendingTurn = { endOfSpeechAt: now, endOfTurnAt: now, eager: false };
+  }
+
+  #onCallerWords(itemId: string, text: string): void {
+    const item = this.#userItems.get(itemId);
+    if (text.trim() === '' || !item) return;
+    this.#log.user(text.trim(), item.startAt, item.endAt ?? this.#d.now());
+    this.#userSpoke = true;
+    this.#idleCount = 0;
+  }
+
+  #onResponseCreated(responseId: string, tag: string | undefined): void {
+    this.#active = responseId;
+    this.#cancelTimer('silence');
+    const ours = tag !== undefined && KINDS.has(tag);
+    const reply: Reply = { id: responseId, kind: ours ? (tag as UtteranceKind) : 'reply', utterances: [], items: [], calls: [], cancelled: false };
+    if (ours) reply.resolve = this.#requested.shift()?.resolve;
+    else {
+      reply.turn = this.#pendingTurn;
+      this.#pendingTurn = undefined;
+    }
+    this.#replies.set(responseId, reply);
+    // A reply the provider started on its own while we end the call would talk over the goodbye.
+    if (this.#ending !== undefined && !ours) this.#cancel(reply);
+  }
+
+  #onOutput(event: Extract<S2sEvent, { type: 'audio' | 'transcript_delta' | 'transcript_done' }>): void {
+    const reply = this.#replies.get(event.responseId);
+    if (!reply || reply.cancelled) return; // audio still in flight after a barge-in or cancel
+    const { utterance, created } = this.#playback.item(event.itemId, reply.kind);
+    if (created) {
+      reply.utterances.push(utterance);
+      reply.items.push(event.itemId);
+      this.#log.utterance(utterance);
+    }
+    if (event.type === 'transcript_delta') utterance.text += event.text;
+    else if (event.type === 'transcript_done') utterance.text = event.text.trim();
+    else {
+      utterance.requestedAt ??= this.#d.now();
+      this.#playback.audio(event.itemId, event.mulaw);
+      const turn = reply.turn;
+      if (turn && !turn.utterance) {
+        turn.utterance = utterance;
+        turn.llmFirstTokenMs = this.#d.now() - turn.endOfTurnAt;
+        this.#d.counters.turns.push(turn);
+      }
+    }
+  }
+
+  #onResponseDone(responseId: string, status: string, usage: { input: number; output: number }): void {
+    this.#d.counters.llmInput += usage.input;
+    this.#d.counters.llmOutput += usage.output;
+    if (this.#active === responseId) this.#active = undefined;
+    const reply = this.#replies.get(responseId);
+    if (reply) {
+      for (const itemId of reply.items) this.#playback.flush(itemId);
+      void Promise.all(reply.utterances.map((u) => u.done)).then(() => this.#afterReply(reply, status));
+    }
+    const next = this.#queued.shift();
+    if (next) this.#send(next.kind, next.instructions);
+  }
+
+  /** A reply has played to the end (or was cut): act on its tools, end phrases, or wait for the caller. */
+  async #afterReply(reply: Reply, status: string): Promise<void> {
+    this.#replies.delete(reply.id);
+    reply.resolve?.();
+    if (reply.utterances.length > 0) this.#greetingDone = true;
+    if (this.#ending !== undefined || reply.cancelled || status !== 'completed') return;
+    const text = reply.utterances.map((u) => u.text).join(' ');
+    const endCall = reply.calls.find((call) => call.name === 'end_call');
+    const transfer = reply.calls.find((call) => call.name === 'transfer');
+    if (endCall) {
+      this.#log.tool('end_call', this.#d.now());
+      return this.endCall('assistant_ended', { goodbye: this.#d.context.script.endCallMessage !== '' && text === '' });
+    }
+    if (transfer) return this.#transfer(transfer.callId);
+    if (reply.calls.length > 0 && this.#toolRounds++ < 2) {
+      for (const call of reply.calls) this.#session?.sendFunctionOutput(call.callId, JSON.stringify({ error: `The tool ${call.name} is not available on this call.` }), false);
+      return void this.#request('reply');
+    }
+    if (containsEndPhrase(text, this.#d.context.config.advanced.end_call_phrases)) return this.endCall('end_phrase', { goodbye: false });
+    if (!this.#noticeSpoken && reply.utterances.length > 0) {
+      this.#noticeSpoken = true;
+      if (this.#d.context.script.notice !== '') return void this.#request('notice', verbatim(this.#d.context.script.notice));
+    }
+    this.#armSilence();
+  }
+
+  /** Barge-in: clear the carrier, stop the response, truncate each item to what the caller heard. */
+  #bargeIn(): void {
+    const cut = this.#playback.interrupt();
+    for (const reply of this.#replies.values()) if (reply.id === this.#active || reply.utterances.some((u) => cut.some((c) => c.utterance === u))) this.#cancel(reply);
+    for (const item of cut) if (item.utterance.bytesReceived > 0) this.#session?.truncate(item.itemId, item.heardMs);
+    if (cut.length === 0) return;
+    this.#d.counters.interruptions++;
+    this.#greetingDone = true;
+    this.#d.log('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: cut[0]!.heardMs });
+  }
+
+  #cancel(reply: Reply): void {
+    if (reply.cancelled) return;
+    reply.cancelled = true;
+    if (reply.id === this.#active) this.#session?.cancelResponse();
+  }
+
+  /** Keypad input has no channel into a Realtime session yet: logged, not sent. */
+  onDtmf(digit: string): void {
+    this.#d.log('call.live.dtmf_ignored', { call_id: this.#d.context.call.id, digit });
+  }
+
+  /** The carrier's answering-machine verdict: leave the voicemail message (if any), then end. */
+  onAmd(answeredBy: AnsweredBy): void {
+    const { config, script, call } = this.#d.context;
+    if (!config.advanced.voicemail_detection || call.direction !== 'outbound' || this.#ending !== undefined) return;
+    if (!answeredBy.startsWith('machine_') && answeredBy !== 'fax') return;
+    this.#ending = 'voicemail';
+    this.#stopTimers();
+    this.#silence();
+    if (answeredBy === 'fax' || script.voicemailMessage === '') return this.#d.finish('voicemail');
+    const wait = answeredBy === 'machine_start' ? this.#d.tuning.voicemailQuietMs : 0;
+    this.#timer('voicemail', wait, () => void this.#sayAndWait('voicemail', script.voicemailMessage).then(() => this.#d.finish('voicemail')));
+  }
+
+  async #transfer(callId: string): Promise<void> {
+    const { context } = this.#d;
+    const ourNumber = context.call.direction === 'outbound' ? context.call.from_number : context.call.to_number;
+    this.#ending = 'transferred';
+    this.#log.tool(`transfer to ${context.transferNumber}`, this.#d.now());
+    try {
+      await this.#d.lifecycle.markTransferred(context.call.business_id, context.call.id, context.transferNumber);
+      await this.#d.telephony.transfer(this.#d.callSid, context.transferNumber, ourNumber);
+      this.#timer('transfer', 10_000, () => this.#d.finish('transferred'));
+    } catch (error) {
+      this.#d.log('call.transfer.failed', { call_id: context.call.id, error: String(error) });
+      this.#ending = undefined;
+      this.#session?.sendFunctionOutput(callId, JSON.stringify({ error: 'The transfer failed.' }), false);
+      void this.#request('reply', verbatim(TRANSFER_FAILED));
+    }
+  }
+
+  #armSilence(): void {
+    this.#cancelTimer('silence');
+    if (this.#ending !== undefined || this.#active !== undefined || this.#playback.audible || this.#callerSpeaking) return;
+    this.#timer('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
+  }
+
+  #onSilence(): void {
+    const { script, config } = this.#d.context;
+    if (this.#idleCount < config.advanced.idle_max && script.idleMessages.length > 0) {
+      const text = script.idleMessages[this.#idleCount % script.idleMessages.length]!;
+      this.#idleCount++;
+      return void this.#request('idle', verbatim(text));
+    }
+    void this.endCall('silence_timeout', { goodbye: true });
+  }
+
+  /** Ends the call: optional goodbye (`end_call_message`), then the session hangs up. */
+  async endCall(reason: EndedReason, options: { goodbye: boolean }): Promise<void> {
+    if (this.#ending !== undefined) return;
+    this.#ending = reason;
+    this.#stopTimers();
+    const goodbye = this.#d.context.script.endCallMessage;
+    if (options.goodbye && goodbye !== '') {
+      if (reason === 'max_duration' || reason === 'canceled') this.#silence();
+      await this.#sayAndWait('goodbye', goodbye);
+    }
+    this.#d.finish(reason);
+  }
+
+  /** The provider failed: the voice is gone with it, so the call ends `error` without a fallback line. */
+  fail(error: Error): void {
+    if (this.#ending === 'error') return;
+    this.#d.log('call.provider.failed', { call_id: this.#d.context.call.id, error: error.message });
+    this.#ending = 'error';
+    this.#stopTimers();
+    this.#silence();
+    this.#d.finish('error');
+  }
+
+  /** Stops timers and closes the provider session (the session is tearing down). */
+  close(): void {
+    this.#stopTimers();
+    for (const off of this.#offs) off();
+    this.#abort.abort();
+    this.#playback.close();
+  }
+
+  /** The transcript: what each side said, assistant text cut to what was heard. */
+  transcript(): TranscriptEntry[] {
+    return this.#log.entries(this.#d.now());
+  }
+
+  #silence(): void {
+    this.#playback.interrupt();
+    for (const reply of this.#replies.values()) this.#cancel(reply);
+  }
+
+  /** Asks for a response of ours; settles once it has played (or was cut). */
+  #request(kind: UtteranceKind, instructions?: string): Promise<void> {
+    const played = new Promise<void>((resolve) => this.#requested.push({ kind, resolve }));
+    if (this.#active !== undefined) this.#queued.push({ kind, ...(instructions !== undefined && { instructions }) });
+    else this.#send(kind, instructions);
+    return played;
+  }
+
+  #send(kind: UtteranceKind, instructions: string | undefined): void {
+    this.#active = `requested:${kind}`;
+    this.#session?.createResponse({ tag: kind, ...(instructions !== undefined && { instructions }) });
+  }
+
+  async #sayAndWait(kind: UtteranceKind, text: string): Promise<void> {
+    let handle: unknown;
+    await Promise.race([this.#request(kind, verbatim(text)), new Promise<void>((resolve) => (handle = this.#d.timers.setTimeout(resolve, this.#d.tuning.goodbyeMaxMs)))]);
+    this.#d.timers.clearTimeout(handle);
+  }
+
+  #timer(name: string, ms: number, callback: () => void): void {
+    this.#cancelTimer(name);
+    this.#timers.set(name, this.#d.timers.setTimeout(() => {
+      this.#timers.delete(name);
+      callback();
+    }, ms));
+  }
+
+  #cancelTimer(name: string): void {
+    const handle = this.#timers.get(name);
+    if (handle === undefined) return;
+    this.#d.timers.clearTimeout(handle);
+    this.#timers.delete(name);
+  }
+
+  #stopTimers(): void {
+    for (const name of [...this.#timers.keys()]) if (name !== 'transfer' && name !== 'voicemail') this.#cancelTimer(name);
+  }
+}

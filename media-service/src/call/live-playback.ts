@@ -1,0 +1,164 @@
+import { FRAME_BYTES, MULAW_SILENCE } from '../audio/mulaw';
+import type { PacerSink } from '../pipeline/pacer';
+import type { Utterance, UtteranceKind } from './speaker';
+
+/** The slice of the pacer playback needs (the real `Pacer`, or a recorder in tests). */
+export type PlaybackPacer = Pick<PacerSink, 'clear'> & { enqueue(mulaw: Uint8Array): void; mark(name: string): void };
+
+/** A mark every 100 ms of audio, as `Speaker` does: truncation then knows what was heard to within 100 ms. */
+const MARK_EVERY_BYTES = 800;
+
+/** What a barge-in cut of one provider item: how much of it the caller heard. */
+export interface CutItem {
+  itemId: string;
+  utterance: Utterance;
+  /** Heard audio (echoed marks), never more than the audio generated: safe for `conversation.item.truncate`. */
+  heardMs: number;
+}
+
+interface Entry {
+  itemId: string;
+  utterance: Utterance;
+  resolve: () => void;
+  carry?: Uint8Array;
+}
+
+/**
+ * Live mode's playback: provider audio arrives per output item (already μ-law, not paced) and is
+ * framed into the pacer as whole 20 ms frames with a mark after the first frame and every 100 ms,
+ * so echoed marks say how much of each item the caller heard (protocols.md A1, barge-in recipe).
+ * Items become {@link Utterance}s, so the transcript log and turn metrics work as in standard mode.
+ */
+export class LivePlayback {
+  readonly #pacer: PlaybackPacer;
+  readonly #now: () => number;
+  readonly #entries: Entry[] = [];
+  /** Every item seen, finished or not, so a late event never re-creates a finished one. */
+  readonly #seen = new Map<string, Utterance>();
+  #nextId = 1;
+
+  constructor(pacer: PlaybackPacer, now: () => number) {
+    this.#pacer = pacer;
+    this.#now = now;
+  }
+
+  /** True while any item is playing or queued. */
+  get audible(): boolean {
+    return this.#entries.some((entry) => !entry.utterance.finished && entry.utterance.bytesReceived > 0);
+  }
+
+  /** The utterance of `itemId`, created on first sight (transcript deltas may precede audio). */
+  item(itemId: string, kind: UtteranceKind): { utterance: Utterance; created: boolean } {
+    const found = this.#seen.get(itemId);
+    if (found) return { utterance: found, created: false };
+    let resolve!: () => void;
+    const done = new Promise<void>((r) => (resolve = r));
+    const utterance: Utterance = { id: this.#nextId++, kind, text: '', bytesReceived: 0, bytesPlayed: 0, flushed: false, finished: false, interrupted: false, done };
+    this.#entries.push({ itemId, utterance, resolve });
+    this.#seen.set(itemId, utterance);
+    return { utterance, created: true };
+  }
+
+  /** Queues audio of `itemId` (whole frames; a partial tail waits for more or for `flush`). */
+  audio(itemId: string, mulaw: Uint8Array): void {
+    const entry = this.#entry(itemId);
+    if (!entry) return;
+    let data = mulaw;
+    if (entry.carry) {
+      data = new Uint8Array(entry.carry.length + mulaw.length);
+      data.set(entry.carry);
+      data.set(mulaw, entry.carry.length);
+      entry.carry = undefined;
+    }
+    const whole = data.length - (data.length % FRAME_BYTES);
+    if (whole < data.length) entry.carry = data.slice(whole);
+    this.#enqueue(entry.utterance, data.subarray(0, whole));
+  }
+
+  /** No more audio for `itemId`: pads the tail and marks its end (or finishes it at once when silent). */
+  flush(itemId: string): void {
+    const entry = this.#entry(itemId);
+    if (!entry) return;
+    if (entry.carry) {
+      const frame = new Uint8Array(FRAME_BYTES).fill(MULAW_SILENCE);
+      frame.set(entry.carry);
+      entry.carry = undefined;
+      this.#enqueue(entry.utterance, frame);
+    }
+    entry.utterance.flushed = true;
+    if (entry.utterance.bytesReceived === 0) return this.#finish(entry);
+    this.#pacer.mark(`${entry.utterance.id}:end`);
+  }
+
+  /** Barge-in: clears the pacer (and the carrier), finishes every unfinished item, reports what was heard. */
+  interrupt(): CutItem[] {
+    const cut = this.#entries.filter((entry) => !entry.utterance.finished);
+    if (cut.length === 0) return [];
+    this.#pacer.clear();
+    return cut.map((entry) => {
+      const u = entry.utterance;
+      u.interrupted = u.bytesPlayed < u.bytesReceived || !u.flushed;
+      entry.carry = undefined;
+      this.#finish(entry);
+      return { itemId: entry.itemId, utterance: u, heardMs: Math.floor(Math.min(u.bytesPlayed, u.bytesReceived) / 8) };
+    });
+  }
+
+  /** A mark came back from the carrier (marks echoed by a `clear` prove nothing and are ignored). */
+  onMark(name: string, afterClear: boolean): void {
+    if (afterClear) return;
+    const [idText, position] = name.split(':');
+    const entry = this.#entries.find((candidate) => candidate.utterance.id === Number(idText));
+    if (!entry || entry.utterance.finished) return;
+    const u = entry.utterance;
+    const now = this.#now();
+    u.firstPlayedAt ??= now;
+    if (position !== 'end') {
+      u.bytesPlayed = Math.max(u.bytesPlayed, Number(position));
+      return;
+    }
+    u.bytesPlayed = u.bytesReceived;
+    u.playedAt = now;
+    this.#finish(entry);
+  }
+
+  /** The pacer sent a mark: the one after an item's first frame times its first audio out. */
+  onMarkSent(name: string): void {
+    const [idText, position] = name.split(':');
+    if (position !== String(FRAME_BYTES)) return;
+    const entry = this.#entries.find((candidate) => candidate.utterance.id === Number(idText));
+    if (entry) entry.utterance.firstSentAt ??= this.#now();
+  }
+
+  /** Finishes everything (the call is over). */
+  close(): void {
+    for (const entry of [...this.#entries]) this.#finish(entry);
+  }
+
+  #entry(itemId: string): Entry | undefined {
+    const entry = this.#entries.find((candidate) => candidate.itemId === itemId);
+    return entry && !entry.utterance.finished ? entry : undefined;
+  }
+
+  #enqueue(utterance: Utterance, frames: Uint8Array): void {
+    let offset = 0;
+    while (offset < frames.length) {
+      const before = utterance.bytesReceived;
+      const step = before === 0 ? FRAME_BYTES : MARK_EVERY_BYTES - (before % MARK_EVERY_BYTES);
+      const piece = frames.subarray(offset, offset + step);
+      offset += piece.length;
+      utterance.bytesReceived += piece.length;
+      utterance.firstQueuedAt ??= this.#now();
+      this.#pacer.enqueue(piece);
+      if (before === 0 || utterance.bytesReceived % MARK_EVERY_BYTES === 0) this.#pacer.mark(`${utterance.id}:${utterance.bytesReceived}`);
+    }
+  }
+
+  #finish(entry: Entry): void {
+    if (entry.utterance.finished) return;
+    entry.utterance.finished = true;
+    entry.resolve();
+    const index = this.#entries.indexOf(entry);
+    if (index >= 0) this.#entries.splice(index, 1);
+  }
+}

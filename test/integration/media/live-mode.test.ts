@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { step } from '../../../media-service/src/sandbox/scenarios';
+import { callScripted, carrierCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
+import { startCallStack, type CallStack } from '../../support/call-stack';
+
+let stack: CallStack;
+
+beforeAll(async () => {
+  // The sandbox voice at 25 ms per character, as the stack's Aura: replies play 2.5× faster than speech.
+  stack = await startCallStack({ llm: { realtime: { msPerChar: 25, firstAudioDelayMs: 20 } } });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const T = { timeout: 60_000 };
+const LONG_GREETING =
+  "Hello! I'm calling from Acme Dental to remind you about your appointment next week, and to go over a few details about parking, paperwork and what to bring with you.";
+
+/** The sandbox Realtime connection that served the carrier call placed to `to`. */
+function realtimeOf(to: string) {
+  const sid = carrierCall(stack, to).sid;
+  const connection = stack.openai.realtime.connections.find((candidate) => candidate.tag === sid);
+  if (!connection) throw new Error(`no realtime connection for ${sid}`);
+  return connection;
+}
+
+describe.concurrent('live mode (speech-to-speech over the sandbox Realtime endpoint)', () => {
+  it('a live call: verbatim greeting, a question answered, goodbye + end_call; transcript and metrics', T, async () => {
+    // Arrange
+    const config = { mode: 'live', live_voice: 'cedar', first_message: 'Hi, this is Acme Dental calling about your visit.', advanced: QUIET };
+    const steps = [waitForAssistant(), step.say('Are you open on Saturday mornings?'), waitForAssistant(), step.say('Great, thank you. Goodbye!'), waitForAssistant(), step.hangup()];
+    // Act
+    const { tenant, callId, to } = await callScripted(stack, config, steps);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(call).toMatchObject({ status: 'ended', ended_reason: 'assistant_ended' });
+    expect(detail.transcript.map(({ role, text, interrupted }) => ({ role, text, interrupted }))).toEqual([
+      { role: 'assistant', text: 'Hi, this is Acme Dental calling about your visit.', interrupted: false },
+      { role: 'user', text: 'Are you open on Saturday mornings?', interrupted: false },
+      { role: 'assistant', text: "We're open Monday through Friday from nine to five, and Saturday mornings until noon.", interrupted: false },
+      { role: 'user', text: 'Great, thank you. Goodbye!', interrupted: false },
+      { role: 'assistant', text: 'Thank you for calling. Have a great day, goodbye!', interrupted: false },
+      { role: 'tool', text: 'end_call', interrupted: false },
+    ]);
+    const metrics = detail.metrics as Record<string, any>;
+    expect(metrics.turns).toHaveLength(2);
+    for (const turn of metrics.turns) expect(turn.latency_ms).toBeGreaterThan(0);
+    expect(metrics.llm_tokens.output).toBeGreaterThan(0);
+    expect(metrics).toMatchObject({ interruptions: 0, tts_characters: 0 });
+    expect(stack.deepgram.fluxConnections.some((flux) => flux.query.tag === carrierCall(stack, to).sid)).toBe(false);
+    expect(realtimeOf(to).session).toMatchObject({ audio: { output: { voice: 'cedar' } } });
+  });
+
+  it('barge-in: clear sent, the response cancelled, the item truncated to what was heard, the transcript cut', T, async () => {
+    // Arrange
+    const config = { mode: 'live', first_message: LONG_GREETING, advanced: { ...QUIET, interruptions: 'anytime' } };
+    const steps = [step.bargeIn('Sorry, what are your hours?', { afterAssistantStartsMs: 1000 }), waitForAssistant(), step.say('Thanks, goodbye.'), waitForAssistant(), step.hangup()];
+    // Act
+    const { tenant, callId, to } = await callScripted(stack, config, steps);
+    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(carrierCall(stack, to).streams[0]!.clears.length).toBeGreaterThanOrEqual(1);
+    const connection = realtimeOf(to);
+    expect(connection.truncations.length).toBeGreaterThanOrEqual(1);
+    for (const truncation of connection.truncations) {
+      expect(truncation.refused).toBe(false);
+      expect(truncation.audioEndMs).toBeLessThanOrEqual(truncation.generatedMs);
+    }
+    expect(connection.truncations[0]!.audioEndMs).toBeGreaterThan(0);
+    const greeting = detail.transcript.find((entry) => entry.role === 'assistant')!;
+    expect(greeting.interrupted).toBe(true);
+    expect(greeting.text.length).toBeLessThan(LONG_GREETING.length);
+    expect(LONG_GREETING.startsWith(greeting.text)).toBe(true);
+    expect((detail.metrics as { interruptions: number }).interruptions).toBe(1);
+  });
+});
