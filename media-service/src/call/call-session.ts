@@ -304,7 +304,9 @@ class CallSession {
     }
     const durationS = (this.#deps.now() - this.#t0) / 1000;
     const transcript = this.#conversation?.transcript() ?? [];
-    const metrics = buildCallMetrics(this.#counters, durationS, this.#deps.providers);
+    const { providers } = this.#deps;
+    const labels = this.#liveRef && providers.llm !== 'sandbox' ? { ...providers, llm: 'openai-realtime' } : providers;
+    const metrics = buildCallMetrics(this.#counters, durationS, labels);
     try {
       await this.#deps.lifecycle.end(businessId, callId, { endedReason: reason, transcript, metrics, recordingKey });
     } catch (error) {
