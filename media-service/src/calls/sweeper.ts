@@ -65,6 +65,9 @@ export function sweepAction(call: CallRecord, nowMs: number, limits: SweepLimits
     case 'queued':
       if (sid) return age(call.updated_at) > limits.ringingTooLongMs ? end('no_progress', 'error') : undefined;
       if (call.claimed_by) return age(call.claimed_at ?? call.updated_at) > limits.queuedTooLongMs ? end('dial_died', 'error') : undefined;
+      // Given back at the concurrency cap (claimed_by null): its own job retries every few seconds and
+      // it waits its turn however long that takes (never refused); requeue only if that loop went quiet.
+      if (call.claimed_by === null) return age(call.updated_at) > limits.queuedTooLongMs ? { kind: 'requeue' } : undefined;
       // Only the outbound consumer claims calls; an inbound call always has a carrier sid.
       if (call.direction !== 'outbound') return undefined;
       if (age(call.created_at) > limits.queuedGiveUpMs) return end('never_claimed', 'error');

@@ -95,6 +95,8 @@ describe('sweepAction (the rules)', () => {
     ['queued 3 min, unclaimed', call({ created_at: iso(now - 3 * MIN) }), { kind: 'requeue' }],
     ['inbound queued 3 min, no sid', call({ direction: 'inbound', created_at: iso(now - 3 * MIN) }), undefined],
     ['queued 31 min, unclaimed', call({ created_at: iso(now - 31 * MIN) }), { kind: 'end', rule: 'never_claimed', reason: 'error' }],
+    ['waiting 2 h at the concurrency cap, retried 5 s ago', call({ claimed_by: null, created_at: iso(now - 120 * MIN), updated_at: iso(now - 5000) }), undefined],
+    ['deferred at the cap but its retries stopped 3 min ago', call({ claimed_by: null, created_at: iso(now - 120 * MIN), updated_at: iso(now - 3 * MIN) }), { kind: 'requeue' }],
     ['claimed 1 min ago', call({ claimed_by: 't', claimed_at: iso(now - MIN), created_at: iso(now - 9 * MIN) }), undefined],
     ['claimed 3 min ago, no sid', call({ claimed_by: 't', claimed_at: iso(now - 3 * MIN) }), { kind: 'end', rule: 'dial_died', reason: 'error' }],
     ['dialled, silent 6 min', call({ claimed_by: 't', carrier_call_sid: 'CA1', updated_at: iso(now - 6 * MIN) }), { kind: 'end', rule: 'no_progress', reason: 'error' }],
