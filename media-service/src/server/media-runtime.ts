@@ -146,6 +146,7 @@ function sessionDeps(
   return {
     stt: providers.stt,
     tts: providers.tts,
+    realtime: providers.realtime,
     languageModelFor: languageModels({ openai: providers.openai, secretBox: options.secretBox, allowPrivateUrls: config.ALLOW_PRIVATE_URLS }),
     telephony: providers.telephony,
     scheduler: options.scheduler ?? new PacerScheduler({ log: built.log }),

@@ -1,9 +1,11 @@
 import { DeepgramSpeechToText } from '../adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../adapters/deepgram-text-to-speech';
+import { OpenAiRealtime } from '../adapters/openai-realtime';
 import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
 import type { MediaConfig } from '../config';
 import type { PacerScheduler } from '../pipeline/pacer-scheduler';
+import type { SpeechToSpeech } from '../ports/speech-to-speech';
 import type { SpeechToText } from '../ports/speech-to-text';
 import type { TextToSpeech } from '../ports/text-to-speech';
 import { SandboxCarrier } from '../sandbox/carrier';
@@ -23,6 +25,8 @@ export interface MediaProviders {
   stt: SpeechToText;
   tts: TextToSpeech;
   openai: OpenAiTarget;
+  /** Speech-to-speech for live-mode assistants: OpenAI Realtime, or the sandbox's `/v1/realtime`. */
+  realtime: SpeechToSpeech;
   telephony: TwilioTelephony;
   /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
   twilioAuthToken: string;
@@ -61,8 +65,11 @@ export async function startProviders(config: MediaConfig, options: StartProvider
     ...((deepgramSandbox?.baseUrl ?? config.DEEPGRAM_BASE_URL) && { baseUrl: deepgramSandbox?.baseUrl ?? config.DEEPGRAM_BASE_URL }),
     log: options.log,
   };
-  const openAiSandbox = config.OPENAI_API_KEY || options.openAiSandboxUrl ? undefined : await OpenAiSandboxServer.start();
+  const openAiSandbox = config.OPENAI_API_KEY || options.openAiSandboxUrl ? undefined : await OpenAiSandboxServer.start({ board });
   if (openAiSandbox) started.push(openAiSandbox);
+  // Live mode hears sandbox callees through the board, so a shared sandbox without it gets a sibling that has it.
+  const realtimeSandbox = config.OPENAI_API_KEY ? undefined : (openAiSandbox ?? (await OpenAiSandboxServer.start({ board })));
+  if (realtimeSandbox && realtimeSandbox !== openAiSandbox) started.push(realtimeSandbox);
   const sandboxUrl = openAiSandbox?.baseUrl ?? options.openAiSandboxUrl;
   const openai: OpenAiTarget = config.OPENAI_API_KEY
     ? { apiKey: config.OPENAI_API_KEY, ...(config.OPENAI_BASE_URL && { baseURL: config.OPENAI_BASE_URL }) }
@@ -84,6 +91,9 @@ export async function startProviders(config: MediaConfig, options: StartProvider
     stt: new DeepgramSpeechToText(deepgram),
     tts: new DeepgramTextToSpeech(deepgram),
     openai,
+    realtime: realtimeSandbox
+      ? new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log })
+      : new OpenAiRealtime({ apiKey: config.OPENAI_API_KEY!, ...(config.OPENAI_BASE_URL && { baseUrl: config.OPENAI_BASE_URL }), log: options.log }),
     telephony: new TwilioTelephony(twilio),
     twilioAuthToken: twilio.authToken,
     labels: {

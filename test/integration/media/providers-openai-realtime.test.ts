@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProviderError } from '../../../shared/errors';
+import { OpenAiRealtime } from '../../../media-service/src/adapters/openai-realtime';
+import { verbatim } from '../../../media-service/src/call/live-conversation';
+import type { S2sEvent, S2sOpenOptions, S2sSession } from '../../../media-service/src/ports/speech-to-speech';
+import { synthesizeSpeechLike } from '../../../media-service/src/sandbox/mulaw-signal';
+import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
+import { TranscriptBoard } from '../../../media-service/src/sandbox/transcript-board';
+
+/** The real Realtime adapter against the sandbox `/v1/realtime` on loopback: the GA wire protocol. */
+
+const board = new TranscriptBoard();
+let openai: OpenAiSandboxServer;
+
+beforeAll(async () => {
+  openai = await OpenAiSandboxServer.start({ board, apiKey: 'sk-right', realtime: { msPerChar: 10, firstAudioDelayMs: 0 } });
+});
+
+afterAll(async () => {
+  await openai.close();
+});
+
+const END_CALL = { name: 'end_call', description: 'Hang up.', parameters: { type: 'object', properties: {} } };
+
+function open(tag: string, overrides: Partial<S2sOpenOptions> = {}, apiKey = 'sk-right') {
+  const realtime = new OpenAiRealtime({ apiKey, baseUrl: openai.baseUrl, sendTag: true, log: () => undefined });
+  const session = realtime.open({
+    instructions: 'You are a receptionist.', voice: 'marin', tools: [END_CALL], language: 'en-US', speed: 1, interruptResponse: true, tag,
+    signal: new AbortController().signal, ...overrides,
+  });
+  return { session, ...watch(session) };
+}
+
+function watch(session: S2sSession) {
+  const events: S2sEvent[] = [];
+  const waiters: { test: (event: S2sEvent) => boolean; resolve: (event: S2sEvent) => void }[] = [];
+  session.on((event) => {
+    events.push(event);
+    for (const waiter of waiters.filter((w) => w.test(event))) waiter.resolve(event);
+  });
+  const until = <T extends S2sEvent['type']>(type: T, test: (event: Extract<S2sEvent, { type: T }>) => boolean = () => true) =>
+    new Promise<Extract<S2sEvent, { type: T }>>((resolve) => {
+      const found = events.find((event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>));
+      if (found) return resolve(found as Extract<S2sEvent, { type: T }>);
+      waiters.push({ test: (event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>), resolve: (event) => resolve(event as Extract<S2sEvent, { type: T }>) });
+    });
+  return { events, until };
+}
+
+describe('OpenAiRealtime against the sandbox Realtime endpoint', () => {
+  it('connects with a bearer key and configures a GA session: pcmu both ways, the voice, server VAD, transcription, tools', async () => {
+    // Act
+    const { session, until } = open('CA-wire-1');
+    await until('ready');
+    session.close();
+    // Assert
+    const connection = openai.realtime.connections.find((candidate) => candidate.tag === 'CA-wire-1')!;
+    expect(connection).toMatchObject({ model: 'gpt-realtime', authorization: 'Bearer sk-right' });
+    const update = connection.received[0] as { type: string; session: Record<string, unknown> };
+    expect(update.type).toBe('session.update');
+    expect(update.session).not.toHaveProperty('temperature');
+    expect(update.session).toMatchObject({
+      type: 'realtime', instructions: 'You are a receptionist.', output_modalities: ['audio'], tool_choice: 'auto',
+      audio: {
+        input: {
+          format: { type: 'audio/pcmu' }, transcription: { model: 'gpt-4o-mini-transcribe', language: 'en' },
+          turn_detection: { type: 'server_vad', silence_duration_ms: 500, create_response: true, interrupt_response: true },
+        },
+        output: { format: { type: 'audio/pcmu' }, voice: 'marin', speed: 1 },
+      },
+      tools: [{ type: 'function', name: 'end_call', description: 'Hang up.', parameters: { type: 'object', properties: {} } }],
+    });
+  });
+
+  it('a tagged response.create: created with its tag, μ-law deltas, transcript, response.done with usage', async () => {
+    // Act
+    const { session, events, until } = open('CA-wire-2');
+    session.createResponse({ instructions: verbatim('Hello there, this is Acme.'), tag: 'greeting' });
+    const done = await until('response_done');
+    session.close();
+    // Assert
+    expect(events.find((event) => event.type === 'response_created')).toMatchObject({ tag: 'greeting', responseId: done.responseId });
+    const audio = events.flatMap((event) => (event.type === 'audio' ? [event.mulaw.length] : [])).reduce((a, b) => a + b, 0);
+    expect(audio).toBeGreaterThanOrEqual('Hello there, this is Acme.'.length * 10 * 8);
+    expect(events.find((event) => event.type === 'transcript_done')).toMatchObject({ text: 'Hello there, this is Acme.' });
+    expect(done).toMatchObject({ status: 'completed' });
+    expect(done.usage.output).toBeGreaterThan(0);
+  });
+
+  it('the caller speaks: speech started/stopped, their words from the board, a reply with an end_call function call', async () => {
+    // Arrange
+    const { session, until } = open('CA-wire-3');
+    board.push('CA-wire-3', 'Thanks, goodbye!');
+    // Act
+    session.appendAudio(synthesizeSpeechLike(800));
+    session.appendAudio(new Uint8Array(8000).fill(0xff));
+    const heard = await until('caller_transcript');
+    const call = await until('function_call');
+    session.close();
+    // Assert
+    expect(heard.text).toBe('Thanks, goodbye!');
+    expect(call).toMatchObject({ name: 'end_call' });
+  });
+
+  it('a truncation past the audio generated is refused with the real error text; the session stays up', async () => {
+    // Arrange
+    const { session, until } = open('CA-wire-4');
+    session.createResponse({ instructions: verbatim('Short.') });
+    const audio = await until('audio');
+    await until('response_done');
+    // Act
+    session.truncate(audio.itemId, 60_000);
+    const refused = await until('error');
+    session.truncate(audio.itemId, 10);
+    session.createResponse({ instructions: verbatim('Still here.') });
+    await until('transcript_done', (event) => event.text === 'Still here.');
+    session.close();
+    // Assert
+    expect(refused.fatal).toBe(false);
+    expect(refused.error.message).toMatch(/Audio content of \d+ms is already shorter than 60000ms/);
+    const connection = openai.realtime.connections.find((candidate) => candidate.tag === 'CA-wire-4')!;
+    expect(connection.truncations.map((t) => t.refused)).toEqual([true, false]);
+  });
+
+  it('a wrong key fails the handshake with a fatal, non-retryable 401', async () => {
+    // Act
+    const { until } = open('CA-wire-5', {}, 'sk-wrong');
+    const failed = await until('error');
+    await until('closed');
+    // Assert
+    expect(failed.fatal).toBe(true);
+    expect(failed.error).toBeInstanceOf(ProviderError);
+    expect(failed.error).toMatchObject({ statusCode: 401, retryable: false });
+  });
+});
