@@ -1,4 +1,4 @@
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step, scenario } from '../../../media-service/src/sandbox/scenarios';
 import { uniqueNumber } from '../../support/api-harness';
@@ -110,14 +110,19 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     expect(wav.length).toBeGreaterThan(44 + 8000 * 2 * 2); // more than a second of audio
   });
 
-  it('HIPAA: no recording and no transcript are stored, and the greeting says nothing about recording', T, async () => {
+  it('HIPAA: no recording and no transcript anywhere (DynamoDB, S3, logs)', T, async () => {
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello there.', advanced: { recording: true, recording_notice: true, ai_disclosure: false, hipaa: true } }, [waitForAssistant(), step.say('Bye bye now.'), waitForAssistant(), step.hangup()]);
-    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    const secret = `My member number is ${Date.now()}, bye bye now.`;
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello there.', advanced: { recording: true, recording_notice: true, ai_disclosure: false, hipaa: true } }, [waitForAssistant(), step.say(secret), waitForAssistant(), step.hangup()]);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(detail.recording_key).toBeNull();
     expect(detail.transcript).toEqual([]);
+    expect(JSON.stringify(call)).not.toContain(secret);
     expect((await getCall(tenant, callId)).recording_url).toBeNull();
+    const objects = await stack.s3.send(new ListObjectsV2Command({ Bucket: stack.bucket, Prefix: `recordings/${tenant.businessId}/` }));
+    expect(objects.KeyCount ?? 0).toBe(0);
+    expect(JSON.stringify(stack.logs)).not.toContain(secret.slice(0, 20));
   });
 
   it('speaks the AI disclosure and recording notice once, after the first message', T, async () => {
