@@ -9,6 +9,7 @@ import type { CallCounters, TurnTiming } from './call-metrics';
 import { LivePlayback, type PlaybackPacer } from './live-playback';
 import type { SessionTimers, SessionTuning } from './session-types';
 import type { Utterance, UtteranceKind } from './speaker';
+import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
 
 /** What a live conversation needs from its session. */
@@ -68,7 +69,7 @@ export class LiveConversation {
   readonly #requested: { kind: UtteranceKind; resolve: () => void }[] = [];
   readonly #queued: { kind: UtteranceKind; instructions?: string }[] = [];
   readonly #userItems = new Map<string, { startAt: number; endAt?: number }>();
-  readonly #timers = new Map<string, unknown>();
+  readonly #timers: TimerSet;
   readonly #offs: (() => void)[] = [];
   #session: S2sSession | undefined;
   #active: string | undefined;
@@ -85,6 +86,7 @@ export class LiveConversation {
     this.#d = deps;
     this.#playback = new LivePlayback(deps.pacer, deps.now);
     this.#log = new TranscriptLog(deps.t0);
+    this.#timers = new TimerSet(deps.timers);
   }
 
   /** The reason the call is ending, once decided (a carrier `stop` then keeps it). */
@@ -102,8 +104,8 @@ export class LiveConversation {
     });
     this.#session = session;
     this.#offs.push(session.on((event) => this.#onEvent(event)), this.#d.transport.on((event) => this.#onTransport(event)));
-    if (config.first_message_mode !== 'wait_for_user') return this.#timer('greet', config.advanced.greeting_delay_ms, () => this.#greet());
-    if (config.advanced.greet_after_silence_s > 0) this.#timer('greet', config.advanced.greet_after_silence_s * 1000, () => this.#greet());
+    if (config.first_message_mode !== 'wait_for_user') return this.#timers.set('greet', config.advanced.greeting_delay_ms, () => this.#greet());
+    if (config.advanced.greet_after_silence_s > 0) this.#timers.set('greet', config.advanced.greet_after_silence_s * 1000, () => this.#greet());
     else this.#armSilence();
   }
 
@@ -156,8 +158,8 @@ export class LiveConversation {
   #onSpeechStarted(itemId: string): void {
     this.#userItems.set(itemId, { startAt: this.#d.now() });
     this.#callerSpeaking = true;
-    this.#cancelTimer('silence');
-    this.#cancelTimer('greet');
+    this.#timers.cancel('silence');
+    this.#timers.cancel('greet');
     const { interruptions } = this.#d.context.config.advanced;
     const allowed = interruptions === 'anytime' || (interruptions === 'after_greeting' && this.#greetingDone);
     if (allowed && this.#playback.audible && this.#ending === undefined) this.#bargeIn();
@@ -181,7 +183,7 @@ export class LiveConversation {
 
   #onResponseCreated(responseId: string, tag: string | undefined): void {
     this.#active = responseId;
-    this.#cancelTimer('silence');
+    this.#timers.cancel('silence');
     const ours = tag !== undefined && KINDS.has(tag);
     const reply: Reply = { id: responseId, kind: ours ? (tag as UtteranceKind) : 'reply', utterances: [], items: [], calls: [], cancelled: false };
     if (ours) reply.resolve = this.#requested.shift()?.resolve;
@@ -284,11 +286,11 @@ export class LiveConversation {
     if (!config.advanced.voicemail_detection || call.direction !== 'outbound' || this.#ending !== undefined) return;
     if (!answeredBy.startsWith('machine_') && answeredBy !== 'fax') return;
     this.#ending = 'voicemail';
-    this.#stopTimers();
+    this.#timers.clear(['transfer', 'voicemail']);
     this.#silence();
     if (answeredBy === 'fax' || script.voicemailMessage === '') return this.#d.finish('voicemail');
     const wait = answeredBy === 'machine_start' ? this.#d.tuning.voicemailQuietMs : 0;
-    this.#timer('voicemail', wait, () => void this.#sayAndWait('voicemail', script.voicemailMessage).then(() => this.#d.finish('voicemail')));
+    this.#timers.set('voicemail', wait, () => void this.#sayAndWait('voicemail', script.voicemailMessage).then(() => this.#d.finish('voicemail')));
   }
 
   async #transfer(callId: string): Promise<void> {
@@ -299,7 +301,7 @@ export class LiveConversation {
     try {
       await this.#d.lifecycle.markTransferred(context.call.business_id, context.call.id, context.transferNumber);
       await this.#d.telephony.transfer(this.#d.callSid, context.transferNumber, ourNumber);
-      this.#timer('transfer', 10_000, () => this.#d.finish('transferred'));
+      this.#timers.set('transfer', 10_000, () => this.#d.finish('transferred'));
     } catch (error) {
       this.#d.log('call.transfer.failed', { call_id: context.call.id, error: String(error) });
       this.#ending = undefined;
@@ -309,9 +311,9 @@ export class LiveConversation {
   }
 
   #armSilence(): void {
-    this.#cancelTimer('silence');
+    this.#timers.cancel('silence');
     if (this.#ending !== undefined || this.#active !== undefined || this.#playback.audible || this.#callerSpeaking) return;
-    this.#timer('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
+    this.#timers.set('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
   }
 
   #onSilence(): void {
@@ -328,7 +330,7 @@ export class LiveConversation {
   async endCall(reason: EndedReason, options: { goodbye: boolean }): Promise<void> {
     if (this.#ending !== undefined) return;
     this.#ending = reason;
-    this.#stopTimers();
+    this.#timers.clear(['transfer', 'voicemail']);
     const goodbye = this.#d.context.script.endCallMessage;
     if (options.goodbye && goodbye !== '') {
       if (reason === 'max_duration' || reason === 'canceled') this.#silence();
@@ -342,14 +344,14 @@ export class LiveConversation {
     if (this.#ending === 'error') return;
     this.#d.log('call.provider.failed', { call_id: this.#d.context.call.id, error: error.message });
     this.#ending = 'error';
-    this.#stopTimers();
+    this.#timers.clear(['transfer', 'voicemail']);
     this.#silence();
     this.#d.finish('error');
   }
 
   /** Stops timers and closes the provider session (the session is tearing down). */
   close(): void {
-    this.#stopTimers();
+    this.#timers.clear(['transfer', 'voicemail']);
     for (const off of this.#offs) off();
     this.#abort.abort();
     this.#playback.close();
@@ -379,27 +381,6 @@ export class LiveConversation {
   }
 
   async #sayAndWait(kind: UtteranceKind, text: string): Promise<void> {
-    let handle: unknown;
-    await Promise.race([this.#request(kind, verbatim(text)), new Promise<void>((resolve) => (handle = this.#d.timers.setTimeout(resolve, this.#d.tuning.goodbyeMaxMs)))]);
-    this.#d.timers.clearTimeout(handle);
-  }
-
-  #timer(name: string, ms: number, callback: () => void): void {
-    this.#cancelTimer(name);
-    this.#timers.set(name, this.#d.timers.setTimeout(() => {
-      this.#timers.delete(name);
-      callback();
-    }, ms));
-  }
-
-  #cancelTimer(name: string): void {
-    const handle = this.#timers.get(name);
-    if (handle === undefined) return;
-    this.#d.timers.clearTimeout(handle);
-    this.#timers.delete(name);
-  }
-
-  #stopTimers(): void {
-    for (const name of [...this.#timers.keys()]) if (name !== 'transfer' && name !== 'voicemail') this.#cancelTimer(name);
+    await this.#timers.waitAtMost(this.#request(kind, verbatim(text)), this.#d.tuning.goodbyeMaxMs);
   }
 }
