@@ -2,6 +2,8 @@ import { DeepgramClient } from '@deepgram/sdk';
 import * as v from 'valibot';
 import { ProviderError } from '../../../shared/errors';
 import type { SpeechToText, SttEvent, SttListener, SttOpenOptions, SttStream } from '../ports/speech-to-text';
+import { EventFanout } from './event-fanout';
+import { connectionError } from './ws-frames';
 
 /**
  * Deepgram Flux (`/v2/listen`, protocols.md A2) through `@deepgram/sdk` v5, with the SDK's
@@ -101,26 +103,17 @@ async function waitForOpen(socket: FluxSocket, signal: AbortSignal): Promise<voi
   } catch (error) {
     socket.close();
     if (signal.aborted) throw signal.reason;
-    throw handshakeError(error);
+    throw connectionError('deepgram', 'Flux', error);
   } finally {
     signal.removeEventListener('abort', onAbort!);
   }
 }
 
-/** ws reports a refused upgrade as "Unexpected server response: 401"; keep the status for retryability. */
-function handshakeError(error: unknown): ProviderError {
-  const message = (error as { message?: unknown } | undefined)?.message;
-  const text = typeof message === 'string' ? message : String(error);
-  const status = /Unexpected server response: (\d{3})/.exec(text)?.[1];
-  return new ProviderError('deepgram', `Flux connection failed: ${text}`, status ? Number(status) : undefined, { cause: error });
-}
-
 class FluxStream implements SttStream {
   readonly #socket: FluxSocket;
   readonly #signal: AbortSignal;
-  readonly #listeners = new Set<SttListener>();
-  /** Events raised before anyone subscribed (e.g. an Error right after the handshake). */
-  #backlog: SttEvent[] | undefined = [];
+  /** Holds events raised before anyone subscribed (e.g. an Error right after the handshake). */
+  readonly #events: EventFanout<SttEvent>;
   readonly #now: () => number;
   readonly #watchdogMs: number;
   readonly #log: NonNullable<DeepgramSpeechToTextOptions['log']>;
@@ -137,6 +130,7 @@ class FluxStream implements SttStream {
     this.#now = options.now ?? (() => performance.now());
     this.#watchdogMs = options.watchdogMs ?? 6000;
     this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields })));
+    this.#events = new EventFanout(this.#log, 'stt.listener.failed');
     this.#chunk = new Uint8Array(Math.max(1, Math.round((options.chunkMs ?? 80) * 8)));
     socket.on('message', (message) => this.#onMessage(message));
     socket.on('close', (event) => this.#onClose(event.code));
@@ -153,11 +147,7 @@ class FluxStream implements SttStream {
 
   /** The first subscriber also receives, synchronously, any events raised before it subscribed. */
   on(listener: SttListener): () => void {
-    this.#listeners.add(listener);
-    const backlog = this.#backlog;
-    this.#backlog = undefined;
-    for (const event of backlog ?? []) this.#emit(event);
-    return () => this.#listeners.delete(listener);
+    return this.#events.on(listener);
   }
 
   send(mulaw: Uint8Array): void {
@@ -251,17 +241,7 @@ class FluxStream implements SttStream {
   }
 
   #emit(event: SttEvent): void {
-    if (this.#backlog) {
-      this.#backlog.push(event);
-      return;
-    }
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#log('stt.listener.failed', { event: event.type, error: String(error) });
-      }
-    }
+    this.#events.emit(event);
   }
 }
 

@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import WebSocket, { type RawData } from 'ws';
 import { ProviderError } from '../../../shared/errors';
 import type { TextToSpeech, TtsEvent, TtsListener, TtsOpenOptions, TtsStream } from '../ports/text-to-speech';
+import { EventFanout } from './event-fanout';
+import { connectionError, toBytes } from './ws-frames';
 
 /**
  * Deepgram Aura over its WebSocket (`/v1/speak?model=<voice>&encoding=mulaw&sample_rate=8000&speed=<n>`,
@@ -68,8 +70,7 @@ class AuraStream implements TtsStream {
   readonly #socket: WebSocket;
   readonly #now: () => number;
   readonly #log: NonNullable<DeepgramTextToSpeechOptions['log']>;
-  readonly #listeners = new Set<TtsListener>();
-  #backlog: TtsEvent[] | undefined = [];
+  readonly #events: EventFanout<TtsEvent>;
   #outbox: string[] = [];
   #state: 'connecting' | 'open' | 'closing' | 'closed' = 'connecting';
   #clearsInFlight = 0;
@@ -84,9 +85,10 @@ class AuraStream implements TtsStream {
     this.#socket = socket;
     this.#now = options.now ?? (() => performance.now());
     this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields })));
+    this.#events = new EventFanout(this.#log, 'tts.listener.failed');
     socket.on('open', () => this.#onOpen());
     socket.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
-    socket.on('error', (error) => this.#fail(socketError(error)));
+    socket.on('error', (error) => this.#fail(connectionError('deepgram', 'Aura', error)));
     socket.on('close', (code) => this.#onClose(code));
     if (signal.aborted) this.close();
     else signal.addEventListener('abort', () => this.close(), { once: true });
@@ -94,11 +96,7 @@ class AuraStream implements TtsStream {
 
   /** The first subscriber also receives, synchronously, any events raised before it subscribed. */
   on(listener: TtsListener): () => void {
-    this.#listeners.add(listener);
-    const backlog = this.#backlog;
-    this.#backlog = undefined;
-    for (const event of backlog ?? []) this.#emit(event);
-    return () => this.#listeners.delete(listener);
+    return this.#events.on(listener);
   }
 
   speak(text: string): void {
@@ -207,27 +205,6 @@ class AuraStream implements TtsStream {
   }
 
   #emit(event: TtsEvent): void {
-    if (this.#backlog) {
-      this.#backlog.push(event);
-      return;
-    }
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#log('tts.listener.failed', { event: event.type, error: String(error) });
-      }
-    }
+    this.#events.emit(event);
   }
-}
-
-/** ws reports a refused upgrade as "Unexpected server response: 401"; keep the status for retryability. */
-function socketError(error: Error): ProviderError {
-  const status = /Unexpected server response: (\d{3})/.exec(error.message)?.[1];
-  return new ProviderError('deepgram', `Aura connection failed: ${error.message}`, status ? Number(status) : undefined, { cause: error });
-}
-
-function toBytes(data: RawData): Buffer {
-  if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.isBuffer(data) ? data : Buffer.from(data);
 }

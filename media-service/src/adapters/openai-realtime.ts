@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import WebSocket, { type RawData } from 'ws';
 import { ProviderError } from '../../../shared/errors';
 import type { S2sEvent, S2sListener, S2sOpenOptions, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
+import { EventFanout } from './event-fanout';
+import { connectionError, toBytes } from './ws-frames';
 
 /**
  * OpenAI Realtime (GA) over `ws` directly (protocols.md A3): the SDK's `OpenAIRealtimeWS` forces
@@ -108,8 +110,7 @@ export function sessionUpdate(o: S2sOpenOptions, model: string, transcriptionMod
 class RealtimeSession implements S2sSession {
   readonly #socket: WebSocket;
   readonly #log: NonNullable<OpenAiRealtimeOptions['log']>;
-  readonly #listeners = new Set<S2sListener>();
-  #backlog: S2sEvent[] | undefined = [];
+  readonly #events: EventFanout<S2sEvent>;
   #outbox: string[] = [];
   #state: 'connecting' | 'open' | 'closing' | 'closed' = 'connecting';
   #ready = false;
@@ -117,20 +118,17 @@ class RealtimeSession implements S2sSession {
   constructor(socket: WebSocket, log: NonNullable<OpenAiRealtimeOptions['log']>, signal: AbortSignal) {
     this.#socket = socket;
     this.#log = log;
+    this.#events = new EventFanout(log, 'realtime.listener.failed');
     socket.on('open', () => this.#onOpen());
     socket.on('message', (data) => this.#onMessage(data));
-    socket.on('error', (error) => this.#fail(socketError(error)));
+    socket.on('error', (error) => this.#fail(connectionError('openai', 'Realtime', error)));
     socket.on('close', (code) => this.#onClose(code));
     if (signal.aborted) this.close();
     else signal.addEventListener('abort', () => this.close(), { once: true });
   }
 
   on(listener: S2sListener): () => void {
-    this.#listeners.add(listener);
-    const backlog = this.#backlog;
-    this.#backlog = undefined;
-    for (const event of backlog ?? []) this.#emit(event);
-    return () => this.#listeners.delete(listener);
+    return this.#events.on(listener);
   }
 
   appendAudio(mulaw: Uint8Array): void {
@@ -242,27 +240,6 @@ class RealtimeSession implements S2sSession {
   }
 
   #emit(event: S2sEvent): void {
-    if (this.#backlog) {
-      this.#backlog.push(event);
-      return;
-    }
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#log('realtime.listener.failed', { event: event.type, error: String(error) });
-      }
-    }
+    this.#events.emit(event);
   }
-}
-
-/** ws reports a refused upgrade as "Unexpected server response: 401"; keep the status for retryability. */
-function socketError(error: Error): ProviderError {
-  const status = /Unexpected server response: (\d{3})/.exec(error.message)?.[1];
-  return new ProviderError('openai', `Realtime connection failed: ${error.message}`, status ? Number(status) : undefined, { cause: error });
-}
-
-function toBytes(data: RawData): Buffer {
-  if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.isBuffer(data) ? data : Buffer.from(data);
 }

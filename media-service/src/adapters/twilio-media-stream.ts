@@ -1,6 +1,7 @@
 import type { RawData, WebSocket } from 'ws';
 import type { CallTransport, CallTransportEvent, CallTransportListener } from '../ports/call-transport';
 import { clearMessage, markMessage, mediaMessage, parseTwilioMessage, type TwilioInboundMessage } from '../telephony/media-stream-messages';
+import { EventFanout } from './event-fanout';
 
 /** Construction options for {@link TwilioMediaStream}. */
 export interface TwilioMediaStreamOptions {
@@ -21,8 +22,7 @@ export interface TwilioMediaStreamOptions {
 export class TwilioMediaStream implements CallTransport {
   readonly #ws: WebSocket;
   readonly #log: NonNullable<TwilioMediaStreamOptions['log']>;
-  readonly #listeners = new Set<CallTransportListener>();
-  #backlog: CallTransportEvent[] | undefined = [];
+  readonly #events: EventFanout<CallTransportEvent>;
   #streamSid: string | undefined;
   #pending: string[] = [];
   #cleared = new Set<string>();
@@ -31,6 +31,7 @@ export class TwilioMediaStream implements CallTransport {
   constructor(ws: WebSocket, options: TwilioMediaStreamOptions = {}) {
     this.#ws = ws;
     this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields })));
+    this.#events = new EventFanout(this.#log, 'twilio.stream.listener_failed');
     ws.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
     ws.on('close', (code, reason) => this.#onClose(code, reason.toString()));
     ws.on('error', (error) => this.#log('twilio.stream.error', { streamSid: this.#streamSid, error: error.message }));
@@ -48,11 +49,7 @@ export class TwilioMediaStream implements CallTransport {
 
   /** Subscribes; the first subscriber also receives events that arrived before it. */
   on(listener: CallTransportListener): () => void {
-    this.#listeners.add(listener);
-    const backlog = this.#backlog;
-    this.#backlog = undefined;
-    for (const event of backlog ?? []) this.#deliver(listener, event);
-    return () => this.#listeners.delete(listener);
+    return this.#events.on(listener);
   }
 
   /** Sends one `media` message carrying all of `mulaw`. */
@@ -138,18 +135,6 @@ export class TwilioMediaStream implements CallTransport {
   }
 
   #emit(event: CallTransportEvent): void {
-    if (this.#backlog) {
-      this.#backlog.push(event);
-      return;
-    }
-    for (const listener of this.#listeners) this.#deliver(listener, event);
-  }
-
-  #deliver(listener: CallTransportListener, event: CallTransportEvent): void {
-    try {
-      listener(event);
-    } catch (error) {
-      this.#log('twilio.stream.listener_failed', { event: event.type, error: String(error) });
-    }
+    this.#events.emit(event);
   }
 }

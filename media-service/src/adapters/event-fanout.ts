@@ -1,0 +1,44 @@
+/** Receives one event; a throw is logged and does not reach the other listeners. */
+export type FanoutListener<E> = (event: E) => void;
+
+/**
+ * Delivers a stream's events to its listeners, holding those raised before anyone subscribed
+ * (an error right after the handshake, a message that beat the subscriber) for the first
+ * subscriber, which receives them synchronously on `on()`. A listener that throws is logged
+ * as `failedMessage` and the others still get the event.
+ */
+export class EventFanout<E extends { type: string }> {
+  readonly #listeners = new Set<FanoutListener<E>>();
+  #backlog: E[] | undefined = [];
+  readonly #log: (message: string, fields?: Record<string, unknown>) => void;
+  readonly #failedMessage: string;
+
+  constructor(log: (message: string, fields?: Record<string, unknown>) => void, failedMessage: string) {
+    this.#log = log;
+    this.#failedMessage = failedMessage;
+  }
+
+  /** Subscribes; the first subscriber also receives, synchronously, the events raised before it. */
+  on(listener: FanoutListener<E>): () => void {
+    this.#listeners.add(listener);
+    const backlog = this.#backlog;
+    this.#backlog = undefined;
+    for (const event of backlog ?? []) this.emit(event);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Delivers `event` to every listener, or holds it until the first one subscribes. */
+  emit(event: E): void {
+    if (this.#backlog) {
+      this.#backlog.push(event);
+      return;
+    }
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#log(this.#failedMessage, { event: event.type, error: String(error) });
+      }
+    }
+  }
+}
