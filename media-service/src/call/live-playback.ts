@@ -1,12 +1,9 @@
-import { FRAME_BYTES, MULAW_SILENCE } from '../audio/mulaw';
 import type { PacerSink } from '../pipeline/pacer';
+import { FrameMarker, isFirstFrameMark, parseMark } from './frame-marker';
 import type { Utterance, UtteranceKind } from './speaker';
 
 /** The slice of the pacer playback needs (the real `Pacer`, or a recorder in tests). */
 export type PlaybackPacer = Pick<PacerSink, 'clear'> & { enqueue(mulaw: Uint8Array): void; mark(name: string): void };
-
-/** A mark every 100 ms of audio, as `Speaker` does: truncation then knows what was heard to within 100 ms. */
-const MARK_EVERY_BYTES = 800;
 
 /** What a barge-in cut of one provider item: how much of it the caller heard. */
 export interface CutItem {
@@ -20,7 +17,8 @@ interface Entry {
   itemId: string;
   utterance: Utterance;
   resolve: () => void;
-  carry?: Uint8Array;
+  /** Per item: items may interleave, and each one's tail is padded at its own flush. */
+  framer: FrameMarker;
 }
 
 /**
@@ -54,7 +52,7 @@ export class LivePlayback {
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
     const utterance: Utterance = { id: this.#nextId++, kind, text: '', bytesReceived: 0, bytesPlayed: 0, flushed: false, finished: false, interrupted: false, done };
-    this.#entries.push({ itemId, utterance, resolve });
+    this.#entries.push({ itemId, utterance, resolve, framer: new FrameMarker(this.#pacer, this.#now) });
     this.#seen.set(itemId, utterance);
     return { utterance, created: true };
   }
@@ -63,31 +61,14 @@ export class LivePlayback {
   audio(itemId: string, mulaw: Uint8Array): void {
     const entry = this.#entry(itemId);
     if (!entry) return;
-    let data = mulaw;
-    if (entry.carry) {
-      data = new Uint8Array(entry.carry.length + mulaw.length);
-      data.set(entry.carry);
-      data.set(mulaw, entry.carry.length);
-      entry.carry = undefined;
-    }
-    const whole = data.length - (data.length % FRAME_BYTES);
-    if (whole < data.length) entry.carry = data.slice(whole);
-    this.#enqueue(entry.utterance, data.subarray(0, whole));
+    entry.framer.audio(entry.utterance, mulaw);
   }
 
   /** No more audio for `itemId`: pads the tail and marks its end (or finishes it at once when silent). */
   flush(itemId: string): void {
     const entry = this.#entry(itemId);
     if (!entry) return;
-    if (entry.carry) {
-      const frame = new Uint8Array(FRAME_BYTES).fill(MULAW_SILENCE);
-      frame.set(entry.carry);
-      entry.carry = undefined;
-      this.#enqueue(entry.utterance, frame);
-    }
-    entry.utterance.flushed = true;
-    if (entry.utterance.bytesReceived === 0) return this.#finish(entry);
-    this.#pacer.mark(`${entry.utterance.id}:end`);
+    if (!entry.framer.flush(entry.utterance)) this.#finish(entry);
   }
 
   /** Barge-in: clears the pacer (and the carrier), finishes every unfinished item, reports what was heard. */
@@ -98,7 +79,7 @@ export class LivePlayback {
     return cut.map((entry) => {
       const u = entry.utterance;
       u.interrupted = u.bytesPlayed < u.bytesReceived || !u.flushed;
-      entry.carry = undefined;
+      entry.framer.clear();
       this.#finish(entry);
       return { itemId: entry.itemId, utterance: u, heardMs: Math.floor(Math.min(u.bytesPlayed, u.bytesReceived) / 8) };
     });
@@ -107,8 +88,8 @@ export class LivePlayback {
   /** A mark came back from the carrier (marks echoed by a `clear` prove nothing and are ignored). */
   onMark(name: string, afterClear: boolean): void {
     if (afterClear) return;
-    const [idText, position] = name.split(':');
-    const entry = this.#entries.find((candidate) => candidate.utterance.id === Number(idText));
+    const { utteranceId, position } = parseMark(name);
+    const entry = this.#entries.find((candidate) => candidate.utterance.id === utteranceId);
     if (!entry || entry.utterance.finished) return;
     const u = entry.utterance;
     const now = this.#now();
@@ -124,9 +105,9 @@ export class LivePlayback {
 
   /** The pacer sent a mark: the one after an item's first frame times its first audio out. */
   onMarkSent(name: string): void {
-    const [idText, position] = name.split(':');
-    if (position !== String(FRAME_BYTES)) return;
-    const entry = this.#entries.find((candidate) => candidate.utterance.id === Number(idText));
+    const { utteranceId, position } = parseMark(name);
+    if (!isFirstFrameMark(position)) return;
+    const entry = this.#entries.find((candidate) => candidate.utterance.id === utteranceId);
     if (entry) entry.utterance.firstSentAt ??= this.#now();
   }
 
@@ -138,20 +119,6 @@ export class LivePlayback {
   #entry(itemId: string): Entry | undefined {
     const entry = this.#entries.find((candidate) => candidate.itemId === itemId);
     return entry && !entry.utterance.finished ? entry : undefined;
-  }
-
-  #enqueue(utterance: Utterance, frames: Uint8Array): void {
-    let offset = 0;
-    while (offset < frames.length) {
-      const before = utterance.bytesReceived;
-      const step = before === 0 ? FRAME_BYTES : MARK_EVERY_BYTES - (before % MARK_EVERY_BYTES);
-      const piece = frames.subarray(offset, offset + step);
-      offset += piece.length;
-      utterance.bytesReceived += piece.length;
-      utterance.firstQueuedAt ??= this.#now();
-      this.#pacer.enqueue(piece);
-      if (before === 0 || utterance.bytesReceived % MARK_EVERY_BYTES === 0) this.#pacer.mark(`${utterance.id}:${utterance.bytesReceived}`);
-    }
   }
 
   #finish(entry: Entry): void {

@@ -1,6 +1,6 @@
-import { FRAME_BYTES, MULAW_SILENCE } from '../audio/mulaw';
 import type { Pacer } from '../pipeline/pacer';
 import type { TtsEvent, TtsStream } from '../ports/text-to-speech';
+import { FrameMarker, isFirstFrameMark, parseMark } from './frame-marker';
 
 /** Why the assistant is saying something (transcript and metrics tell them apart). */
 export type UtteranceKind = 'greeting' | 'reply' | 'filler' | 'notice' | 'idle' | 'goodbye' | 'voicemail';
@@ -48,9 +48,6 @@ export interface SpeakerOptions {
   kick?: () => void;
 }
 
-/** A mark every 100 ms of audio: barge-in then knows what was heard to within 100 ms. */
-const MARK_EVERY_BYTES = 800;
-
 /**
  * The assistant's mouth: text pieces go to one TTS stream per call, audio comes back in order and
  * is framed (whole 20 ms frames) into the pacer with a mark every 100 ms, so echoed marks say how
@@ -66,11 +63,13 @@ export class Speaker {
   #nextId = 1;
   /** Characters sent to the TTS (billing metric). */
   charactersSent = 0;
-  #carry: Uint8Array | undefined;
+  /** One for the TTS stream: audio arrives in utterance order, and a flush pads the tail. */
+  readonly #framer: FrameMarker;
   #off: () => void;
 
   constructor(options: SpeakerOptions) {
     this.#options = options;
+    this.#framer = new FrameMarker(options.pacer, options.now, () => options.kick?.());
     this.#off = options.tts.on((event) => this.#onTts(event));
   }
 
@@ -132,7 +131,7 @@ export class Speaker {
     if (cut.length === 0) return [];
     this.#options.tts.clear();
     this.#options.pacer.clear();
-    this.#carry = undefined;
+    this.#framer.clear();
     this.#ttsOrder = [];
     for (const utterance of cut) {
       utterance.interrupted = utterance.bytesPlayed < utterance.bytesReceived || !utterance.flushed;
@@ -144,8 +143,8 @@ export class Speaker {
   /** A mark came back from the carrier. */
   onMark(name: string, afterClear: boolean): void {
     if (afterClear) return;
-    const [idText, position] = name.split(':');
-    const utterance = this.#queue.find((u) => u.id === Number(idText));
+    const { utteranceId, position } = parseMark(name);
+    const utterance = this.#queue.find((u) => u.id === utteranceId);
     if (!utterance || utterance.finished) return;
     const now = this.#options.now();
     if (position === 'end') {
@@ -160,9 +159,9 @@ export class Speaker {
 
   /** The pacer sent a mark: the one after an utterance's first frame times its first audio out. */
   onMarkSent(name: string): void {
-    const [idText, position] = name.split(':');
-    if (position !== String(FRAME_BYTES)) return;
-    const utterance = this.#queue.find((u) => u.id === Number(idText));
+    const { utteranceId, position } = parseMark(name);
+    if (!isFirstFrameMark(position)) return;
+    const utterance = this.#queue.find((u) => u.id === utteranceId);
     if (utterance) utterance.firstSentAt ??= this.#options.now();
   }
 
@@ -188,46 +187,13 @@ export class Speaker {
     const utterance = this.#receiving();
     if (!utterance) return;
     if (utterance.firstByteMs === undefined) utterance.firstByteMs = firstByteMs ?? this.#options.now() - (utterance.requestedAt ?? 0);
-    let data = mulaw;
-    if (this.#carry) {
-      data = new Uint8Array(this.#carry.length + mulaw.length);
-      data.set(this.#carry);
-      data.set(mulaw, this.#carry.length);
-      this.#carry = undefined;
-    }
-    const whole = data.length - (data.length % FRAME_BYTES);
-    if (whole < data.length) this.#carry = data.slice(whole);
-    this.#enqueue(utterance, data.subarray(0, whole));
-  }
-
-  /** Queues whole frames with a mark after the first frame and then every 100 ms of audio. */
-  #enqueue(utterance: Utterance, frames: Uint8Array): void {
-    let offset = 0;
-    while (offset < frames.length) {
-      const before = utterance.bytesReceived;
-      const step = before === 0 ? FRAME_BYTES : MARK_EVERY_BYTES - (before % MARK_EVERY_BYTES);
-      const piece = frames.subarray(offset, offset + step);
-      offset += piece.length;
-      utterance.bytesReceived += piece.length;
-      utterance.firstQueuedAt ??= this.#options.now();
-      this.#options.pacer.enqueue(piece);
-      if (before === 0 || utterance.bytesReceived % MARK_EVERY_BYTES === 0) this.#options.pacer.mark(`${utterance.id}:${utterance.bytesReceived}`);
-      if (before === 0) this.#options.kick?.();
-    }
+    this.#framer.audio(utterance, mulaw);
   }
 
   #onFlushed(): void {
     const utterance = this.#receiving();
     if (!utterance) return;
-    if (this.#carry) {
-      const frame = new Uint8Array(FRAME_BYTES).fill(MULAW_SILENCE);
-      frame.set(this.#carry);
-      this.#carry = undefined;
-      this.#enqueue(utterance, frame);
-    }
-    utterance.flushed = true;
-    if (utterance.bytesReceived === 0) return this.#finish(utterance);
-    this.#options.pacer.mark(`${utterance.id}:end`);
+    if (!this.#framer.flush(utterance)) this.#finish(utterance);
   }
 
   #finish(utterance: Utterance): void {
