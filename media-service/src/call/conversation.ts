@@ -1,12 +1,10 @@
 import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
 import { containsEndPhrase } from '../../../shared/domain/call-script';
-import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { LanguageModel, LlmMessage, LlmRequest, LlmStream, LlmToolCall } from '../ports/language-model';
 import type { SttEvent, SttStream } from '../ports/speech-to-text';
-import type { AnsweredBy, Telephony } from '../ports/telephony';
-import type { CallContext } from './call-context';
-import type { CallCounters, TurnTiming } from './call-metrics';
-import type { SessionTimers, SessionTuning } from './session-types';
+import type { AnsweredBy } from '../ports/telephony';
+import type { TurnTiming } from './call-metrics';
+import type { ConversationBaseDeps } from './session-types';
 import { streamReply } from './reply-stream';
 import type { Speaker, Utterance, UtteranceKind } from './speaker';
 import { TimerSet } from './timer-set';
@@ -15,23 +13,10 @@ import { isBackchannel, shouldInterrupt } from './turn-taking';
 import { Voicemail } from './voicemail';
 
 /** What a conversation needs from its session. */
-export interface ConversationDeps {
-  context: CallContext;
+export interface ConversationDeps extends ConversationBaseDeps {
   speaker: Speaker;
   llm: LanguageModel;
   stt: SttStream;
-  telephony: Telephony;
-  lifecycle: CallLifecycle;
-  callSid: string;
-  counters: CallCounters;
-  tuning: SessionTuning;
-  now: () => number;
-  timers: SessionTimers;
-  log: (message: string, fields?: Record<string, unknown>) => void;
-  /** Ends the session with this reason (first reason wins). */
-  finish: (reason: EndedReason) => void;
-  /** Clock ms of the stream start (transcript times are relative to it). */
-  t0: number;
 }
 
 interface Turn {

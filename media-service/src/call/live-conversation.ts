@@ -1,34 +1,20 @@
 import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
 import { containsEndPhrase } from '../../../shared/domain/call-script';
-import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { CallTransport, CallTransportEvent } from '../ports/call-transport';
 import type { S2sEvent, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
-import type { AnsweredBy, Telephony } from '../ports/telephony';
-import type { CallContext } from './call-context';
-import type { CallCounters, TurnTiming } from './call-metrics';
+import type { AnsweredBy } from '../ports/telephony';
+import type { TurnTiming } from './call-metrics';
 import { LivePlayback, type PlaybackPacer } from './live-playback';
-import type { SessionTimers, SessionTuning } from './session-types';
+import type { ConversationBaseDeps } from './session-types';
 import type { Utterance, UtteranceKind } from './speaker';
 import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
 
 /** What a live conversation needs from its session. */
-export interface LiveConversationDeps {
-  context: CallContext;
+export interface LiveConversationDeps extends ConversationBaseDeps {
   realtime: SpeechToSpeech;
   pacer: PlaybackPacer;
   transport: CallTransport;
-  telephony: Telephony;
-  lifecycle: CallLifecycle;
-  callSid: string;
-  counters: CallCounters;
-  tuning: SessionTuning;
-  now: () => number;
-  timers: SessionTimers;
-  log: (message: string, fields?: Record<string, unknown>) => void;
-  /** Ends the session with this reason (first reason wins). */
-  finish: (reason: EndedReason) => void;
-  t0: number;
 }
 
 /** One provider response: why we asked for it, what it said, which tools it called. */

@@ -1,4 +1,5 @@
 import type { CallRepository } from '../../../shared/db/call-repository';
+import type { EndedReason } from '../../../shared/domain/call';
 import type { AssistantRepository } from '../../../shared/db/assistant-repository';
 import type { BusinessRepository } from '../../../shared/db/business-repository';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
@@ -12,6 +13,8 @@ import type { AnsweredBy, Telephony } from '../ports/telephony';
 import type { TextToSpeech } from '../ports/text-to-speech';
 import type { StreamClaims } from '../telephony/stream-token';
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
+import type { CallContext } from './call-context';
+import type { CallCounters } from './call-metrics';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -89,4 +92,21 @@ export interface SessionTuning {
   goodbyeMaxMs: number;
   /** Wait after a voicemail greeting before leaving the message when no beep is reported. */
   voicemailQuietMs: number;
+}
+
+/** What either conversation (standard or live) needs from its session; each adds its providers. */
+export interface ConversationBaseDeps {
+  context: CallContext;
+  telephony: Telephony;
+  lifecycle: CallLifecycle;
+  callSid: string;
+  counters: CallCounters;
+  tuning: SessionTuning;
+  now: () => number;
+  timers: SessionTimers;
+  log: (message: string, fields?: Record<string, unknown>) => void;
+  /** Ends the session with this reason (first reason wins). */
+  finish: (reason: EndedReason) => void;
+  /** Clock ms of the stream start (transcript times are relative to it). */
+  t0: number;
 }
