@@ -27,6 +27,8 @@ export interface RunResult {
   peakConcurrent: number;
   /** Per-turn rows of every call's `metrics.turns`. */
   turns: Record<string, number | boolean | null>[];
+  /** The turns that ended inside the steady-state window (all N calls talking, none set up or torn down). */
+  steadyTurns: Record<string, number | boolean | null>[];
   underruns: number;
   underrunMs: number;
   tickP99Ms: number;
@@ -69,7 +71,7 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
     steady.remove();
     const cpu = process.cpuUsage(cpuBefore);
     const wallMs = performance.now() - started;
-    const calls = await readCalls(env, placed);
+    const calls = await readCalls(env, placed, steady);
     measured = {
       spec,
       ...calls,
@@ -118,9 +120,10 @@ async function watch(stack: Awaited<ReturnType<typeof startBenchMedia>>, calls: 
 }
 
 /** Reads every placed call back: outcome, per-turn metrics and pacing. */
-async function readCalls(env: BenchEnv, placed: PlacedCall[]) {
+async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWindow) {
   const endedReasons: Record<string, number> = {};
   const turns: RunResult['turns'] = [];
+  const steadyTurns: RunResult['turns'] = [];
   let completed = 0;
   let underruns = 0;
   let underrunMs = 0;
@@ -131,9 +134,11 @@ async function readCalls(env: BenchEnv, placed: PlacedCall[]) {
     const metrics = (found?.detail.metrics ?? {}) as { turns?: RunResult['turns']; pacing?: { underruns: number; underrun_ms: number } };
     const rows = metrics.turns ?? [];
     turns.push(...rows);
+    const startedAt = typeof found?.call.started_at === 'string' ? Date.parse(found.call.started_at) : undefined;
+    for (const row of rows) if (startedAt !== undefined && typeof row.at_ms === 'number' && steady.contains(startedAt + row.at_ms)) steadyTurns.push(row);
     underruns += metrics.pacing?.underruns ?? 0;
     underrunMs += metrics.pacing?.underrun_ms ?? 0;
     if ((reason === 'assistant_ended' || reason === 'caller_hung_up') && rows.length >= 4) completed++;
   }
-  return { completed, endedReasons, turns, underruns, underrunMs };
+  return { completed, endedReasons, turns, steadyTurns, underruns, underrunMs };
 }

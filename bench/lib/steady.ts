@@ -16,6 +16,9 @@ export class SteadyWindow implements Tickable {
   /** Media-process CPU time (ms) and wall time (ms) inside the window, once closed. */
   cpuMs = 0;
   wallMs = 0;
+  /** Wall-clock bounds of the window (epoch ms), to place call events (turns) inside or outside it. */
+  openedAtEpochMs: number | undefined;
+  closedAtEpochMs: number | undefined;
   /** Leaves the scheduler. */
   readonly remove: () => void;
 
@@ -35,6 +38,7 @@ export class SteadyWindow implements Tickable {
     this.#open = true;
     this.#cpuAtOpen = process.cpuUsage();
     this.#openedAt = performance.now();
+    this.openedAtEpochMs = Date.now();
   }
 
   /** Closes the window (once), recording the CPU and wall time it covered. */
@@ -44,5 +48,11 @@ export class SteadyWindow implements Tickable {
     const cpu = process.cpuUsage(this.#cpuAtOpen);
     this.cpuMs = (cpu.user + cpu.system) / 1000;
     this.wallMs = performance.now() - this.#openedAt;
+    this.closedAtEpochMs = Date.now();
+  }
+
+  /** True when epoch time `atMs` fell inside the window. */
+  contains(atMs: number): boolean {
+    return this.openedAtEpochMs !== undefined && this.closedAtEpochMs !== undefined && atMs >= this.openedAtEpochMs && atMs <= this.closedAtEpochMs;
   }
 }

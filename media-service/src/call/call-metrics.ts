@@ -21,12 +21,14 @@ export interface TurnTiming {
 const round = (value: number | undefined) => (value === undefined ? null : Math.max(0, Math.round(value)));
 
 /** The per-turn row of `metrics.turns`. */
-export function turnMetrics(turn: TurnTiming): Record<string, number | boolean | null> {
+export function turnMetrics(turn: TurnTiming, t0?: number): Record<string, number | boolean | null> {
   const u = turn.utterance;
   const speechEnd = turn.endOfSpeechAt ?? turn.endOfTurnAt;
   const played = u?.firstPlayedAt;
   const sent = u?.firstSentAt;
   return {
+    /** When the turn ended, ms from the start of the call (places the turn on the transcript's timeline). */
+    ...(t0 !== undefined && { at_ms: round(turn.endOfTurnAt - t0) }),
     latency_ms: played === undefined ? null : round(played - speechEnd),
     end_of_turn_ms: turn.endOfSpeechAt === undefined ? null : round(turn.endOfTurnAt - turn.endOfSpeechAt),
     llm_first_token_ms: round(turn.llmFirstTokenMs),
@@ -66,8 +68,8 @@ export function newCounters(): CallCounters {
 }
 
 /** The call's `metrics` (DESIGN §4 plus the per-turn breakdown and provider labels). */
-export function buildCallMetrics(counters: CallCounters, durationS: number, providers: ProviderLabels): CallMetrics {
-  const rows = counters.turns.map(turnMetrics);
+export function buildCallMetrics(counters: CallCounters, durationS: number, providers: ProviderLabels, t0?: number): CallMetrics {
+  const rows = counters.turns.map((turn) => turnMetrics(turn, t0));
   const latencies = rows.map((row) => row.latency_ms).filter((value): value is number => typeof value === 'number').sort((a, b) => a - b);
   const labels = { stt: providers.stt, llm: providers.llm, tts: providers.tts, telephony: providers.telephony };
   return {

@@ -306,7 +306,7 @@ class CallSession {
     const transcript = this.#conversation?.transcript() ?? [];
     const { providers } = this.#deps;
     const labels = this.#liveRef && providers.llm !== 'sandbox' ? { ...providers, llm: 'openai-realtime' } : providers;
-    const metrics = buildCallMetrics(this.#counters, durationS, labels);
+    const metrics = buildCallMetrics(this.#counters, durationS, labels, this.#t0);
     try {
       await this.#deps.lifecycle.end(businessId, callId, { endedReason: reason, transcript, metrics, recordingKey });
     } catch (error) {
