@@ -75,7 +75,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
     ...repos, minutes, events: options.events, now, newEventId: () => `evt_${randomUUID()}`,
     // Every ending in this task (sessions, sweeper, carrier callbacks) counts toward the ops alarm.
     onEnded: (call) => {
-      if (call.ended_reason === 'error') process.stdout.write(`${callEndedWithErrorEmf(config.STAGE, Date.now())}\n`);
+      if (call.ended_reason === 'error' && config.STAGE !== 'local') process.stdout.write(`${callEndedWithErrorEmf(config.STAGE, Date.now())}\n`);
     },
   });
   const deps = sessionDeps(options, { ...repos, lifecycle, db, log });
@@ -93,7 +93,8 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
     options.host,
   );
   const stopOutbound = startOutbound(options, { ...repos, minutes, lifecycle }, errorLog);
-  const stopMetric = publishActiveCalls({ stage: config.STAGE, count: () => server.registry.size });
+  // CloudWatch reads these lines from the task's stdout; `npm run dev` (stage local) keeps its terminal quiet.
+  const stopMetric = config.STAGE === 'local' ? () => undefined : publishActiveCalls({ stage: config.STAGE, count: () => server.registry.size });
   return {
     server,
     deps,
