@@ -7,8 +7,10 @@ import type { TurnTiming } from './call-metrics';
 import type { ConversationBaseDeps } from './session-types';
 import { streamReply } from './reply-stream';
 import type { Speaker, Utterance, UtteranceKind } from './speaker';
+import { IdlePrompts } from './idle-prompts';
 import { TimerSet } from './timer-set';
 import { heardText, TranscriptLog } from './transcript-log';
+import { TRANSFER_FAILED, transferCall } from './transfer';
 import { isBackchannel, shouldInterrupt } from './turn-taking';
 import { Voicemail } from './voicemail';
 
@@ -26,7 +28,6 @@ interface Turn {
 }
 
 const FALLBACK_LINE = "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
-const TRANSFER_FAILED = "I'm sorry, I couldn't reach anyone on the team just now.";
 /** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (protocols.md B4). */
 const EAGER_MAX_WORDS = 60;
 
@@ -48,7 +49,7 @@ export class Conversation {
   #userTurnStartAt: number | undefined;
   #userSpoke = false;
   #heldUserTurn = false;
-  #idleCount = 0;
+  readonly #idle: IdlePrompts;
   #toolRounds = 0;
   #dtmf = '';
   readonly #voicemail: Voicemail;
@@ -58,6 +59,7 @@ export class Conversation {
     this.#d = deps;
     this.#log = new TranscriptLog(deps.t0);
     this.#timers = new TimerSet(deps.timers);
+    this.#idle = new IdlePrompts(deps.context);
     const { call, config, script } = deps.context;
     this.#voicemail = new Voicemail({
       enabled: call.direction === 'outbound' && config.advanced.voicemail_detection,
@@ -159,7 +161,7 @@ export class Conversation {
     this.#log.user(text, startAt, endAt);
     this.#userSpoke = true;
     if (this.#voicemail.onCallerTurn(text, this.#log.userTurns) || this.#ending) return;
-    this.#idleCount = 0;
+    this.#idle.reset();
     this.#history.push({ role: 'user', content: text });
     this.#answer({ endOfTurnAt: now, endOfSpeechAt: endOfSpeechMs === undefined ? undefined : endAt, eager: false }, text);
   }
@@ -319,21 +321,13 @@ export class Conversation {
   }
 
   async #transfer(call: LlmToolCall): Promise<void> {
-    const { context } = this.#d;
-    const ourNumber = context.call.direction === 'outbound' ? context.call.from_number : context.call.to_number;
     this.#ending = 'transferred';
-    this.#log.tool(`transfer to ${context.transferNumber}`, this.#d.now());
-    try {
-      await this.#d.lifecycle.markTransferred(context.call.business_id, context.call.id, context.transferNumber);
-      await this.#d.telephony.transfer(this.#d.callSid, context.transferNumber, ourNumber);
-      this.#timers.set('transfer', 10_000, () => this.#d.finish('transferred'));
-    } catch (error) {
-      this.#d.log('call.transfer.failed', { call_id: context.call.id, error: String(error) });
-      this.#ending = undefined;
-      this.#history.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify({ error: 'The transfer failed.' }) });
-      const utterance = this.#say('reply', TRANSFER_FAILED);
-      void utterance.done.then(() => this.#afterSpeech());
-    }
+    this.#log.tool(`transfer to ${this.#d.context.transferNumber}`, this.#d.now());
+    if (await transferCall(this.#d, this.#timers)) return;
+    this.#ending = undefined;
+    this.#history.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify({ error: 'The transfer failed.' }) });
+    const utterance = this.#say('reply', TRANSFER_FAILED);
+    void utterance.done.then(() => this.#afterSpeech());
   }
 
   #armSilence(): void {
@@ -343,13 +337,8 @@ export class Conversation {
   }
 
   #onSilence(): void {
-    const { script, config } = this.#d.context;
-    if (this.#idleCount < config.advanced.idle_max && script.idleMessages.length > 0) {
-      const text = script.idleMessages[this.#idleCount % script.idleMessages.length]!;
-      this.#idleCount++;
-      this.#speakScripted('idle', text);
-      return;
-    }
+    const text = this.#idle.next();
+    if (text !== undefined) return this.#speakScripted('idle', text);
     void this.endCall('silence_timeout', { goodbye: true });
   }
 

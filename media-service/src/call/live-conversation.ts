@@ -5,38 +5,21 @@ import type { S2sEvent, S2sSession, SpeechToSpeech } from '../ports/speech-to-sp
 import type { AnsweredBy } from '../ports/telephony';
 import type { TurnTiming } from './call-metrics';
 import { LivePlayback, type PlaybackPacer } from './live-playback';
+import { LiveResponses, verbatim, type Reply } from './live-responses';
 import type { ConversationBaseDeps } from './session-types';
-import type { Utterance, UtteranceKind } from './speaker';
+import type { UtteranceKind } from './speaker';
+import { IdlePrompts } from './idle-prompts';
 import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
+import { TRANSFER_FAILED, transferCall } from './transfer';
+
+export { verbatim } from './live-responses';
 
 /** What a live conversation needs from its session. */
 export interface LiveConversationDeps extends ConversationBaseDeps {
   realtime: SpeechToSpeech;
   pacer: PlaybackPacer;
   transport: CallTransport;
-}
-
-/** One provider response: why we asked for it, what it said, which tools it called. */
-interface Reply {
-  id: string;
-  kind: UtteranceKind;
-  utterances: Utterance[];
-  /** Provider item ids, parallel to `utterances`. */
-  items: string[];
-  calls: { callId: string; name: string; arguments: string }[];
-  turn?: TurnTiming;
-  cancelled: boolean;
-  /** Settles our own request (goodbye waits on it). */
-  resolve?: () => void;
-}
-
-const TRANSFER_FAILED = "I'm sorry, I couldn't reach anyone on the team just now.";
-const KINDS = new Set<string>(['greeting', 'reply', 'notice', 'idle', 'goodbye', 'voicemail']);
-
-/** Instructions that make the model say `text` word for word (greeting, idle and end messages). */
-export function verbatim(text: string): string {
-  return `Say exactly the following words, verbatim, and nothing else: "${text}"`;
 }
 
 /**
@@ -51,21 +34,18 @@ export class LiveConversation {
   readonly #playback: LivePlayback;
   readonly #log: TranscriptLog;
   readonly #abort = new AbortController();
-  readonly #replies = new Map<string, Reply>();
-  readonly #requested: { kind: UtteranceKind; resolve: () => void }[] = [];
-  readonly #queued: { kind: UtteranceKind; instructions?: string }[] = [];
+  readonly #responses = new LiveResponses(() => this.#session);
   readonly #userItems = new Map<string, { startAt: number; endAt?: number }>();
   readonly #timers: TimerSet;
   readonly #offs: (() => void)[] = [];
   #session: S2sSession | undefined;
-  #active: string | undefined;
   #pendingTurn: TurnTiming | undefined;
   #ending: EndedReason | undefined;
   #greetingDone = false;
   #noticeSpoken = false;
   #userSpoke = false;
   #callerSpeaking = false;
-  #idleCount = 0;
+  readonly #idle: IdlePrompts;
   #toolRounds = 0;
 
   constructor(deps: LiveConversationDeps) {
@@ -73,6 +53,7 @@ export class LiveConversation {
     this.#playback = new LivePlayback(deps.pacer, deps.now);
     this.#log = new TranscriptLog(deps.t0);
     this.#timers = new TimerSet(deps.timers);
+    this.#idle = new IdlePrompts(deps.context);
   }
 
   /** The reason the call is ending, once decided (a carrier `stop` then keeps it). */
@@ -98,8 +79,8 @@ export class LiveConversation {
   #greet(): void {
     if (this.#ending || this.#userSpoke || this.#callerSpeaking) return;
     const first = this.#d.context.script.firstMessage;
-    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') void this.#request('greeting', verbatim(first));
-    else void this.#request('greeting');
+    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') void this.#responses.request('greeting', verbatim(first));
+    else void this.#responses.request('greeting');
   }
 
   #onTransport(event: CallTransportEvent): void {
@@ -127,7 +108,7 @@ export class LiveConversation {
       case 'transcript_done':
         return this.#onOutput(event);
       case 'function_call':
-        return void this.#replies.get(event.responseId)?.calls.push({ callId: event.callId, name: event.name, arguments: event.arguments });
+        return void this.#responses.get(event.responseId)?.calls.push({ callId: event.callId, name: event.name, arguments: event.arguments });
       case 'response_done':
         return this.#onResponseDone(event.responseId, event.status, event.usage);
       case 'error':
@@ -164,26 +145,21 @@ export class LiveConversation {
     if (text.trim() === '' || !item) return;
     this.#log.user(text.trim(), item.startAt, item.endAt ?? this.#d.now());
     this.#userSpoke = true;
-    this.#idleCount = 0;
+    this.#idle.reset();
   }
 
   #onResponseCreated(responseId: string, tag: string | undefined): void {
-    this.#active = responseId;
     this.#timers.cancel('silence');
-    const ours = tag !== undefined && KINDS.has(tag);
-    const reply: Reply = { id: responseId, kind: ours ? (tag as UtteranceKind) : 'reply', utterances: [], items: [], calls: [], cancelled: false };
-    if (ours) reply.resolve = this.#requested.shift()?.resolve;
-    else {
-      reply.turn = this.#pendingTurn;
-      this.#pendingTurn = undefined;
-    }
-    this.#replies.set(responseId, reply);
+    const reply = this.#responses.created(responseId, tag);
+    if (reply.requested) return;
+    reply.turn = this.#pendingTurn;
+    this.#pendingTurn = undefined;
     // A reply the provider started on its own while we end the call would talk over the goodbye.
-    if (this.#ending !== undefined && !ours) this.#cancel(reply);
+    if (this.#ending !== undefined) this.#responses.cancel(reply);
   }
 
   #onOutput(event: Extract<S2sEvent, { type: 'audio' | 'transcript_delta' | 'transcript_done' }>): void {
-    const reply = this.#replies.get(event.responseId);
+    const reply = this.#responses.get(event.responseId);
     if (!reply || reply.cancelled) return; // audio still in flight after a barge-in or cancel
     const { utterance, created } = this.#playback.item(event.itemId, reply.kind);
     if (created) {
@@ -208,20 +184,17 @@ export class LiveConversation {
   #onResponseDone(responseId: string, status: string, usage: { input: number; output: number }): void {
     this.#d.counters.llmInput += usage.input;
     this.#d.counters.llmOutput += usage.output;
-    if (this.#active === responseId) this.#active = undefined;
-    const reply = this.#replies.get(responseId);
+    const reply = this.#responses.get(responseId);
     if (reply) {
       for (const itemId of reply.items) this.#playback.flush(itemId);
       void Promise.all(reply.utterances.map((u) => u.done)).then(() => this.#afterReply(reply, status));
     }
-    const next = this.#queued.shift();
-    if (next) this.#send(next.kind, next.instructions);
+    this.#responses.done(responseId);
   }
 
   /** A reply has played to the end (or was cut): act on its tools, end phrases, or wait for the caller. */
   async #afterReply(reply: Reply, status: string): Promise<void> {
-    this.#replies.delete(reply.id);
-    reply.resolve?.();
+    this.#responses.settle(reply);
     if (reply.utterances.length > 0) this.#greetingDone = true;
     if (this.#ending !== undefined || reply.cancelled || status !== 'completed') return;
     const text = reply.utterances.map((u) => u.text).join(' ');
@@ -234,12 +207,12 @@ export class LiveConversation {
     if (transfer) return this.#transfer(transfer.callId);
     if (reply.calls.length > 0 && this.#toolRounds++ < 2) {
       for (const call of reply.calls) this.#session?.sendFunctionOutput(call.callId, JSON.stringify({ error: `The tool ${call.name} is not available on this call.` }), false);
-      return void this.#request('reply');
+      return void this.#responses.request('reply');
     }
     if (containsEndPhrase(text, this.#d.context.config.advanced.end_call_phrases)) return this.endCall('end_phrase', { goodbye: false });
     if (!this.#noticeSpoken && reply.utterances.length > 0) {
       this.#noticeSpoken = true;
-      if (this.#d.context.script.notice !== '') return void this.#request('notice', verbatim(this.#d.context.script.notice));
+      if (this.#d.context.script.notice !== '') return void this.#responses.request('notice', verbatim(this.#d.context.script.notice));
     }
     this.#armSilence();
   }
@@ -247,18 +220,12 @@ export class LiveConversation {
   /** Barge-in: clear the carrier, stop the response, truncate each item to what the caller heard. */
   #bargeIn(): void {
     const cut = this.#playback.interrupt();
-    for (const reply of this.#replies.values()) if (reply.id === this.#active || reply.utterances.some((u) => cut.some((c) => c.utterance === u))) this.#cancel(reply);
+    for (const reply of this.#responses.all()) if (this.#responses.isActive(reply) || reply.utterances.some((u) => cut.some((c) => c.utterance === u))) this.#responses.cancel(reply);
     for (const item of cut) if (item.utterance.bytesReceived > 0) this.#session?.truncate(item.itemId, item.heardMs);
     if (cut.length === 0) return;
     this.#d.counters.interruptions++;
     this.#greetingDone = true;
     this.#d.log('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: cut[0]!.heardMs });
-  }
-
-  #cancel(reply: Reply): void {
-    if (reply.cancelled) return;
-    reply.cancelled = true;
-    if (reply.id === this.#active) this.#session?.cancelResponse();
   }
 
   /** Keypad input has no channel into a Realtime session yet: logged, not sent. */
@@ -280,35 +247,23 @@ export class LiveConversation {
   }
 
   async #transfer(callId: string): Promise<void> {
-    const { context } = this.#d;
-    const ourNumber = context.call.direction === 'outbound' ? context.call.from_number : context.call.to_number;
     this.#ending = 'transferred';
-    this.#log.tool(`transfer to ${context.transferNumber}`, this.#d.now());
-    try {
-      await this.#d.lifecycle.markTransferred(context.call.business_id, context.call.id, context.transferNumber);
-      await this.#d.telephony.transfer(this.#d.callSid, context.transferNumber, ourNumber);
-      this.#timers.set('transfer', 10_000, () => this.#d.finish('transferred'));
-    } catch (error) {
-      this.#d.log('call.transfer.failed', { call_id: context.call.id, error: String(error) });
-      this.#ending = undefined;
-      this.#session?.sendFunctionOutput(callId, JSON.stringify({ error: 'The transfer failed.' }), false);
-      void this.#request('reply', verbatim(TRANSFER_FAILED));
-    }
+    this.#log.tool(`transfer to ${this.#d.context.transferNumber}`, this.#d.now());
+    if (await transferCall(this.#d, this.#timers)) return;
+    this.#ending = undefined;
+    this.#session?.sendFunctionOutput(callId, JSON.stringify({ error: 'The transfer failed.' }), false);
+    void this.#responses.request('reply', verbatim(TRANSFER_FAILED));
   }
 
   #armSilence(): void {
     this.#timers.cancel('silence');
-    if (this.#ending !== undefined || this.#active !== undefined || this.#playback.audible || this.#callerSpeaking) return;
+    if (this.#ending !== undefined || this.#responses.busy || this.#playback.audible || this.#callerSpeaking) return;
     this.#timers.set('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
   }
 
   #onSilence(): void {
-    const { script, config } = this.#d.context;
-    if (this.#idleCount < config.advanced.idle_max && script.idleMessages.length > 0) {
-      const text = script.idleMessages[this.#idleCount % script.idleMessages.length]!;
-      this.#idleCount++;
-      return void this.#request('idle', verbatim(text));
-    }
+    const text = this.#idle.next();
+    if (text !== undefined) return void this.#responses.request('idle', verbatim(text));
     void this.endCall('silence_timeout', { goodbye: true });
   }
 
@@ -350,23 +305,10 @@ export class LiveConversation {
 
   #silence(): void {
     this.#playback.interrupt();
-    for (const reply of this.#replies.values()) this.#cancel(reply);
-  }
-
-  /** Asks for a response of ours; settles once it has played (or was cut). */
-  #request(kind: UtteranceKind, instructions?: string): Promise<void> {
-    const played = new Promise<void>((resolve) => this.#requested.push({ kind, resolve }));
-    if (this.#active !== undefined) this.#queued.push({ kind, ...(instructions !== undefined && { instructions }) });
-    else this.#send(kind, instructions);
-    return played;
-  }
-
-  #send(kind: UtteranceKind, instructions: string | undefined): void {
-    this.#active = `requested:${kind}`;
-    this.#session?.createResponse({ tag: kind, ...(instructions !== undefined && { instructions }) });
+    for (const reply of this.#responses.all()) this.#responses.cancel(reply);
   }
 
   async #sayAndWait(kind: UtteranceKind, text: string): Promise<void> {
-    await this.#timers.waitAtMost(this.#request(kind, verbatim(text)), this.#d.tuning.goodbyeMaxMs);
+    await this.#timers.waitAtMost(this.#responses.request(kind, verbatim(text)), this.#d.tuning.goodbyeMaxMs);
   }
 }
