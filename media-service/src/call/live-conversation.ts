@@ -3,12 +3,12 @@ import { containsEndPhrase } from '../../../shared/domain/call-script';
 import type { CallTransport, CallTransportEvent } from '../ports/call-transport';
 import type { S2sEvent, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
 import type { AnsweredBy } from '../ports/telephony';
-import type { TurnTiming } from './call-metrics';
+import { IdlePrompts } from './idle-prompts';
+import { LiveCaller } from './live-caller';
 import { LivePlayback, type PlaybackPacer } from './live-playback';
 import { LiveResponses, verbatim, type Reply } from './live-responses';
 import type { ConversationBaseDeps } from './session-types';
 import type { UtteranceKind } from './speaker';
-import { IdlePrompts } from './idle-prompts';
 import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
 import { TRANSFER_FAILED, transferCall } from './transfer';
@@ -35,16 +35,13 @@ export class LiveConversation {
   readonly #log: TranscriptLog;
   readonly #abort = new AbortController();
   readonly #responses = new LiveResponses(() => this.#session);
-  readonly #userItems = new Map<string, { startAt: number; endAt?: number }>();
+  readonly #caller = new LiveCaller();
   readonly #timers: TimerSet;
   readonly #offs: (() => void)[] = [];
   #session: S2sSession | undefined;
-  #pendingTurn: TurnTiming | undefined;
   #ending: EndedReason | undefined;
   #greetingDone = false;
   #noticeSpoken = false;
-  #userSpoke = false;
-  #callerSpeaking = false;
   readonly #idle: IdlePrompts;
   #toolRounds = 0;
 
@@ -77,7 +74,7 @@ export class LiveConversation {
   }
 
   #greet(): void {
-    if (this.#ending || this.#userSpoke || this.#callerSpeaking) return;
+    if (this.#ending || this.#caller.spoke || this.#caller.speaking) return;
     const first = this.#d.context.script.firstMessage;
     if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') void this.#responses.request('greeting', verbatim(first));
     else void this.#responses.request('greeting');
@@ -98,7 +95,7 @@ export class LiveConversation {
       case 'speech_started':
         return this.#onSpeechStarted(event.itemId);
       case 'speech_stopped':
-        return this.#onSpeechStopped(event.itemId);
+        return this.#caller.stopped(event.itemId, this.#d.now());
       case 'caller_transcript':
         return this.#onCallerWords(event.itemId, event.text);
       case 'response_created':
@@ -123,8 +120,7 @@ export class LiveConversation {
   }
 
   #onSpeechStarted(itemId: string): void {
-    this.#userItems.set(itemId, { startAt: this.#d.now() });
-    this.#callerSpeaking = true;
+    this.#caller.started(itemId, this.#d.now());
     this.#timers.cancel('silence');
     this.#timers.cancel('greet');
     const { interruptions } = this.#d.context.config.advanced;
@@ -132,19 +128,10 @@ export class LiveConversation {
     if (allowed && this.#playback.audible && this.#ending === undefined) this.#bargeIn();
   }
 
-  #onSpeechStopped(itemId: string): void {
-    const now = this.#d.now();
-    this.#callerSpeaking = false;
-    const item = this.#userItems.get(itemId);
-    if (item) item.endAt = now;
-    this.#pendingTurn = { endOfSpeechAt: now, endOfTurnAt: now, eager: false };
-  }
-
   #onCallerWords(itemId: string, text: string): void {
-    const item = this.#userItems.get(itemId);
-    if (text.trim() === '' || !item) return;
-    this.#log.user(text.trim(), item.startAt, item.endAt ?? this.#d.now());
-    this.#userSpoke = true;
+    const said = this.#caller.words(itemId, text);
+    if (!said) return;
+    this.#log.user(text.trim(), said.startAt, said.endAt ?? this.#d.now());
     this.#idle.reset();
   }
 
@@ -152,8 +139,7 @@ export class LiveConversation {
     this.#timers.cancel('silence');
     const reply = this.#responses.created(responseId, tag);
     if (reply.requested) return;
-    reply.turn = this.#pendingTurn;
-    this.#pendingTurn = undefined;
+    reply.turn = this.#caller.takeTurn();
     // A reply the provider started on its own while we end the call would talk over the goodbye.
     if (this.#ending !== undefined) this.#responses.cancel(reply);
   }
@@ -257,7 +243,7 @@ export class LiveConversation {
 
   #armSilence(): void {
     this.#timers.cancel('silence');
-    if (this.#ending !== undefined || this.#responses.busy || this.#playback.audible || this.#callerSpeaking) return;
+    if (this.#ending !== undefined || this.#responses.busy || this.#playback.audible || this.#caller.speaking) return;
     this.#timers.set('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
   }
 
