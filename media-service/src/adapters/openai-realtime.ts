@@ -148,6 +148,10 @@ class RealtimeSession implements S2sSession {
     this.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: Math.max(0, Math.floor(audioEndMs)) });
   }
 
+  sendUserText(text: string): void {
+    this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
+  }
+
   sendFunctionOutput(callId: string, output: string, respond: boolean): void {
     this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output } });
     if (respond) this.createResponse();

@@ -38,6 +38,7 @@ export class LiveConversation {
   readonly #caller = new LiveCaller();
   readonly #timers: TimerSet;
   readonly #offs: (() => void)[] = [];
+  #digits = '';
   #session: S2sSession | undefined;
   #ending: EndedReason | undefined;
   #greetingDone = false;
@@ -214,9 +215,26 @@ export class LiveConversation {
     this.#d.log('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: cut[0]!.heardMs });
   }
 
-  /** Keypad input has no channel into a Realtime session yet: logged, not sent. */
+  /** Keypad (when `keypad` is on): digits reach the model as a typed caller message after `#` or a pause. */
   onDtmf(digit: string): void {
-    this.#d.log('call.live.dtmf_ignored', { call_id: this.#d.context.call.id, digit });
+    if (!this.#d.context.config.advanced.keypad || this.#ending !== undefined) return;
+    this.#digits += digit;
+    this.#timers.cancel('silence');
+    if (digit === '#') return this.#sendDigits();
+    this.#timers.set('dtmf', this.#d.tuning.dtmfIdleMs, () => this.#sendDigits());
+  }
+
+  #sendDigits(): void {
+    this.#timers.cancel('dtmf');
+    if (this.#digits === '' || !this.#session) return;
+    const text = `[keypad] ${this.#digits.split('').join(' ')}`;
+    this.#digits = '';
+    const now = this.#d.now();
+    this.#log.user(text, now, now);
+    this.#idle.reset();
+    if (this.#playback.audible && this.#d.context.config.advanced.interruptions !== 'never') this.#bargeIn();
+    this.#session.sendUserText(text);
+    void this.#responses.request('reply');
   }
 
   /** The carrier's answering-machine verdict: leave the voicemail message (if any), then end. */

@@ -71,6 +71,8 @@ export interface S2sSession {
   cancelResponse(): void;
   /** Cuts assistant item `itemId` to what the caller heard, so the model remembers only that. */
   truncate(itemId: string, audioEndMs: number): void;
+  /** Adds a caller message that was typed, not spoken (keypad digits); ask for a response separately. */
+  sendUserText(text: string): void;
   /** Answers a function call; `respond` asks for a response to it right away. */
   sendFunctionOutput(callId: string, output: string, respond: boolean): void;
   /** Closes the connection; `closed` follows. Idempotent. */

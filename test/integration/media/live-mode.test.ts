@@ -75,4 +75,18 @@ describe.concurrent('live mode (speech-to-speech over the sandbox Realtime endpo
     expect(LONG_GREETING.startsWith(greeting.text)).toBe(true);
     expect((detail.metrics as { interruptions: number }).interruptions).toBe(1);
   });
+
+  it('keypad: digits reach the Realtime model as a typed caller message and get an answer', T, async () => {
+    // Arrange
+    const config = { mode: 'live', first_message: 'Please enter your code.', advanced: QUIET };
+    const steps = [waitForAssistant(), step.dtmf('42#', { gapMs: 100 }), waitForAssistant(), step.hangup()];
+    // Act
+    const { tenant, callId, to } = await callScripted(stack, config, steps);
+    const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(JSON.stringify(realtimeOf(to).received)).toContain('{"type":"input_text","text":"[keypad] 4 2 #"}');
+    const lines = detail.transcript.map(({ role, text }) => `${role}: ${text}`);
+    expect(lines[1]).toBe('user: [keypad] 4 2 #');
+    expect(lines[2]).toMatch(/^assistant: /);
+  });
 });
