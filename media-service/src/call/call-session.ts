@@ -174,7 +174,7 @@ class CallSession {
     this.#cleanups.push(() => live.close());
     this.#startTimers(context);
     if (this.#pendingAmd) live.onAmd(this.#pendingAmd);
-    void live.open();
+    void live.open(this.#earlyAudio.splice(0));
     await this.#ended;
     await this.#hangUp();
   }
@@ -247,7 +247,7 @@ class CallSession {
       case 'media':
         this.#counters.sttBytes += event.payload.length;
         if (this.#sttRef) this.#sttRef.send(event.payload);
-        else if (this.#earlyAudio.length < EARLY_AUDIO_FRAMES) this.#earlyAudio.push(event.payload);
+        else if (!this.#liveRef && this.#earlyAudio.length < EARLY_AUDIO_FRAMES) this.#earlyAudio.push(event.payload);
         this.#recorder?.caller(event.payload, event.timestampMs);
         return;
       case 'mark':

@@ -59,8 +59,11 @@ export class LiveConversation {
     return this.#ending;
   }
 
-  /** Opens the provider session and starts the call per `first_message_mode` and `greeting_delay_ms`. */
-  async open(): Promise<void> {
+  /**
+   * Opens the provider session and starts the call per `first_message_mode` and `greeting_delay_ms`.
+   * `earlyAudio`: caller audio that arrived while the call was loading, replayed first.
+   */
+  async open(earlyAudio: readonly Uint8Array[] = []): Promise<void> {
     const { context, callSid } = this.#d;
     const { config } = context;
     const session = this.#d.realtime.open({
@@ -68,6 +71,7 @@ export class LiveConversation {
       speed: config.voice.speed, interruptResponse: config.advanced.interruptions !== 'never', tag: callSid, signal: this.#abort.signal,
     });
     this.#session = session;
+    for (const frame of earlyAudio) session.appendAudio(frame);
     this.#offs.push(session.on((event) => this.#onEvent(event)), this.#d.transport.on((event) => this.#onTransport(event)));
     if (config.first_message_mode !== 'wait_for_user') return this.#timers.set('greet', config.advanced.greeting_delay_ms, () => this.#greet());
     if (config.advanced.greet_after_silence_s > 0) this.#timers.set('greet', config.advanced.greet_after_silence_s * 1000, () => this.#greet());
