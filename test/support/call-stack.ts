@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
@@ -27,6 +26,7 @@ import { memoryContext } from '../../shared/domain/memory-prompt';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RecordingStore } from '../../media-service/src/adapters/s3-recording-store';
 import { createApiHarness, type ApiHarness } from './api-harness';
+import { freePort } from '../stand-ins/dynamodb-local';
 
 /** An event bus that keeps what it is given, so tests can assert on `call.started` / `call.ended`. */
 export class CapturingBus implements EventBus {
@@ -129,15 +129,6 @@ export async function startCallStack(options: CallStackOptions = {}) {
   }
 
   return { s3, bucket, api, core, carrier, deepgram, openai, media, bus, logs, lifecycle, telephony, board, scheduler, whenCallEnded, stop, streamSecret: STREAM_SECRET };
-}
-
-/** A port free right now (the media server's public URL must name its port before it starts). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export type CallStack = Awaited<ReturnType<typeof startCallStack>>;
