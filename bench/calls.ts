@@ -38,14 +38,15 @@ function pct(values: number[], p: number): number | undefined {
 
 const ms = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(0)} ms`);
 /**
- * Our own share of a turn: EndOfTurn → first frame sent, minus the waits for the providers' first
- * token and first audio byte. The sandbox providers are set to 0 ms, but on a shared 2-core machine
- * their process still answers late under load; this row is the pipeline's own cost.
+ * Our own share of a turn: EndOfTurn → first frame sent, minus the waits for the providers: the
+ * model's first speakable clause (`first_text_ms`) and the voice's first audio byte. The sandbox
+ * providers are set to 0 ms, but on a shared 2-core machine their process still answers late under
+ * load, and tokens stream in over several event-loop turns; this row is the pipeline's own cost.
  */
 const ownOverhead = (rows: RunResult['turns']) =>
   rows.flatMap((row) => {
-    const { first_audio_sent_ms: sent, llm_first_token_ms: llm, tts_first_byte_ms: tts } = row;
-    return typeof sent === 'number' && typeof llm === 'number' && typeof tts === 'number' ? [Math.max(0, sent - llm - tts)] : [];
+    const { first_audio_sent_ms: sent, first_text_ms: text, tts_first_byte_ms: tts } = row;
+    return typeof sent === 'number' && typeof text === 'number' && typeof tts === 'number' ? [Math.max(0, sent - text - tts)] : [];
   });
 const column = (result: RunResult, field: string) => result.turns.map((turn) => turn[field]).filter((value): value is number => typeof value === 'number');
 const p50to99 = (values: number[]) => `p50 ${ms(pct(values, 50))}  p95 ${ms(pct(values, 95))}  p99 ${ms(pct(values, 99))}  (${values.length} turns)`;
@@ -98,7 +99,7 @@ function printSummary({ overhead, eagerOn, eagerOff, largest }: Awaited<ReturnTy
   const table: [string, string][] = [
     ['overhead: EndOfTurn → first audio frame sent (providers 0 ms)', p50to99(column(overhead, 'first_audio_sent_ms'))],
     ['  steady state (all connected, none ended)', p50to99(overhead.steadyTurns.map((row) => row.first_audio_sent_ms).filter((value): value is number => typeof value === 'number'))],
-    ['  our own share (minus provider first-token/first-byte waits)', p50to99(ownOverhead(overhead.turns))],
+    ['  our own share (minus waits for the first clause and first byte)', p50to99(ownOverhead(overhead.turns))],
     ['    steady state', p50to99(ownOverhead(overhead.steadyTurns))],
     ['voice-to-voice, eager on (LLM 350 ms, TTS 150 ms)', p50to99(column(eagerOn, 'latency_ms'))],
     ['  of which turns answered eagerly', `${eagerOn.turns.filter((turn) => turn.eager === true).length} of ${eagerOn.turns.length}`],

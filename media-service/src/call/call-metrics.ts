@@ -15,6 +15,8 @@ export interface TurnTiming {
   /** The reply started on EagerEndOfTurn and was kept. */
   eager: boolean;
   llmFirstTokenMs?: number;
+  /** When the model request for this reply was sent (before EndOfTurn for an eager reply). */
+  requestAt?: number;
   utterance?: Utterance;
 }
 
@@ -33,6 +35,8 @@ export function turnMetrics(turn: TurnTiming, t0?: number): Record<string, numbe
     end_of_turn_ms: turn.endOfSpeechAt === undefined ? null : round(turn.endOfTurnAt - turn.endOfSpeechAt),
     llm_first_token_ms: round(turn.llmFirstTokenMs),
     tts_first_byte_ms: round(u?.firstByteMs),
+    /** From the later of EndOfTurn and the request to the first speakable clause sent to the voice: the wait for the model's words. */
+    first_text_ms: u?.requestedAt === undefined || turn.requestAt === undefined ? null : round(u.requestedAt - Math.max(turn.requestAt, turn.endOfTurnAt)),
     /** EndOfTurn received → first audio frame sent: our own pipeline plus the providers. */
     first_audio_sent_ms: sent === undefined ? null : round(sent - turn.endOfTurnAt),
     transport_ms: played === undefined || sent === undefined ? null : round(played - sent),

@@ -42,7 +42,7 @@ export class Conversation {
   readonly #history: LlmMessage[] = [];
   readonly #log: TranscriptLog;
   #turn: Turn | undefined;
-  #speculative: { transcript: string; controller: AbortController; stream: LlmStream } | undefined;
+  #speculative: { transcript: string; controller: AbortController; stream: LlmStream; startedAt: number } | undefined;
   #ending: EndedReason | undefined;
   #greetingDone = false;
   #noticeSpoken = false;
@@ -144,7 +144,7 @@ export class Conversation {
     this.#dropSpeculative();
     const controller = new AbortController();
     const stream = this.#d.llm.stream(this.#request(controller.signal, [{ role: 'user', content: transcript.trim() }]));
-    this.#speculative = { transcript: transcript.trim(), controller, stream };
+    this.#speculative = { transcript: transcript.trim(), controller, stream, startedAt: this.#d.now() };
     this.#d.counters.eagerStarted++;
   }
 
@@ -189,7 +189,7 @@ export class Conversation {
   }
 
   /** One assistant turn: stream the model into the voice, then act on its tool calls. */
-  async #reply(kind: 'reply' | 'greeting', timing?: TurnTiming, reuse?: { controller: AbortController; stream: LlmStream }): Promise<void> {
+  async #reply(kind: 'reply' | 'greeting', timing?: TurnTiming, reuse?: { controller: AbortController; stream: LlmStream; startedAt: number }): Promise<void> {
     this.#timers.cancel('silence');
     const controller = reuse?.controller ?? new AbortController();
     const utterance = this.#d.speaker.begin(kind);
@@ -197,6 +197,7 @@ export class Conversation {
     const turn: Turn = { controller, utterance };
     this.#turn = turn;
     if (timing) {
+      timing.requestAt = reuse?.startedAt ?? this.#d.now();
       timing.utterance = utterance;
       this.#d.counters.turns.push(timing);
     }
