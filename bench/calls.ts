@@ -111,10 +111,15 @@ function printSummary({ overhead, eagerOn, eagerOff, largest }: Awaited<ReturnTy
     ['largest N held (all completed, 0 underruns, tick p99 ≤ 20 ms)', largest === undefined ? `none of ${RAMP.join(', ')}` : `${largest}${largest === RAMP.at(-1) ? ' (largest tried)' : ''}`],
   ];
   for (const [name, value] of table) console.log(`  ${name.padEnd(64)} ${value}`);
-  // The bar is judged on our own share: the providers' process is not ours (see ownOverhead).
-  const overheadP99 = pct(ownOverhead(overhead.turns), 99);
-  const met = overheadP99 !== undefined && overheadP99 <= BAR_MS && overhead.tickP99Ms <= BAR_MS && overhead.spec.calls >= 100;
-  console.log(`First bar (100 calls, own overhead p99 ≤ ${BAR_MS} ms, jitter p99 ≤ ${BAR_MS} ms): ${met ? 'met' : 'missed'}`);
+  // The bar as the issue defines it (EndOfTurn → first frame, providers set to 0 ms), and the same
+  // with the provider process's own waits taken out (see ownOverhead).
+  const jitterOk = overhead.tickP99Ms <= BAR_MS && overhead.spec.calls >= 100;
+  const verdict = (values: number[]) => {
+    const p99 = pct(values, 99);
+    return p99 !== undefined && p99 <= BAR_MS && jitterOk ? 'met' : 'missed';
+  };
+  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms, jitter p99 ≤ ${BAR_MS} ms): ${verdict(column(overhead, 'first_audio_sent_ms'))}`);
+  console.log(`  with our own code only (provider waits taken out): ${verdict(ownOverhead(overhead.turns))}`);
 }
 
 async function main(): Promise<void> {
