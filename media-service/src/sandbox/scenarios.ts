@@ -98,8 +98,8 @@ export function scenario(
 export const DEFAULT_CALLEE = scenario(
   'default',
   [
-    // Like a person picking up: let the assistant's greeting play (up to 3 s), then answer it.
-    step.waitForAssistant({ timeoutMs: 3000 }),
+    // Like a person picking up: let the assistant's greeting play (up to 8 s), then answer it.
+    step.waitForAssistant({ timeoutMs: 8000 }),
     step.say('Hello, this is Sam speaking.'),
     step.waitForAssistant(),
     step.say('Sure. Before that, are you open on Saturday mornings?'),
@@ -110,7 +110,7 @@ export const DEFAULT_CALLEE = scenario(
     step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
     step.hangup(),
   ],
-  { description: 'Answers, lets the assistant greet (up to 3 s), greets back, asks one question, answers one question, says goodbye and hangs up.' },
+  { description: 'Answers, lets the assistant greet (up to 8 s), greets back, asks one question, answers one question, says goodbye and hangs up.' },
 );
 
 /** A voicemail box: greeting, beep, then records in silence until the caller hangs up (max 60 s). */
