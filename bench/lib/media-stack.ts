@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
 import type { CoreDeps } from '../../functions/lib/deps';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
@@ -8,11 +9,9 @@ import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps } from '../../media-service/src/call/session-types';
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
 import { claimCall } from '../../media-service/src/calls/outbound-consumer';
-import { writeHeartbeat } from '../../media-service/src/calls/sweeper';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import { MediaServer } from '../../media-service/src/server/media-server';
 import { MinutesRepository } from '../../shared/db/minutes-repository';
-import { memoryContext } from '../../shared/domain/memory-prompt';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { CallLifecycle } from '../../shared/services/call-lifecycle';
@@ -51,11 +50,8 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     languageModelFor: async () => llm,
     telephony, scheduler, lifecycle,
     calls: core.callRepo, assistants: core.assistantRepo, businesses: core.businesses,
-    recallMemory: async (businessId, number) => memoryContext(await core.callerMemory.recall(businessId, number)),
-    heartbeat: async (businessId, callId) => void (await writeHeartbeat(core.callRepo, businessId, callId, new Date())),
+    ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
-    now: () => performance.now(),
-    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
     log,
   };
   const port = await freePort();

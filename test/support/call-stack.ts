@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
@@ -8,7 +9,6 @@ import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
 import { OutboundConsumer } from '../../media-service/src/calls/outbound-consumer';
-import { writeHeartbeat } from '../../media-service/src/calls/sweeper';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import { MediaServer } from '../../media-service/src/server/media-server';
 import { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
@@ -22,7 +22,6 @@ import { CallSlotsRepository } from '../../shared/db/call-slots-repository';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { CallLifecycle } from '../../shared/services/call-lifecycle';
-import { memoryContext } from '../../shared/domain/memory-prompt';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RecordingStore } from '../../media-service/src/adapters/s3-recording-store';
 import { createApiHarness, type ApiHarness } from './api-harness';
@@ -89,11 +88,8 @@ export async function startCallStack(options: CallStackOptions = {}) {
     businesses: core.businesses,
     lifecycle,
     recordings: new S3RecordingStore({ s3, bucket }),
-    recallMemory: async (businessId, number) => memoryContext(await core.callerMemory.recall(businessId, number)),
-    heartbeat: async (businessId, callId) => void (await writeHeartbeat(core.callRepo, businessId, callId, new Date())),
+    ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
-    now: () => performance.now(),
-    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
     log,
     ...(options.tuning && { tuning: options.tuning }),
   };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { tableBackedSessionDeps } from '../call/session-defaults';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { AssistantRepository } from '../../../shared/db/assistant-repository';
@@ -10,7 +11,6 @@ import { CatalogRepository } from '../../../shared/db/catalog-repository';
 import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
-import { memoryContext } from '../../../shared/domain/memory-prompt';
 import type { EventBus } from '../../../shared/events/event-bus';
 import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import type { SecretBox } from '../../../shared/security/secret-box';
@@ -20,7 +20,7 @@ import { startCallSession } from '../call/call-session';
 import type { CallSessionDeps, SessionHandle, SessionStart } from '../call/session-types';
 import { dialOutbound } from '../calls/dial-outbound';
 import { OutboundConsumer } from '../calls/outbound-consumer';
-import { CallSweeper, writeHeartbeat } from '../calls/sweeper';
+import { CallSweeper } from '../calls/sweeper';
 import type { MediaConfig } from '../config';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
 import { callEndedWithErrorEmf, publishActiveCalls } from './active-calls-metric';
@@ -156,11 +156,8 @@ function sessionDeps(
     businesses: built.businesses,
     lifecycle: built.lifecycle,
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
-    recallMemory: async (businessId, callerNumber) => memoryContext(await memory.recall(businessId, callerNumber)),
-    heartbeat: async (businessId, callId) => void (await writeHeartbeat(built.calls, businessId, callId, new Date())),
+    ...tableBackedSessionDeps(built.calls, memory),
     providers: providers.labels,
-    now: () => performance.now(),
-    timers: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
     log: built.log,
   };
 }

@@ -1,0 +1,24 @@
+import type { CallerMemoryRepository } from '../../../shared/db/caller-memory-repository';
+import type { CallRepository } from '../../../shared/db/call-repository';
+import { memoryContext } from '../../../shared/domain/memory-prompt';
+import { writeHeartbeat } from '../calls/sweeper';
+import type { CallSessionDeps, SessionTimers } from './session-types';
+
+/** Node's timers as the session sees them. */
+export const realTimers: SessionTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * The session dependencies every composition (the media runtime, the test stack, the benchmark)
+ * builds the same way: memory recall and heartbeats from the table, the monotonic clock, real timers.
+ */
+export function tableBackedSessionDeps(calls: CallRepository, memory: CallerMemoryRepository): Pick<CallSessionDeps, 'recallMemory' | 'heartbeat' | 'now' | 'timers'> {
+  return {
+    recallMemory: async (businessId, callerNumber) => memoryContext(await memory.recall(businessId, callerNumber)),
+    heartbeat: async (businessId, callId) => void (await writeHeartbeat(calls, businessId, callId, new Date())),
+    now: () => performance.now(),
+    timers: realTimers,
+  };
+}
