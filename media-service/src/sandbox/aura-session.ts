@@ -126,7 +126,9 @@ export class AuraSession {
       }
       const generation = this.#generation;
       if (warmGeneration !== generation) {
-        await delay(this.#tuning().firstByteDelayMs);
+        // 0 ms means no wait at all: even a 0 ms timer costs a timer phase on a busy loop.
+        const firstByteMs = this.#tuning().firstByteDelayMs;
+        if (firstByteMs > 0) await delay(firstByteMs);
         warmGeneration = generation;
       }
       await this.#stream(job.text, generation);

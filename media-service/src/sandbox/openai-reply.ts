@@ -84,6 +84,14 @@ export interface StreamWrite {
   failure: SandboxLlmFailure | undefined;
 }
 
+/**
+ * Waits `ms`, unless it is 0: then nothing is awaited at all, so a zero-latency provider answers in
+ * the same event-loop turn (a 0 ms timer still costs a timer phase, ~1 ms and more on a busy loop).
+ */
+function pause(ms: number, signal: AbortSignal): Promise<void> | undefined {
+  return ms > 0 ? delay(ms, undefined, { signal }) : undefined;
+}
+
 /** Streams the reply as SSE; resolves true when it completed, false when cut, broken or abandoned. */
 export async function writeStream(res: ServerResponse, w: StreamWrite): Promise<boolean> {
   const gone = new AbortController();
@@ -92,17 +100,25 @@ export async function writeStream(res: ServerResponse, w: StreamWrite): Promise<
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
   try {
-    await delay(w.timing.ttftMs, undefined, { signal: gone.signal });
+    await pause(w.timing.ttftMs, gone.signal);
+    // Chunks written without a pause between them leave in one socket write, as a fast server's would.
+    res.cork();
     let tokens = 0;
     for (const event of streamEvents(w.plan)) {
-      if (event.token && tokens > 0) await delay(w.timing.tokenIntervalMs, undefined, { signal: gone.signal });
+      if (event.token && tokens > 0 && w.timing.tokenIntervalMs > 0) {
+        res.uncork();
+        await delay(w.timing.tokenIntervalMs, undefined, { signal: gone.signal });
+        res.cork();
+      }
       if (w.failure?.kind === 'cut' && event.token && tokens >= w.failure.afterTokens) {
+        res.uncork();
         if (w.failure.how === 'destroy') res.destroy();
         else res.end();
         return false;
       }
       if (w.failure?.kind === 'garbage' && tokens >= 1) {
         sse('{"id":"chatcmpl-broken","choices":[{"delta":{"content":');
+        res.uncork();
         res.end();
         return false;
       }
@@ -112,6 +128,7 @@ export async function writeStream(res: ServerResponse, w: StreamWrite): Promise<
     sse(chunk(w.meta, {}, w.plan.finishReason));
     if (w.includeUsage) sse(usageChunk(w.meta, w.promptTokens, w.plan.completionTokens));
     sse('[DONE]');
+    res.uncork();
     res.end();
     return true;
   } catch {
