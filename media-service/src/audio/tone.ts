@@ -25,12 +25,41 @@ export function textSeed(text: string): number {
   return hash >>> 0;
 }
 
+/** A deterministic synthesiser: the same length and seed always give the same audio. */
+export type Synthesiser = (durationMs: number, seed?: number) => Uint8Array;
+
+/**
+ * Remembers the last `size` results of a deterministic synthesiser. The sandbox says the same lines
+ * over and over (every bench call asks the same questions and hears the same answers), and
+ * synthesising them sample by sample was a sixth of the provider process's CPU. Callers must
+ * treat the audio as read-only: it is shared.
+ */
+export function rememberSynthesis(synthesise: Synthesiser, size = 128): Synthesiser {
+  const cache = new Map<string, Uint8Array>();
+  return (durationMs, seed = 0) => {
+    const key = `${durationMs}:${seed}`;
+    const known = cache.get(key);
+    if (known) {
+      cache.delete(key);
+      cache.set(key, known);
+      return known;
+    }
+    const audio = synthesise(durationMs, seed);
+    cache.set(key, audio);
+    if (cache.size > size) cache.delete(cache.keys().next().value!);
+    return audio;
+  };
+}
+
 /**
  * Deterministic speech-like μ-law of `durationMs` (rounded up to whole 20 ms frames): a voiced
  * source (pitch 100–160 Hz with slow intonation, four harmonics) under a ~4.5 Hz syllable envelope
  * that never drops below 0.5, with 10 ms fades at both ends. `seed` varies pitch and phase.
+ * Remembered (see {@link rememberSynthesis}): the result is shared and must not be modified.
  */
-export function speechLike(durationMs: number, seed = 0): Uint8Array {
+export const speechLike: Synthesiser = rememberSynthesis(synthesiseSpeechLike);
+
+function synthesiseSpeechLike(durationMs: number, seed = 0): Uint8Array {
   const frames = Math.max(1, Math.ceil(durationMs / FRAME_MS));
   const out = new Uint8Array(frames * FRAME_BYTES);
   const pitch = 100 + (seed % 61);

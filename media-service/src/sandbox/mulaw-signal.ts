@@ -1,4 +1,5 @@
 import { BYTES_PER_MS, encodeSample, FRAME_BYTES } from '../audio/mulaw';
+import { rememberSynthesis, type Synthesiser } from '../audio/tone';
 
 /**
  * μ-law signals of the sandbox providers: the Flux stand-in measures the energy of what it hears,
@@ -14,8 +15,11 @@ export const MULAW_BYTES_PER_MS = BYTES_PER_MS;
  * Deterministic speech-like μ-law audio: a voiced tone (three harmonics of a 110–170 Hz pitch)
  * under a ~4.5 Hz syllable envelope that never drops to silence, so an energy detector hears one
  * continuous utterance. `seed` varies pitch and phase so different texts sound different.
+ * Remembered: the result is shared and must not be modified.
  */
-export function synthesizeSpeechLike(durationMs: number, seed = 0): Uint8Array {
+export const synthesizeSpeechLike: Synthesiser = rememberSynthesis(synthesize);
+
+function synthesize(durationMs: number, seed = 0): Uint8Array {
   const frames = Math.max(1, Math.ceil(durationMs / 20));
   const out = new Uint8Array(frames * FRAME_BYTES);
   const pitch = 110 + (Math.abs(seed) % 60);
