@@ -1,11 +1,15 @@
 /**
- * The provider side of `npm run bench:calls`, run as a child process so the simulated callees and
- * the sandbox Flux/Aura/OpenAI never share the media process's CPU or event loop: the sandbox
- * carrier (every call answered by the bench callee), the sandbox Deepgram and the sandbox OpenAI,
- * on loopback. Latencies come from argv (`--ttft-ms 350 --token-interval-ms 10 --tts-first-byte-ms 150 --ms-per-char 30`).
+ * The outside world of `npm run bench:calls`, run in two child processes so none of it shares the
+ * media process's event loop, and the voice providers do not share one with the phone network
+ * (in production they are other companies' services on their own machines):
+ * - `--role network`: the sandbox carrier (every call answered by the bench callee) and the sandbox
+ *   Deepgram Flux that hears the callees (they share the transcript board). This is the steady load:
+ *   100 callees' audio in, the assistant's audio out, every 20 ms.
+ * - `--role voice`: the sandbox OpenAI and the sandbox Deepgram Aura, which answer each turn.
+ *   Latencies come from argv (`--ttft-ms 350 --token-interval-ms 10 --tts-first-byte-ms 150 --ms-per-char 30`).
  *
- * Prints one JSON line with the URLs once listening; on a `stop` line on stdin (or stdin closing)
- * prints one JSON line with what the carrier saw, closes everything and exits.
+ * Each prints one JSON line with its URLs once listening; on a `stop` line on stdin (or stdin
+ * closing) prints one JSON line with what it saw, closes everything and exits.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -34,16 +38,41 @@ const BENCH_CALLEE = scenario(
   { description: 'Bench callee: greeting, three question/answer turns, goodbye.', maxCallMs: 55_000 },
 );
 
-/** The URLs the media process points its adapters at. */
-export interface BenchProviderUrls {
+export type ProviderRole = 'network' | 'voice';
+
+/** What the network process serves. */
+export interface NetworkUrls {
   carrierUrl: string;
   accountSid: string;
   authToken: string;
-  deepgramUrl: string;
+  /** Sandbox Deepgram for `/v2/listen` (Flux). */
+  fluxUrl: string;
+}
+
+/** What the voice process serves. */
+export interface VoiceUrls {
+  /** Sandbox Deepgram for `/v1/speak` (Aura). */
+  auraUrl: string;
   openAiUrl: string;
 }
 
-/** What the carrier saw of the run, reported on stop. */
+/** The URLs the media process points its adapters at. */
+export type BenchProviderUrls = NetworkUrls & VoiceUrls;
+
+/** What one child saw of the run, reported on stop (the network fields only from the network process). */
+export interface ChildReport {
+  calls?: number;
+  completedByCallee?: number;
+  statuses?: Record<string, number>;
+  carrierTickP99Ms?: number;
+  carrierTickMaxMs?: number;
+  llmRequests?: number;
+  errors: number;
+  /** CPU time of this process since it started (s). */
+  cpuS: number;
+}
+
+/** What both children saw of the run. */
 export interface BenchProviderReport {
   calls: number;
   completedByCallee: number;
@@ -52,45 +81,77 @@ export interface BenchProviderReport {
   carrierTickMaxMs: number;
   llmRequests: number;
   errors: number;
-  /** CPU time of this process since it started (s). */
-  cpuS: number;
+  /** CPU time of each child (s). */
+  networkCpuS: number;
+  voiceCpuS: number;
+}
+
+interface Running {
+  urls: NetworkUrls | VoiceUrls;
+  report(): Omit<ChildReport, 'errors' | 'cpuS'>;
+  close(): Promise<unknown>;
+}
+
+async function startNetwork(log: (message: string) => void): Promise<Running> {
+  const board = new TranscriptBoard();
+  const scheduler = new PacerScheduler({ tickMs: 20, log });
+  const [flux, carrier] = await Promise.all([
+    DeepgramSandboxServer.start({ board }),
+    SandboxCarrier.start({ utterances: board, scheduler, log, scenarioFor: () => BENCH_CALLEE, timing: { dialMs: 20, answerMs: 100, amdHumanMs: 300 } }),
+  ]);
+  return {
+    urls: { carrierUrl: carrier.baseUrl, accountSid: carrier.accountSid, authToken: carrier.authToken, fluxUrl: flux.baseUrl },
+    report() {
+      const calls = carrier.calls();
+      const statuses: Record<string, number> = {};
+      for (const call of calls) statuses[call.status] = (statuses[call.status] ?? 0) + 1;
+      return {
+        calls: calls.length,
+        completedByCallee: calls.filter((call) => call.endedBy === 'callee' || call.endedBy === 'api').length,
+        statuses,
+        carrierTickP99Ms: scheduler.latePercentileMs(99),
+        carrierTickMaxMs: scheduler.stats().maxLateMs,
+      };
+    },
+    close: () => Promise.all([carrier.close(), flux.close()]),
+  };
+}
+
+async function startVoice(values: Record<string, string | undefined>): Promise<Running> {
+  const [aura, openai] = await Promise.all([
+    DeepgramSandboxServer.start({ board: new TranscriptBoard(), aura: { msPerChar: Number(values['ms-per-char']), firstByteDelayMs: Number(values['tts-first-byte-ms']) } }),
+    OpenAiSandboxServer.start({ ttftMs: Number(values['ttft-ms']), tokenIntervalMs: Number(values['token-interval-ms']) }),
+  ]);
+  return {
+    urls: { auraUrl: aura.baseUrl, openAiUrl: openai.baseUrl },
+    report: () => ({ llmRequests: openai.requests.length }),
+    close: () => Promise.all([aura.close(), openai.close()]),
+  };
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'ttft-ms': { type: 'string', default: '0' }, 'tts-first-byte-ms': { type: 'string', default: '0' }, 'ms-per-char': { type: 'string', default: '30' }, 'token-interval-ms': { type: 'string', default: '0' } },
+    options: {
+      role: { type: 'string', default: 'network' },
+      'ttft-ms': { type: 'string', default: '0' },
+      'tts-first-byte-ms': { type: 'string', default: '0' },
+      'ms-per-char': { type: 'string', default: '30' },
+      'token-interval-ms': { type: 'string', default: '0' },
+    },
   });
   let errors = 0;
   const log = (message: string) => void (message.includes('fail') || message.includes('error') ? errors++ : undefined);
-  const board = new TranscriptBoard();
-  const scheduler = new PacerScheduler({ tickMs: 20, log });
-  const [deepgram, openai, carrier] = await Promise.all([
-    DeepgramSandboxServer.start({ board, aura: { msPerChar: Number(values['ms-per-char']), firstByteDelayMs: Number(values['tts-first-byte-ms']) } }),
-    OpenAiSandboxServer.start({ ttftMs: Number(values['ttft-ms']), tokenIntervalMs: Number(values['token-interval-ms']) }),
-    SandboxCarrier.start({ utterances: board, scheduler, log, scenarioFor: () => BENCH_CALLEE, timing: { dialMs: 20, answerMs: 100, amdHumanMs: 300 } }),
-  ]);
-  const urls: BenchProviderUrls = { carrierUrl: carrier.baseUrl, accountSid: carrier.accountSid, authToken: carrier.authToken, deepgramUrl: deepgram.baseUrl, openAiUrl: openai.baseUrl };
-  process.stdout.write(`${JSON.stringify(urls)}\n`);
+  const running = values.role === 'voice' ? await startVoice(values) : await startNetwork(log);
+  process.stdout.write(`${JSON.stringify(running.urls)}\n`);
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    const calls = carrier.calls();
-    const statuses: Record<string, number> = {};
-    for (const call of calls) statuses[call.status] = (statuses[call.status] ?? 0) + 1;
-    const report: BenchProviderReport = {
-      calls: calls.length,
-      completedByCallee: calls.filter((call) => call.endedBy === 'callee' || call.endedBy === 'api').length,
-      statuses,
-      carrierTickP99Ms: scheduler.latePercentileMs(99),
-      carrierTickMaxMs: scheduler.stats().maxLateMs,
-      llmRequests: openai.requests.length,
-      errors,
-      cpuS: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
-    };
+    const cpu = process.cpuUsage();
+    const report: ChildReport = { ...running.report(), errors, cpuS: (cpu.user + cpu.system) / 1e6 };
     process.stdout.write(`${JSON.stringify(report)}\n`);
-    await Promise.all([carrier.close(), deepgram.close(), openai.close()]);
+    await running.close();
     process.exit(0);
   };
   const lines = createInterface({ input: process.stdin });

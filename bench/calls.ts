@@ -1,9 +1,14 @@
 /**
  * `npm run bench:calls`: N concurrent sandbox calls against one media-service process (this one:
- * `MediaServer` + `startCallSession`, dialled from the outbound queue), with the sandbox carrier,
- * Flux/Aura and OpenAI in a child process. Reports our pipeline overhead per turn, voice-to-voice
+ * `MediaServer` + `startCallSession`, dialled from the outbound queue), with the sandbox phone
+ * network (carrier, callees, Flux) in one child process and the voice providers (OpenAI, Aura) in
+ * another (bench/calls-providers.ts). Reports our pipeline overhead per turn, voice-to-voice
  * latency with realistic provider latencies (eager on and off), pacing jitter, CPU and RSS per
  * call, and the largest N held with no underrun or late tick. Prints numbers; asserts nothing.
+ *
+ * Before measuring, one unreported warm-up run (BENCH_WARMUP_CALLS, 20; 0 skips it) lets the JIT
+ * compilers of the media process and the stand-ins reach steady code, as a long-running service has.
+ * DynamoDB Local runs as a low-priority background stand-in: AWS's DynamoDB takes none of our CPU.
  *
  * Env: BENCH_OVERHEAD_CALLS (100), BENCH_LATENCY_CALLS (20; 0 skips those runs), BENCH_RAMP ("50,100,150,200,300"),
  * BENCH_TURNS_FILE (writes every turn row of the overhead run as JSON, for digging into outliers),
@@ -19,6 +24,7 @@ import { startLocalInfra } from '../scripts/local/infra';
 import { runCalls, type BenchEnv, type RunResult } from './lib/run';
 import { createTenants } from './lib/tenants';
 
+const WARMUP_CALLS = Number(process.env.BENCH_WARMUP_CALLS ?? 20);
 const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 100);
 const LATENCY_CALLS = Number(process.env.BENCH_LATENCY_CALLS ?? 20);
 const RAMP = (process.env.BENCH_RAMP ?? '50,100,150,200,300').split(',').map(Number);
@@ -48,6 +54,7 @@ const ownOverhead = (rows: RunResult['turns']) =>
     const { first_audio_sent_ms: sent, first_text_ms: text, tts_first_byte_ms: tts } = row;
     return typeof sent === 'number' && typeof text === 'number' && typeof tts === 'number' ? [Math.max(0, sent - text - tts)] : [];
   });
+const sentAfterEndOfTurn = (rows: RunResult['turns']) => rows.map((row) => row.first_audio_sent_ms).filter((value): value is number => typeof value === 'number');
 const column = (result: RunResult, field: string) => result.turns.map((turn) => turn[field]).filter((value): value is number => typeof value === 'number');
 const p50to99 = (values: number[]) => `p50 ${ms(pct(values, 50))}  p95 ${ms(pct(values, 95))}  p99 ${ms(pct(values, 99))}  (${values.length} turns)`;
 
@@ -61,13 +68,22 @@ function describeRun(name: string, result: RunResult): string[] {
     `${name}: N=${result.spec.calls} (peak ${result.peakConcurrent} concurrent), ${result.completed}/${result.spec.calls} completed [${reasons}], ${result.wallS.toFixed(1)} s`,
     `    pacing: underruns ${result.underruns} (${result.underrunMs} ms), media tick lateness p99 ${result.tickP99Ms.toFixed(1)} ms, max ${result.tickMaxMs.toFixed(1)} ms; steady state (${result.steady.seconds.toFixed(1)} s, all ${result.spec.calls} talking): p99 ${result.steady.tickP99Ms.toFixed(1)} ms, max ${result.steady.tickMaxMs.toFixed(1)} ms`,
     `    media process: CPU ${result.cpuPctPerCall.toFixed(2)} % of a core per call (steady state ${result.steady.cpuPctPerCall.toFixed(2)} %), RSS +${result.rssMiBPerCall.toFixed(2)} MiB per call; ${result.logs.count} log lines`,
-    ...(child ? [`    providers child: ${child.calls} carrier calls, carrier tick p99 ${child.carrierTickP99Ms.toFixed(1)} ms (max ${child.carrierTickMaxMs.toFixed(1)} ms), ${child.llmRequests} LLM requests, ${child.errors} errors, ${child.cpuS.toFixed(1)} s CPU`] : []),
+    ...(child
+      ? [
+          `    phone network child: ${child.calls} carrier calls, carrier tick p99 ${child.carrierTickP99Ms.toFixed(1)} ms (max ${child.carrierTickMaxMs.toFixed(1)} ms), ${child.networkCpuS.toFixed(1)} s CPU`,
+          `    voice providers child: ${child.llmRequests} LLM requests, ${child.voiceCpuS.toFixed(1)} s CPU; ${child.errors} errors in the children`,
+        ]
+      : []),
   ];
 }
 
 /** The measured runs, in order: (1) overhead/CPU/RSS, (2) voice to voice eager on/off, (5) the ramp. */
 async function measure(env: BenchEnv) {
   const say = (...lines: string[]) => lines.forEach((line) => console.log(line));
+  if (WARMUP_CALLS > 0) {
+    const warmup = await runCalls(env, { calls: WARMUP_CALLS, eager: false, latencies: ZERO });
+    say(`warm-up: ${warmup.completed}/${WARMUP_CALLS} calls completed in ${warmup.wallS.toFixed(1)} s (not measured)`);
+  }
   // (1) Zero provider latency, eager off: the whole reply path runs after EndOfTurn.
   const overhead = await runCalls(env, { calls: OVERHEAD_CALLS, eager: false, latencies: ZERO });
   say(...describeRun('overhead run (provider latencies 0, eager off)', overhead));
@@ -95,10 +111,12 @@ async function measure(env: BenchEnv) {
 /** The summary table. */
 function printSummary({ overhead, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>): void {
   console.log('');
-  console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox providers in a child process:`);
+  console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes:`);
   const table: [string, string][] = [
     ['overhead: EndOfTurn → first audio frame sent (providers 0 ms)', p50to99(column(overhead, 'first_audio_sent_ms'))],
-    ['  steady state (all connected, none ended)', p50to99(overhead.steadyTurns.map((row) => row.first_audio_sent_ms).filter((value): value is number => typeof value === 'number'))],
+    ['  while calls were being set up', p50to99(sentAfterEndOfTurn(overhead.rampTurns))],
+    ['  steady state (all connected, none ended)', p50to99(sentAfterEndOfTurn(overhead.steadyTurns))],
+    ['  after the first call ended', p50to99(sentAfterEndOfTurn(overhead.teardownTurns))],
     ['  our own share (minus waits for the first clause and first byte)', p50to99(ownOverhead(overhead.turns))],
     ['    steady state', p50to99(ownOverhead(overhead.steadyTurns))],
     ['voice-to-voice, eager on (LLM 350 ms, TTS 150 ms)', p50to99(column(eagerOn, 'latency_ms'))],
@@ -126,7 +144,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-calls-'));
   const home = process.cwd();
   process.chdir(dataDir); // the infra helpers keep DynamoDB Local's data under ./.data
-  const infra = await startLocalInfra().finally(() => process.chdir(home));
+  const infra = await startLocalInfra({ dynamoDbInBackground: true }).finally(() => process.chdir(home));
   try {
     const { info } = infra;
     const config = readConfig(ApiConfigSchema, {

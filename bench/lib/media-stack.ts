@@ -45,8 +45,8 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
   const telephony = new TwilioTelephony({ accountSid: urls.accountSid, authToken: urls.authToken, baseUrl: urls.carrierUrl });
   const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
   const deps: CallSessionDeps = {
-    stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: urls.deepgramUrl, log }),
-    tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.deepgramUrl, log }),
+    stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: urls.fluxUrl, log }),
+    tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.auraUrl, log }),
     languageModelFor: async () => llm,
     telephony, scheduler, lifecycle,
     calls: core.callRepo, assistants: core.assistantRepo, businesses: core.businesses,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { BenchProviderReport, BenchProviderUrls } from '../calls-providers';
+import type { BenchProviderReport, BenchProviderUrls, ChildReport, NetworkUrls, ProviderRole, VoiceUrls } from '../calls-providers';
 
 /** Sandbox provider latencies for one run (ms). */
 export interface ProviderLatencies {
@@ -11,21 +11,36 @@ export interface ProviderLatencies {
   msPerChar: number;
 }
 
-/** The running provider child: its URLs, and `stop()` returning what the carrier saw. */
+/** The running provider children: their URLs, and `stop()` returning what they saw. */
 export interface ProvidersChild {
   urls: BenchProviderUrls;
   stop(): Promise<BenchProviderReport | undefined>;
 }
 
-const TSX = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx');
+const ROOT = join(import.meta.dirname, '..', '..');
+/**
+ * Node flags of the stand-in processes: the media process's own (package.json `bench:calls`, the
+ * media image's CMD), a 4 MiB young generation collected on the main thread, so no process of the
+ * bench pauses for tens of ms in a minor GC (docs/decisions.md, "Media process GC").
+ */
+export const BENCH_NODE_FLAGS = ['--max-semi-space-size=4', '--single-threaded-gc'];
+
+interface Child<Urls> {
+  urls: Urls;
+  stop(): Promise<ChildReport | undefined>;
+}
 
 /**
- * Spawns `bench/calls-providers.ts` (tsx) and waits for its URL line. The child gets a `stop`
- * line to report and exit; it is killed if it has not exited 5 s later.
+ * Spawns `bench/calls-providers.ts` in one role and waits for its URL line. The child gets a
+ * `stop` line to report and exit; it is killed if it has not exited 5 s later.
  */
-export async function startProvidersChild(latencies: ProviderLatencies): Promise<ProvidersChild> {
-  const args = [join(import.meta.dirname, '..', 'calls-providers.ts'), '--ttft-ms', String(latencies.ttftMs), '--token-interval-ms', String(latencies.tokenIntervalMs), '--tts-first-byte-ms', String(latencies.ttsFirstByteMs), '--ms-per-char', String(latencies.msPerChar)];
-  const child = spawn(TSX, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+async function startChild<Urls>(role: ProviderRole, latencies: ProviderLatencies): Promise<Child<Urls>> {
+  const args = [
+    ...BENCH_NODE_FLAGS, '--import', 'tsx', join(ROOT, 'bench', 'calls-providers.ts'), '--role', role,
+    '--ttft-ms', String(latencies.ttftMs), '--token-interval-ms', String(latencies.tokenIntervalMs),
+    '--tts-first-byte-ms', String(latencies.ttsFirstByteMs), '--ms-per-char', String(latencies.msPerChar),
+  ];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const queue: string[] = [];
   const waiters: ((line: string | undefined) => void)[] = [];
@@ -40,11 +55,10 @@ export async function startProvidersChild(latencies: ProviderLatencies): Promise
   const first = await nextLine(30_000);
   if (!first) {
     child.kill();
-    throw new Error('the provider child did not start');
+    throw new Error(`the ${role} provider child did not start`);
   }
-  const urls = JSON.parse(first) as BenchProviderUrls;
   return {
-    urls,
+    urls: JSON.parse(first) as Urls,
     async stop() {
       child.stdin!.write('stop\n');
       const report = await nextLine(5000);
@@ -53,7 +67,30 @@ export async function startProvidersChild(latencies: ProviderLatencies): Promise
         child.once('exit', () => (clearTimeout(timer), resolve(true)));
       }));
       if (!exited) child.kill('SIGKILL');
-      return report ? (JSON.parse(report) as BenchProviderReport) : undefined;
+      return report ? (JSON.parse(report) as ChildReport) : undefined;
+    },
+  };
+}
+
+/** Starts the phone network (carrier, callees, Flux) and the voice providers (OpenAI, Aura) as two children. */
+export async function startProvidersChild(latencies: ProviderLatencies): Promise<ProvidersChild> {
+  const [network, voice] = await Promise.all([startChild<NetworkUrls>('network', latencies), startChild<VoiceUrls>('voice', latencies)]);
+  return {
+    urls: { ...network.urls, ...voice.urls },
+    async stop() {
+      const [heard, answered] = await Promise.all([network.stop(), voice.stop()]);
+      if (!heard || !answered) return undefined;
+      return {
+        calls: heard.calls ?? 0,
+        completedByCallee: heard.completedByCallee ?? 0,
+        statuses: heard.statuses ?? {},
+        carrierTickP99Ms: heard.carrierTickP99Ms ?? 0,
+        carrierTickMaxMs: heard.carrierTickMaxMs ?? 0,
+        llmRequests: answered.llmRequests ?? 0,
+        errors: heard.errors + answered.errors,
+        networkCpuS: heard.cpuS,
+        voiceCpuS: answered.cpuS,
+      };
     },
   };
 }

@@ -29,6 +29,9 @@ export interface RunResult {
   turns: Record<string, number | boolean | null>[];
   /** The turns that ended inside the steady-state window (all N calls talking, none set up or torn down). */
   steadyTurns: Record<string, number | boolean | null>[];
+  /** The turns taken while calls were still being set up, and after the first call ended. */
+  rampTurns: Record<string, number | boolean | null>[];
+  teardownTurns: Record<string, number | boolean | null>[];
   underruns: number;
   underrunMs: number;
   tickP99Ms: number;
@@ -123,7 +126,7 @@ async function watch(stack: Awaited<ReturnType<typeof startBenchMedia>>, calls: 
 async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWindow) {
   const endedReasons: Record<string, number> = {};
   const turns: RunResult['turns'] = [];
-  const steadyTurns: RunResult['turns'] = [];
+  const phases: Record<'ramp' | 'steady' | 'teardown', RunResult['turns']> = { ramp: [], steady: [], teardown: [] };
   let completed = 0;
   let underruns = 0;
   let underrunMs = 0;
@@ -135,10 +138,10 @@ async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWind
     const rows = metrics.turns ?? [];
     turns.push(...rows);
     const startedAt = typeof found?.call.started_at === 'string' ? Date.parse(found.call.started_at) : undefined;
-    for (const row of rows) if (startedAt !== undefined && typeof row.at_ms === 'number' && steady.contains(startedAt + row.at_ms)) steadyTurns.push(row);
+    for (const row of rows) if (startedAt !== undefined && typeof row.at_ms === 'number') phases[steady.phaseOf(startedAt + row.at_ms)].push(row);
     underruns += metrics.pacing?.underruns ?? 0;
     underrunMs += metrics.pacing?.underrun_ms ?? 0;
     if ((reason === 'assistant_ended' || reason === 'caller_hung_up') && rows.length >= 4) completed++;
   }
-  return { completed, endedReasons, turns, steadyTurns, underruns, underrunMs };
+  return { completed, endedReasons, turns, steadyTurns: phases.steady, rampTurns: phases.ramp, teardownTurns: phases.teardown, underruns, underrunMs };
 }

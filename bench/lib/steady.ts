@@ -53,6 +53,12 @@ export class SteadyWindow implements Tickable {
 
   /** True when epoch time `atMs` fell inside the window. */
   contains(atMs: number): boolean {
-    return this.openedAtEpochMs !== undefined && this.closedAtEpochMs !== undefined && atMs >= this.openedAtEpochMs && atMs <= this.closedAtEpochMs;
+    return this.phaseOf(atMs) === 'steady';
+  }
+
+  /** The run's phase at epoch time `atMs`: calls still being set up, all talking, or some already ended. */
+  phaseOf(atMs: number): 'ramp' | 'steady' | 'teardown' {
+    if (this.openedAtEpochMs === undefined || atMs < this.openedAtEpochMs) return 'ramp';
+    return this.closedAtEpochMs !== undefined && atMs > this.closedAtEpochMs ? 'teardown' : 'steady';
   }
 }

@@ -36,14 +36,15 @@ function localSecretKey(): string {
 
 /**
  * Starts DynamoDB Local (data kept in .data/dynamodb) and fauxqs, and creates the table, the
- * outbound-calls queue with its DLQ, and the recordings bucket.
+ * outbound-calls queue with its DLQ, and the recordings bucket. `dynamoDbInBackground` runs DynamoDB
+ * Local as a low-priority stand-in (`background` in test/stand-ins/dynamodb-local.ts; benchmarks).
  */
-export async function startLocalInfra(): Promise<{ info: LocalStackInfo; fresh: boolean; stop(): Promise<void> }> {
+export async function startLocalInfra(options: { dynamoDbInBackground?: boolean } = {}): Promise<{ info: LocalStackInfo; fresh: boolean; stop(): Promise<void> }> {
   const dbDir = join(DATA_DIR, 'dynamodb');
   const fresh = !existsSync(dbDir);
   mkdirSync(dbDir, { recursive: true });
   // DynamoDB Local runs with the jar's folder as its working directory: give it an absolute path.
-  const dynamo: DynamoDbLocal = await startDynamoDbLocal({ path: resolve(dbDir) });
+  const dynamo: DynamoDbLocal = await startDynamoDbLocal({ path: resolve(dbDir), background: options.dynamoDbInBackground === true });
   const fauxqs: Fauxqs = await startFauxqsServer();
   await ensureTable(createDb({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint }));
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
