@@ -94,7 +94,9 @@ interface Running {
 
 async function startNetwork(log: (message: string) => void): Promise<Running> {
   const board = new TranscriptBoard();
-  const scheduler = new PacerScheduler({ tickMs: 20, log });
+  // 5 ms ticks: each call's frames leave on its own 20 ms boundary (calls start at different times),
+  // not all 100 calls' frames in one burst per tick, which no real phone network sends.
+  const scheduler = new PacerScheduler({ tickMs: 5, log });
   const [flux, carrier] = await Promise.all([
     DeepgramSandboxServer.start({ board }),
     SandboxCarrier.start({ utterances: board, scheduler, log, scenarioFor: () => BENCH_CALLEE, timing: { dialMs: 20, answerMs: 100, amdHumanMs: 300 } }),

@@ -8,7 +8,7 @@
  *
  * Before measuring, one unreported warm-up run (BENCH_WARMUP_CALLS, 20; 0 skips it) lets the JIT
  * compilers of the media process and the stand-ins reach steady code, as a long-running service has.
- * DynamoDB Local runs as a low-priority background stand-in: AWS's DynamoDB takes none of our CPU.
+ * DynamoDB Local runs in memory as a low-priority background stand-in: AWS's DynamoDB takes none of our CPU.
  *
  * Env: BENCH_OVERHEAD_CALLS (100), BENCH_LATENCY_CALLS (20; 0 skips those runs), BENCH_RAMP ("50,100,150,200,300"),
  * BENCH_TURNS_FILE (writes every turn row of the overhead run as JSON, for digging into outliers),
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-calls-'));
   const home = process.cwd();
   process.chdir(dataDir); // the infra helpers keep DynamoDB Local's data under ./.data
-  const infra = await startLocalInfra({ dynamoDbInBackground: true }).finally(() => process.chdir(home));
+  const infra = await startLocalInfra({ benchmark: true }).finally(() => process.chdir(home));
   try {
     const { info } = infra;
     const config = readConfig(ApiConfigSchema, {

@@ -107,7 +107,7 @@ async function watch(stack: Awaited<ReturnType<typeof startBenchMedia>>, calls: 
   let second = Math.floor(started / 1000);
   while (stack.sessions.done < calls && performance.now() - started < RUN_TIMEOUT_MS) {
     peak.concurrent = Math.max(peak.concurrent, stack.media.registry.size);
-    peak.rss = Math.max(peak.rss, process.memoryUsage().rss);
+    peak.rss = Math.max(peak.rss, process.memoryUsage.rss());
     if (stack.sessions.done > 0) steady.close();
     else if (stack.media.registry.size >= calls) steady.open();
     await new Promise((resolve) => setTimeout(resolve, 100));
