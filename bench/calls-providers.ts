@@ -4,7 +4,7 @@
  * (in production they are other companies' services on their own machines):
  * - `--role network`: the sandbox carrier (every call answered by the bench callee) and the sandbox
  *   Deepgram Flux that hears the callees (they share the transcript board). This is the steady load:
- *   100 callees' audio in, the assistant's audio out, every 20 ms.
+ *   every call's caller audio out and the assistant's audio in, every 20 ms.
  * - `--role voice`: the sandbox OpenAI and the sandbox Deepgram Aura, which answer each turn.
  *   Latencies come from argv (`--ttft-ms 350 --token-interval-ms 10 --tts-first-byte-ms 150 --ms-per-char 30`).
  *

@@ -43,8 +43,8 @@ function localSecretKey(): string {
 export async function startLocalInfra(options: { benchmark?: boolean } = {}): Promise<{ info: LocalStackInfo; fresh: boolean; stop(): Promise<void> }> {
   const dbDir = join(DATA_DIR, 'dynamodb');
   const fresh = options.benchmark === true || !existsSync(dbDir);
-  // DynamoDB Local runs with the jar's folder as its working directory: give it an absolute path.
   mkdirSync(options.benchmark ? DATA_DIR : dbDir, { recursive: true });
+  // DynamoDB Local runs with the jar's folder as its working directory: give it an absolute path.
   const dynamo: DynamoDbLocal = await startDynamoDbLocal(options.benchmark ? { background: true } : { path: resolve(dbDir) });
   const fauxqs: Fauxqs = await startFauxqsServer();
   await ensureTable(createDb({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint }));
