@@ -37,21 +37,25 @@ async function drainMicrotasks(): Promise<void> {
 
 const request: ChatRequest = { model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'What are your hours?' }], stream: true };
 
+/** Streams `text` as the sandbox would, with this timing, into `res`. */
+function streamReply(res: RecordingResponse, text: string, timing: { ttftMs: number; tokenIntervalMs: number }): Promise<boolean> {
+  return writeStream(res as unknown as ServerResponse, {
+    meta: { id: 'chatcmpl-1', created: 0, model: 'gpt-4.1-mini', serviceTier: 'default' },
+    plan: planReply({ text }, request, 0),
+    timing,
+    promptTokens: 5,
+    includeUsage: false,
+    failure: undefined,
+  });
+}
+
 describe('writeStream', () => {
   it('with zero time to first token and zero token interval, writes the whole reply without waiting on any timer, in one corked write', async () => {
     // Arrange
     const res = new RecordingResponse();
-    const plan = planReply({ text: 'We are open nine to five, Monday to Friday.' }, request, 0);
     let result: boolean | undefined;
     // Act
-    void writeStream(res as unknown as ServerResponse, {
-      meta: { id: 'chatcmpl-1', created: 0, model: 'gpt-4.1-mini', serviceTier: 'default' },
-      plan,
-      timing: { ttftMs: 0, tokenIntervalMs: 0 },
-      promptTokens: 5,
-      includeUsage: false,
-      failure: undefined,
-    }).then((done) => (result = done));
+    void streamReply(res, 'We are open nine to five, Monday to Friday.', { ttftMs: 0, tokenIntervalMs: 0 }).then((done) => (result = done));
     await drainMicrotasks();
     // Assert
     expect(result).toBe(true);
@@ -70,16 +74,8 @@ describe('writeStream', () => {
   it('with a token interval, waits between tokens instead', async () => {
     // Arrange
     const res = new RecordingResponse();
-    const plan = planReply({ text: 'Nine to five.' }, request, 0);
     // Act
-    const done = writeStream(res as unknown as ServerResponse, {
-      meta: { id: 'chatcmpl-2', created: 0, model: 'gpt-4.1-mini', serviceTier: 'default' },
-      plan,
-      timing: { ttftMs: 0, tokenIntervalMs: 1 },
-      promptTokens: 5,
-      includeUsage: false,
-      failure: undefined,
-    });
+    const done = streamReply(res, 'Nine to five.', { ttftMs: 0, tokenIntervalMs: 1 });
     await drainMicrotasks();
     // Assert: the first token is out, the rest waits on the token timer.
     expect(res.ended).toBe(false);
