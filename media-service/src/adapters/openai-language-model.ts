@@ -46,12 +46,19 @@ interface CommonOptions {
   now?: () => number;
 }
 
-interface Attempt {
-  controller: AbortController;
+/** One request read up to its first token. */
+interface AttemptHead {
   /** Chunks up to and including the first token. */
   head: ChatCompletionChunk[];
   rest: AsyncIterator<ChatCompletionChunk>;
   firstAt: number;
+}
+
+/** The request that is streamed, with what cancels it. */
+interface Attempt extends AttemptHead {
+  controller: AbortController;
+  /** Stops forwarding the turn's abort to this stream's requests. */
+  release: () => void;
 }
 
 /** The chat-completions adapter; one instance per API key / base URL. */
@@ -104,7 +111,7 @@ export class OpenAiLanguageModel implements LanguageModel {
   }
 
   /** One request, read up to its first token (or its end). */
-  async #attempt(request: LlmRequest, signal: AbortSignal): Promise<Omit<Attempt, 'controller'>> {
+  async #attempt(request: LlmRequest, signal: AbortSignal): Promise<AttemptHead> {
     const stream = await this.#client.chat.completions.create(this.#body(request), { signal });
     const rest = stream[Symbol.asyncIterator]();
     const head: ChatCompletionChunk[] = [];
@@ -153,7 +160,7 @@ class OpenAiStream implements LlmStream {
   readonly #opened: Promise<Attempt>;
   #consumed = false;
 
-  constructor(request: LlmRequest, attempt: (signal: AbortSignal) => Promise<Omit<Attempt, 'controller'>>, provider: string, now: () => number) {
+  constructor(request: LlmRequest, attempt: (signal: AbortSignal) => Promise<AttemptHead>, provider: string, now: () => number) {
     this.#request = request;
     this.#provider = provider;
     const startedAt = now();
@@ -168,6 +175,7 @@ class OpenAiStream implements LlmStream {
     if (this.#consumed) throw new Error('An LLM stream can be iterated only once.');
     this.#consumed = true;
     let attempt: Attempt | undefined;
+    let complete = false;
     const assembler = new ChunkAssembler();
     try {
       attempt = await this.#opened;
@@ -175,10 +183,13 @@ class OpenAiStream implements LlmStream {
       for (let next = await attempt.rest.next(); !next.done; next = await attempt.rest.next()) yield* this.#translate(next.value, assembler);
       this.#request.signal.throwIfAborted();
       yield* assembler.finish(this.#provider);
+      complete = true;
     } catch (error) {
       throw this.#mapError(error);
     } finally {
-      attempt?.controller.abort();
+      // A response read to its end needs no abort; one left early (error, consumer stopped) is cancelled.
+      if (!complete) attempt?.controller.abort(STOPPED);
+      attempt?.release();
     }
   }
 
@@ -197,19 +208,33 @@ class OpenAiStream implements LlmStream {
   }
 }
 
-/** Starts one request, or two raced ones; the loser of a race is aborted as soon as the winner is known. */
-async function openAttempts(request: LlmRequest, attempt: (signal: AbortSignal) => Promise<Omit<Attempt, 'controller'>>): Promise<Attempt> {
+/**
+ * Abort reasons made once: `abort()` without a reason builds a new DOMException with a stack trace,
+ * and every raced turn aborts at least one request on the media thread.
+ */
+const RACE_LOST = new Error('The other raced request answered first.');
+const STOPPED = new Error('The LLM stream was left before its end.');
+
+/**
+ * Starts one request, or two raced ones; the loser of a race is aborted as soon as the winner is
+ * known. The turn's signal reaches every request through one listener (not `AbortSignal.any`, which
+ * costs a composite signal per request); the winner's `release` removes it once the stream is done.
+ */
+async function openAttempts(request: LlmRequest, attempt: (signal: AbortSignal) => Promise<AttemptHead>): Promise<Attempt> {
   const controllers = Array.from({ length: request.race ? 2 : 1 }, () => new AbortController());
-  const attempts = controllers.map(async (controller) => ({
-    ...(await attempt(AbortSignal.any([request.signal, controller.signal]))),
-    controller,
-  }));
+  const turn = request.signal;
+  const cancelAll = () => controllers.forEach((c) => c.abort(turn.reason));
+  const release = () => turn.removeEventListener('abort', cancelAll);
+  if (turn.aborted) cancelAll();
+  else turn.addEventListener('abort', cancelAll, { once: true });
+  const attempts = controllers.map(async (controller) => ({ ...(await attempt(controller.signal)), controller, release }));
   try {
     const winner = await Promise.any(attempts);
-    for (const c of controllers) if (c !== winner.controller) c.abort();
+    for (const c of controllers) if (c !== winner.controller) c.abort(RACE_LOST);
     return winner;
   } catch (error) {
-    for (const c of controllers) c.abort();
+    release();
+    for (const c of controllers) c.abort(STOPPED);
     throw error;
   }
 }

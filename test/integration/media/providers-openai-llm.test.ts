@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import OpenAI from 'openai';
@@ -130,6 +131,35 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
     expect(stream.firstTokenMs).toBeLessThan(500);
     await vi.waitFor(() => expect(pair.map((r) => r.closedEarly).sort()).toEqual([false, true]));
     expect(pair.find((r) => !r.closedEarly)!.completed).toBe(true);
+  });
+
+  it('race: aborting the turn before either request answers cancels both', async () => {
+    // Arrange
+    const first = openai.requests.length;
+    openai.setTiming({ ttftMs: 5000 });
+    const controller = new AbortController();
+    const stream = llm().stream(request({ race: true, signal: controller.signal }));
+    await vi.waitFor(() => expect(openai.requests.length - first).toBe(2));
+    // Act
+    controller.abort(new Error('barge-in'));
+    const error = await drain(stream).catch((e: unknown) => e);
+    openai.setTiming({ ttftMs: 40 });
+    // Assert
+    expect(error).toEqual(new Error('barge-in'));
+    await vi.waitFor(() => expect(openai.requests.slice(first).map((r) => r.closedEarly)).toEqual([true, true]));
+  });
+
+  it('a stream read to its end is not aborted and leaves no listener on the turn signal', async () => {
+    // Arrange
+    const signal = new AbortController().signal;
+    const before = openai.requests.length;
+    // Act
+    await drain(llm().stream(request({ race: true, signal })));
+    // Assert
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const pair = openai.requests.slice(before);
+    await vi.waitFor(() => expect(pair.filter((r) => r.completed).length).toBeGreaterThanOrEqual(1));
+    expect(pair.filter((r) => r.completed && r.closedEarly)).toHaveLength(0);
   });
 
   it('priority: sends service_tier "priority" and reports the echoed tier', async () => {
