@@ -13,6 +13,7 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { mulberry32 } from '../media-service/src/audio/mix';
 import { PacerScheduler } from '../media-service/src/pipeline/pacer-scheduler';
 import { SandboxCarrier } from '../media-service/src/sandbox/carrier';
 import { DeepgramSandboxServer } from '../media-service/src/sandbox/deepgram-server';
@@ -20,23 +21,24 @@ import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server'
 import { scenario, step } from '../media-service/src/sandbox/scenarios';
 import { TranscriptBoard } from '../media-service/src/sandbox/transcript-board';
 
-/** Waits for the greeting, asks three questions (each hits a sandbox LLM intent), then says goodbye. */
-const BENCH_CALLEE = scenario(
-  'bench',
-  [
-    step.waitForAssistant(),
-    step.say('What are your hours on Saturday?'),
-    step.waitForAssistant(),
-    step.say('How much does a cleaning cost?'),
-    step.waitForAssistant(),
-    step.say('Where are you located?'),
-    step.waitForAssistant(),
-    step.say('Great, thanks. Goodbye!'),
-    step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
-    step.hangup(),
-  ],
-  { description: 'Bench callee: greeting, three question/answer turns, goodbye.', maxCallMs: 55_000 },
-);
+/** The bench callee's lines: three questions (each hits a sandbox LLM intent), then goodbye. */
+const BENCH_LINES = ['What are your hours on Saturday?', 'How much does a cleaning cost?', 'Where are you located?', 'Great, thanks. Goodbye!'];
+
+/**
+ * The callee of the `index`-th bench call: waits for the greeting, then before each line thinks for
+ * 0 to `thinkMs` ms (seeded by `index`, so every run places the same pauses), then hangs up after the
+ * goodbye. People do not all answer after the same pause; with `thinkMs` 0 every callee runs the
+ * same timeline from its answer on, and calls dialled together take their turns in lockstep.
+ */
+export function benchCallee(index: number, thinkMs: number) {
+  const random = mulberry32(index + 1);
+  const think = () => Math.round(random() * thinkMs);
+  const turns = BENCH_LINES.flatMap((line) => [step.waitForAssistant(), ...(thinkMs > 0 ? [step.pause(think())] : []), step.say(line)]);
+  return scenario('bench', [...turns, step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }), step.hangup()], {
+    description: 'Bench callee: greeting, three question/answer turns, goodbye, each line after a think time.',
+    maxCallMs: 55_000,
+  });
+}
 
 export type ProviderRole = 'network' | 'voice';
 
@@ -92,14 +94,15 @@ interface Running {
   close(): Promise<unknown>;
 }
 
-async function startNetwork(log: (message: string) => void): Promise<Running> {
+async function startNetwork(log: (message: string) => void, thinkMs: number): Promise<Running> {
   const board = new TranscriptBoard();
   // 5 ms ticks: each call's frames leave on its own 20 ms boundary (calls start at different times),
   // not all 100 calls' frames in one burst per tick, which no real phone network sends.
   const scheduler = new PacerScheduler({ tickMs: 5, log });
+  let dialled = 0;
   const [flux, carrier] = await Promise.all([
     DeepgramSandboxServer.start({ board }),
-    SandboxCarrier.start({ utterances: board, scheduler, log, scenarioFor: () => BENCH_CALLEE, timing: { dialMs: 20, answerMs: 100, amdHumanMs: 300 } }),
+    SandboxCarrier.start({ utterances: board, scheduler, log, scenarioFor: () => benchCallee(dialled++, thinkMs), timing: { dialMs: 20, answerMs: 100, amdHumanMs: 300 } }),
   ]);
   return {
     urls: { carrierUrl: carrier.baseUrl, accountSid: carrier.accountSid, authToken: carrier.authToken, fluxUrl: flux.baseUrl },
@@ -139,11 +142,12 @@ async function main(): Promise<void> {
       'tts-first-byte-ms': { type: 'string', default: '0' },
       'ms-per-char': { type: 'string', default: '30' },
       'token-interval-ms': { type: 'string', default: '0' },
+      'think-ms': { type: 'string', default: '0' },
     },
   });
   let errors = 0;
   const log = (message: string) => void (message.includes('fail') || message.includes('error') ? errors++ : undefined);
-  const running = values.role === 'voice' ? await startVoice(values) : await startNetwork(log);
+  const running = values.role === 'voice' ? await startVoice(values) : await startNetwork(log, Number(values['think-ms']));
   process.stdout.write(`${JSON.stringify(running.urls)}\n`);
 
   let stopping = false;

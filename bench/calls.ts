@@ -12,7 +12,9 @@
  *
  * Env: BENCH_OVERHEAD_CALLS (100), BENCH_LATENCY_CALLS (20; 0 skips those runs), BENCH_RAMP ("50,100,150,200,300"),
  * BENCH_TURNS_FILE (writes every turn row of the overhead run as JSON, for digging into outliers),
- * BENCH_TIMELINE=1 (prints calls and event-loop delay each second of each run).
+ * BENCH_TIMELINE=1 (prints calls and event-loop delay each second of each run), BENCH_THINK_MS (1000: each
+ * callee pauses 0–1000 ms, seeded per call, before each line; 0: every callee answers after the same
+ * pause, so calls dialled together take their turns in lockstep).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { ApiConfigSchema, createCoreDeps } from '../functions/lib/deps';
 import { readConfig } from '../shared/config';
 import { startLocalInfra } from '../scripts/local/infra';
-import { runCalls, type BenchEnv, type RunResult } from './lib/run';
+import { CROWD_MS, runCalls, type BenchEnv, type RunResult } from './lib/run';
 import { createTenants } from './lib/tenants';
 
 const WARMUP_CALLS = Number(process.env.BENCH_WARMUP_CALLS ?? 20);
@@ -68,6 +70,9 @@ function describeRun(name: string, result: RunResult): string[] {
     `${name}: N=${result.spec.calls} (peak ${result.peakConcurrent} concurrent), ${result.completed}/${result.spec.calls} completed [${reasons}], ${result.wallS.toFixed(1)} s`,
     `    pacing: underruns ${result.underruns} (${result.underrunMs} ms), media tick lateness p99 ${result.tickP99Ms.toFixed(1)} ms, max ${result.tickMaxMs.toFixed(1)} ms; steady state (${result.steady.seconds.toFixed(1)} s, all ${result.spec.calls} talking): p99 ${result.steady.tickP99Ms.toFixed(1)} ms, max ${result.steady.tickMaxMs.toFixed(1)} ms`,
     `    media process: CPU ${result.cpuPctPerCall.toFixed(2)} % of a core per call (steady state ${result.steady.cpuPctPerCall.toFixed(2)} %), RSS +${result.rssMiBPerCall.toFixed(2)} MiB per call; ${result.logs.count} log lines`,
+    ...(result.mainThread
+      ? [`    media main thread: ${(result.mainThread.runMs / 1000).toFixed(1)} s on a CPU, ${(result.mainThread.runqueueWaitMs / 1000).toFixed(1)} s ready but waiting for one (other processes and threads had both cores)`]
+      : []),
     ...(child
       ? [
           `    phone network child: ${child.calls} carrier calls, carrier tick p99 ${child.carrierTickP99Ms.toFixed(1)} ms (max ${child.carrierTickMaxMs.toFixed(1)} ms), ${child.networkCpuS.toFixed(1)} s CPU`,
@@ -117,6 +122,8 @@ function printSummary({ overhead, eagerOn, eagerOff, largest }: Awaited<ReturnTy
     ['  while calls were being set up', p50to99(sentAfterEndOfTurn(overhead.rampTurns))],
     ['  steady state (all connected, none ended)', p50to99(sentAfterEndOfTurn(overhead.steadyTurns))],
     ['  after the first call ended', p50to99(sentAfterEndOfTurn(overhead.teardownTurns))],
+    [`  alone (no other call's EndOfTurn within ${CROWD_MS} ms)`, p50to99(sentAfterEndOfTurn(overhead.loneTurns))],
+    [`  crowded (another call's EndOfTurn within ${CROWD_MS} ms)`, p50to99(sentAfterEndOfTurn(overhead.crowdedTurns))],
     ['  our own share (minus waits for the first clause and first byte)', p50to99(ownOverhead(overhead.turns))],
     ['    steady state', p50to99(ownOverhead(overhead.steadyTurns))],
     ['voice-to-voice, eager on (LLM 350 ms, TTS 150 ms)', p50to99(column(eagerOn, 'latency_ms'))],

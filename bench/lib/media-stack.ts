@@ -57,8 +57,8 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
   const port = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${port}`;
   const streamTokenSecret = randomBytes(32).toString('base64url');
-  /** Sessions started and done, and the sum of their durations (ms). */
-  const sessions = { started: 0, done: 0, callMs: 0 };
+  /** Sessions started and done, the sum of their durations (ms), and when each call's session started (epoch ms, sub-ms). */
+  const sessions = { started: 0, done: 0, callMs: 0, startedAt: new Map<number, number>() };
   const media = await MediaServer.start(
     {
       twilio: {
@@ -69,6 +69,8 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
         const handle = startCallSession(deps, input);
         const startedAt = performance.now();
         sessions.started++;
+        // The session's clock starts here too, so this plus a turn's `at_ms` places the turn in time.
+        sessions.startedAt.set(input.claims.callId, performance.timeOrigin + startedAt);
         void handle.done.then(() => {
           sessions.done++;
           sessions.callMs += performance.now() - startedAt;

@@ -34,6 +34,12 @@ export const BENCH_NODE_FLAGS = ['--max-semi-space-size=4'];
  */
 const NETWORK_NICENESS = 10;
 
+/**
+ * The longest think time of a bench callee before each line (`benchCallee`), BENCH_THINK_MS
+ * (default 1000; 0: every callee answers after the same pause, so their turns come in lockstep).
+ */
+const CALLEE_THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1000);
+
 interface Child<Urls> {
   urls: Urls;
   stop(): Promise<ChildReport | undefined>;
@@ -48,6 +54,7 @@ async function startChild<Urls>(role: ProviderRole, latencies: ProviderLatencies
     ...BENCH_NODE_FLAGS, '--import', 'tsx', join(ROOT, 'bench', 'calls-providers.ts'), '--role', role,
     '--ttft-ms', String(latencies.ttftMs), '--token-interval-ms', String(latencies.tokenIntervalMs),
     '--tts-first-byte-ms', String(latencies.ttsFirstByteMs), '--ms-per-char', String(latencies.msPerChar),
+    '--think-ms', String(CALLEE_THINK_MS),
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { CoreDeps } from '../../functions/lib/deps';
 import type { BenchProviderReport } from '../calls-providers';
@@ -32,6 +33,14 @@ export interface RunResult {
   /** The turns taken while calls were still being set up, and after the first call ended. */
   rampTurns: Record<string, number | boolean | null>[];
   teardownTurns: Record<string, number | boolean | null>[];
+  /**
+   * Turns whose EndOfTurn reached the media process within {@link CROWD_MS} of another call's, and
+   * the rest: crowded turns share the media thread's CPU with each other's replies.
+   */
+  crowdedTurns: Record<string, number | boolean | null>[];
+  loneTurns: Record<string, number | boolean | null>[];
+  /** The media main thread's time on a CPU and waiting for one (Linux schedstat; undefined elsewhere). */
+  mainThread: { runMs: number; runqueueWaitMs: number } | undefined;
   underruns: number;
   underrunMs: number;
   tickP99Ms: number;
@@ -46,6 +55,9 @@ export interface RunResult {
   providers: BenchProviderReport | undefined;
   logs: LogTally;
 }
+
+/** Two EndOfTurns closer than this (ms) are crowded: their replies' work overlaps on the media thread. */
+export const CROWD_MS = 10;
 
 /** No run may take longer than this (calls last ~20 s). */
 const RUN_TIMEOUT_MS = 60_000;
@@ -66,6 +78,7 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
     global.gc?.();
     const rssIdle = process.memoryUsage().rss;
     const cpuBefore = process.cpuUsage();
+    const schedBefore = mainThreadSchedstat();
     const started = performance.now();
     const steady = new SteadyWindow(stack.scheduler);
     const dialling = stack.dialAll(placed);
@@ -73,8 +86,9 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
     await dialling;
     steady.remove();
     const cpu = process.cpuUsage(cpuBefore);
+    const schedAfter = mainThreadSchedstat();
     const wallMs = performance.now() - started;
-    const calls = await readCalls(env, placed, steady);
+    const calls = await readCalls(env, placed, steady, stack.sessions.startedAt);
     measured = {
       spec,
       ...calls,
@@ -89,6 +103,7 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
       },
       cpuPctPerCall: ((cpu.user + cpu.system) / 1000 / Math.max(1, stack.sessions.callMs)) * 100,
       rssMiBPerCall: (peak.rss - rssIdle) / MiB / Math.max(1, peak.concurrent),
+      mainThread: schedBefore && schedAfter ? { runMs: schedAfter.runMs - schedBefore.runMs, runqueueWaitMs: schedAfter.waitMs - schedBefore.waitMs } : undefined,
       wallS: wallMs / 1000,
       logs: stack.logs,
     };
@@ -122,11 +137,38 @@ async function watch(stack: Awaited<ReturnType<typeof startBenchMedia>>, calls: 
   return peak;
 }
 
-/** Reads every placed call back: outcome, per-turn metrics and pacing. */
-async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWindow) {
+/**
+ * This thread's time on a CPU and waiting in the run queue for one (ms), from Linux's
+ * /proc/thread-self/schedstat; undefined where there is none. The wait is time the media thread was
+ * ready to run but another thread (a stand-in, a GC helper, another tenant of the machine) had the CPU.
+ */
+function mainThreadSchedstat(): { runMs: number; waitMs: number } | undefined {
+  try {
+    const [runNs, waitNs] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    return { runMs: runNs! / 1e6, waitMs: waitNs! / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Splits turns (with their EndOfTurn time, epoch ms) into crowded and lone ones (see {@link CROWD_MS}). */
+function byCrowding(placedTurns: { at: number; row: RunResult['turns'][number] }[]) {
+  const sorted = [...placedTurns].sort((a, b) => a.at - b.at);
+  const crowded: RunResult['turns'] = [];
+  const lone: RunResult['turns'] = [];
+  sorted.forEach(({ at, row }, i) => {
+    const near = (sorted[i - 1] && at - sorted[i - 1]!.at < CROWD_MS) || (sorted[i + 1] && sorted[i + 1]!.at - at < CROWD_MS);
+    (near ? crowded : lone).push(row);
+  });
+  return { crowded, lone };
+}
+
+/** Reads every placed call back: outcome, per-turn metrics and pacing. `sessionStarts`: each call's session start (epoch ms). */
+async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWindow, sessionStarts: ReadonlyMap<number, number>) {
   const endedReasons: Record<string, number> = {};
   const turns: RunResult['turns'] = [];
   const phases: Record<'ramp' | 'steady' | 'teardown', RunResult['turns']> = { ramp: [], steady: [], teardown: [] };
+  const placedTurns: { at: number; row: RunResult['turns'][number] }[] = [];
   let completed = 0;
   let underruns = 0;
   let underrunMs = 0;
@@ -137,11 +179,17 @@ async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWind
     const metrics = (found?.detail.metrics ?? {}) as { turns?: RunResult['turns']; pacing?: { underruns: number; underrun_ms: number } };
     const rows = metrics.turns ?? [];
     turns.push(...rows);
-    const startedAt = typeof found?.call.started_at === 'string' ? Date.parse(found.call.started_at) : undefined;
-    for (const row of rows) if (startedAt !== undefined && typeof row.at_ms === 'number') phases[steady.phaseOf(startedAt + row.at_ms)].push(row);
+    // `at_ms` counts from the session's start, which the bench noted for each call.
+    const startedAt = sessionStarts.get(callId);
+    for (const row of rows) {
+      if (startedAt === undefined || typeof row.at_ms !== 'number') continue;
+      phases[steady.phaseOf(startedAt + row.at_ms)].push(row);
+      placedTurns.push({ at: startedAt + row.at_ms, row });
+    }
     underruns += metrics.pacing?.underruns ?? 0;
     underrunMs += metrics.pacing?.underrun_ms ?? 0;
     if ((reason === 'assistant_ended' || reason === 'caller_hung_up') && rows.length >= 4) completed++;
   }
-  return { completed, endedReasons, turns, steadyTurns: phases.steady, rampTurns: phases.ramp, teardownTurns: phases.teardown, underruns, underrunMs };
+  const { crowded, lone } = byCrowding(placedTurns);
+  return { completed, endedReasons, turns, steadyTurns: phases.steady, rampTurns: phases.ramp, teardownTurns: phases.teardown, crowdedTurns: crowded, loneTurns: lone, underruns, underrunMs };
 }

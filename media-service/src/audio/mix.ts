@@ -67,7 +67,7 @@ export interface OfficeAmbienceOptions {
 }
 
 /** Mulberry32: a 32-bit seeded PRNG, tiny and fast, good enough for noise. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
