@@ -30,6 +30,11 @@ export interface CallEnding {
   transcript?: TranscriptEntry[];
   metrics?: CallMetrics | Record<string, never>;
   recordingKey?: string | null;
+  /**
+   * The assistant config the call ran with, when the caller holds it (the media session does):
+   * the ending then follows it (redaction, HIPAA, `keep_days`) and the assistant is not read again.
+   */
+  config?: AssistantConfig;
 }
 
 const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_released !== true;
@@ -93,7 +98,7 @@ export class CallLifecycle {
       if (call && holdsSlot(call)) await this.deps.slots?.release(businessId, callId);
       return false;
     }
-    const config = await this.configFor(businessId, call.assistant_id);
+    const config = ending.config ?? (await this.configFor(businessId, call.assistant_id));
     const endedAt = this.deps.now().toISOString();
     const expiresAt = expiryFor(endedAt, config.advanced.keep_days);
     const duration = durationSeconds(call.started_at, endedAt);

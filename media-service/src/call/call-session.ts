@@ -308,7 +308,7 @@ class CallSession {
     const labels = this.#liveRef && providers.llm !== 'sandbox' ? { ...providers, llm: 'openai-realtime' } : providers;
     const metrics = buildCallMetrics(this.#counters, durationS, labels, this.#t0);
     try {
-      await this.#deps.lifecycle.end(businessId, callId, { endedReason: reason, transcript, metrics, recordingKey });
+      await this.#deps.lifecycle.end(businessId, callId, { endedReason: reason, transcript, metrics, recordingKey, config: context.config });
     } catch (error) {
       this.#deps.log('call.record.failed', { call_id: callId, error: String(error) });
     }

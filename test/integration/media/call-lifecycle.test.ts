@@ -5,6 +5,7 @@ import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { keys } from '../../../shared/db/table';
 import { carrierTransition } from '../../../shared/domain/carrier-status';
+import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
 import type { CallEvent } from '../../../shared/events/catalog';
 import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
@@ -89,6 +90,19 @@ describe('call lifecycle', () => {
     const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, any>;
     expect(detail.transcript).toEqual([]);
     expect(detail.recording_url).toBeNull();
+  });
+
+  it('follows the config the call ran with when the ending brings it (the assistant is not read again)', async () => {
+    // Arrange: the stored assistant keeps transcripts; the config the session ran with is HIPAA.
+    const { tenant, call, lifecycle } = await setup({});
+    await lifecycle.markAnswered(tenant.businessId, call.id);
+    const ranWith = defaultAssistantConfig();
+    ranWith.advanced.hipaa = true;
+    // Act
+    await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up', transcript, config: ranWith });
+    // Assert
+    const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, any>;
+    expect(detail.transcript).toEqual([]);
   });
 
   it('a call that never connects ends with its outcome, no duration and no charge', async () => {
