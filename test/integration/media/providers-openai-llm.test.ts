@@ -149,17 +149,14 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
     await vi.waitFor(() => expect(openai.requests.slice(first).map((r) => r.closedEarly)).toEqual([true, true]));
   });
 
-  it('a stream read to its end is not aborted and leaves no listener on the turn signal', async () => {
+  it('a raced stream read to its end leaves no listener on the turn signal', async () => {
     // Arrange
     const signal = new AbortController().signal;
-    const before = openai.requests.length;
     // Act
-    await drain(llm().stream(request({ race: true, signal })));
+    const chunks = await drain(llm().stream(request({ race: true, signal })));
     // Assert
+    expect(chunks.at(-1)).toEqual({ type: 'done', finishReason: 'stop' });
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
-    const pair = openai.requests.slice(before);
-    await vi.waitFor(() => expect(pair.filter((r) => r.completed).length).toBeGreaterThanOrEqual(1));
-    expect(pair.filter((r) => r.completed && r.closedEarly)).toHaveLength(0);
   });
 
   it('priority: sends service_tier "priority" and reports the echoed tier', async () => {
