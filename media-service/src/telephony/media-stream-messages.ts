@@ -59,10 +59,24 @@ function asMediaMessage(json: unknown): TwilioMediaMessage | undefined {
   return json as TwilioMediaMessage;
 }
 
+/** The `mark` member of {@link TwilioInboundMessage}. */
+type TwilioMarkMessage = Extract<TwilioInboundMessage, { event: 'mark' }>;
+
+/**
+ * Hot path too: a mark echo comes back for every mark we send, one per 100 ms of every reply
+ * (frame-marker.ts), so they are checked by hand like `media`.
+ */
+function asMarkMessage(json: unknown): TwilioMarkMessage | undefined {
+  const m = json as { sequenceNumber?: unknown; streamSid?: unknown; mark?: { name?: unknown } } | null;
+  if (typeof m?.mark !== 'object' || m.mark === null || typeof m.mark.name !== 'string') return undefined;
+  if (typeof m.sequenceNumber !== 'string' || typeof m.streamSid !== 'string') return undefined;
+  return json as TwilioMarkMessage;
+}
+
 /**
  * Parses one text frame. Returns undefined for malformed JSON or an unknown/invalid event; the
- * caller logs and drops it (a bad frame never ends a call). `media` takes the hand-checked fast
- * path; the rare control messages go through `v.safeParse`.
+ * caller logs and drops it (a bad frame never ends a call). `media` and `mark` take hand-checked
+ * fast paths; the rare control messages go through `v.safeParse`.
  */
 export function parseTwilioMessage(text: string): TwilioInboundMessage | undefined {
   let json: unknown;
@@ -71,7 +85,9 @@ export function parseTwilioMessage(text: string): TwilioInboundMessage | undefin
   } catch {
     return undefined;
   }
-  if ((json as { event?: unknown } | null)?.event === 'media') return asMediaMessage(json);
+  const event = (json as { event?: unknown } | null)?.event;
+  if (event === 'media') return asMediaMessage(json);
+  if (event === 'mark') return asMarkMessage(json);
   const parsed = v.safeParse(TwilioInboundMessageSchema, json);
   return parsed.success ? parsed.output : undefined;
 }

@@ -25,6 +25,10 @@ describe('Twilio Media Streams messages', () => {
     ['malformed JSON', '{"event":'],
     ['an unknown event', '{"event":"teleport"}'],
     ['media without payload', '{"event":"media","sequenceNumber":"1","streamSid":"MZ","media":{"timestamp":"1"}}'],
+    ['a mark without a name', '{"event":"mark","sequenceNumber":"6","streamSid":"MZ1","mark":{}}'],
+    ['a mark whose name is not a string', '{"event":"mark","sequenceNumber":"6","streamSid":"MZ1","mark":{"name":7}}'],
+    ['a mark without its stream', '{"event":"mark","sequenceNumber":"6","mark":{"name":"r1"}}'],
+    ['a mark that is null', '{"event":"mark","sequenceNumber":"6","streamSid":"MZ1","mark":null}'],
     ['a JSON array', '[1,2]'],
   ])('drops %s without throwing', (_case, text) => {
     expect(parseTwilioMessage(text)).toBeUndefined();
