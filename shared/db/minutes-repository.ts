@@ -10,6 +10,12 @@ export function billableMinutes(durationSeconds: number): number {
 
 const MAX_TRIES = 8;
 
+/** The fields of a call item that settling reads. */
+export interface SettleState {
+  reserved_minutes?: unknown;
+  settled?: unknown;
+}
+
 /**
  * The plan's minutes ledger (DESIGN §4). Before dialling, the engine reserves the call's possible
  * length from what is left, with a write conditioned on the balance it read, so two calls can
@@ -68,49 +74,60 @@ export class MinutesRepository {
   /**
    * Charges the call's real length and releases its reservation, once. Returns the minutes charged,
    * or null when the call was already settled.
+   *
+   * `known`: the call item as the caller just read or wrote it (a call's ending has it from its own
+   * conditional write), which saves reading it again. Either way the transaction also checks that
+   * the call still holds the reservation it saw, so a reservation landing in between is released,
+   * not leaked; on that rare miss the item is read again and the settlement retried.
    */
-  async settle(businessId: number, callId: number, durationSeconds: number): Promise<number | null> {
+  async settle(businessId: number, callId: number, durationSeconds: number, known?: SettleState): Promise<number | null> {
+    const used = billableMinutes(durationSeconds);
+    let call = known ?? (await this.readCall(businessId, callId));
+    for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      if (!call || call.settled === true) return null;
+      const reserved = call.reserved_minutes === undefined ? undefined : Number(call.reserved_minutes);
+      try {
+        await this.db.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.db.tableName,
+                  Key: keys.call(businessId, callId),
+                  UpdateExpression: 'SET settled = :true, charged_minutes = :used',
+                  ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(settled) AND ${reserved === undefined ? 'attribute_not_exists(reserved_minutes)' : 'reserved_minutes = :reserved'}`,
+                  ExpressionAttributeValues: { ':true': true, ':used': used, ...(reserved !== undefined && { ':reserved': reserved }) },
+                },
+              },
+              {
+                Update: {
+                  TableName: this.db.tableName,
+                  Key: keys.business(businessId),
+                  UpdateExpression: 'SET minutes_balance = minutes_balance - :used, minutes_reserved = minutes_reserved - :reserved',
+                  ExpressionAttributeValues: { ':used': used, ':reserved': reserved ?? 0 },
+                },
+              },
+            ],
+          }),
+        );
+        return used;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        // Settled by a concurrent ending, or reserved since we looked: the next read tells which.
+        call = await this.readCall(businessId, callId);
+      }
+    }
+    throw new Error(`Could not settle the minutes of call ${callId}: its item kept changing.`);
+  }
+
+  private async readCall(businessId: number, callId: number): Promise<SettleState | undefined> {
     const call = await this.db.doc.send(
       new GetCommand({ TableName: this.db.tableName, Key: keys.call(businessId, callId), ConsistentRead: true }),
     );
-    if (!call.Item || call.Item.settled === true) return null;
-    const reserved = Number(call.Item.reserved_minutes ?? 0);
-    const used = billableMinutes(durationSeconds);
-    try {
-      await this.db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.db.tableName,
-                Key: keys.call(businessId, callId),
-                UpdateExpression: 'SET settled = :true, charged_minutes = :used',
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(settled)',
-                ExpressionAttributeValues: { ':true': true, ':used': used },
-              },
-            },
-            {
-              Update: {
-                TableName: this.db.tableName,
-                Key: keys.business(businessId),
-                UpdateExpression: 'SET minutes_balance = minutes_balance - :used, minutes_reserved = minutes_reserved - :reserved',
-                ExpressionAttributeValues: { ':used': used, ':reserved': reserved },
-              },
-            },
-          ],
-        }),
-      );
-      return used;
-    } catch (error) {
-      if (error instanceof TransactionCanceledException) return null;
-      throw error;
-    }
+    return call.Item;
   }
 
   private async alreadyReserved(businessId: number, callId: number): Promise<number> {
-    const call = await this.db.doc.send(
-      new GetCommand({ TableName: this.db.tableName, Key: keys.call(businessId, callId), ConsistentRead: true }),
-    );
-    return Number(call.Item?.reserved_minutes ?? 0);
+    return Number((await this.readCall(businessId, callId))?.reserved_minutes ?? 0);
   }
 }

@@ -128,7 +128,7 @@ export class CallLifecycle {
       recording_key: hipaa ? null : (ending.recordingKey ?? null),
       ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
     });
-    await this.deps.minutes.settle(businessId, callId, duration);
+    await this.deps.minutes.settle(businessId, callId, duration, { reserved_minutes: updated.reserved_minutes, settled: updated.settled });
     await this.publish('call.ended', updated);
     this.deps.onEnded?.(updated);
     return true;

@@ -31,6 +31,33 @@ describe('minutes ledger', () => {
     expect(business).toMatchObject({ minutes_balance: 97, minutes_reserved: 0 });
   });
 
+  it('settles from the call item it is handed; a stale one that missed the reservation still releases it', async () => {
+    // Arrange: the ending saw the call before its minutes were reserved
+    const { harness, tenant, callIds, ledger } = await setup(100, 2);
+    await ledger.reserve(tenant.businessId, callIds[0]!, 10);
+    await ledger.reserve(tenant.businessId, callIds[1]!, 10);
+    // Act
+    const stale = await ledger.settle(tenant.businessId, callIds[0]!, 61, {});
+    const fresh = await ledger.settle(tenant.businessId, callIds[1]!, 30, { reserved_minutes: 10 });
+    const again = await ledger.settle(tenant.businessId, callIds[1]!, 30, { reserved_minutes: 10 });
+    // Assert
+    expect([stale, fresh, again]).toEqual([2, 1, null]);
+    const business = await harness.core.businesses.getBusiness(tenant.businessId);
+    expect(business).toMatchObject({ minutes_balance: 97, minutes_reserved: 0 });
+  });
+
+  it('does nothing for a call handed over as already settled', async () => {
+    // Arrange
+    const { harness, tenant, callIds, ledger } = await setup(100, 1);
+    await ledger.reserve(tenant.businessId, callIds[0]!, 10);
+    // Act
+    const charged = await ledger.settle(tenant.businessId, callIds[0]!, 125, { reserved_minutes: 10, settled: true });
+    // Assert
+    expect(charged).toBeNull();
+    const business = await harness.core.businesses.getBusiness(tenant.businessId);
+    expect(business).toMatchObject({ minutes_balance: 100, minutes_reserved: 10 });
+  });
+
   it('never lets concurrent calls reserve the same minute, and settles them all', async () => {
     // Arrange
     const { harness, tenant, callIds, ledger } = await setup(25, 6);
