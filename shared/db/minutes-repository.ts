@@ -18,8 +18,8 @@ export interface SettleState {
 
 /**
  * The plan's minutes ledger (DESIGN §4). Before dialling, the engine reserves the call's possible
- * length from what is left, with a write conditioned on the balance it read, so two calls can
- * never reserve the same minute. When the call ends, one transaction guarded by the call's
+ * length from what is left, with a write conditioned on there still being room for it, so two
+ * calls can never reserve the same minute, and calls dialled together do not fail each other. When the call ends, one transaction guarded by the call's
  * `settled` flag charges the real minutes and releases the reservation: a retried or concurrent
  * ending charges once. Unlike the rate limiter this fails closed: money is involved.
  */
@@ -45,8 +45,11 @@ export class MinutesRepository {
                   TableName: this.db.tableName,
                   Key: keys.business(businessId),
                   UpdateExpression: 'SET minutes_reserved = minutes_reserved + :granted',
-                  ConditionExpression: 'minutes_balance = :balance AND minutes_reserved = :reserved',
-                  ExpressionAttributeValues: { ':granted': granted, ':balance': balance, ':reserved': reserved },
+                  // Not "unchanged since the read": calls dialled together would fail each other's
+                  // reservations and retry in a storm. Enough room is enough: reserved ≤ balance − granted
+                  // with the balance not below what was read keeps reserved + granted ≤ balance.
+                  ConditionExpression: 'minutes_balance >= :balance AND minutes_reserved <= :room',
+                  ExpressionAttributeValues: { ':granted': granted, ':balance': balance, ':room': balance - granted },
                 },
               },
               {

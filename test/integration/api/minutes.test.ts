@@ -71,6 +71,31 @@ describe('minutes ledger', () => {
     expect(business).toMatchObject({ minutes_balance: 19, minutes_reserved: 0 });
   });
 
+  it('calls dialled together reserve their minutes without failing each other', async () => {
+    // Arrange: count the reservation transactions DynamoDB cancels
+    const { harness, tenant, callIds, ledger } = await setup(1000, 8);
+    let cancelled = 0;
+    harness.core.db.doc.middlewareStack.add(
+      (next, context) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          if (context.commandName === 'TransactWriteItemsCommand') cancelled++;
+          throw error;
+        }
+      },
+      { step: 'initialize', name: 'countCancelled' },
+    );
+    // Act
+    const granted = await Promise.all(callIds.map((id) => ledger.reserve(tenant.businessId, id, 10)));
+    harness.core.db.doc.middlewareStack.remove('countCancelled');
+    // Assert
+    expect(granted).toEqual(callIds.map(() => 10));
+    expect(cancelled).toBe(0);
+    const business = await harness.core.businesses.getBusiness(tenant.businessId);
+    expect(business).toMatchObject({ minutes_balance: 1000, minutes_reserved: 80 });
+  });
+
   it('reserves nothing when the plan is spent, and POST /calls then answers 402', async () => {
     // Arrange
     const { tenant, callIds, ledger } = await setup(5, 2);
