@@ -108,12 +108,13 @@ class CallSession {
   async #converse(context: CallContext): Promise<void> {
     const { deps, claims } = { deps: this.#deps, claims: this.#input.claims };
     const { config } = context;
-    await deps.calls.updateCall(claims.businessId, claims.callId, {
+    const call = await deps.calls.updateCall(claims.businessId, claims.callId, {
       media_started_at: new Date().toISOString(),
       heartbeat_at: new Date().toISOString(),
       carrier_call_sid: this.#input.start.callSid,
     });
-    await deps.lifecycle.markAnswered(claims.businessId, claims.callId);
+    // The carrier's answered callback usually gets there first; then there is nothing to mark.
+    if (call.status === 'queued' || call.status === 'ringing') await deps.lifecycle.markAnswered(claims.businessId, claims.callId);
     if (config.advanced.recording && !config.advanced.hipaa && deps.recordings) {
       this.#recorder = new CallRecorder({ maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }

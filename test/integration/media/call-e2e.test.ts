@@ -1,6 +1,7 @@
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step, scenario } from '../../../media-service/src/sandbox/scenarios';
+import { keys } from '../../../shared/db/table';
 import { uniqueNumber } from '../../support/api-harness';
 import { callScripted, carrierCall, getCall, llmRequestsWith, placeCall, QUIET, tenantWithAssistant, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -70,6 +71,19 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     const numbers = (await (await tenant.request('GET', '/phone-numbers')).json()) as { data: { number: string }[] };
     const ours = numbers.data[0]!.number;
     const caller = uniqueNumber();
+    const failedUpdates: unknown[] = [];
+    const counter = `failed-updates-${caller}`;
+    stack.core.db.doc.middlewareStack.add(
+      (next, context) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          if (context.commandName === 'UpdateItemCommand') failedUpdates.push((args.input as { Key?: unknown }).Key);
+          throw error;
+        }
+      },
+      { step: 'initialize', name: counter },
+    );
     // Act
     const { callSid } = stack.carrier.startInboundCall({
       from: caller, to: ours, voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
@@ -78,8 +92,11 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     await stack.carrier.whenEnded(callSid, 40_000);
     const list = (await (await tenant.request('GET', '/calls?direction=inbound')).json()) as { data: { id: number }[] };
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, list.data[0]!.id);
+    stack.core.db.doc.middlewareStack.remove(counter);
     // Assert
     expect(call).toMatchObject({ direction: 'inbound', from_number: caller, to_number: ours, status: 'ended' });
+    // The voice webhook marked the call answered before its stream started: the session does not try again.
+    expect(failedUpdates).not.toContainEqual(keys.call(tenant.businessId, call.id));
     expect(detail.transcript[0]).toMatchObject({ role: 'assistant', text: 'Thanks for calling Acme Dental.' });
     expect(detail.transcript.some((entry) => entry.role === 'user' && entry.text === 'Hi, I would like to book a cleaning.')).toBe(true);
   });
