@@ -1,4 +1,6 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Call, CallMetrics, TranscriptEntry, WebhookDeliveryView } from '../domain/call';
 import { deliveryViewsFromItems } from './delivery-repository';
 import type { Db } from './client';
@@ -24,6 +26,9 @@ export interface CallDetailRecord {
   recording_key: string | null;
   expires_at?: number;
 }
+
+/** Why a media stream may not attach to a call (see {@link CallRepository.attachStream}). */
+export type StreamRefusal = 'unknown_call' | 'already_ended' | 'wrong_call';
 
 /** Filters and page of GET /calls. */
 export interface ListCallsOptions {
@@ -169,6 +174,35 @@ export class CallRepository {
       }),
     );
     return fromItem<CallRecord>(result.Attributes!);
+  }
+
+  /**
+   * Attaches a media stream to the call in one conditional write, and returns the call as written:
+   * sets `media_started_at` and the first `heartbeat_at` to `at`, and the carrier's call sid. Writes
+   * nothing and says why for a call that does not exist, has ended, or was placed as another
+   * carrier call (a replayed stream token). This replaces a read before the write: the session
+   * learns the call's state from the write itself, one DynamoDB round trip before the greeting.
+   */
+  async attachStream(businessId: number, callId: number, callSid: string, at: string): Promise<CallRecord | StreamRefusal> {
+    try {
+      const result = await this.db.doc.send(
+        new UpdateCommand({
+          TableName: this.db.tableName,
+          Key: keys.call(businessId, callId),
+          UpdateExpression: 'SET media_started_at = :at, heartbeat_at = :at, carrier_call_sid = :sid',
+          ConditionExpression: 'attribute_exists(pk) AND #status <> :ended AND (attribute_not_exists(carrier_call_sid) OR carrier_call_sid = :sid)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':at': at, ':sid': callSid, ':ended': 'ended' },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return fromItem<CallRecord>(result.Attributes!);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!error.Item) return 'unknown_call';
+      return unmarshall(error.Item as Parameters<typeof unmarshall>[0]).status === 'ended' ? 'already_ended' : 'wrong_call';
+    }
   }
 
   /** Replaces the call's detail item (transcript, metrics, recording key). */

@@ -35,6 +35,12 @@ export interface CallEnding {
    * the ending then follows it (redaction, HIPAA, `keep_days`) and the assistant is not read again.
    */
   config?: AssistantConfig;
+  /**
+   * The call as the caller last wrote it, when it holds that (the media session: from attaching
+   * its stream, or from marking the call answered): the ending then does not read the call again.
+   * It must be a write's own result, so that it carries the call's `started_at` once answered.
+   */
+  call?: CallRecord;
 }
 
 const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_released !== true;
@@ -61,8 +67,11 @@ export class CallLifecycle {
     );
   }
 
-  /** The call connected: `in_progress`, `started_at` set once, and `call.started` published. */
-  async markAnswered(businessId: number, callId: number): Promise<void> {
+  /**
+   * The call connected: `in_progress`, `started_at` set once, and `call.started` published. Returns
+   * the call as written, or undefined when it was already past ringing (or gone).
+   */
+  async markAnswered(businessId: number, callId: number): Promise<CallRecord | undefined> {
     const at = this.deps.now().toISOString();
     const updated = await this.guarded(() =>
       this.deps.calls.updateCall(businessId, callId, { status: 'in_progress', started_at: at, updated_at: at }, {
@@ -72,6 +81,7 @@ export class CallLifecycle {
       }),
     );
     if (updated) await this.publish('call.started', updated);
+    return updated;
   }
 
   /**
@@ -90,9 +100,13 @@ export class CallLifecycle {
     if (updated) await this.publish('call.transferred', updated);
   }
 
-  /** Ends the call once; returns false when it had already ended. */
+  /**
+   * Ends the call once; returns false when it had already ended. The write is conditional on the
+   * call not having ended, so an ending that starts from the caller's own view (`ending.call`)
+   * cannot end a call twice either.
+   */
   async end(businessId: number, callId: number, ending: CallEnding): Promise<boolean> {
-    const call = await this.deps.calls.getCallRecord(businessId, callId);
+    const call = ending.call ?? (await this.deps.calls.getCallRecord(businessId, callId));
     if (!call || call.status === 'ended') {
       // An earlier ending that stopped before giving the slot back: give it back now (once).
       if (call && holdsSlot(call)) await this.deps.slots?.release(businessId, callId);

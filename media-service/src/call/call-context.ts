@@ -1,4 +1,4 @@
-import type { CallRecord } from '../../../shared/db/call-repository';
+import type { CallRecord, StreamRefusal } from '../../../shared/db/call-repository';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
 import { buildCallScript, type CallScript } from '../../../shared/domain/call-script';
 import type { LlmToolDefinition } from '../ports/language-model';
@@ -19,7 +19,7 @@ export interface CallContext {
 }
 
 /** Why a stream gets no conversation. */
-export type ContextRefusal = 'unknown_call' | 'already_ended' | 'wrong_call';
+export type ContextRefusal = StreamRefusal;
 
 /** The built-in tools this engine runs today; the others (booking, messages…) come later and are never offered unbuilt. */
 export function builtinTools(config: AssistantConfig, transferNumber: string): LlmToolDefinition[] {
@@ -42,17 +42,15 @@ export function builtinTools(config: AssistantConfig, transferNumber: string): L
 }
 
 /**
- * Loads the call, its assistant's config, the business profile and (with `memory`) the caller's
- * earlier calls, and derives the call's script. Refuses streams for unknown or ended calls, or a
+ * Attaches the stream to its call (one conditional write that also returns the call), then loads
+ * the assistant's config, the business profile and (with `memory`) the caller's earlier calls, and
+ * derives the call's script. Refuses, writing nothing, streams for unknown or ended calls, or a
  * stream whose carrier call differs from the one we placed (a replayed token).
  */
 export async function loadCallContext(deps: CallSessionDeps, input: SessionStart): Promise<CallContext | ContextRefusal> {
   const { businessId, callId } = input.claims;
-  const call = await deps.calls.getCallRecord(businessId, callId);
-  if (!call) return 'unknown_call';
-  if (call.status === 'ended') return 'already_ended';
-  const placedSid = typeof call.carrier_call_sid === 'string' ? call.carrier_call_sid : undefined;
-  if (placedSid && placedSid !== input.start.callSid) return 'wrong_call';
+  const call = await deps.calls.attachStream(businessId, callId, input.start.callSid, new Date().toISOString());
+  if (typeof call === 'string') return call;
   const [assistant, business] = await Promise.all([deps.assistants.findAssistant(businessId, call.assistant_id), deps.businesses.getBusiness(businessId)]);
   const config = assistant?.config ?? defaultAssistantConfig();
   const partyNumber = call.direction === 'inbound' ? call.from_number : call.to_number;

@@ -1,3 +1,4 @@
+import type { CallRecord } from '../../../shared/db/call-repository';
 import type { EndedReason } from '../../../shared/domain/call';
 import { OfficeAmbience } from '../audio/mix';
 import { Pacer } from '../pipeline/pacer';
@@ -56,6 +57,8 @@ class CallSession {
   readonly #cleanups: (() => void)[] = [];
   #t0 = 0;
   #context: CallContext | undefined;
+  /** The call as this session last wrote it, once it knows the call is answered (its ending then skips a read). */
+  #answered: CallRecord | undefined;
   #conversation: Conversation | LiveConversation | undefined;
   #recorder: CallRecorder | undefined;
   #reason: EndedReason | undefined;
@@ -108,13 +111,11 @@ class CallSession {
   async #converse(context: CallContext): Promise<void> {
     const { deps, claims } = { deps: this.#deps, claims: this.#input.claims };
     const { config } = context;
-    const call = await deps.calls.updateCall(claims.businessId, claims.callId, {
-      media_started_at: new Date().toISOString(),
-      heartbeat_at: new Date().toISOString(),
-      carrier_call_sid: this.#input.start.callSid,
-    });
+    const { call } = context;
     // The carrier's answered callback usually gets there first; then there is nothing to mark.
-    if (call.status === 'queued' || call.status === 'ringing') await deps.lifecycle.markAnswered(claims.businessId, claims.callId);
+    // When it lands between the attach and this mark, the mark returns nothing and the ending reads the call.
+    const ringing = call.status === 'queued' || call.status === 'ringing';
+    this.#answered = ringing ? await deps.lifecycle.markAnswered(claims.businessId, claims.callId) : call;
     if (config.advanced.recording && !config.advanced.hipaa && deps.recordings) {
       this.#recorder = new CallRecorder({ maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
@@ -309,7 +310,7 @@ class CallSession {
     const labels = this.#liveRef && providers.llm !== 'sandbox' ? { ...providers, llm: 'openai-realtime' } : providers;
     const metrics = buildCallMetrics(this.#counters, durationS, labels, this.#t0);
     try {
-      await this.#deps.lifecycle.end(businessId, callId, { endedReason: reason, transcript, metrics, recordingKey, config: context.config });
+      await this.#deps.lifecycle.end(businessId, callId, { endedReason: reason, transcript, metrics, recordingKey, config: context.config, call: this.#answered });
     } catch (error) {
       this.#deps.log('call.record.failed', { call_id: callId, error: String(error) });
     }

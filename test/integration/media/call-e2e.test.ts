@@ -23,10 +23,26 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     // Arrange
     const config = { first_message: 'Hi {{name}}, this is Acme Dental calling about your visit.', advanced: QUIET };
     const steps = [waitForAssistant(), step.say('Are you open on Saturday mornings?'), waitForAssistant(), step.say('Great, thank you. Goodbye!'), waitForAssistant(), step.hangup()];
+    const reads: string[] = [];
+    const counter = 'reads-outbound-e2e';
+    stack.core.db.doc.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'GetItemCommand') reads.push(JSON.stringify((args.input as { Key?: unknown }).Key));
+        return next(args);
+      },
+      { step: 'initialize', name: counter },
+    );
     // Act
-    const { tenant, callId } = await callScripted(stack, config, steps, { name: 'Sam' });
+    const { tenant, callId, to } = await callScripted(stack, config, steps, { name: 'Sam' });
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // The carrier's completed callback has been answered.
+    const completed = (entry: { kind: string; params: Record<string, string>; httpStatus?: number }) => entry.kind === 'status' && entry.params.CallStatus === 'completed' && entry.httpStatus !== undefined;
+    await stack.carrier.waitFor(carrierCall(stack, to).sid, (record) => record.callbacks.some(completed), 10_000);
+    stack.core.db.doc.middlewareStack.remove(counter);
     // Assert
+    // The session reads its call neither to attach its stream nor to end it (it did both before).
+    // The carrier's completed callback reads it only when the session has already left (timing).
+    expect(reads.filter((key) => key === JSON.stringify(keys.call(tenant.businessId, callId))).length).toBeLessThanOrEqual(1);
     expect(call).toMatchObject({ status: 'ended', ended_reason: 'assistant_ended', direction: 'outbound' });
     expect(call.started_at).not.toBeNull();
     expect(detail.transcript.map(({ role, text, interrupted }) => ({ role, text, interrupted }))).toEqual([

@@ -105,6 +105,35 @@ describe('call lifecycle', () => {
     expect(detail.transcript).toEqual([]);
   });
 
+  it('ends from the call the caller wrote last (markAnswered returns it): no read, the same duration, and still only once', async () => {
+    // Arrange
+    const { harness, tenant, call, lifecycle, advance } = await setup({});
+    advance(1000);
+    const answered = await lifecycle.markAnswered(tenant.businessId, call.id);
+    const late = await lifecycle.markAnswered(tenant.businessId, call.id);
+    advance(61_000);
+    const reads: string[] = [];
+    harness.core.db.doc.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'GetItemCommand') reads.push(JSON.stringify((args.input as { Key?: unknown }).Key));
+        return next(args);
+      },
+      { step: 'initialize', name: 'count-reads' },
+    );
+    // Act
+    const ended = await lifecycle.end(tenant.businessId, call.id, { endedReason: 'assistant_ended', call: answered!, config: defaultAssistantConfig() });
+    const again = await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up', call: answered!, config: defaultAssistantConfig() });
+    harness.core.db.doc.middlewareStack.remove('count-reads');
+    // Assert
+    expect(answered).toMatchObject({ status: 'in_progress', started_at: '2026-11-23T10:00:01.000Z' });
+    expect(late).toBeUndefined();
+    expect([ended, again]).toEqual([true, false]);
+    expect(reads).not.toContain(JSON.stringify(keys.call(tenant.businessId, call.id)));
+    const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, any>;
+    expect(detail).toMatchObject({ status: 'ended', ended_reason: 'assistant_ended', duration_s: 61 });
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_balance: 48 });
+  });
+
   it('a call that never connects ends with its outcome, no duration and no charge', async () => {
     // Arrange
     const { harness, tenant, call, lifecycle } = await setup({});
