@@ -6,6 +6,9 @@
  * latency with realistic provider latencies (eager on and off), pacing jitter, CPU and RSS per
  * call, and the largest N held with no underrun or late tick. Prints numbers; asserts nothing.
  *
+ * After the warm-up, a probe (bench/lib/floor.ts) makes a turn's two provider round trips 200 times
+ * with no call running: the floor this machine puts under the overhead measure.
+ *
  * Before measuring, one unreported warm-up run (BENCH_WARMUP_CALLS, 20; 0 skips it) lets the JIT
  * compilers of the media process and the stand-ins reach steady code, as a long-running service has.
  * DynamoDB Local runs in memory as a low-priority background stand-in: AWS's DynamoDB takes none of our CPU.
@@ -23,6 +26,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { ApiConfigSchema, createCoreDeps } from '../functions/lib/deps';
 import { readConfig } from '../shared/config';
 import { startLocalInfra } from '../scripts/local/infra';
+import { measureFloor } from './lib/floor';
 import { CROWD_MS, runCalls, type BenchEnv, type RunResult } from './lib/run';
 import { createTenants } from './lib/tenants';
 
@@ -58,6 +62,8 @@ const ownOverhead = (rows: RunResult['turns']) =>
   });
 const sentAfterEndOfTurn = (rows: RunResult['turns']) => rows.map((row) => row.first_audio_sent_ms).filter((value): value is number => typeof value === 'number');
 const column = (result: RunResult, field: string) => result.turns.map((turn) => turn[field]).filter((value): value is number => typeof value === 'number');
+const tenths = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(1)} ms`);
+const roundsP50to99 = (values: number[]) => `p50 ${tenths(pct(values, 50))}  p95 ${tenths(pct(values, 95))}  p99 ${tenths(pct(values, 99))}  (${values.length} rounds)`;
 const p50to99 = (values: number[]) => `p50 ${ms(pct(values, 50))}  p95 ${ms(pct(values, 95))}  p99 ${ms(pct(values, 99))}  (${values.length} turns)`;
 
 /** A run's pacing health: every call completed, no underrun, tick lateness p99 within the bar. */
@@ -89,6 +95,8 @@ async function measure(env: BenchEnv) {
     const warmup = await runCalls(env, { calls: WARMUP_CALLS, eager: false, latencies: ZERO });
     say(`warm-up: ${warmup.completed}/${WARMUP_CALLS} calls completed in ${warmup.wallS.toFixed(1)} s (not measured)`);
   }
+  // (0) The same provider round trips with no call running: this machine's floor under (1).
+  const floor = await measureFloor(ZERO);
   // (1) Zero provider latency, eager off: the whole reply path runs after EndOfTurn.
   const overhead = await runCalls(env, { calls: OVERHEAD_CALLS, eager: false, latencies: ZERO });
   say(...describeRun('overhead run (provider latencies 0, eager off)', overhead));
@@ -110,15 +118,16 @@ async function measure(env: BenchEnv) {
     ramp.push(result);
     if (!held(result)) break;
   }
-  return { overhead, eagerOn, eagerOff, largest: ramp.filter(held).at(-1)?.spec.calls };
+  return { floor, overhead, eagerOn, eagerOff, largest: ramp.filter(held).at(-1)?.spec.calls };
 }
 
 /** The summary table. */
-function printSummary({ overhead, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>): void {
+function printSummary({ floor, overhead, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>): void {
   console.log('');
   console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes:`);
   const table: [string, string][] = [
     ['overhead: EndOfTurn → first audio frame sent (providers 0 ms)', p50to99(column(overhead, 'first_audio_sent_ms'))],
+    ['  floor: the same provider round trips, no call running', roundsP50to99(floor)],
     ['  while calls were being set up', p50to99(sentAfterEndOfTurn(overhead.rampTurns))],
     ['  steady state (all connected, none ended)', p50to99(sentAfterEndOfTurn(overhead.steadyTurns))],
     ['  after the first call ended', p50to99(sentAfterEndOfTurn(overhead.teardownTurns))],
