@@ -27,6 +27,16 @@ export interface CallDetailRecord {
   expires_at?: number;
 }
 
+/** A condition on the call item (an expression over its attributes, with its names and values). */
+export interface CallCondition {
+  expression: string;
+  values?: Record<string, unknown>;
+  names?: Record<string, string>;
+}
+
+/** What {@link CallRepository.updateCallIf} did, and the call as it now stands. */
+export type ConditionalUpdate = { written: true; call: CallRecord } | { written: false; call: CallRecord | undefined };
+
 /** Why a media stream may not attach to a call (see {@link CallRepository.attachStream}). */
 export type StreamRefusal = 'unknown_call' | 'already_ended' | 'wrong_call';
 
@@ -149,31 +159,26 @@ export class CallRepository {
   }
 
   /** Sets fields of the call record (engine/analysis), optionally guarded by a condition. */
-  async updateCall(
-    businessId: number,
-    callId: number,
-    fields: Record<string, unknown>,
-    condition?: { expression: string; values?: Record<string, unknown>; names?: Record<string, string> },
-  ): Promise<CallRecord> {
-    const names: Record<string, string> = { ...condition?.names };
-    const values: Record<string, unknown> = { ...condition?.values };
-    const sets = Object.entries(fields).map(([field, value], i) => {
-      names[`#u${i}`] = field;
-      values[`:u${i}`] = value;
-      return `#u${i} = :u${i}`;
-    });
-    const result = await this.db.doc.send(
-      new UpdateCommand({
-        TableName: this.db.tableName,
-        Key: keys.call(businessId, callId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+  async updateCall(businessId: number, callId: number, fields: Record<string, unknown>, condition?: CallCondition): Promise<CallRecord> {
+    const result = await this.db.doc.send(this.#update(businessId, callId, fields, condition));
     return fromItem<CallRecord>(result.Attributes!);
+  }
+
+  /**
+   * Sets fields of the call record if `condition` holds, and returns the call either way: as
+   * written, or as it stood when the condition failed (undefined when there is no such call).
+   * DynamoDB returns that item with the failure (ReturnValuesOnConditionCheckFailure), so a lost
+   * race costs no read to learn where the call is now.
+   */
+  async updateCallIf(businessId: number, callId: number, fields: Record<string, unknown>, condition: CallCondition): Promise<ConditionalUpdate> {
+    try {
+      const result = await this.db.doc.send(this.#update(businessId, callId, fields, condition, 'ALL_OLD'));
+      return { written: true, call: fromItem<CallRecord>(result.Attributes!) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const item = error.Item ? unmarshall(error.Item as Parameters<typeof unmarshall>[0]) : undefined;
+      return { written: false, call: item ? fromItem<CallRecord>(item) : undefined };
+    }
   }
 
   /**
@@ -184,25 +189,34 @@ export class CallRepository {
    * learns the call's state from the write itself, one DynamoDB round trip before the greeting.
    */
   async attachStream(businessId: number, callId: number, callSid: string, at: string): Promise<CallRecord | StreamRefusal> {
-    try {
-      const result = await this.db.doc.send(
-        new UpdateCommand({
-          TableName: this.db.tableName,
-          Key: keys.call(businessId, callId),
-          UpdateExpression: 'SET media_started_at = :at, heartbeat_at = :at, carrier_call_sid = :sid',
-          ConditionExpression: 'attribute_exists(pk) AND #status <> :ended AND (attribute_not_exists(carrier_call_sid) OR carrier_call_sid = :sid)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':at': at, ':sid': callSid, ':ended': 'ended' },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return fromItem<CallRecord>(result.Attributes!);
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      if (!error.Item) return 'unknown_call';
-      return unmarshall(error.Item as Parameters<typeof unmarshall>[0]).status === 'ended' ? 'already_ended' : 'wrong_call';
-    }
+    const { written, call } = await this.updateCallIf(businessId, callId, { media_started_at: at, heartbeat_at: at, carrier_call_sid: callSid }, {
+      expression: '#status <> :ended AND (attribute_not_exists(carrier_call_sid) OR carrier_call_sid = :sid)',
+      names: { '#status': 'status' },
+      values: { ':ended': 'ended', ':sid': callSid },
+    });
+    if (written) return call;
+    if (!call) return 'unknown_call';
+    return call.status === 'ended' ? 'already_ended' : 'wrong_call';
+  }
+
+  #update(businessId: number, callId: number, fields: Record<string, unknown>, condition?: CallCondition, onFailure?: 'ALL_OLD') {
+    const names: Record<string, string> = { ...condition?.names };
+    const values: Record<string, unknown> = { ...condition?.values };
+    const sets = Object.entries(fields).map(([field, value], i) => {
+      names[`#u${i}`] = field;
+      values[`:u${i}`] = value;
+      return `#u${i} = :u${i}`;
+    });
+    return new UpdateCommand({
+      TableName: this.db.tableName,
+      Key: keys.call(businessId, callId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+      ...(onFailure && { ReturnValuesOnConditionCheckFailure: onFailure }),
+    });
   }
 
   /** Replaces the call's detail item (transcript, metrics, recording key). */

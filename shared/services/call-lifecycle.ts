@@ -36,9 +36,10 @@ export interface CallEnding {
    */
   config?: AssistantConfig;
   /**
-   * The call as the caller last wrote it, when it holds that (the media session: from attaching
-   * its stream, or from marking the call answered): the ending then does not read the call again.
-   * It must be a write's own result, so that it carries the call's `started_at` once answered.
+   * The call as the caller last saw it from a write (the media session: attaching its stream, or
+   * marking the call answered), when it holds that: the ending then does not read the call again.
+   * It must come from a write (its result, or the item a failed condition returned) made once the
+   * call was answered, so that it carries `started_at`.
    */
   call?: CallRecord;
 }
@@ -69,19 +70,19 @@ export class CallLifecycle {
 
   /**
    * The call connected: `in_progress`, `started_at` set once, and `call.started` published. Returns
-   * the call as written, or undefined when it was already past ringing (or gone).
+   * the call as it now stands either way (answered by this write, or already past ringing when
+   * another party marked it first: the failed write brings the item back, so no read); undefined
+   * when there is no such call.
    */
   async markAnswered(businessId: number, callId: number): Promise<CallRecord | undefined> {
     const at = this.deps.now().toISOString();
-    const updated = await this.guarded(() =>
-      this.deps.calls.updateCall(businessId, callId, { status: 'in_progress', started_at: at, updated_at: at }, {
-        expression: '#status IN (:queued, :ringing)',
-        names: { '#status': 'status' },
-        values: { ':queued': 'queued', ':ringing': 'ringing' },
-      }),
-    );
-    if (updated) await this.publish('call.started', updated);
-    return updated;
+    const { written, call } = await this.deps.calls.updateCallIf(businessId, callId, { status: 'in_progress', started_at: at, updated_at: at }, {
+      expression: '#status IN (:queued, :ringing)',
+      names: { '#status': 'status' },
+      values: { ':queued': 'queued', ':ringing': 'ringing' },
+    });
+    if (written) await this.publish('call.started', call);
+    return call;
   }
 
   /**

@@ -57,7 +57,7 @@ class CallSession {
   readonly #cleanups: (() => void)[] = [];
   #t0 = 0;
   #context: CallContext | undefined;
-  /** The call as this session last wrote it, once it knows the call is answered (its ending then skips a read). */
+  /** The call as this session last saw it from a write, once answered (its ending then skips a read). */
   #answered: CallRecord | undefined;
   #conversation: Conversation | LiveConversation | undefined;
   #recorder: CallRecorder | undefined;
@@ -112,8 +112,8 @@ class CallSession {
     const { deps, claims } = { deps: this.#deps, claims: this.#input.claims };
     const { config } = context;
     const { call } = context;
-    // The carrier's answered callback usually gets there first; then there is nothing to mark.
-    // When it lands between the attach and this mark, the mark returns nothing and the ending reads the call.
+    // The carrier's answered callback often gets there first; then there is nothing to mark. When
+    // it lands between the attach and this mark, the mark's failed write still returns the call.
     const ringing = call.status === 'queued' || call.status === 'ringing';
     this.#answered = ringing ? await deps.lifecycle.markAnswered(claims.businessId, claims.callId) : call;
     if (config.advanced.recording && !config.advanced.hipaa && deps.recordings) {

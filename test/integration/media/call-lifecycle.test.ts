@@ -105,12 +105,13 @@ describe('call lifecycle', () => {
     expect(detail.transcript).toEqual([]);
   });
 
-  it('ends from the call the caller wrote last (markAnswered returns it): no read, the same duration, and still only once', async () => {
-    // Arrange
-    const { harness, tenant, call, lifecycle, advance } = await setup({});
+  it('ends from the call the caller saw last (markAnswered returns it, won or lost): no read, the same duration, still once', async () => {
+    // Arrange: the carrier's callback marks the call answered; the session's mark comes second
+    const { harness, tenant, call, events, lifecycle, advance } = await setup({});
     advance(1000);
+    const first = await lifecycle.markAnswered(tenant.businessId, call.id);
+    advance(200);
     const answered = await lifecycle.markAnswered(tenant.businessId, call.id);
-    const late = await lifecycle.markAnswered(tenant.businessId, call.id);
     advance(61_000);
     const reads: string[] = [];
     harness.core.db.doc.middlewareStack.add(
@@ -125,8 +126,10 @@ describe('call lifecycle', () => {
     const again = await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up', call: answered!, config: defaultAssistantConfig() });
     harness.core.db.doc.middlewareStack.remove('count-reads');
     // Assert
+    // The second mark wrote nothing but brought the call back as the first left it.
+    expect(answered).toEqual(first);
     expect(answered).toMatchObject({ status: 'in_progress', started_at: '2026-11-23T10:00:01.000Z' });
-    expect(late).toBeUndefined();
+    expect(events.filter((event) => event.type === 'call.started')).toHaveLength(1);
     expect([ended, again]).toEqual([true, false]);
     expect(reads).not.toContain(JSON.stringify(keys.call(tenant.businessId, call.id)));
     const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, any>;

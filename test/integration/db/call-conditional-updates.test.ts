@@ -84,3 +84,37 @@ describe('CallRepository.attachStream', () => {
     expect(refused).toBe('unknown_call');
   });
 });
+
+describe('CallRepository.updateCallIf', () => {
+  const stillQueued = { expression: '#status = :queued', names: { '#status': 'status' }, values: { ':queued': 'queued' } };
+
+  it('writes when the condition holds and returns the call as written', async () => {
+    // Arrange
+    const { businessId, callId } = await seedCall('CA7');
+    // Act
+    const result = await calls.updateCallIf(businessId, callId, { status: 'ringing' }, stillQueued);
+    // Assert
+    expect(result).toMatchObject({ written: true, call: { id: callId, status: 'ringing' } });
+  });
+
+  it('writes nothing when the condition fails and returns the call as it stands, without a read', async () => {
+    // Arrange
+    const { businessId, callId } = await seedCall('CA8');
+    await calls.updateCall(businessId, callId, { status: 'in_progress', started_at: AT });
+    const before = await calls.getCallRecord(businessId, callId);
+    // Act
+    const result = await calls.updateCallIf(businessId, callId, { status: 'ringing' }, stillQueued);
+    // Assert
+    expect(result).toEqual({ written: false, call: before });
+    expect(await calls.getCallRecord(businessId, callId)).toEqual(before);
+  });
+
+  it('returns no call for one that does not exist', async () => {
+    // Arrange
+    const { businessId, callId } = await seedCall('CA9');
+    // Act
+    const result = await calls.updateCallIf(businessId, callId + 1000, { status: 'ringing' }, stillQueued);
+    // Assert
+    expect(result).toEqual({ written: false, call: undefined });
+  });
+});
