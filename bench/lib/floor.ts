@@ -1,11 +1,15 @@
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
 import type { TtsEvent } from '../../media-service/src/ports/text-to-speech';
+import type { VoiceUrls } from '../calls-providers';
 import { startProvidersChild, type ProviderLatencies } from './providers-child';
 
-/** Rounds of the probe, and the pause between them (turns of one call are never back to back). */
+/** Rounds of the floor probe, and the pause between them (turns of one call are never back to back). */
 const ROUNDS = 200;
 const PAUSE_MS = 20;
+/** Warm-up of a fresh voice child: this many probes side by side, each this many rounds. */
+const WARM_PROBES = 10;
+const WARM_ROUNDS = 10;
 
 /** A turn's request, as the bench assistant sends it (default model settings: raced, not priority). */
 const MESSAGES = [
@@ -14,18 +18,14 @@ const MESSAGES = [
 ];
 
 /**
- * The machine's floor under the overhead measure: what a turn's two provider round trips cost
- * when no call is running. Each round does what a turn does after EndOfTurn, through the
- * production adapters, against a fresh voice-provider child at 0 ms latency: a raced chat request
- * read to its first text, that text spoken to Aura, and the wait for its first audio byte. The
- * result (ms per round) is the loopback and process-wakeup cost of this machine alone; a loaded
- * run's overhead above it is contention.
+ * `rounds` times, what a turn does after EndOfTurn, through the production adapters against the
+ * voice child at `urls`: a raced chat request read to its first text, that text spoken to Aura
+ * (one stream, as a call keeps), and the wait for its first audio byte. Returns ms per round.
  */
-export async function measureFloor(latencies: ProviderLatencies): Promise<number[]> {
-  const child = await startProvidersChild(latencies);
+async function providerRounds(urls: VoiceUrls, rounds: number, pauseMs: number): Promise<number[]> {
   const abort = new AbortController();
-  const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: child.urls.openAiUrl });
-  const tts = new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: child.urls.auraUrl, log: () => undefined }).open({
+  const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
+  const tts = new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.auraUrl, log: () => undefined }).open({
     voice: 'aura-2-thalia-en', speed: 1, signal: abort.signal,
   });
   // Events are kept until waited for: `flushed` can arrive in the same socket read as the audio.
@@ -45,9 +45,9 @@ export async function measureFloor(latencies: ProviderLatencies): Promise<number
       await new Promise<void>((resolve) => (wake = resolve));
     }
   };
-  const rounds: number[] = [];
+  const times: number[] = [];
   try {
-    for (let i = 0; i < ROUNDS; i++) {
+    for (let i = 0; i < rounds; i++) {
       firstAudioAt = undefined;
       const started = performance.now();
       const stream = llm.stream({ model: 'gpt-4.1-mini', messages: MESSAGES, temperature: 0.7, maxTokens: 200, priority: false, race: true, signal: abort.signal });
@@ -60,14 +60,38 @@ export async function measureFloor(latencies: ProviderLatencies): Promise<number
         spoken = true;
       }
       await until('audio');
-      rounds.push(firstAudioAt! - started);
+      times.push(firstAudioAt! - started);
       await until('flushed');
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   } finally {
     abort.abort();
     tts.close();
+  }
+  return times;
+}
+
+/**
+ * Brings a freshly spawned voice child's code to steady state (its JIT starts cold in every run,
+ * while the providers it stands in for are long-running services): 100 provider rounds, 10 side by
+ * side, before the run's calls start.
+ */
+export async function warmVoiceChild(urls: VoiceUrls): Promise<void> {
+  await Promise.all(Array.from({ length: WARM_PROBES }, () => providerRounds(urls, WARM_ROUNDS, 0)));
+}
+
+/**
+ * The machine's floor under the overhead measure: a turn's two provider round trips with no call
+ * running (200 rounds, 20 ms apart, against a warmed voice child at `latencies`, normally 0 ms).
+ * It is the loopback and process wake-up cost of this machine alone; a loaded run's overhead above
+ * it is contention.
+ */
+export async function measureFloor(latencies: ProviderLatencies): Promise<number[]> {
+  const child = await startProvidersChild(latencies);
+  try {
+    await warmVoiceChild(child.urls);
+    return await providerRounds(child.urls, ROUNDS, PAUSE_MS);
+  } finally {
     await child.stop();
   }
-  return rounds;
 }

@@ -3,6 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { CoreDeps } from '../../functions/lib/deps';
 import type { BenchProviderReport } from '../calls-providers';
 import { startBenchMedia, type LogTally } from './media-stack';
+import { warmVoiceChild } from './floor';
 import { startProvidersChild, type ProviderLatencies } from './providers-child';
 import { SteadyWindow } from './steady';
 import type { createTenants, PlacedCall } from './tenants';
@@ -64,12 +65,14 @@ const RUN_TIMEOUT_MS = 60_000;
 const MiB = 1024 * 1024;
 
 /**
- * Runs `spec`: starts the provider child with its latencies and a fresh media stack (fresh
- * scheduler, so tick statistics are this run's), queues the calls, dials them, waits until every
- * session is done (or the time limit), then reads each call's metrics back from DynamoDB.
+ * Runs `spec`: starts the provider children with its latencies (the voice child warmed up, see
+ * `warmVoiceChild`) and a fresh media stack (fresh scheduler, so tick statistics are this run's),
+ * queues the calls, dials them, waits until every session is done (or the time limit), then reads
+ * each call's metrics back from DynamoDB.
  */
 export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult> {
   const child = await startProvidersChild(spec.latencies);
+  await warmVoiceChild(child.urls);
   const stack = await startBenchMedia(env.core, child.urls);
   let measured: Omit<RunResult, 'providers'>;
   let providers: BenchProviderReport | undefined;
