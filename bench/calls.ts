@@ -11,7 +11,7 @@
  *
  * Before measuring, one unreported warm-up run (BENCH_WARMUP_CALLS, 20; 0 skips it) lets the JIT
  * compilers of the media process and the stand-ins reach steady code, as a long-running service has.
- * DynamoDB Local runs in memory as a low-priority background stand-in: AWS's DynamoDB takes none of our CPU.
+ * DynamoDB Local runs in memory, in idle time only (`runInIdleTime`): AWS's DynamoDB takes none of our CPU.
  *
  * Env: BENCH_OVERHEAD_CALLS (100), BENCH_LATENCY_CALLS (20; 0 skips those runs), BENCH_RAMP ("50,100,150,200,300"),
  * BENCH_TURNS_FILE (writes every turn row of the overhead run as JSON, for digging into outliers),

