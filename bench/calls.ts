@@ -13,8 +13,12 @@
  * compilers of the media process and the stand-ins reach steady code, as a long-running service has.
  * DynamoDB Local runs in memory, in idle time only (`runInIdleTime`): AWS's DynamoDB takes none of our CPU.
  *
- * Env: BENCH_OVERHEAD_CALLS (100), BENCH_LATENCY_CALLS (20; 0 skips those runs), BENCH_RAMP ("50,100,150,200,300"),
- * BENCH_TURNS_FILE (writes every turn row of the overhead run as JSON, for digging into outliers),
+ * The overhead run is repeated (BENCH_OVERHEAD_RUNS, 3) and its percentiles are taken over the turns of
+ * every repeat: a p99 of one run's 400 turns is its 4th-slowest turn, which moves by several ms from
+ * run to run on a shared machine. Each run's own p99 is printed too.
+ *
+ * Env: BENCH_OVERHEAD_CALLS (100), BENCH_OVERHEAD_RUNS (3), BENCH_LATENCY_CALLS (20; 0 skips those runs),
+ * BENCH_RAMP ("50,100,150,200,300"), BENCH_TURNS_FILE (writes every turn row of the overhead runs as JSON, for digging into outliers),
  * BENCH_TIMELINE=1 (prints calls and event-loop delay each second of each run), BENCH_THINK_MS (1000: each
  * callee pauses 0–1000 ms, seeded per call, before each line; 0: every callee answers after the same
  * pause, so calls dialled together take their turns in lockstep).
@@ -32,6 +36,7 @@ import { createTenants } from './lib/tenants';
 
 const WARMUP_CALLS = Number(process.env.BENCH_WARMUP_CALLS ?? 20);
 const OVERHEAD_CALLS = Number(process.env.BENCH_OVERHEAD_CALLS ?? 100);
+const OVERHEAD_RUNS = Math.max(1, Number(process.env.BENCH_OVERHEAD_RUNS ?? 3));
 const LATENCY_CALLS = Number(process.env.BENCH_LATENCY_CALLS ?? 20);
 const RAMP = (process.env.BENCH_RAMP ?? '50,100,150,200,300').split(',').map(Number);
 /** The first bar (issue): overhead p99 and pacing jitter p99 at or under 20 ms. */
@@ -88,6 +93,17 @@ function describeRun(name: string, result: RunResult): string[] {
   ];
 }
 
+/** The turns of several runs of the same spec, taken together (every turn row and every phase). */
+type PooledTurns = Pick<RunResult, 'turns' | 'steadyTurns' | 'rampTurns' | 'teardownTurns' | 'crowdedTurns' | 'loneTurns'>;
+const poolTurns = (runs: readonly RunResult[]): PooledTurns => ({
+  turns: runs.flatMap((run) => run.turns),
+  steadyTurns: runs.flatMap((run) => run.steadyTurns),
+  rampTurns: runs.flatMap((run) => run.rampTurns),
+  teardownTurns: runs.flatMap((run) => run.teardownTurns),
+  crowdedTurns: runs.flatMap((run) => run.crowdedTurns),
+  loneTurns: runs.flatMap((run) => run.loneTurns),
+});
+
 /** The measured runs, in order: (1) overhead/CPU/RSS, (2) voice to voice eager on/off, (5) the ramp. */
 async function measure(env: BenchEnv) {
   const say = (...lines: string[]) => lines.forEach((line) => console.log(line));
@@ -97,10 +113,17 @@ async function measure(env: BenchEnv) {
   }
   // (0) The same provider round trips with no call running: this machine's floor under (1).
   const floor = await measureFloor(ZERO);
-  // (1) Zero provider latency, eager off: the whole reply path runs after EndOfTurn.
-  const overhead = await runCalls(env, { calls: OVERHEAD_CALLS, eager: false, latencies: ZERO });
-  say(...describeRun('overhead run (provider latencies 0, eager off)', overhead));
-  if (process.env.BENCH_TURNS_FILE) writeFileSync(process.env.BENCH_TURNS_FILE, JSON.stringify(overhead.turns));
+  // (1) Zero provider latency, eager off: the whole reply path runs after EndOfTurn. Repeated, and
+  // the first run stands for CPU, RSS and the ramp's N.
+  const overheadRuns: RunResult[] = [];
+  for (let run = 1; run <= OVERHEAD_RUNS; run++) {
+    const result = await runCalls(env, { calls: OVERHEAD_CALLS, eager: false, latencies: ZERO });
+    say(...describeRun(`overhead run ${run}/${OVERHEAD_RUNS} (provider latencies 0, eager off)`, result));
+    overheadRuns.push(result);
+  }
+  const overhead = overheadRuns[0]!;
+  const pooled = poolTurns(overheadRuns);
+  if (process.env.BENCH_TURNS_FILE) writeFileSync(process.env.BENCH_TURNS_FILE, JSON.stringify(pooled.turns));
   // (2) Realistic latencies, eager on and off (0 calls: skipped, the overhead run stands in).
   const latencyRun = async (eager: boolean) => {
     if (LATENCY_CALLS === 0) return overhead;
@@ -110,50 +133,58 @@ async function measure(env: BenchEnv) {
   };
   const eagerOn = await latencyRun(true);
   const eagerOff = await latencyRun(false);
-  // (5) Ramp at zero latency, stopping at the first N that does not hold.
+  // (5) Ramp at zero latency, stopping at the first N that does not hold (the overhead runs count
+  // for their N: it holds only if every one of them held).
   const ramp: RunResult[] = [];
   for (const calls of RAMP) {
-    const result = calls === OVERHEAD_CALLS ? overhead : await runCalls(env, { calls, eager: false, latencies: ZERO });
-    if (result !== overhead) say(...describeRun(`ramp N=${calls}`, result));
+    const reused = calls === OVERHEAD_CALLS ? (overheadRuns.find((run) => !held(run)) ?? overhead) : undefined;
+    const result = reused ?? (await runCalls(env, { calls, eager: false, latencies: ZERO }));
+    if (!reused) say(...describeRun(`ramp N=${calls}`, result));
     ramp.push(result);
     if (!held(result)) break;
   }
-  return { floor, overhead, eagerOn, eagerOff, largest: ramp.filter(held).at(-1)?.spec.calls };
+  return { floor, overheadRuns, pooled, eagerOn, eagerOff, largest: ramp.filter(held).at(-1)?.spec.calls };
 }
 
 /** The summary table. */
-function printSummary({ floor, overhead, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>): void {
+function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>): void {
+  const overhead = overheadRuns[0]!;
+  const runs = overheadRuns.length;
+  const eachRun = (values: (run: RunResult) => string) => overheadRuns.map(values).join(', ');
   console.log('');
   console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes:`);
   const table: [string, string][] = [
-    ['overhead: EndOfTurn → first audio frame sent (providers 0 ms)', p50to99(column(overhead, 'first_audio_sent_ms'))],
+    [`overhead: EndOfTurn → first audio frame sent (providers 0 ms, ${runs} run${runs === 1 ? '' : 's'})`, p50to99(sentAfterEndOfTurn(pooled.turns))],
+    ['  p99 of each run', eachRun((run) => ms(pct(sentAfterEndOfTurn(run.turns), 99)))],
     ['  floor: the same provider round trips, no call running', roundsP50to99(floor)],
-    ['  while calls were being set up', p50to99(sentAfterEndOfTurn(overhead.rampTurns))],
-    ['  steady state (all connected, none ended)', p50to99(sentAfterEndOfTurn(overhead.steadyTurns))],
-    ['  after the first call ended', p50to99(sentAfterEndOfTurn(overhead.teardownTurns))],
-    [`  alone (no other call's EndOfTurn within ${CROWD_MS} ms)`, p50to99(sentAfterEndOfTurn(overhead.loneTurns))],
-    [`  crowded (another call's EndOfTurn within ${CROWD_MS} ms)`, p50to99(sentAfterEndOfTurn(overhead.crowdedTurns))],
-    ['  our own share (minus waits for the first clause and first byte)', p50to99(ownOverhead(overhead.turns))],
-    ['    steady state', p50to99(ownOverhead(overhead.steadyTurns))],
+    ['  while calls were being set up', p50to99(sentAfterEndOfTurn(pooled.rampTurns))],
+    ['  steady state (all connected, none ended)', p50to99(sentAfterEndOfTurn(pooled.steadyTurns))],
+    ['  after the first call ended', p50to99(sentAfterEndOfTurn(pooled.teardownTurns))],
+    [`  alone (no other call's EndOfTurn within ${CROWD_MS} ms)`, p50to99(sentAfterEndOfTurn(pooled.loneTurns))],
+    [`  crowded (another call's EndOfTurn within ${CROWD_MS} ms)`, p50to99(sentAfterEndOfTurn(pooled.crowdedTurns))],
+    ['  our own share (minus waits for the first clause and first byte)', p50to99(ownOverhead(pooled.turns))],
+    ['    steady state', p50to99(ownOverhead(pooled.steadyTurns))],
     ['voice-to-voice, eager on (LLM 350 ms, TTS 150 ms)', p50to99(column(eagerOn, 'latency_ms'))],
     ['  of which turns answered eagerly', `${eagerOn.turns.filter((turn) => turn.eager === true).length} of ${eagerOn.turns.length}`],
     ['voice-to-voice, eager off', p50to99(column(eagerOff, 'latency_ms'))],
     [`pacing jitter: media tick lateness p99 (N=${OVERHEAD_CALLS})`, `${overhead.tickP99Ms.toFixed(1)} ms (max ${overhead.tickMaxMs.toFixed(1)} ms); pacer underruns ${overhead.underruns}`],
     ['  steady state (all connected, none ended)', `${overhead.steady.tickP99Ms.toFixed(1)} ms (max ${overhead.steady.tickMaxMs.toFixed(1)} ms) over ${overhead.steady.seconds.toFixed(1)} s`],
+    ['  p99 of each run (pacer underruns)', eachRun((run) => `${run.tickP99Ms.toFixed(1)} ms (${run.underruns})`)],
     [`CPU per call (N=${OVERHEAD_CALLS})`, `${overhead.cpuPctPerCall.toFixed(2)} % of one core (steady state ${overhead.steady.cpuPctPerCall.toFixed(2)} %)`],
     [`RSS per call (N=${OVERHEAD_CALLS})`, `${overhead.rssMiBPerCall.toFixed(2)} MiB`],
     ['largest N held (all completed, 0 underruns, tick p99 ≤ 20 ms)', largest === undefined ? `none of ${RAMP.join(', ')}` : `${largest}${largest === RAMP.at(-1) ? ' (largest tried)' : ''}`],
   ];
   for (const [name, value] of table) console.log(`  ${name.padEnd(64)} ${value}`);
-  // The bar as the issue defines it (EndOfTurn → first frame, providers set to 0 ms), and the same
-  // with the provider process's own waits taken out (see ownOverhead).
-  const jitterOk = overhead.tickP99Ms <= BAR_MS && overhead.spec.calls >= 100;
+  // The bar as the issue defines it (EndOfTurn → first frame, providers set to 0 ms, p99 over every
+  // overhead run's turns; jitter within the bar in every run), and the same with the provider
+  // process's own waits taken out (see ownOverhead).
+  const jitterOk = overheadRuns.every((run) => run.tickP99Ms <= BAR_MS) && overhead.spec.calls >= 100;
   const verdict = (values: number[]) => {
     const p99 = pct(values, 99);
     return p99 !== undefined && p99 <= BAR_MS && jitterOk ? 'met' : 'missed';
   };
-  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms, jitter p99 ≤ ${BAR_MS} ms): ${verdict(column(overhead, 'first_audio_sent_ms'))}`);
-  console.log(`  with our own code only (provider waits taken out): ${verdict(ownOverhead(overhead.turns))}`);
+  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms over ${runs} run${runs === 1 ? '' : 's'}, jitter p99 ≤ ${BAR_MS} ms in each): ${verdict(sentAfterEndOfTurn(pooled.turns))}`);
+  console.log(`  with our own code only (provider waits taken out): ${verdict(ownOverhead(pooled.turns))}`);
 }
 
 async function main(): Promise<void> {
