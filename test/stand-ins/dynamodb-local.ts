@@ -32,7 +32,7 @@ export interface DynamoDbLocalOptions {
    * threads run only in idle time (`runInIdleTime`). AWS's DynamoDB uses none of our CPU; left as it
    * is, the JVM's compiler, GC and request threads take up to two cores while calls are set up, and
    * Linux shares CPU per thread, so they starve the single-threaded process under test. Even at
-   * nice 19 a JVM thread keeps its CPU to the end of its slice when the process under test wakes.
+   * nice 19 a JVM thread can keep its CPU to the end of its slice when the process under test wakes.
    */
   background?: boolean;
 }

@@ -23,7 +23,7 @@ export function lowerPriority(pid: number, niceness: number): void {
  * Lets every thread of process `pid` run only on CPU time nothing else wants: Linux's `SCHED_IDLE`
  * policy (util-linux `chrt`; any user may lower a process to it, and threads started later inherit
  * it). A waking normal thread preempts an idle-policy one at once, where even a nice-19 thread
- * keeps its CPU to the end of its time slice. Where there is no `chrt` (macOS), falls back to the
+ * can keep its CPU to the end of its time slice. Where there is no `chrt` (macOS), falls back to the
  * lowest niceness. Returns which of the two applied.
  */
 export function runInIdleTime(pid: number): 'sched_idle' | 'nice_19' {
