@@ -67,6 +67,18 @@ const ownOverhead = (rows: RunResult['turns']) =>
   });
 const sentAfterEndOfTurn = (rows: RunResult['turns']) => rows.map((row) => row.first_audio_sent_ms).filter((value): value is number => typeof value === 'number');
 const column = (result: RunResult, field: string) => result.turns.map((turn) => turn[field]).filter((value): value is number => typeof value === 'number');
+/**
+ * Turns over the bar: how many, how many of them the media process's own GC paused for at least 5 ms
+ * (`gc_pause_ms`), and their median waits for the model's first token and the voice's first byte
+ * beside those of every turn (where the slow turns lost their time).
+ */
+const slowTurns = (rows: RunResult['turns']) => {
+  const slow = rows.filter((row) => typeof row.first_audio_sent_ms === 'number' && row.first_audio_sent_ms > BAR_MS);
+  const paused = slow.filter((row) => typeof row.gc_pause_ms === 'number' && row.gc_pause_ms >= 5).length;
+  const median = (of: RunResult['turns'], field: string) => ms(pct(of.map((row) => row[field]).filter((value): value is number => typeof value === 'number'), 50));
+  const waits = (field: string) => `${median(slow, field)} (all turns ${median(rows, field)})`;
+  return `${slow.length}; ${paused} paused ≥ 5 ms by the media GC; median LLM first token ${waits('llm_first_token_ms')}, TTS first byte ${waits('tts_first_byte_ms')}`;
+};
 const tenths = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(1)} ms`);
 const roundsP50to99 = (values: number[]) => `p50 ${tenths(pct(values, 50))}  p95 ${tenths(pct(values, 95))}  p99 ${tenths(pct(values, 99))}  (${values.length} rounds)`;
 const p50to99 = (values: number[]) => `p50 ${ms(pct(values, 50))}  p95 ${ms(pct(values, 95))}  p99 ${ms(pct(values, 99))}  (${values.length} turns)`;
@@ -81,6 +93,7 @@ function describeRun(name: string, result: RunResult): string[] {
     `${name}: N=${result.spec.calls} (peak ${result.peakConcurrent} concurrent), ${result.completed}/${result.spec.calls} completed [${reasons}], ${result.wallS.toFixed(1)} s`,
     `    pacing: underruns ${result.underruns} (${result.underrunMs} ms), media tick lateness p99 ${result.tickP99Ms.toFixed(1)} ms, max ${result.tickMaxMs.toFixed(1)} ms; steady state (${result.steady.seconds.toFixed(1)} s, all ${result.spec.calls} talking): p99 ${result.steady.tickP99Ms.toFixed(1)} ms, max ${result.steady.tickMaxMs.toFixed(1)} ms`,
     `    media process: CPU ${result.cpuPctPerCall.toFixed(2)} % of a core per call (steady state ${result.steady.cpuPctPerCall.toFixed(2)} %), RSS +${result.rssMiBPerCall.toFixed(2)} MiB per call; ${result.logs.count} log lines`,
+    `    media GC: ${result.gc.major} major, ${result.gc.pausedMs.toFixed(0)} ms paused in all, longest pause ${result.gc.longestMs.toFixed(1)} ms`,
     ...(result.mainThread
       ? [`    media main thread: ${(result.mainThread.runMs / 1000).toFixed(1)} s on a CPU, ${(result.mainThread.runqueueWaitMs / 1000).toFixed(1)} s ready but waiting for one (other processes and threads had both cores)`]
       : []),
@@ -162,6 +175,7 @@ function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest 
     ['  after the first call ended', p50to99(sentAfterEndOfTurn(pooled.teardownTurns))],
     [`  alone (no other call's EndOfTurn within ${CROWD_MS} ms)`, p50to99(sentAfterEndOfTurn(pooled.loneTurns))],
     [`  crowded (another call's EndOfTurn within ${CROWD_MS} ms)`, p50to99(sentAfterEndOfTurn(pooled.crowdedTurns))],
+    [`  turns over ${BAR_MS} ms`, slowTurns(pooled.turns)],
     ['  our own share (minus waits for the first clause and first byte)', p50to99(ownOverhead(pooled.turns))],
     ['    steady state', p50to99(ownOverhead(pooled.steadyTurns))],
     ['voice-to-voice, eager on (LLM 350 ms, TTS 150 ms)', p50to99(column(eagerOn, 'latency_ms'))],

@@ -4,6 +4,7 @@ import type { CoreDeps } from '../../functions/lib/deps';
 import type { BenchProviderReport } from '../calls-providers';
 import { startBenchMedia, type LogTally } from './media-stack';
 import { warmVoiceChild } from './floor';
+import { GcPauses } from './gc-pauses';
 import { startProvidersChild, type ProviderLatencies } from './providers-child';
 import { SteadyWindow } from './steady';
 import type { createTenants, PlacedCall } from './tenants';
@@ -40,6 +41,8 @@ export interface RunResult {
    */
   crowdedTurns: Record<string, number | boolean | null>[];
   loneTurns: Record<string, number | boolean | null>[];
+  /** The media process's GC over the run: major collections, all pauses summed, the longest one (ms). */
+  gc: { major: number; pausedMs: number; longestMs: number };
   /** The media main thread's time on a CPU and waiting for one (Linux schedstat; undefined elsewhere). */
   mainThread: { runMs: number; runqueueWaitMs: number } | undefined;
   underruns: number;
@@ -83,19 +86,22 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
     const cpuBefore = process.cpuUsage();
     const schedBefore = mainThreadSchedstat();
     const started = performance.now();
+    const gc = new GcPauses();
     const steady = new SteadyWindow(stack.scheduler);
     const dialling = stack.dialAll(placed);
     const peak = await watch(stack, spec.calls, started, steady);
     await dialling;
     steady.remove();
+    gc.stop();
     const cpu = process.cpuUsage(cpuBefore);
     const schedAfter = mainThreadSchedstat();
     const wallMs = performance.now() - started;
-    const calls = await readCalls(env, placed, steady, stack.sessions.startedAt);
+    const calls = await readCalls(env, placed, steady, stack.sessions.startedAt, gc);
     measured = {
       spec,
       ...calls,
       peakConcurrent: peak.concurrent,
+      gc: gc.summary(),
       tickP99Ms: stack.scheduler.latePercentileMs(99),
       tickMaxMs: stack.scheduler.stats().maxLateMs,
       steady: {
@@ -166,8 +172,12 @@ function byCrowding(placedTurns: { at: number; row: RunResult['turns'][number] }
   return { crowded, lone };
 }
 
-/** Reads every placed call back: outcome, per-turn metrics and pacing. `sessionStarts`: each call's session start (epoch ms). */
-async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWindow, sessionStarts: ReadonlyMap<number, number>) {
+/**
+ * Reads every placed call back: outcome, per-turn metrics and pacing. `sessionStarts`: each call's
+ * session start (epoch ms). Each turn row gains `gc_pause_ms`: how long the media process's GC paused
+ * it between EndOfTurn and its first frame sent.
+ */
+async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWindow, sessionStarts: ReadonlyMap<number, number>, gc: GcPauses) {
   const endedReasons: Record<string, number> = {};
   const turns: RunResult['turns'] = [];
   const phases: Record<'ramp' | 'steady' | 'teardown', RunResult['turns']> = { ramp: [], steady: [], teardown: [] };
@@ -186,6 +196,7 @@ async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWind
     const startedAt = sessionStarts.get(callId);
     for (const row of rows) {
       if (startedAt === undefined || typeof row.at_ms !== 'number') continue;
+      if (typeof row.first_audio_sent_ms === 'number') row.gc_pause_ms = Math.round(gc.pausedWithin(startedAt + row.at_ms, startedAt + row.at_ms + row.first_audio_sent_ms) * 10) / 10;
       phases[steady.phaseOf(startedAt + row.at_ms)].push(row);
       placedTurns.push({ at: startedAt + row.at_ms, row });
     }
