@@ -13,11 +13,16 @@
  * compilers of the media process and the stand-ins reach steady code, as a long-running service has.
  * DynamoDB Local runs in memory, in idle time only (`runInIdleTime`): AWS's DynamoDB takes none of our CPU.
  *
+ * The media process's main thread runs at real-time priority where the machine allows it
+ * (`runInRealTime`; BENCH_MEDIA_PRIORITY=normal leaves it at normal priority): on Fargate the media
+ * service has its task's vCPUs to itself, while here the phone network, the voice providers and
+ * DynamoDB share two cores with it. The stand-ins and the process's own GC threads stay normal.
+ *
  * The overhead run is repeated (BENCH_OVERHEAD_RUNS, 3) and its percentiles are taken over the turns of
  * every repeat: a p99 of one run's 400 turns is its 4th-slowest turn, which moves by several ms from
  * run to run on a shared machine. Each run's own p99 is printed too.
  *
- * Env: BENCH_OVERHEAD_CALLS (100), BENCH_OVERHEAD_RUNS (3), BENCH_LATENCY_CALLS (20; 0 skips those runs),
+ * Env: BENCH_MEDIA_PRIORITY ("real_time", or "normal"), BENCH_OVERHEAD_CALLS (100), BENCH_OVERHEAD_RUNS (3), BENCH_LATENCY_CALLS (20; 0 skips those runs),
  * BENCH_RAMP ("50,100,150,200,300"), BENCH_TURNS_FILE (writes every turn row of the overhead runs as JSON, for digging into outliers),
  * BENCH_TIMELINE=1 (prints calls and event-loop delay each second of each run), BENCH_THINK_MS (1000: each
  * callee pauses 0–1000 ms, seeded per call, before each line; 0: every callee answers after the same
@@ -30,6 +35,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { ApiConfigSchema, createCoreDeps } from '../functions/lib/deps';
 import { readConfig } from '../shared/config';
 import { startLocalInfra } from '../scripts/local/infra';
+import { runInRealTime } from '../test/stand-ins/priority';
 import { measureFloor } from './lib/floor';
 import { CROWD_MS, runCalls, type BenchEnv, type RunResult } from './lib/run';
 import { createTenants } from './lib/tenants';
@@ -159,13 +165,19 @@ async function measure(env: BenchEnv) {
   return { floor, overheadRuns, pooled, eagerOn, eagerOff, largest: ramp.filter(held).at(-1)?.spec.calls };
 }
 
+/** How the media process's main thread was scheduled (see the header): said with every verdict. */
+function raiseMediaThread(): string {
+  if (process.env.BENCH_MEDIA_PRIORITY === 'normal') return 'normal priority (BENCH_MEDIA_PRIORITY=normal)';
+  return runInRealTime(process.pid) === 'sched_rr' ? 'real-time priority (SCHED_RR 10, main thread only)' : 'normal priority (real time refused here)';
+}
+
 /** The summary table. */
-function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>): void {
+function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>, mediaThread: string): void {
   const overhead = overheadRuns[0]!;
   const runs = overheadRuns.length;
   const eachRun = (values: (run: RunResult) => string) => overheadRuns.map(values).join(', ');
   console.log('');
-  console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes:`);
+  console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes; media main thread at ${mediaThread}:`);
   const table: [string, string][] = [
     [`overhead: EndOfTurn → first audio frame sent (providers 0 ms, ${runs} run${runs === 1 ? '' : 's'})`, p50to99(sentAfterEndOfTurn(pooled.turns))],
     ['  p99 of each run', eachRun((run) => ms(pct(sentAfterEndOfTurn(run.turns), 99)))],
@@ -197,11 +209,12 @@ function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest 
     const p99 = pct(values, 99);
     return p99 !== undefined && p99 <= BAR_MS && jitterOk ? 'met' : 'missed';
   };
-  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms over ${runs} run${runs === 1 ? '' : 's'}, jitter p99 ≤ ${BAR_MS} ms in each): ${verdict(sentAfterEndOfTurn(pooled.turns))}`);
+  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms over ${runs} run${runs === 1 ? '' : 's'}, jitter p99 ≤ ${BAR_MS} ms in each; media main thread at ${mediaThread}): ${verdict(sentAfterEndOfTurn(pooled.turns))}`);
   console.log(`  with our own code only (provider waits taken out): ${verdict(ownOverhead(pooled.turns))}`);
 }
 
 async function main(): Promise<void> {
+  const mediaThread = raiseMediaThread();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-calls-'));
   const home = process.cwd();
   process.chdir(dataDir); // the infra helpers keep DynamoDB Local's data under ./.data
@@ -215,7 +228,7 @@ async function main(): Promise<void> {
     const core = createCoreDeps(config);
     const sqs = new SQSClient({ region: info.region, endpoint: info.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     const maxCalls = Math.max(OVERHEAD_CALLS, LATENCY_CALLS, ...RAMP);
-    printSummary(await measure({ core, tenants: await createTenants(core, sqs, info.outboundQueueUrl, maxCalls) }));
+    printSummary(await measure({ core, tenants: await createTenants(core, sqs, info.outboundQueueUrl, maxCalls) }), mediaThread);
   } finally {
     await infra.stop();
     rmSync(dataDir, { recursive: true, force: true });
