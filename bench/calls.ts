@@ -13,16 +13,13 @@
  * compilers of the media process and the stand-ins reach steady code, as a long-running service has.
  * DynamoDB Local runs in memory, in idle time only (`runInIdleTime`): AWS's DynamoDB takes none of our CPU.
  *
- * The media process's main thread runs at real-time priority where the machine allows it
- * (`runInRealTime`; BENCH_MEDIA_PRIORITY=normal leaves it at normal priority): on Fargate the media
- * service has its task's vCPUs to itself, while here the phone network, the voice providers and
- * DynamoDB share two cores with it. The stand-ins and the process's own GC threads stay normal.
+ * The media process's main thread runs at real-time priority where the machine allows it, and the
+ * voice providers' main thread just below it (`REAL_TIME`; BENCH_REAL_TIME=off leaves both at normal
+ * priority): on Fargate the media service has its task's vCPUs to itself and the providers answer
+ * from their own machines, while here every process shares two cores. The phone network, DynamoDB
+ * Local and every GC helper thread stay at normal priority or below.
  *
- * The overhead run is repeated (BENCH_OVERHEAD_RUNS, 3) and its percentiles are taken over the turns of
- * every repeat: a p99 of one run's 400 turns is its 4th-slowest turn, which moves by several ms from
- * run to run on a shared machine. Each run's own p99 is printed too.
- *
- * Env: BENCH_MEDIA_PRIORITY ("real_time", or "normal"), BENCH_OVERHEAD_CALLS (100), BENCH_OVERHEAD_RUNS (3), BENCH_LATENCY_CALLS (20; 0 skips those runs),
+ * Env: BENCH_REAL_TIME ("off": no real-time priorities), BENCH_OVERHEAD_CALLS (100), BENCH_OVERHEAD_RUNS (3), BENCH_LATENCY_CALLS (20; 0 skips those runs),
  * BENCH_RAMP ("50,100,150,200,300"), BENCH_TURNS_FILE (writes every turn row of the overhead runs as JSON, for digging into outliers),
  * BENCH_TIMELINE=1 (prints calls and event-loop delay each second of each run), BENCH_THINK_MS (1000: each
  * callee pauses 0–1000 ms, seeded per call, before each line; 0: every callee answers after the same
@@ -37,6 +34,7 @@ import { readConfig } from '../shared/config';
 import { startLocalInfra } from '../scripts/local/infra';
 import { runInRealTime } from '../test/stand-ins/priority';
 import { measureFloor } from './lib/floor';
+import { REAL_TIME } from './lib/providers-child';
 import { CROWD_MS, runCalls, type BenchEnv, type RunResult } from './lib/run';
 import { createTenants } from './lib/tenants';
 
@@ -165,19 +163,21 @@ async function measure(env: BenchEnv) {
   return { floor, overheadRuns, pooled, eagerOn, eagerOff, largest: ramp.filter(held).at(-1)?.spec.calls };
 }
 
-/** How the media process's main thread was scheduled (see the header): said with every verdict. */
+/** Raises the media thread (the voice child is raised as it starts) and says how both are scheduled (see the header), with every verdict. */
 function raiseMediaThread(): string {
-  if (process.env.BENCH_MEDIA_PRIORITY === 'normal') return 'normal priority (BENCH_MEDIA_PRIORITY=normal)';
-  return runInRealTime(process.pid) === 'sched_rr' ? 'real-time priority (SCHED_RR 10, main thread only)' : 'normal priority (real time refused here)';
+  if (!REAL_TIME) return 'normal priority (BENCH_REAL_TIME=off)';
+  return runInRealTime(process.pid, REAL_TIME.media) === 'sched_rr'
+    ? `real-time priority (SCHED_RR ${REAL_TIME.media}; the voice providers' ${REAL_TIME.voice})`
+    : 'normal priority (real time refused here)';
 }
 
 /** The summary table. */
-function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>, mediaThread: string): void {
+function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>, priorities: string): void {
   const overhead = overheadRuns[0]!;
   const runs = overheadRuns.length;
   const eachRun = (values: (run: RunResult) => string) => overheadRuns.map(values).join(', ');
   console.log('');
-  console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes; media main thread at ${mediaThread}:`);
+  console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes; media and voice-provider main threads at ${priorities}:`);
   const table: [string, string][] = [
     [`overhead: EndOfTurn → first audio frame sent (providers 0 ms, ${runs} run${runs === 1 ? '' : 's'})`, p50to99(sentAfterEndOfTurn(pooled.turns))],
     ['  p99 of each run', eachRun((run) => ms(pct(sentAfterEndOfTurn(run.turns), 99)))],
@@ -209,12 +209,12 @@ function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest 
     const p99 = pct(values, 99);
     return p99 !== undefined && p99 <= BAR_MS && jitterOk ? 'met' : 'missed';
   };
-  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms over ${runs} run${runs === 1 ? '' : 's'}, jitter p99 ≤ ${BAR_MS} ms in each; media main thread at ${mediaThread}): ${verdict(sentAfterEndOfTurn(pooled.turns))}`);
+  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms over ${runs} run${runs === 1 ? '' : 's'}, jitter p99 ≤ ${BAR_MS} ms in each; main threads at ${priorities}): ${verdict(sentAfterEndOfTurn(pooled.turns))}`);
   console.log(`  with our own code only (provider waits taken out): ${verdict(ownOverhead(pooled.turns))}`);
 }
 
 async function main(): Promise<void> {
-  const mediaThread = raiseMediaThread();
+  const priorities = raiseMediaThread();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-calls-'));
   const home = process.cwd();
   process.chdir(dataDir); // the infra helpers keep DynamoDB Local's data under ./.data
@@ -228,7 +228,7 @@ async function main(): Promise<void> {
     const core = createCoreDeps(config);
     const sqs = new SQSClient({ region: info.region, endpoint: info.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     const maxCalls = Math.max(OVERHEAD_CALLS, LATENCY_CALLS, ...RAMP);
-    printSummary(await measure({ core, tenants: await createTenants(core, sqs, info.outboundQueueUrl, maxCalls) }), mediaThread);
+    printSummary(await measure({ core, tenants: await createTenants(core, sqs, info.outboundQueueUrl, maxCalls) }), priorities);
   } finally {
     await infra.stop();
     rmSync(dataDir, { recursive: true, force: true });

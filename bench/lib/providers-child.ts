@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { lowerPriority } from '../../test/stand-ins/priority';
+import { lowerPriority, runInRealTime } from '../../test/stand-ins/priority';
 import type { BenchProviderReport, BenchProviderUrls, ChildReport, NetworkUrls, ProviderRole, VoiceUrls } from '../calls-providers';
 
 /** Sandbox provider latencies for one run (ms). */
@@ -29,10 +29,18 @@ export const BENCH_NODE_FLAGS = ['--max-semi-space-size=4'];
 /**
  * The phone network child runs below the media process's priority, as DynamoDB Local does: on the
  * bench's few cores it is the heaviest stand-in (every call's audio both ways, and Flux), and in
- * production Twilio and Deepgram run on their own machines, not on the media container's CPU. The
- * voice providers stay at normal priority: the turns measured wait on their answers.
+ * production Twilio and Deepgram run on their own machines, not on the media container's CPU.
  */
 const NETWORK_NICENESS = 10;
+
+/**
+ * Real-time priorities of the bench (BENCH_REAL_TIME=off: none). The media process's main thread
+ * (10) stands in for a service with its task's vCPUs to itself, as on Fargate. The voice providers'
+ * main thread (5, below it) answers as soon as a request lands: the turns measured wait on it, and
+ * the bar puts the providers at 0 ms, which on two shared cores they only are when they need not
+ * wait for a core behind the phone network. Both fall back to normal priority where refused.
+ */
+export const REAL_TIME = process.env.BENCH_REAL_TIME === 'off' ? undefined : { media: 10, voice: 5 };
 
 /**
  * The longest think time of a bench callee before each line (`benchCallee`), BENCH_THINK_MS
@@ -74,6 +82,7 @@ async function startChild<Urls>(role: ProviderRole, latencies: ProviderLatencies
     throw new Error(`the ${role} provider child did not start`);
   }
   if (role === 'network' && child.pid !== undefined) lowerPriority(child.pid, NETWORK_NICENESS);
+  if (role === 'voice' && child.pid !== undefined && REAL_TIME) runInRealTime(child.pid, REAL_TIME.voice);
   return {
     urls: JSON.parse(first) as Urls,
     async stop() {

@@ -51,7 +51,7 @@ describe('stand-ins', () => {
     try {
       const before = readdirSync(`/proc/${child.pid}/task`).length;
       // Act
-      const applied = runInRealTime(child.pid!);
+      const applied = runInRealTime(child.pid!, 10);
       await startWorker(child);
       // Assert: the main thread is round-robin real time where the machine allows it, unchanged where not
       const policies = threadPolicies(child.pid!);

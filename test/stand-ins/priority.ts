@@ -38,15 +38,15 @@ export function runInIdleTime(pid: number): 'sched_idle' | 'nice_19' {
 
 /**
  * Puts thread `tid` (a process's main thread when `tid` is its pid) under Linux's round-robin
- * real-time policy (`SCHED_RR`, priority 10) with reset-on-fork: ready, it runs before every
- * normal thread, while the threads and processes it starts afterwards begin as normal ones. Only
- * that thread changes: threads it already has (V8's GC helpers) keep their policy. Needs root,
- * CAP_SYS_NICE or an `RLIMIT_RTPRIO` of 10; where that is refused, or there is no `chrt`, nothing
- * changes. Returns which applied.
+ * real-time policy (`SCHED_RR`, at `priority`, 1–99) with reset-on-fork: ready, it runs before
+ * every normal thread (and before real-time threads of a lower priority), while the threads and
+ * processes it starts afterwards begin as normal ones. Only that thread changes: threads it already
+ * has (V8's GC helpers) keep their policy. Needs root, CAP_SYS_NICE or an `RLIMIT_RTPRIO` of at
+ * least `priority`; where that is refused, or there is no `chrt`, nothing changes. Returns which applied.
  */
-export function runInRealTime(tid: number): 'sched_rr' | 'refused' {
+export function runInRealTime(tid: number, priority: number): 'sched_rr' | 'refused' {
   try {
-    execFileSync('chrt', ['--rr', '--reset-on-fork', '--pid', '10', String(tid)], { stdio: 'ignore' });
+    execFileSync('chrt', ['--rr', '--reset-on-fork', '--pid', String(priority), String(tid)], { stdio: 'ignore' });
     return 'sched_rr';
   } catch {
     return 'refused';
