@@ -19,6 +19,10 @@
  * from their own machines, while here every process shares two cores. The phone network, DynamoDB
  * Local and every GC helper thread stay at normal priority or below.
  *
+ * The overhead run is repeated (BENCH_OVERHEAD_RUNS, 3) and its percentiles are taken over the turns of
+ * every repeat: a p99 of one run's 400 turns is its 4th-slowest turn, which moves by several ms from
+ * run to run on a shared machine. Each run's own p99 is printed too.
+ *
  * Env: BENCH_REAL_TIME ("off": no real-time priorities), BENCH_OVERHEAD_CALLS (100), BENCH_OVERHEAD_RUNS (3), BENCH_LATENCY_CALLS (20; 0 skips those runs),
  * BENCH_RAMP ("50,100,150,200,300"), BENCH_TURNS_FILE (writes every turn row of the overhead runs as JSON, for digging into outliers),
  * BENCH_TIMELINE=1 (prints calls and event-loop delay each second of each run), BENCH_THINK_MS (1000: each
