@@ -38,7 +38,7 @@ export interface CallCondition {
 export type ConditionalUpdate = { written: true; call: CallRecord } | { written: false; call: CallRecord | undefined };
 
 /** Why a media stream may not attach to a call (see {@link CallRepository.attachStream}). */
-export type StreamRefusal = 'unknown_call' | 'already_ended' | 'wrong_call';
+export type StreamRefusal = 'unknown_call' | 'already_ended' | 'wrong_call' | 'already_attached';
 
 /** Filters and page of GET /calls. */
 export interface ListCallsOptions {
@@ -184,19 +184,22 @@ export class CallRepository {
   /**
    * Attaches a media stream to the call in one conditional write, and returns the call as written:
    * sets `media_started_at` and the first `heartbeat_at` to `at`, and the carrier's call sid. Writes
-   * nothing and says why for a call that does not exist, has ended, or was placed as another
-   * carrier call (a replayed stream token). This replaces a read before the write: the session
-   * learns the call's state from the write itself, one DynamoDB round trip before the greeting.
+   * nothing and says why for a call that does not exist, has ended, was placed as another carrier
+   * call (a replayed stream token), or already has a stream: attaching is a one-time claim, so a
+   * second stream with the same token and call sid never hears or speaks on a live call. This
+   * replaces a read before the write: the session learns the call's state from the write itself,
+   * one DynamoDB round trip before the greeting.
    */
   async attachStream(businessId: number, callId: number, callSid: string, at: string): Promise<CallRecord | StreamRefusal> {
     const { written, call } = await this.updateCallIf(businessId, callId, { media_started_at: at, heartbeat_at: at, carrier_call_sid: callSid }, {
-      expression: '#status <> :ended AND (attribute_not_exists(carrier_call_sid) OR carrier_call_sid = :sid)',
+      expression: '#status <> :ended AND attribute_not_exists(media_started_at) AND (attribute_not_exists(carrier_call_sid) OR carrier_call_sid = :sid)',
       names: { '#status': 'status' },
       values: { ':ended': 'ended', ':sid': callSid },
     });
     if (written) return call;
     if (!call) return 'unknown_call';
-    return call.status === 'ended' ? 'already_ended' : 'wrong_call';
+    if (call.status === 'ended') return 'already_ended';
+    return call.carrier_call_sid === callSid ? 'already_attached' : 'wrong_call';
   }
 
   #update(businessId: number, callId: number, fields: Record<string, unknown>, condition?: CallCondition, onFailure?: 'ALL_OLD') {

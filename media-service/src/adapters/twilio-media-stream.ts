@@ -75,9 +75,11 @@ export class TwilioMediaStream implements CallTransport {
     this.#ws.send(clearMessage(sid));
   }
 
-  /** Closes the socket (1000). Idempotent; `closed` follows. */
-  close(): void {
-    if (this.#ws.readyState === this.#ws.OPEN || this.#ws.readyState === this.#ws.CONNECTING) this.#ws.close(1000, 'done');
+  /** Closes the socket: 1000, or 1008 (policy) for a refused stream. Idempotent; `closed` follows. */
+  close(why: 'done' | 'refused' = 'done'): void {
+    if (this.#ws.readyState !== this.#ws.OPEN && this.#ws.readyState !== this.#ws.CONNECTING) return;
+    if (why === 'refused') this.#ws.close(1008, 'refused');
+    else this.#ws.close(1000, 'done');
   }
 
   #ready(what: string): string | undefined {

@@ -82,6 +82,7 @@ class CallSession {
       const context = await loadCallContext(this.#deps, this.#input);
       if (typeof context === 'string') {
         this.#deps.log('call.session.refused', { call_id: this.#input.claims.callId, reason: context });
+        transport.close('refused');
         return;
       }
       this.#context = context;

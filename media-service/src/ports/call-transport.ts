@@ -74,6 +74,10 @@ export interface CallTransport {
   sendMark(name: string): void;
   /** Barge-in: the carrier drops all buffered audio and echoes every pending mark at once. */
   clear(): void;
-  /** Closes the connection. With Twilio this ends the `<Connect>`, so end the call first via Telephony. Idempotent. */
-  close(): void;
+  /**
+   * Closes the connection. With Twilio this ends the `<Connect>`, so end the call first via Telephony.
+   * `refused`: the stream was not ours to serve (unknown, ended or already streaming call), which
+   * the carrier sees as a policy close. Idempotent: the first close decides how.
+   */
+  close(why?: 'done' | 'refused'): void;
 }

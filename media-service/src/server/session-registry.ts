@@ -14,24 +14,33 @@ const realTimer: DrainTimer = (run, ms) => {
  * drains them. A session leaves the registry by itself when its `done` settles.
  */
 export class SessionRegistry {
-  readonly #sessions = new Map<number, SessionHandle>();
+  /** By call id: the session that claimed the call first (a later stream for it is refused). */
+  readonly #byCall = new Map<number, SessionHandle>();
+  /** Every running session, refused latecomers included, so draining waits for all of them. */
+  readonly #sessions = new Set<SessionHandle>();
   readonly #timer: DrainTimer;
 
   constructor(options: { timer?: DrainTimer } = {}) {
     this.#timer = options.timer ?? realTimer;
   }
 
-  /** Registers a started session; a second stream for the same call replaces the first in the index. */
+  /**
+   * Registers a started session. A second stream for a call that already has a running session
+   * never replaces it in the index: the call's store claim refuses that stream, and until it has,
+   * callbacks must still reach the session that owns the call.
+   */
   add(handle: SessionHandle): void {
-    this.#sessions.set(handle.callId, handle);
+    this.#sessions.add(handle);
+    if (!this.#byCall.has(handle.callId)) this.#byCall.set(handle.callId, handle);
     void handle.done.finally(() => {
-      if (this.#sessions.get(handle.callId) === handle) this.#sessions.delete(handle.callId);
+      this.#sessions.delete(handle);
+      if (this.#byCall.get(handle.callId) === handle) this.#byCall.delete(handle.callId);
     });
   }
 
   /** The live session of a call, if this process runs it. */
   get(callId: number): SessionHandle | undefined {
-    return this.#sessions.get(callId);
+    return this.#byCall.get(callId);
   }
 
   /** Live sessions right now. */

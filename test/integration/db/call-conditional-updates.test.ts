@@ -52,6 +52,18 @@ describe('CallRepository.attachStream', () => {
     expect(await calls.getCallRecord(businessId, callId)).toEqual(before);
   });
 
+  it('refuses, writing nothing, a second stream for the same carrier call (attaching is a one-time claim)', async () => {
+    // Arrange
+    const { businessId, callId } = await seedCall('CA7');
+    await calls.attachStream(businessId, callId, 'CA7', AT);
+    const before = await calls.getCallRecord(businessId, callId);
+    // Act
+    const refused = await calls.attachStream(businessId, callId, 'CA7', '2026-11-24T10:00:05.000Z');
+    // Assert
+    expect(refused).toBe('already_attached');
+    expect(await calls.getCallRecord(businessId, callId)).toEqual(before);
+  });
+
   it('refuses, writing nothing, a call that has ended', async () => {
     // Arrange
     const { businessId, callId } = await seedCall('CA4');

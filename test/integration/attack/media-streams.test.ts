@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { step } from '../../../media-service/src/sandbox/scenarios';
+import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
+import { callScripted, carrierCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
+import { startCallStack, type CallStack } from '../../support/call-stack';
+
+/**
+ * Attack suite, media streams: a second Media Stream that replays a live call's stream exactly
+ * (same signed token, same carrier call sid, valid handshake signature) must not attach to it.
+ */
+
+let stack: CallStack;
+
+beforeAll(async () => {
+  stack = await startCallStack();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** The carrier's record of the call the dialler places to `to` (it arrives through the queue). */
+async function placedTo(to: string, timeoutMs = 15_000) {
+  const started = Date.now();
+  for (;;) {
+    const found = stack.carrier.calls().find((call) => call.to === to);
+    if (found) return carrierCall(stack, to);
+    if (Date.now() - started > timeoutMs) throw new Error(`no call to ${to} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Opens a signed stream and replays `start`; resolves with the close code and the media messages it got. */
+function replayStream(callSid: string, parameters: Record<string, string>) {
+  const base = `ws://127.0.0.1:${stack.media.port}`;
+  const signature = twilioSignature(stack.carrier.authToken, `${base}/twilio/media`);
+  const ws = new WebSocket(`${base}/twilio/media`, { headers: { 'x-twilio-signature': signature } });
+  const media: unknown[] = [];
+  ws.on('message', (data) => {
+    const message = JSON.parse(String(data)) as { event?: string };
+    if (message.event === 'media') media.push(message);
+  });
+  ws.on('open', () => {
+    ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
+    const start = { accountSid: stack.carrier.accountSid, streamSid: 'MZreplay', callSid, tracks: ['inbound'], customParameters: parameters, mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 } };
+    ws.send(JSON.stringify({ event: 'start', sequenceNumber: '1', start, streamSid: 'MZreplay' }));
+  });
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  return { closed, media };
+}
+
+describe('attack: a second media stream on a live call', () => {
+  it('is closed 1008 and hears nothing, while the first stream keeps the call', { timeout: 60_000 }, async () => {
+    // Arrange: a live call whose callee listens to the greeting, then stays on the line.
+    const steps = [waitForAssistant(), step.pause(4_000), step.say('Thanks, goodbye!'), waitForAssistant(), step.hangup()];
+    const { tenant, callId, to } = await callScripted(stack, { first_message: 'Hello from Acme.', advanced: QUIET }, steps);
+    const sid = (await placedTo(to)).sid;
+    const live = await stack.carrier.waitFor(sid, (call) => call.streams.length > 0 && call.streams[0]!.audioChunks.length > 0, 15_000);
+    const original = live.streams[0]!.customParameters;
+    // Act
+    const replay = replayStream(sid, original);
+    const code = await replay.closed;
+    // Assert
+    expect(code).toBe(1008);
+    expect(replay.media).toEqual([]);
+    expect(stack.media.registry.get(callId)).toBeDefined();
+    expect(stack.logs.some((log) => log.message === 'call.session.refused' && log.fields?.reason === 'already_attached')).toBe(true);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    expect(['assistant_ended', 'caller_hung_up']).toContain(call.ended_reason);
+    expect(detail.transcript.some((entry) => entry.role === 'user' && entry.text.includes('goodbye'))).toBe(true);
+  });
+});
