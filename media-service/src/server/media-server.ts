@@ -3,10 +3,17 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { SessionHandle, SessionStart } from '../call/session-types';
 import { twilioRoutes, type TwilioRoutesOptions } from '../http/twilio-routes';
 import { mediaStreamUpgrade } from './media-stream-upgrade';
 import { SessionRegistry } from './session-registry';
+
+/**
+ * The largest request body the media service reads. Twilio's form posts (voice webhook, status and
+ * AMD callbacks) are a few KB; anything larger is refused before it is buffered.
+ */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 
 /** Construction options of {@link MediaServer}. */
 export interface MediaServerOptions {
@@ -104,6 +111,10 @@ export class MediaServer {
   #app(options: MediaServerOptions): Hono {
     const log = options.twilio.log;
     return new Hono()
+      // Before any route reads a body (the signature check needs the form): a declared length over
+      // the cap is refused without reading a byte, a chunked body once the cap is passed. The
+      // connection is closed with the 413, so Node does not go on reading the rest to discard it.
+      .use('*', bodyLimit({ maxSize: MAX_REQUEST_BODY_BYTES, onError: (c) => c.text('payload too large', 413, { connection: 'close' }) }))
       .get('/health', (c) =>
         c.json({ active_calls: this.registry.size, draining: this.#draining }, this.#draining ? 503 : 200),
       )
