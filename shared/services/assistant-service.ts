@@ -87,11 +87,9 @@ export class AssistantService {
     if (input.config !== undefined) {
       await checkConfigReferences(businessId, input.config, ['body', 'config'], this.deps);
       next.config = await this.withSetupRule(businessId, input.config, current.config.system_prompt);
-      // A replaced config keeps the stored key only when the client sent a new one or none at all
-      // while keeping the same custom provider; sending a config without custom model drops it.
       if (input.customKey !== undefined) {
         next.custom_key_sealed = await this.deps.secretBox.seal(input.customKey, customKeyContext(businessId));
-      } else if (input.config.model.provider !== 'custom') {
+      } else if (!keepsCustomEndpoint(current.config, input.config)) {
         delete next.custom_key_sealed;
       }
     }
@@ -120,4 +118,13 @@ export class AssistantService {
     );
     return { ...config, setup: ruled.setup, system_prompt: ruled.system_prompt } as AssistantConfig;
   }
+}
+
+/**
+ * Whether a replaced config still talks to the endpoint the stored key was given for. The key is
+ * write-only, so a client cannot see where it would go: a new `custom_url` (or a provider change)
+ * without a new `custom_key` must not carry the old key to the new address.
+ */
+function keepsCustomEndpoint(before: AssistantConfig, after: AssistantConfig): boolean {
+  return before.model.provider === 'custom' && after.model.provider === 'custom' && before.model.custom_url === after.model.custom_url;
 }
