@@ -50,7 +50,7 @@ const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** Headers this module sets itself: a caller's copy (any case) would be sent twice or contradict the URL. */
 const OWN_HEADERS = new Set(['host', 'content-length']);
 
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -59,7 +59,7 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -89,39 +89,49 @@ function readCapped(response: IncomingMessage, maxBytes: number): Promise<{ text
   });
 }
 
+/** What {@link openPinned} sends: method, plain headers, and a body already in memory. */
+export interface PinnedRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
 /**
  * Opens the connection to the checked ADDRESS, not to the name: the socket's host is the IP
  * literal, so Node performs no DNS lookup at all (net skips `lookup` for literals), which closes the
  * DNS-rebinding window between check and connect. The name still travels where it must: in the
  * `Host` header, and for https as the TLS SNI `servername`, which is also the name the certificate
  * is verified against. `agent: false` keeps every request on a fresh socket, so no pooled connection
- * made for another target is ever reused.
+ * made for another target is ever reused. Node's http client never follows redirects: a 3xx is the
+ * response. Resolves with the response head; its body is the caller's to read or destroy.
  */
-function requestPinned(target: CheckedTarget, init: GuardedRequestInit, signal: AbortSignal, maxBytes: number) {
+export function openPinned(target: CheckedTarget, init: PinnedRequest, signal: AbortSignal): Promise<IncomingMessage> {
   const { url, address } = target;
   const secure = url.protocol === 'https:';
   const name = bareHostname(url);
   const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(init.headers ?? {})) {
+  for (const [key, value] of Object.entries(init.headers)) {
     if (!OWN_HEADERS.has(key.toLowerCase())) headers[key] = value;
   }
   headers.host = url.host;
   if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
   const options = {
     host: address, port: url.port === '' ? (secure ? 443 : 80) : Number(url.port), path: `${url.pathname}${url.search}`,
-    method: init.method ?? 'GET', headers, agent: false as const, signal,
+    method: init.method, headers, agent: false as const, signal,
     ...(secure && isIP(name) === 0 ? { servername: name } : {}),
   };
-  return new Promise<{ status: number; headers: Record<string, string>; text: string; truncated: boolean }>((resolve, reject) => {
-    const request = (secure ? httpsRequest : httpRequest)(options, (response) => {
-      readCapped(response, maxBytes).then(
-        ({ text, truncated }) => resolve({ status: response.statusCode ?? 0, headers: flattenHeaders(response.headers), text, truncated }),
-        reject,
-      );
-    });
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const request = (secure ? httpsRequest : httpRequest)(options, resolve);
     request.on('error', reject);
     request.end(init.body);
   });
+}
+
+/** Sends through {@link openPinned} and reads the body up to `maxBytes`. */
+async function requestPinned(target: CheckedTarget, init: GuardedRequestInit, signal: AbortSignal, maxBytes: number) {
+  const response = await openPinned(target, { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.body !== undefined && { body: init.body }) }, signal);
+  const { text, truncated } = await readCapped(response, maxBytes);
+  return { status: response.statusCode ?? 0, headers: flattenHeaders(response.headers), text, truncated };
 }
 
 /**

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
-import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
@@ -10,6 +9,7 @@ import type { CallSessionDeps, SessionTuning } from '../../media-service/src/cal
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
 import { OutboundConsumer } from '../../media-service/src/calls/outbound-consumer';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
+import { languageModels } from '../../media-service/src/server/language-models';
 import { MediaServer } from '../../media-service/src/server/media-server';
 import { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
 import { DeepgramSandboxServer } from '../../media-service/src/sandbox/deepgram-server';
@@ -75,11 +75,13 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const slots = new CallSlotsRepository(core.db);
   const lifecycle = new CallLifecycle({ calls: core.callRepo, assistants: core.assistantRepo, minutes, slots, events: bus, now: () => new Date(), newEventId: () => randomUUID() });
   const telephony = new TwilioTelephony({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
-  const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: openai.baseUrl });
+  // The production factory: `provider: openai` gets the sandbox OpenAI, `custom` the business's URL
+  // through the guarded fetch (private addresses allowed, as in `npm run dev`).
+  const languageModelFor = languageModels({ openai: { apiKey: 'sk-sandbox', baseURL: openai.baseUrl }, secretBox: core.secretBox, allowPrivateUrls: true });
   const sessionDeps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
     tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
-    languageModelFor: async () => llm,
+    languageModelFor,
     realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }),
     telephony,
     scheduler,

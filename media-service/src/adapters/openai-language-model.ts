@@ -5,6 +5,8 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { ProviderError } from '../../../shared/errors';
+import { RedirectRefusedError, ResponseTooLargeError } from '../../../shared/security/pinned-fetch';
+import { BlockedUrlError } from '../../../shared/security/ssrf';
 import { ChatChunkReader } from './chat-chunk-reader';
 import type { LanguageModel, LlmChunk, LlmFinishReason, LlmMessage, LlmRequest, LlmStream, LlmToolCall } from '../ports/language-model';
 
@@ -23,9 +25,10 @@ import type { LanguageModel, LlmChunk, LlmFinishReason, LlmMessage, LlmRequest, 
  *   widely accept it and often do not know the newer name.
  * - `race`: two identical requests; whichever yields its first token first is streamed and the
  *   other is aborted ("hedged requests", Dean & Barroso, The Tail at Scale). Both are billed.
- * - `provider: "custom"`: the same client against the business's `custom_url` and stored key;
- *   the URL goes through the injected SSRF guard before every request (connection time, not just
- *   save time). Pass a guarded `fetch` too if the guard must also pin DNS resolution.
+ * - `provider: "custom"`: the same client against the business's `custom_url` and stored key,
+ *   sending through the injected guarded `fetch` (`shared/security/pinned-fetch.ts`): every request
+ *   is checked against SSRF and connected to the address the check approved, and redirects are
+ *   refused. A refusal ends the turn with a non-retryable `ProviderError` that says why.
  */
 export type OpenAiLanguageModelOptions = CommonOptions &
   (
@@ -36,16 +39,14 @@ export type OpenAiLanguageModelOptions = CommonOptions &
         customUrl: string;
         /** The business's stored key for it. */
         apiKey: string;
-        /** SSRF guard: resolves when the URL may be contacted, throws otherwise. */
-        guardUrl: (url: string) => Promise<void>;
+        /** The SSRF-guarded, address-pinned, redirect-refusing fetch every request goes through. */
+        fetch: typeof fetch;
       }
   );
 
 interface CommonOptions {
   /** Request timeout (default 30 s); a turn is normally bounded by its abort signal first. */
   timeoutMs?: number;
-  /** Replaces the SDK's fetch (e.g. one whose DNS lookup is SSRF-guarded). */
-  fetch?: typeof fetch;
   /** Monotonic clock in ms, for `firstTokenMs` (injected by tests). */
   now?: () => number;
 }
@@ -80,18 +81,13 @@ export class OpenAiLanguageModel implements LanguageModel {
       maxRetries: 0,
       timeout: options.timeoutMs ?? 30_000,
       logLevel: 'off',
-      ...(options.fetch && { fetch: options.fetch }),
+      ...(options.provider === 'custom' && { fetch: options.fetch }),
     });
   }
 
   /** Sends the request(s) now and returns the stream of chunks. */
   stream(request: LlmRequest): LlmStream {
-    const options = this.#options;
-    const ready = options.provider === 'custom' ? guard(options.guardUrl, options.customUrl) : Promise.resolve();
-    const attempt = async (signal: AbortSignal) => {
-      await ready;
-      return this.#attempt(request, signal);
-    };
+    const attempt = (signal: AbortSignal) => this.#attempt(request, signal);
     return new OpenAiStream(request, attempt, this.#providerName(), this.#now);
   }
 
@@ -130,13 +126,12 @@ export class OpenAiLanguageModel implements LanguageModel {
   }
 }
 
-async function guard(guardUrl: (url: string) => Promise<void>, url: string): Promise<void> {
-  try {
-    await guardUrl(url);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ProviderError('custom_llm', `custom_url refused by the URL guard: ${reason}`, undefined, { retryable: false, cause: error });
+/** The guarded fetch's refusal behind an SDK connection error (the SDK wraps what fetch throws as its `cause`). */
+function guardRefusal(error: unknown): Error | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof BlockedUrlError || e instanceof RedirectRefusedError || e instanceof ResponseTooLargeError) return e;
   }
+  return undefined;
 }
 
 function isToken(c: ChatCompletionChunk): boolean {
@@ -207,6 +202,8 @@ class OpenAiStream implements LlmStream {
     if (this.#request.signal.aborted) return this.#request.signal.reason;
     if (error instanceof ProviderError) return error;
     if (error instanceof AggregateError) return this.#mapError(error.errors[0]);
+    const refused = guardRefusal(error);
+    if (refused) return new ProviderError(this.#provider, `custom_url refused: ${refused.message}`, undefined, { retryable: false, cause: refused });
     if (error instanceof APIError) return new ProviderError(this.#provider, error.message, error.status, { cause: error });
     const message = error instanceof Error ? error.message : String(error);
     return new ProviderError(this.#provider, `LLM stream failed: ${message}`, undefined, { retryable: true, cause: error });

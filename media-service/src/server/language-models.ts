@@ -1,5 +1,6 @@
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
-import { resolveAndCheck, type LookupAll } from '../../../shared/security/ssrf';
+import { pinnedFetch } from '../../../shared/security/pinned-fetch';
+import type { LookupAll } from '../../../shared/security/ssrf';
 import type { SecretBox } from '../../../shared/security/secret-box';
 import { customKeyContext } from '../../../shared/services/assistant-service';
 import { OpenAiLanguageModel } from '../adapters/openai-language-model';
@@ -21,22 +22,19 @@ const NO_KEY = 'no-key';
 /**
  * `CallSessionDeps.languageModelFor`: the platform's OpenAI client for `provider: openai`, and for
  * `provider: custom` a client on the business's `custom_url` with its KMS-sealed key (opened with
- * the business's context, so a key copied to another business does not open). The custom URL is
- * checked against SSRF again before every request (DNS answers can change after it was saved).
+ * the business's context, so a key copied to another business does not open). Every request to the
+ * custom URL goes through the pinned fetch: checked against SSRF again (DNS answers can change after
+ * it was saved), connected to the address that check approved, and never redirected.
  *
  * The third argument is the assistant's `custom_key_sealed` (the config alone does not carry it).
  */
 export function languageModels(options: LanguageModelsOptions) {
   const platform = new OpenAiLanguageModel({ provider: 'openai', ...options.openai });
   const policy = { allowPrivate: options.allowPrivateUrls, requireHttps: !options.allowPrivateUrls };
+  const guarded = pinnedFetch({ policy, ...(options.lookup && { lookup: options.lookup }) });
   return async function languageModelFor(businessId: number, config: AssistantConfig, customKeySealed?: string): Promise<LanguageModel> {
     if (config.model.provider !== 'custom') return platform;
     const apiKey = customKeySealed ? await options.secretBox.open(customKeySealed, customKeyContext(businessId)) : NO_KEY;
-    return new OpenAiLanguageModel({
-      provider: 'custom',
-      customUrl: config.model.custom_url,
-      apiKey,
-      guardUrl: async (url) => void (await resolveAndCheck(url, policy, options.lookup)),
-    });
+    return new OpenAiLanguageModel({ provider: 'custom', customUrl: config.model.custom_url, apiKey, fetch: guarded });
   };
 }

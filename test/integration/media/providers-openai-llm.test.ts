@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProviderError } from '../../../shared/errors';
+import { pinnedFetch } from '../../../shared/security/pinned-fetch';
 import { OpenAiLanguageModel } from '../../../media-service/src/adapters/openai-language-model';
 import type { LlmChunk, LlmRequest } from '../../../media-service/src/ports/language-model';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
@@ -168,35 +169,33 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
     expect(stream.serviceTier).toBe('priority');
   });
 
-  it('custom provider: checks the URL with guardUrl, then uses the custom base URL, key and max_tokens', async () => {
+  it('custom provider: sends through the guarded fetch to the custom base URL, with its key and max_tokens', async () => {
     // Arrange
     const business = await OpenAiSandboxServer.start({ apiKey: 'biz-secret', ttftMs: 5 });
     const customUrl = business.baseUrl;
-    const guardUrl = vi.fn(async (_url: string) => undefined);
-    const custom = new OpenAiLanguageModel({ provider: 'custom', customUrl, apiKey: 'biz-secret', guardUrl });
+    const fetch = pinnedFetch({ policy: { allowPrivate: true, requireHttps: false } });
+    const custom = new OpenAiLanguageModel({ provider: 'custom', customUrl, apiKey: 'biz-secret', fetch });
     // Act
     const chunks = await drain(custom.stream(request({ model: 'my-llama' })));
     await business.close();
     // Assert
-    expect(guardUrl).toHaveBeenCalledWith(customUrl);
     expect(text(chunks)).toContain('Monday');
     expect(business.requests).toHaveLength(1);
     expect(business.requests[0]).toMatchObject({ authorization: 'Bearer biz-secret', body: { model: 'my-llama', max_tokens: 300 } });
     expect(business.requests[0]!.body).not.toHaveProperty('max_completion_tokens');
   });
 
-  it('custom provider: a refused URL fails before any request is sent', async () => {
+  it('custom provider: a refused URL fails, not retryable and saying why, before any request is sent', async () => {
     // Arrange
     const before = openai.requests.length;
-    const guardUrl = async (url: string) => {
-      throw new Error(`${url} resolves to a private address`);
-    };
-    const custom = new OpenAiLanguageModel({ provider: 'custom', customUrl: openai.baseUrl, apiKey: 'k', guardUrl });
+    const fetch = pinnedFetch({ policy: { allowPrivate: false, requireHttps: false } });
+    const custom = new OpenAiLanguageModel({ provider: 'custom', customUrl: openai.baseUrl, apiKey: 'k', fetch });
     // Act
     const error = await drain(custom.stream(request())).catch((e: unknown) => e);
     // Assert
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ provider: 'custom_llm', retryable: false });
+    expect((error as Error).message).toMatch(/^custom_url refused: .*loopback/);
     expect(openai.requests).toHaveLength(before);
   });
 
