@@ -33,7 +33,14 @@ export const METRIC_NAMESPACE = 'VoiceAgent';
 export const ACTIVE_CALLS_METRIC = 'ActiveCalls';
 /** 1 per call that ended with `ended_reason: error`. */
 export const CALLS_ENDED_WITH_ERROR_METRIC = 'CallsEndedWithError';
-/** The one dimension of both metrics; its value is the stage name (env STAGE). */
+/**
+ * 1 per media task that could not start (its `media.start_failed` log line, counted by a metric
+ * filter): a stage without Twilio credentials, or any other bad configuration.
+ */
+export const MEDIA_START_FAILED_METRIC = 'MediaStartFailed';
+/** The log message that metric filter matches (media-service/src/server/media-runtime.ts MEDIA_START_FAILED). */
+export const MEDIA_START_FAILED_LOG = 'media.start_failed';
+/** The one dimension of the media metrics; its value is the stage name (env STAGE). */
 export const STAGE_DIMENSION = 'Stage';
 
 /** Receives before a message moves to its DLQ; consumers are idempotent, so retries are safe. */

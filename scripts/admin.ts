@@ -7,7 +7,7 @@ import { readStackInfo } from './local/infra';
 import { localApiConfig } from './local/config';
 import { stageResourceNames } from '../infra/names';
 import { E164_PATTERN } from '../shared/domain/phone-number';
-import { SANDBOX_ACCOUNT_SID, SANDBOX_AUTH_TOKEN } from '../media-service/src/sandbox/carrier';
+import { SANDBOX_ACCOUNT_SID } from '../media-service/src/sandbox/carrier';
 import { SANDBOX_SCENARIO_NAMES, type SandboxScenarioName } from '../media-service/src/sandbox/scenarios';
 
 const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
@@ -132,12 +132,12 @@ function callInBody(args: Args): { to: string; from?: string; scenario?: Sandbox
 /** A simulated person calls one of our numbers through the running stack's sandbox carrier. */
 async function callIn(args: Args): Promise<unknown> {
   const body = callInBody(args);
-  const { carrierUrl } = readStackInfo();
-  if (!carrierUrl) throw new Error('The local stack recorded no sandbox carrier (Twilio credentials set, or started by an older npm run dev): restart npm run dev.');
+  const { carrierUrl, sandboxAuthToken } = readStackInfo();
+  if (!carrierUrl || !sandboxAuthToken) throw new Error('The local stack recorded no sandbox carrier (started by an older npm run dev?): restart npm run dev.');
   const response = await fetch(`${carrierUrl}/sandbox/inbound-calls`, {
     method: 'POST',
     headers: {
-      authorization: `Basic ${Buffer.from(`${SANDBOX_ACCOUNT_SID}:${SANDBOX_AUTH_TOKEN}`).toString('base64')}`,
+      authorization: `Basic ${Buffer.from(`${SANDBOX_ACCOUNT_SID}:${sandboxAuthToken}`).toString('base64')}`,
       'content-type': 'application/json',
     },
     body: JSON.stringify(body),

@@ -18,12 +18,12 @@ import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { Stats } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, LogGroup, MetricFilter, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { MediaStageConfig } from '../config';
-import { ACTIVE_CALLS_METRIC, MEDIA_PORT, MEDIA_STOP_TIMEOUT_S, METRIC_NAMESPACE } from '../constants';
+import { ACTIVE_CALLS_METRIC, MEDIA_PORT, MEDIA_START_FAILED_LOG, MEDIA_START_FAILED_METRIC, MEDIA_STOP_TIMEOUT_S, METRIC_NAMESPACE, STAGE_DIMENSION } from '../constants';
 import { mediaMetric } from '../metrics';
 import { acknowledge } from '../nag';
 import { REPO_ROOT } from '../paths';
@@ -83,6 +83,16 @@ export class MediaService extends Construct {
     const { capacity } = props;
     this.cluster = new Cluster(this, 'Cluster', { vpc: props.vpc, containerInsightsV2: ContainerInsights.ENHANCED });
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.removalPolicy });
+    // A task that cannot start (no Twilio credentials on a deployed stage, any bad setting) logs one
+    // line and exits; ECS restarts it. The ops stack alarms on this count.
+    new MetricFilter(this, 'StartFailures', {
+      logGroup: this.logGroup,
+      filterPattern: FilterPattern.stringValue('$.message', '=', MEDIA_START_FAILED_LOG),
+      metricNamespace: METRIC_NAMESPACE,
+      metricName: MEDIA_START_FAILED_METRIC,
+      metricValue: '1',
+      dimensions: { [STAGE_DIMENSION]: '$.stage' },
+    });
     this.taskDefinition = new FargateTaskDefinition(this, 'Task', {
       cpu: capacity.cpu,
       memoryLimitMiB: capacity.memoryMiB,

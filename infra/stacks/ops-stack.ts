@@ -15,7 +15,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config';
-import { ACTIVE_CALLS_METRIC, CALLS_ENDED_WITH_ERROR_METRIC } from '../constants';
+import { ACTIVE_CALLS_METRIC, CALLS_ENDED_WITH_ERROR_METRIC, MEDIA_START_FAILED_METRIC } from '../constants';
 import { percentOf, ServiceAlarms } from '../constructs/alarms';
 import { mediaMetric } from '../metrics';
 import { stageNames } from '../stage-names';
@@ -101,6 +101,11 @@ export class OpsStack extends Stack {
       metric: mediaMetric(CALLS_ENDED_WITH_ERROR_METRIC, config.stage, { period: FIVE_MINUTES, statistic: Stats.SUM }),
       threshold: THRESHOLDS.callsEndedWithError,
       description: 'Calls are ending with ended_reason "error" (a provider outage or a bug in the engine).',
+    });
+    this.alarms.add('media-start-failed', {
+      metric: mediaMetric(MEDIA_START_FAILED_METRIC, config.stage, { period: FIVE_MINUTES, statistic: Stats.SUM }),
+      threshold: 1,
+      description: 'A media task could not start (no Twilio credentials, or a bad setting): no call is taken until it is fixed. Its log says what to set.',
     });
     this.alarms.add('media-cpu', {
       metric: media.media.service.metricCpuUtilization({ period: FIVE_MINUTES }),

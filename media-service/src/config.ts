@@ -45,10 +45,18 @@ export const MediaConfigSchema = v.object({
   KMS_KEY_ID: optionalText,
   LOCAL_SECRET_KEY: optionalText,
   STREAM_TOKEN_SECRET: v.pipe(required, v.minLength(16, 'STREAM_TOKEN_SECRET must be at least 16 characters')),
-  /** Twilio: both set, or both empty for the in-process sandbox carrier. */
+  /** Twilio: both set on every deployed stage; a media task without them does not start. */
   TWILIO_ACCOUNT_SID: optionalText,
   TWILIO_AUTH_TOKEN: optionalText,
   TWILIO_BASE_URL: optionalText,
+  /**
+   * The in-process sandbox carrier instead of Twilio: only where explicitly enabled (the local
+   * stack and tests). Never a fallback for missing credentials: its token would be the only thing
+   * standing between the internet and forged voice webhooks.
+   */
+  SANDBOX_CARRIER: flag('false'),
+  /** The sandbox carrier's auth token (the local stack keeps one per data folder); random when unset. */
+  SANDBOX_AUTH_TOKEN: optionalText,
   /** Empty: the in-process sandbox Deepgram (Flux + Aura). */
   DEEPGRAM_API_KEY: optionalText,
   DEEPGRAM_BASE_URL: optionalText,
@@ -73,8 +81,18 @@ export type MediaConfig = v.InferOutput<typeof MediaConfigSchema>;
 /** Reads and checks the environment once (fail-fast, naming every bad variable). */
 export function readMediaConfig(env: Record<string, string | undefined>): MediaConfig {
   const config = readConfig(MediaConfigSchema, env);
-  if (Boolean(config.TWILIO_ACCOUNT_SID) !== Boolean(config.TWILIO_AUTH_TOKEN)) {
-    throw new ConfigError('Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together (or both empty for the sandbox carrier).');
+  const twilio = Boolean(config.TWILIO_ACCOUNT_SID) || Boolean(config.TWILIO_AUTH_TOKEN);
+  if (twilio && !(config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError('Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together.');
+  }
+  if (twilio && config.SANDBOX_CARRIER) {
+    throw new ConfigError('Invalid configuration:\n  SANDBOX_CARRIER=true and Twilio credentials are both set: choose one carrier.');
+  }
+  if (!twilio && !config.SANDBOX_CARRIER) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are empty: fill the stage\'s Twilio secret ' +
+        '(voice-agent/<stage>/twilio) and restart the tasks. No call is taken until then; the sandbox carrier runs only where SANDBOX_CARRIER=true (local stack and tests).',
+    );
   }
   if (!config.KMS_KEY_ID && !config.LOCAL_SECRET_KEY) {
     throw new ConfigError('Invalid configuration:\n  set KMS_KEY_ID (AWS) or LOCAL_SECRET_KEY (local stack) to open custom LLM keys.');

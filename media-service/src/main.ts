@@ -4,7 +4,7 @@ import { ConfigError } from '../../shared/config';
 import { EventBridgeBus } from '../../shared/events/event-bus';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../../shared/security/secret-box';
 import { readMediaConfig, type MediaConfig } from './config';
-import { jsonLog, startMediaRuntime } from './server/media-runtime';
+import { jsonLog, MEDIA_START_FAILED, startMediaRuntime } from './server/media-runtime';
 import { startProviders } from './server/providers';
 
 /**
@@ -52,6 +52,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  jsonLog('media.start_failed', { error: error instanceof Error ? error.message : String(error) });
+  // The ops stack counts these lines (a metric filter on `message` and `stage`) and alarms on them.
+  jsonLog(MEDIA_START_FAILED, { stage: process.env.STAGE ?? 'unknown', error: error instanceof Error ? error.message : String(error) });
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { newSandboxAuthToken } from '../../media-service/src/sandbox/carrier';
 import { createDb } from '../../shared/db/client';
 import { ensureTable } from '../../shared/db/create-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../test/stand-ins/dynamodb-local';
@@ -17,6 +18,8 @@ export interface LocalStackInfo {
   outboundQueueUrl: string;
   recordingsBucket: string;
   localSecretKey: string;
+  /** The sandbox carrier's auth token: random, created once per data folder (`admin call-in` signs with it). */
+  sandboxAuthToken: string;
   apiUrl?: string;
   /** The sandbox carrier's base URL (`admin call-in` rings through it). */
   carrierUrl?: string;
@@ -27,10 +30,10 @@ export const STACK_FILE = join(DATA_DIR, 'dev-stack.json');
 const TABLE_NAME = 'voice-agent-local';
 const REGION = 'us-east-1';
 
-/** The secret the local secret box seals with; created once per data folder. */
-function localSecretKey(): string {
-  const file = join(DATA_DIR, 'secret-key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+/** A secret kept in the data folder: created at random on first use, the same on every restart. */
+function dataFolderSecret(name: string, create: () => string): string {
+  const file = join(DATA_DIR, name);
+  if (!existsSync(file)) writeFileSync(file, create(), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
 
@@ -70,7 +73,10 @@ export async function startLocalInfra(options: { benchmark?: boolean } = {}): Pr
     sqsEndpoint: fauxqs.endpoint,
     outboundQueueUrl: queue.QueueUrl!,
     recordingsBucket: 'recordings',
-    localSecretKey: localSecretKey(),
+    // The secret box's key, and the sandbox carrier's auth token (never a constant: it signs the
+    // voice webhooks and stream upgrades the local call engine trusts).
+    localSecretKey: dataFolderSecret('secret-key', () => randomBytes(32).toString('base64')),
+    sandboxAuthToken: dataFolderSecret('sandbox-auth-token', newSandboxAuthToken),
   };
   return { info, fresh, stop: async () => void (await Promise.all([dynamo.stop(), fauxqs.stop()])) };
 }

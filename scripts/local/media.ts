@@ -60,6 +60,8 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
     // A fresh key per run: tokens only live for the minute between TwiML and the stream's start.
     STREAM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
     ALLOW_PRIVATE_URLS: 'true',
+    SANDBOX_CARRIER: 'true',
+    SANDBOX_AUTH_TOKEN: info.sandboxAuthToken,
     DRAIN_TIMEOUT_MS: '5000',
     OWNER_ID: `local:${process.pid}`,
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
@@ -13,7 +14,7 @@ export type ScenarioOrLine = Scenario | SandboxLine;
 
 /** Options for {@link SandboxCarrier}. */
 export interface SandboxCarrierOptions {
-  /** The sandbox account; REST calls must authenticate as `accountSid:authToken`. */
+  /** The sandbox account; REST calls must authenticate as `accountSid:authToken` (default token: random). */
   accountSid?: string;
   /** Also the key every callback, webhook and stream upgrade is signed with (X-Twilio-Signature). */
   authToken?: string;
@@ -53,9 +54,16 @@ export interface InboundCallRequest {
   statusEvents?: readonly string[];
 }
 
-/** Default sandbox credentials (shape-valid: `AC` + 32 hex). */
+/** The sandbox account (shape-valid: `AC` + 32 hex). Not a secret: the auth token is. */
 export const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
-export const SANDBOX_AUTH_TOKEN = 'sandbox-auth-token';
+
+/**
+ * A new sandbox auth token: 32 random hex characters, like a Twilio auth token. There is no
+ * default token anyone could know: it signs the callbacks the media service trusts.
+ */
+export function newSandboxAuthToken(): string {
+  return randomBytes(16).toString('hex');
+}
 
 /** Who calls when `POST /sandbox/inbound-calls` names no `from` (555-01xx: a fictional number). */
 export const SANDBOX_DEFAULT_CALLER = '+14155550100';
@@ -98,7 +106,7 @@ export class SandboxCarrier {
   private constructor(options: SandboxCarrierOptions) {
     this.#options = options;
     this.accountSid = options.accountSid ?? SANDBOX_ACCOUNT_SID;
-    this.authToken = options.authToken ?? SANDBOX_AUTH_TOKEN;
+    this.authToken = options.authToken ?? newSandboxAuthToken();
     this.#scheduler = options.scheduler ?? new PacerScheduler({ tickMs: 20 });
     this.#timing = { ...DEFAULT_CARRIER_TIMING, ...options.timing };
     this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, sandbox: 'carrier', ...fields })));

@@ -32,6 +32,9 @@ import type { MediaProviders } from './providers';
 export type MediaLog = (message: string, fields?: Record<string, unknown>) => void;
 
 /** One JSON line per log call on stderr (CloudWatch Logs keeps stdout for the EMF metric lines). */
+/** The log line of a media task that could not start (bad configuration, no Twilio credentials). */
+export const MEDIA_START_FAILED = 'media.start_failed';
+
 export const jsonLog: MediaLog = (message, fields = {}) => console.error(JSON.stringify({ time: new Date().toISOString(), message, ...fields }));
 
 /** Options of {@link startMediaRuntime}; everything that differs between AWS and the local stack. */

@@ -31,7 +31,7 @@ export interface MediaProviders {
   /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
   twilioAuthToken: string;
   labels: ProviderLabels;
-  /** Set when the sandbox carrier runs in this process (no Twilio credentials). */
+  /** Set when the sandbox carrier runs in this process (SANDBOX_CARRIER=true: local stack and tests). */
   carrier?: SandboxCarrier;
   deepgramSandbox?: DeepgramSandboxServer;
   openAiSandbox?: OpenAiSandboxServer;
@@ -74,9 +74,10 @@ export async function startProviders(config: MediaConfig, options: StartProvider
   const openai: OpenAiTarget = config.OPENAI_API_KEY
     ? { apiKey: config.OPENAI_API_KEY, ...(config.OPENAI_BASE_URL && { baseURL: config.OPENAI_BASE_URL }) }
     : { apiKey: 'sk-sandbox', baseURL: sandboxUrl! };
-  const carrier = config.TWILIO_ACCOUNT_SID
+  const carrier = !config.SANDBOX_CARRIER
     ? undefined
     : await SandboxCarrier.start({
+        ...(config.SANDBOX_AUTH_TOKEN && { authToken: config.SANDBOX_AUTH_TOKEN }),
         utterances: board,
         // Like a Twilio number's VoiceUrl: where `POST /sandbox/inbound-calls` rings.
         voiceUrl: new URL('/twilio/voice', config.PUBLIC_BASE_URL).toString(),

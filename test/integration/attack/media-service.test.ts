@@ -155,3 +155,20 @@ describe('attack: oversized bodies to the media service', () => {
     expect(stack.media.registry.size).toBe(sessionsBefore);
   });
 });
+
+describe('attack: forged Twilio requests', () => {
+  it('refuses a voice webhook signed with the old public sandbox token (the carrier token is random now)', async () => {
+    // Arrange
+    const url = `http://127.0.0.1:${stack.media.port}/twilio/voice`;
+    const form = { CallSid: 'CAforged', From: '+14155550100', To: '+15550100001', CallStatus: 'ringing', Direction: 'inbound' };
+    // Act
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature('sandbox-auth-token', url, form) },
+      body: new URLSearchParams(form).toString(),
+    });
+    // Assert
+    expect(stack.carrier.authToken).not.toBe('sandbox-auth-token');
+    expect(response.status).toBe(403);
+  });
+});

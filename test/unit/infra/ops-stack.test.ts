@@ -1,5 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_START_FAILED } from '../../../media-service/src/server/media-runtime';
 import { synthesize, TLS_STAGE, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;
@@ -67,6 +68,17 @@ describe('alarms on the call engine', () => {
       Statistic: 'Average',
       Threshold: Math.ceil(TLS_STAGE.media.targetActiveCallsPerTask * 1.2),
     });
+  });
+
+  it('watch media tasks that cannot start (a stage without Twilio credentials), counted from their log line', () => {
+    // Arrange
+    const filters = Object.values(service.templates.media.findResources('AWS::Logs::MetricFilter')).map((filter) => filter.Properties);
+    // Assert
+    expect(alarm('media-start-failed')).toMatchObject({ Namespace: 'VoiceAgent', MetricName: 'MediaStartFailed', Dimensions: [{ Name: 'Stage', Value: 'test' }], Threshold: 1 });
+    expect(filters).toContainEqual(expect.objectContaining({
+      FilterPattern: `{ $.message = "${MEDIA_START_FAILED}" }`,
+      MetricTransformations: [expect.objectContaining({ MetricNamespace: 'VoiceAgent', MetricName: 'MediaStartFailed', MetricValue: '1', Dimensions: [{ Key: 'Stage', Value: '$.stage' }] })],
+    }));
   });
 
   it('all notify the alarm topic on alarm and on recovery, and never alarm on missing data', () => {

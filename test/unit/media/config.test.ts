@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../shared/config';
+import { readMediaConfig } from '../../../media-service/src/config';
+import { newSandboxAuthToken } from '../../../media-service/src/sandbox/carrier';
+
+/** What infra sets on a deployed stage, with the Twilio secret still empty (as the data stack creates it). */
+const DEPLOYED = {
+  PUBLIC_BASE_URL: 'https://media.example.com',
+  TABLE_NAME: 't',
+  OUTBOUND_QUEUE_URL: 'https://sqs.example.com/q',
+  KMS_KEY_ID: 'k',
+  STREAM_TOKEN_SECRET: 'x'.repeat(32),
+  TWILIO_ACCOUNT_SID: '',
+  TWILIO_AUTH_TOKEN: '',
+};
+
+describe('media configuration: the carrier', () => {
+  it('refuses to start a stage without Twilio credentials, saying what to fill in, instead of falling back to the sandbox', () => {
+    // Act
+    const error = (() => {
+      try {
+        return readMediaConfig(DEPLOYED);
+      } catch (e) {
+        return e;
+      }
+    })();
+    // Assert
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are empty');
+    expect((error as Error).message).toContain('voice-agent/<stage>/twilio');
+  });
+
+  it('runs the sandbox carrier only when SANDBOX_CARRIER=true, and never together with Twilio credentials', () => {
+    // Act
+    const sandbox = readMediaConfig({ ...DEPLOYED, SANDBOX_CARRIER: 'true' });
+    const twilio = readMediaConfig({ ...DEPLOYED, TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok' });
+    // Assert
+    expect(sandbox.SANDBOX_CARRIER).toBe(true);
+    expect(twilio.SANDBOX_CARRIER).toBe(false);
+    expect(() => readMediaConfig({ ...DEPLOYED, SANDBOX_CARRIER: 'true', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok' })).toThrow(/choose one carrier/);
+    expect(() => readMediaConfig({ ...DEPLOYED, TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/must be set together/);
+  });
+
+  it('gives every sandbox carrier a random auth token, not a constant', () => {
+    // Act
+    const tokens = new Set(Array.from({ length: 20 }, () => newSandboxAuthToken()));
+    // Assert
+    expect(tokens.size).toBe(20);
+    for (const token of tokens) expect(token).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
