@@ -62,7 +62,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
   const media = await MediaServer.start(
     {
       twilio: {
-        catalog: core.catalog, businesses: core.businesses, calls: core.callRepo, ids: core.ids, lifecycle, now: () => new Date(),
+        catalog: core.catalog, businesses: core.businesses, assistants: core.assistantRepo, calls: core.callRepo, ids: core.ids, minutes, lifecycle, now: () => new Date(),
         authToken: urls.authToken, publicBaseUrl, streamTokenSecret, log: (message: string) => log(message),
       },
       startSession: (input) => {

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Call, CallMetrics, TranscriptEntry, WebhookDeliveryView } from '../domain/call';
@@ -82,6 +82,39 @@ export class CallRepository {
   /** Inserts a new call on its own. */
   async insertCall(record: CallRecord): Promise<void> {
     await this.db.doc.send(new TransactWriteCommand({ TransactItems: this.newCallItems(record) }));
+  }
+
+  /**
+   * Inserts an inbound call together with a marker keyed by the carrier's CallSid, in one
+   * transaction conditioned on the marker not existing: however often (or however concurrently)
+   * the carrier's voice webhook is replayed, one call is created. Returns 'inserted', or the id of
+   * the call the CallSid already made. The marker expires with `markerExpiresAt` (epoch seconds).
+   */
+  async insertInboundCall(record: CallRecord, carrierCallSid: string, markerExpiresAt: number): Promise<'inserted' | { existingCallId: number }> {
+    const marker = {
+      Put: {
+        TableName: this.db.tableName,
+        Item: { ...keys.inboundCallSid(record.business_id, carrierCallSid), entity: 'inbound_call_sid', call_id: record.id, expires_at: markerExpiresAt },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+    try {
+      await this.db.doc.send(new TransactWriteCommand({ TransactItems: [marker, ...this.newCallItems(record)] }));
+      return 'inserted';
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException) || error.CancellationReasons?.[0]?.Code !== 'ConditionalCheckFailed') throw error;
+      const existing = await this.findInboundCallId(record.business_id, carrierCallSid);
+      if (existing === undefined) throw error;
+      return { existingCallId: existing };
+    }
+  }
+
+  /** The id of the call an inbound CallSid made, if any. */
+  async findInboundCallId(businessId: number, carrierCallSid: string): Promise<number | undefined> {
+    const result = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.inboundCallSid(businessId, carrierCallSid), ConsistentRead: true }),
+    );
+    return typeof result.Item?.call_id === 'number' ? result.Item.call_id : undefined;
   }
 
   /** The call and its detail in one query, or undefined (missing, another business's, or expired). */

@@ -27,8 +27,13 @@ export interface SettleState {
 export class MinutesRepository {
   constructor(private readonly db: Db) {}
 
-  /** Reserves up to `wantedMinutes` for the call; returns what was reserved (0: nothing left). */
-  async reserve(businessId: number, callId: number, wantedMinutes: number): Promise<number> {
+  /**
+   * Reserves up to `wantedMinutes` for the call; returns what was reserved (0: nothing left). With
+   * `maxDurationS`, the same write stores the call's `time_limit_s`: the lesser of that and the
+   * minutes reserved, the length the engine lets the call run (inbound calls use this: they have
+   * no other write before the stream starts).
+   */
+  async reserve(businessId: number, callId: number, wantedMinutes: number, maxDurationS?: number): Promise<number> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       const business = await this.db.doc.send(
         new GetCommand({ TableName: this.db.tableName, Key: keys.business(businessId), ConsistentRead: true }),
@@ -57,9 +62,9 @@ export class MinutesRepository {
                 Update: {
                   TableName: this.db.tableName,
                   Key: keys.call(businessId, callId),
-                  UpdateExpression: 'SET reserved_minutes = :granted',
+                  UpdateExpression: maxDurationS === undefined ? 'SET reserved_minutes = :granted' : 'SET reserved_minutes = :granted, time_limit_s = :limit',
                   ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reserved_minutes)',
-                  ExpressionAttributeValues: { ':granted': granted },
+                  ExpressionAttributeValues: { ':granted': granted, ...(maxDurationS !== undefined && { ':limit': Math.min(maxDurationS, granted * 60) }) },
                 },
               },
             ],
@@ -77,7 +82,10 @@ export class MinutesRepository {
 
   /**
    * Charges the call's real length and releases its reservation, once. Returns the minutes charged,
-   * or null when the call was already settled.
+   * or null when the call was already settled. A call is never charged more than it reserved: the
+   * engine ends a call at its reservation, and the seconds past it (the end-call message, the
+   * carrier's 15 s backstop) must not take the balance below zero; a call that reserved nothing
+   * (it never connected) is charged nothing.
    *
    * `known`: the call item as the caller just read or wrote it (a call's ending has it from its own
    * conditional write), which saves reading it again. Either way the transaction also checks that
@@ -85,11 +93,11 @@ export class MinutesRepository {
    * not leaked; on that rare miss the item is read again and the settlement retried.
    */
   async settle(businessId: number, callId: number, durationSeconds: number, known?: SettleState): Promise<number | null> {
-    const used = billableMinutes(durationSeconds);
     let call = known ?? (await this.readCall(businessId, callId));
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       if (!call || call.settled === true) return null;
       const reserved = call.reserved_minutes === undefined ? undefined : Number(call.reserved_minutes);
+      const used = Math.min(billableMinutes(durationSeconds), reserved ?? 0);
       try {
         await this.db.doc.send(
           new TransactWriteCommand({

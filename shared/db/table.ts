@@ -62,6 +62,8 @@ export const keys = {
   call: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#MAIN` }),
   callDetail: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#DETAIL` }),
   callItemsPrefix: (callId: number) => `CALL#${padId(callId)}#`,
+  /** An inbound call by the carrier's CallSid: a replayed voice webhook finds its call here instead of making another. */
+  inboundCallSid: (businessId: number, carrierCallSid: string) => ({ pk: biz(businessId), sk: `INBOUND#${carrierCallSid}` }),
   /** GSI1: a business's calls, newest first by creation. */
   callByBusiness: (businessId: number, createdAt: string, callId: number) => ({
     gsi1pk: `${biz(businessId)}#CALLS`,

@@ -42,6 +42,12 @@ export interface CallEnding {
    * call was answered, so that it carries `started_at`.
    */
   call?: CallRecord;
+  /**
+   * When the call really ended, if that was before now: the sweeper ends a call whose media task
+   * died at its last heartbeat, so it is billed and timed to its last sign of life, not to the sweep.
+   * Never before the call was answered.
+   */
+  endedAt?: string;
 }
 
 const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_released !== true;
@@ -114,7 +120,8 @@ export class CallLifecycle {
       return false;
     }
     const config = ending.config ?? (await this.configFor(businessId, call.assistant_id));
-    const endedAt = this.deps.now().toISOString();
+    const now = this.deps.now().toISOString();
+    const endedAt = lastSignOfLife(ending.endedAt, call.started_at) ?? now;
     const expiresAt = expiryFor(endedAt, config.advanced.keep_days);
     const duration = durationSeconds(call.started_at, endedAt);
     const updated = await this.guarded(() =>
@@ -127,7 +134,7 @@ export class CallLifecycle {
           ended_reason: ending.endedReason,
           duration_s: duration,
           outcome: outcomeForEndedReason(ending.endedReason),
-          updated_at: endedAt,
+          updated_at: now,
           ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
         },
         notEnded,
@@ -177,4 +184,11 @@ export class CallLifecycle {
       throw error;
     }
   }
+}
+
+/** `endedAt` when it is a real time no earlier than the answer (an ending cannot precede it), else undefined. */
+function lastSignOfLife(endedAt: string | undefined, startedAt: string | null | undefined): string | undefined {
+  if (endedAt === undefined || Number.isNaN(Date.parse(endedAt))) return undefined;
+  if (typeof startedAt === 'string' && Date.parse(endedAt) < Date.parse(startedAt)) return startedAt;
+  return endedAt;
 }

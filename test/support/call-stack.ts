@@ -97,7 +97,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   };
   const port = await freePort();
   const twilioOptions = {
-    catalog: core.catalog, businesses: core.businesses, calls: core.callRepo, ids: core.ids, slots, lifecycle, now: () => new Date(),
+    catalog: core.catalog, businesses: core.businesses, assistants: core.assistantRepo, calls: core.callRepo, ids: core.ids, minutes, slots, lifecycle, now: () => new Date(),
     authToken: carrier.authToken, publicBaseUrl: `http://127.0.0.1:${port}`, streamTokenSecret: STREAM_SECRET, log: (message: string) => log(message),
   };
   const media = await MediaServer.start({ twilio: twilioOptions, startSession: (input) => startCallSession(sessionDeps, input), log }, port, '127.0.0.1');

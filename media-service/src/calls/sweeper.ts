@@ -206,7 +206,8 @@ export class CallSweeper {
       return;
     }
     // End first, so the reason is ours and not the carrier's `canceled`/`completed` callback racing in.
-    const won = await this.options.lifecycle.end(call.business_id, call.id, { endedReason: action.reason });
+    const endedAt = action.rule === 'heartbeat_stale' ? lastAlive(call) : undefined;
+    const won = await this.options.lifecycle.end(call.business_id, call.id, { endedReason: action.reason, ...(endedAt && { endedAt }) });
     if (!won) {
       report.alreadyEnded++;
       return;
@@ -225,6 +226,15 @@ export class CallSweeper {
       this.options.log(JSON.stringify({ msg: 'sweeper.hangup_failed', business_id: call.business_id, call_id: call.id }), error);
     }
   }
+}
+
+/**
+ * The last time a live call was known to be alive: its session's last heartbeat (every 30 s), else
+ * its stream's start, else its answer. A call whose media task died is billed to here.
+ */
+function lastAlive(call: CallRecord): string | undefined {
+  for (const at of [call.heartbeat_at, call.media_started_at, call.started_at]) if (typeof at === 'string') return at;
+  return undefined;
 }
 
 function emptyReport(): SweepReport {

@@ -86,7 +86,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
   const server = await MediaServer.start(
     {
       twilio: {
-        ...repos, catalog: new CatalogRepository(db), ids: new IdAllocator(db), lifecycle, now, log: errorLog,
+        ...repos, minutes, catalog: new CatalogRepository(db), ids: new IdAllocator(db), lifecycle, now, log: errorLog,
         authToken: providers.twilioAuthToken, publicBaseUrl: config.PUBLIC_BASE_URL, streamTokenSecret: config.STREAM_TOKEN_SECRET,
       },
       startSession: (input) => startSession(deps, input),

@@ -55,7 +55,8 @@ describe('call lifecycle', () => {
 
   it('moves queued → ringing → in_progress → ended with duration, redaction, keep_days expiry, minutes and events', async () => {
     // Arrange
-    const { harness, tenant, call, events, lifecycle, advance } = await setup({ keep_days: 30, redact: ['email'] });
+    const { harness, tenant, call, events, lifecycle, minutes, advance } = await setup({ keep_days: 30, redact: ['email'] });
+    await minutes.reserve(tenant.businessId, call.id, 10);
     // Act
     await lifecycle.markRinging(tenant.businessId, call.id);
     advance(3000);
@@ -107,7 +108,8 @@ describe('call lifecycle', () => {
 
   it('ends from the call the caller saw last (markAnswered returns it, won or lost): no read, the same duration, still once', async () => {
     // Arrange: the carrier's callback marks the call answered; the session's mark comes second
-    const { harness, tenant, call, events, lifecycle, advance } = await setup({});
+    const { harness, tenant, call, events, lifecycle, minutes, advance } = await setup({});
+    await minutes.reserve(tenant.businessId, call.id, 10);
     advance(1000);
     const first = await lifecycle.markAnswered(tenant.businessId, call.id);
     advance(200);

@@ -55,8 +55,8 @@ async function setup() {
   const server = await MediaServer.start(
     {
       twilio: {
-        catalog: harness.core.catalog, businesses: harness.core.businesses, calls: harness.core.callRepo, ids: harness.core.ids,
-        lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: SECRET, now, log: (message) => logs.push(message),
+        catalog: harness.core.catalog, businesses: harness.core.businesses, assistants: harness.core.assistantRepo, calls: harness.core.callRepo, ids: harness.core.ids,
+        minutes: new MinutesRepository(harness.core.db), lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: SECRET, now, log: (message) => logs.push(message),
       },
       startSession: started,
       registry,

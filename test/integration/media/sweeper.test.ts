@@ -168,6 +168,20 @@ describe('call sweeper (DynamoDB Local + fauxqs)', () => {
     expect(hangups).toEqual(['/2010-04-01/Accounts/AC1/Calls/CAlive.json']);
   });
 
+  it('bills a call whose media task died up to its last heartbeat, not up to the sweep', async () => {
+    // Arrange: answered 150 s ago, its task died 12 s in (the heartbeat written at the stream's start, then none)
+    const { harness, tenant, insert, stored, sweeper, base } = await setup();
+    const startedAt = iso(base - 150_000);
+    const lastBeat = iso(base - 138_000);
+    const id = await insert(3 * MIN, { status: 'in_progress', started_at: startedAt, media_started_at: startedAt, heartbeat_at: lastBeat });
+    await new MinutesRepository(harness.core.db).reserve(tenant.businessId, id, 10);
+    // Act
+    await sweeper().sweepOnce();
+    // Assert
+    expect(await stored(id)).toMatchObject({ status: 'ended', ended_reason: 'error', duration_s: 12, ended_at: lastBeat, charged_minutes: 1 });
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_balance: 49, minutes_reserved: 0 });
+  });
+
   it('keeps a call alive while its heartbeat is refreshed, and ends it once the heartbeat stops', async () => {
     // Arrange
     const { harness, tenant, insert, stored, sweeper, advance, base } = await setup();

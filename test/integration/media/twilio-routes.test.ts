@@ -29,8 +29,8 @@ async function setup(live: { hasLiveSession?: (callId: number) => boolean; onAmd
     newEventId: () => `evt_${events.length}`,
   });
   const app = twilioRoutes({
-    catalog: harness.core.catalog, businesses: harness.core.businesses, calls: harness.core.callRepo, ids: harness.core.ids,
-    slots, lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: 'stream-secret', now, log: () => undefined, ...live,
+    catalog: harness.core.catalog, businesses: harness.core.businesses, assistants: harness.core.assistantRepo, calls: harness.core.callRepo, ids: harness.core.ids,
+    minutes: new MinutesRepository(harness.core.db), slots, lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: 'stream-secret', now, log: () => undefined, ...live,
   });
   const post = (path: string, form: Record<string, string>, signature = twilioSignature(AUTH_TOKEN, BASE + path, form)) =>
     app.request(path, {
