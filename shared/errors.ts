@@ -54,6 +54,22 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** Too many failed authentications from one source address (anonymous traffic is throttled too). */
+export class AuthThrottledError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate_limited', 429, `Too many failed authentications from this address. Retry in ${retryAfterSeconds} s.`);
+    this.name = 'AuthThrottledError';
+  }
+}
+
+/** A request body larger than the API reads. */
+export class PayloadTooLargeError extends AppError {
+  constructor(readonly maxBytes: number) {
+    super('payload_too_large', 413, `The request body is larger than ${maxBytes} bytes.`);
+    this.name = 'PayloadTooLargeError';
+  }
+}
+
 /** One item of a 422 body, in pydantic v2's vocabulary (DESIGN §4). */
 export interface ValidationItem {
   loc: (string | number)[];

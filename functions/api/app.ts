@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { buildOpenApiDocument } from '../../shared/domain/openapi';
-import { AppError, RateLimitedError, ValidationError } from '../../shared/errors';
+import { boundedInput } from '../../shared/domain/validation';
+import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import type { CatalogRepository } from '../../shared/db/catalog-repository';
 import type { AssistantService } from '../../shared/services/assistant-service';
 import type { CallService } from '../../shared/services/call-service';
 import type { ApiEnv } from './env';
-import { auth, type FindApiKey } from './middleware/auth';
+import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
 import { assistantRoutes } from './routes/assistants';
 import { callRoutes } from './routes/calls';
@@ -22,6 +23,8 @@ export interface ApiDeps {
   now: () => number;
   log: (message: string, error?: unknown) => void;
   authCacheMs?: number;
+  /** The client's address, for throttling failed authentications (default: from the platform's event or socket). */
+  sourceAddress?: SourceAddress;
 }
 
 /** The public API version, sent as `X-API-Version` on every response. */
@@ -36,14 +39,16 @@ export function createApp(deps: ApiDeps) {
   const openApi = JSON.stringify(buildOpenApiDocument());
   const api = new Hono<ApiEnv>()
     .get('/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }))
-    .use(auth({ findApiKey: deps.findApiKey, now: deps.now, cacheMs: deps.authCacheMs }))
+    .use(auth({ findApiKey: deps.findApiKey, now: deps.now, cacheMs: deps.authCacheMs, ...(deps.sourceAddress && { sourceAddress: deps.sourceAddress }) }))
     .use(rateLimit(deps.rateLimiter))
     .route('/assistants', assistantRoutes(deps.assistants))
     .route('/calls', callRoutes(deps.calls))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();
-  app.use(requestId());
+  // A client's X-Request-Id is kept only when it is 1-128 of [A-Za-z0-9_=-] (else one is made up),
+  // so what reaches logs and the echoed header is always short and plain.
+  app.use(requestId({ limitLength: 128 }));
   app.use(async function apiHeaders(c, next) {
     await next();
     c.header('X-API-Version', API_VERSION);
@@ -54,8 +59,9 @@ export function createApp(deps: ApiDeps) {
   app.onError((error, c) => {
     c.header('X-API-Version', API_VERSION);
     c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
-    if (error instanceof ValidationError) return c.json({ detail: error.items }, 422);
-    if (error instanceof RateLimitedError) c.header('Retry-After', String(error.retryAfterSeconds));
+    if (error instanceof ValidationError) return c.json({ detail: error.items.map((item) => ('input' in item ? { ...item, input: boundedInput(item.input) } : item)) }, 422);
+    if (error instanceof RateLimitedError || error instanceof AuthThrottledError) c.header('Retry-After', String(error.retryAfterSeconds));
+    if (error instanceof UnauthorizedError) c.header('WWW-Authenticate', c.req.header('authorization') ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"');
     if (error instanceof AppError) return c.json({ code: error.code, detail: error.message }, error.status as 400);
     const id = c.get('requestId');
     deps.log(`unhandled error in ${c.req.method} ${c.req.path} (request ${id})`, error);

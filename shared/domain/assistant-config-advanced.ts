@@ -14,20 +14,20 @@ export const REDACT_KINDS = ['card', 'ssn', 'email', 'phone', 'dob'] as const;
 export const SERVER_EVENT_KINDS = ['call.started', 'call.transferred', 'call.completed'] as const;
 
 /** A waiver value: text or an integer (spec: "string or integer"). */
-const WaiverValueSchema = v.union([v.string(), intField()]);
+const WaiverValueSchema = v.union([stringField({ max: 500 }), intField()]);
 
 /** Call handling, privacy and webhook settings (spec AdvancedCfg). */
 export const AdvancedCfgSchema = strictDict({
   max_duration_s: v.optional(intField({ ge: 30, le: 3600 }), 600),
   silence_timeout_s: v.optional(intField({ ge: 5, le: 120 }), 12),
-  idle_messages: v.optional(listField(v.string(), 5), []),
+  idle_messages: v.optional(listField(stringField({ max: 300 }), 5), []),
   idle_max: v.optional(intField({ ge: 1, le: 5 }), 2),
   end_call_message: v.optional(stringField({ max: 300 }), ''),
-  end_call_phrases: v.optional(listField(v.string(), 20), []),
+  end_call_phrases: v.optional(listField(stringField({ max: 100 }), 20), []),
   recording: v.optional(v.boolean(), true),
   recording_notice: v.optional(v.boolean(), true),
   ai_disclosure: v.optional(v.boolean(), true),
-  waivers: v.optional(recordField(recordField(WaiverValueSchema)), {}),
+  waivers: v.optional(recordField(recordField(WaiverValueSchema, 20), 20), {}),
   interrupt_min_words: v.optional(intField({ ge: 1, le: 5 }), 1),
   background: v.optional(v.picklist(BACKGROUND_SOUNDS), 'off'),
   voicemail_detection: v.optional(v.boolean(), true),

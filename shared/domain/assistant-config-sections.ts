@@ -67,7 +67,7 @@ export const ModelCfgViewSchema = strictDict({
 export const TranscriberCfgSchema = strictDict({
   provider: v.optional(v.picklist(TRANSCRIBER_PROVIDERS), 'deepgram'),
   model: v.optional(stringField({ max: 60 }), 'flux-general-en'),
-  keyterms: v.optional(listField(v.string(), 50), []),
+  keyterms: v.optional(listField(stringField({ max: 100 }), 50), []),
   eot_threshold: v.optional(numberField({ ge: 0.5, le: 0.9 }), 0.7),
   eager: v.optional(v.boolean(), true),
 });
@@ -108,7 +108,7 @@ export const StructuredFieldSchema = strictDict({
   name: stringField({ max: 60, pattern: /^[A-Za-z_][A-Za-z0-9_]*$/ }),
   type: v.optional(v.picklist(STRUCTURED_TYPES), 'string'),
   description: v.optional(stringField({ max: 300 }), ''),
-  options: v.optional(listField(v.string(), 30), []),
+  options: v.optional(listField(stringField({ max: 100 }), 30), []),
 });
 
 /** A parsed StructuredField; every field present. */

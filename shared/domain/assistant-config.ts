@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ValidationError } from '../errors';
 import { AdvancedCfgSchema } from './assistant-config-advanced';
 import {
   AnalysisCfgSchema,
@@ -64,7 +65,7 @@ const CONFIG_HEAD = {
   business_context: v.optional(v.boolean(), true),
   language: v.optional(stringField({ max: 16 }), 'en'),
   mode: v.optional(v.picklist(ASSISTANT_MODES), 'standard'),
-  live_voice: v.optional(v.string(), 'marin'),
+  live_voice: v.optional(stringField({ max: 40 }), 'marin'),
 };
 
 /** The AssistantConfig fields after `model`, in the spec's order. */
@@ -73,7 +74,7 @@ const CONFIG_TAIL = {
   voice: v.optional(VoiceCfgSchema, {}),
   builtin: v.optional(BuiltinToolsSchema, {}),
   tool_ids: v.optional(listField(idField(), 64), []),
-  knowledge_ids: v.optional(v.nullable(v.array(idField())), null),
+  knowledge_ids: v.optional(v.nullable(listField(idField(), 20)), null),
   analysis: v.optional(AnalysisCfgSchema, {}),
   advanced: v.optional(AdvancedCfgSchema, {}),
   variables: v.optional(variablesField(), {}),
@@ -133,8 +134,31 @@ export function parseAssistantConfig(
   input: unknown,
   loc: Loc,
 ): { config: AssistantConfig; customKey: string | undefined } {
-  return splitCustomKey(parseWith(AssistantConfigSchema, input, loc));
+  const parsed = splitCustomKey(parseWith(AssistantConfigSchema, input, loc));
+  checkConfigSize(parsed.config, loc);
+  return parsed;
 }
+
+/** Refuses (422 `value_error` at `loc`) a config whose JSON is over {@link MAX_CONFIG_BYTES}. */
+export function checkConfigSize(config: AssistantConfig, loc: Loc): void {
+  const bytes = new TextEncoder().encode(JSON.stringify(config)).length;
+  if (bytes <= MAX_CONFIG_BYTES) return;
+  throw new ValidationError([
+    {
+      loc,
+      msg: `Value error, the config is ${bytes} bytes of JSON; at most ${MAX_CONFIG_BYTES} are allowed`,
+      type: 'value_error',
+      ctx: { error: 'config too large', max_bytes: MAX_CONFIG_BYTES },
+    },
+  ]);
+}
+
+/**
+ * The largest config, as UTF-8 JSON once parsed (every field within its own bound can still add
+ * up): 128 KiB keeps the assistant item far below DynamoDB's 400 KB item limit, with room for a
+ * 30,000-character prompt in any script.
+ */
+export const MAX_CONFIG_BYTES = 128 * 1024;
 
 /** Every setting at its default: what `{}` means, and the `blank` template. */
 export function defaultAssistantConfig(): AssistantConfig {

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import {
   AssistantConfigSchema,
   AssistantConfigViewSchema,
+  checkConfigSize,
   splitCustomKey,
   type AssistantConfig,
 } from './assistant-config';
@@ -70,6 +71,7 @@ export interface UpdateAssistantInput {
 /** `{config, customKey?}` from a parsed config, leaving `customKey` out when none was sent. */
 function configParts(parsed: v.InferOutput<typeof AssistantConfigSchema>): { config: AssistantConfig; customKey?: string } {
   const { config, customKey } = splitCustomKey(parsed);
+  checkConfigSize(config, ['body', 'config']);
   return customKey === undefined ? { config } : { config, customKey };
 }
 

@@ -65,10 +65,17 @@ export function parseCreateCallBody(input: unknown): CreateCallInput {
   return parseWith(CreateCallBodySchema, input, ['body']);
 }
 
+/**
+ * The deepest `offset` GET /calls serves. DynamoDB cannot skip items without reading them, so an
+ * offset costs reads: the bound keeps one request to at most ~1,200 items (older calls: narrow the
+ * list with `assistant_id` or `direction`).
+ */
+export const MAX_LIST_OFFSET = 1000;
+
 /** GET /calls query parameters (spec), as numbers once their strings are parsed. */
 export const ListCallsQuerySchema = v.object({
   limit: v.optional(intField({ ge: 1, le: 200 }), 50),
-  offset: v.optional(intField({ ge: 0, le: MAX_ID }), 0),
+  offset: v.optional(intField({ ge: 0, le: MAX_LIST_OFFSET }), 0),
   assistant_id: v.optional(idField()),
   direction: v.optional(v.picklist(CALL_DIRECTIONS)),
 });
@@ -109,10 +116,19 @@ export function parseListCallsQuery(query: Record<string, string | undefined>): 
 /** An id in a path: a positive integer (`int_parsing`, then `greater_than_equal` ge 1). */
 export const IdParamSchema = idField();
 
-/** Parses a path id such as `assistant_id`; a 422 item at `['path', name]` otherwise. */
+/** An id as it appears in a path: canonical decimal, so one id has exactly one URL. */
+const CANONICAL_ID = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * Parses a path id such as `assistant_id`; a 422 item at `['path', name]` otherwise. Only the
+ * canonical decimal form is an id: ` 2`, `+2` and `02` are refused (`int_parsing`), not read as 2.
+ */
 export function parseIdParam(value: string, name: string): number {
   const loc: Loc = ['path', name];
   const parsed = parseIntString(value, loc);
+  if (typeof parsed === 'number' && parsed >= 1 && !CANONICAL_ID.test(value)) {
+    throw new ValidationError([{ loc, msg: 'Input should be a valid id: digits only, without sign, spaces or leading zeros', type: 'int_parsing', input: value }]);
+  }
   if (typeof parsed === 'object') throw new ValidationError([parsed]);
   const result = v.safeParse(IdParamSchema, parsed, { abortPipeEarly: true });
   if (!result.success) throw new ValidationError(withRawInput(issuesToItems(result.issues, loc), () => value));

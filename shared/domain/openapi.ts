@@ -127,6 +127,10 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string', examples: ['"default";r=239;t=60'] },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'WWW-Authenticate': {
+    description: 'RFC 6750 challenge: `Bearer realm="api"`, with `error="invalid_token"` when a key was sent but refused.',
+    schema: { type: 'string', examples: ['Bearer realm="api", error="invalid_token"'] },
+  },
 };
 
 const headerRefs = (...names: string[]) =>
@@ -138,12 +142,13 @@ function jsonResponse(description: string, schema: string, headers = COMMON_HEAD
 }
 
 const ERROR_RESPONSES: Record<string, Json> = {
-  Unauthorized: jsonResponse('Missing or invalid API key (`unauthorized`).', 'ErrorBody', ['X-API-Version', 'RateLimit-Policy']),
+  Unauthorized: jsonResponse('Missing or invalid API key (`unauthorized`).', 'ErrorBody', ['X-API-Version', 'RateLimit-Policy', 'WWW-Authenticate']),
+  PayloadTooLarge: jsonResponse('The body is over 256 KiB (`payload_too_large`).', 'ErrorBody'),
   InsufficientMinutes: jsonResponse('The plan has no minutes left (`insufficient_minutes`).', 'ErrorBody'),
   NotFound: jsonResponse('Missing, or owned by another business (`not_found`).', 'ErrorBody'),
   IdempotencyConflict: jsonResponse('Idempotency-Key reused with a different body (`idempotency_conflict`).', 'ErrorBody'),
   ValidationFailed: jsonResponse('A parameter or field is invalid; `detail` lists each one.', 'HTTPValidationError'),
-  RateLimited: jsonResponse('More than 240 requests a minute on this key (`rate_limited`).', 'ErrorBody', [
+  RateLimited: jsonResponse('More than 240 requests a minute on this key, or more than 20 failed authentications a minute from this address (`rate_limited`).', 'ErrorBody', [
     ...COMMON_HEADERS,
     'Retry-After',
   ]),
@@ -162,7 +167,7 @@ function body(schema: string): Json {
 }
 
 function idParam(name: string): Json {
-  return { name, in: 'path', required: true, schema: inline(call.IdParamSchema) };
+  return { name, in: 'path', required: true, description: 'Canonical decimal: digits only, no sign, spaces or leading zeros.', schema: inline(call.IdParamSchema) };
 }
 
 function queryParams(): Json[] {
@@ -176,6 +181,8 @@ function queryParams(): Json[] {
 
 const NOT_FOUND = { '404': 'NotFound' };
 const INVALID = { '422': 'ValidationFailed' };
+/** Operations that read a JSON body also refuse one over 256 KiB. */
+const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
 
 function assistantPaths(): Json {
   const id = idParam('assistant_id');
@@ -184,7 +191,7 @@ function assistantPaths(): Json {
       get: op('listAssistants', 'Assistants', 'List assistants, newest first.', responses(jsonResponse('The assistants.', 'AssistantList'))),
       post: {
         ...op('createAssistant', 'Assistants', 'Create an assistant from a template or a full config.',
-          responses(jsonResponse('The new assistant.', 'Assistant'), INVALID)),
+          responses(jsonResponse('The new assistant.', 'Assistant'), BODY_ERRORS)),
         requestBody: body('CreateAssistantBody'),
       },
     },
@@ -194,7 +201,7 @@ function assistantPaths(): Json {
         responses(jsonResponse('The assistant.', 'Assistant'), { ...NOT_FOUND, ...INVALID })),
       patch: {
         ...op('updateAssistant', 'Assistants', 'Rename an assistant and/or replace its whole config (omitted settings return to their defaults).',
-          responses(jsonResponse('The updated assistant.', 'Assistant'), { ...NOT_FOUND, ...INVALID })),
+          responses(jsonResponse('The updated assistant.', 'Assistant'), { ...NOT_FOUND, ...BODY_ERRORS })),
         requestBody: body('UpdateAssistantBody'),
       },
       delete: op('deleteAssistant', 'Assistants', 'Delete an assistant; the oldest remaining one becomes the default.',
@@ -221,7 +228,7 @@ function callPaths(): Json {
       post: {
         ...op('createCall', 'Calls', 'Start an outbound call; it is returned queued, and analysed once it ends.',
           responses(jsonResponse('The call in its initial state.', 'Call'), {
-            '402': 'InsufficientMinutes', ...NOT_FOUND, '409': 'IdempotencyConflict', ...INVALID,
+            '402': 'InsufficientMinutes', ...NOT_FOUND, '409': 'IdempotencyConflict', ...BODY_ERRORS,
           })),
         parameters: [idempotencyKey],
         requestBody: body('CreateCallBody'),

@@ -98,9 +98,15 @@ export function looseDict<const E extends v.ObjectEntries>(entries: E): v.LooseO
   return refuseArrays(v.looseObject(entries));
 }
 
-/** A string-keyed dictionary (`dict_type` on anything else), optionally with at most `maxEntries`. */
+/** The longest key any request dictionary may have (variable names, waiver keys). */
+export const MAX_DICT_KEY_CHARS = 100;
+
+/**
+ * A string-keyed dictionary (`dict_type` on anything else) with keys of at most
+ * {@link MAX_DICT_KEY_CHARS} characters, optionally with at most `maxEntries`.
+ */
 export function recordField<T>(value: v.GenericSchema<T>, maxEntries?: number): v.GenericSchema<Record<string, T>> {
-  const record = refuseArrays(v.record(v.string(), value));
+  const record = refuseArrays(v.record(stringField({ max: MAX_DICT_KEY_CHARS }), value));
   return maxEntries === undefined ? record : v.pipe(record, v.maxEntries(maxEntries));
 }
 
@@ -267,4 +273,39 @@ export function jsonInvalidItem(error: string): ValidationItem {
 export function parseIntString(raw: string, loc: Loc): number | ValidationItem {
   if (!/^\s*[+-]?\d+\s*$/.test(raw)) return { loc, msg: INT_PARSING_MESSAGE, type: 'int_parsing', input: raw };
   return Number(raw.trim());
+}
+
+/** The most characters of a client's input a 422 item echoes back. */
+export const MAX_ECHOED_INPUT_CHARS = 100;
+
+/**
+ * What a 422 item may echo of the client's input: strings cut to {@link MAX_ECHOED_INPUT_CHARS}
+ * (with "…"), and a list or object whose JSON would be longer replaced by a short description, so
+ * an error is always small whatever was sent. Sizing never recurses: it walks the value with an
+ * explicit stack and stops at the bound.
+ */
+export function boundedInput(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > MAX_ECHOED_INPUT_CHARS ? `${value.slice(0, MAX_ECHOED_INPUT_CHARS)}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (jsonFits(value, MAX_ECHOED_INPUT_CHARS)) return value;
+  return Array.isArray(value) ? `<a list of ${value.length} items>` : `<an object with ${Object.keys(value).length} keys>`;
+}
+
+/** Whether `value`'s JSON takes at most `budget` characters (roughly: keys, strings and numbers counted). */
+function jsonFits(value: object, budget: number): boolean {
+  let used = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next !== null && typeof next === 'object') {
+      const entries: unknown[] = Array.isArray(next) ? next : Object.entries(next).flat();
+      used += 2 + entries.length;
+      if (used > budget) return false;
+      for (const entry of entries) pending.push(entry);
+    } else {
+      used += String(next).length + 2;
+    }
+    if (used > budget) return false;
+  }
+  return true;
 }

@@ -64,7 +64,7 @@ export class CallService {
       throw new ValidationError([
         {
           loc: ['header', 'idempotency-key'],
-          msg: `String should have at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+          msg: idempotencyKey.length === 0 ? 'String should have at least 1 character' : `String should have at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
           type: idempotencyKey.length === 0 ? 'string_too_short' : 'string_too_long',
           input: idempotencyKey,
           ctx: idempotencyKey.length === 0 ? { min_length: 1 } : { max_length: MAX_IDEMPOTENCY_KEY_LENGTH },

@@ -1,11 +1,15 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { hashApiKey, isWellFormedApiKey } from '../../../shared/auth/api-key';
 import type { ApiKeyRecord } from '../../../shared/db/business-repository';
-import { UnauthorizedError } from '../../../shared/errors';
+import { AuthThrottledError, UnauthorizedError } from '../../../shared/errors';
 import type { ApiEnv } from '../env';
+import { BoundedMap } from './bounded-map';
 
 /** Looks a key hash up in the store. */
 export type FindApiKey = (keyHash: string) => Promise<ApiKeyRecord | undefined>;
+
+/** Where a request came from (the client's IP address), or undefined when unknown. */
+export type SourceAddress = (c: Context) => string | undefined;
 
 export interface AuthOptions {
   findApiKey: FindApiKey;
@@ -13,38 +17,103 @@ export interface AuthOptions {
   /**
    * How long a warm process trusts a key it has already looked up. Authentication then costs no
    * DynamoDB call; the price is that a revoked key keeps working on a warm instance for at most
-   * this long (30 s, documented in the README).
+   * this long (30 s, documented in the README). Unknown keys are remembered as long.
    */
   cacheMs?: number;
+  /** The request's source address; default {@link requestSourceAddress}. */
+  sourceAddress?: SourceAddress;
+  /** Failed authentications one address may make per window before it is throttled (default 20). */
+  maxFailures?: number;
+  /** The failure window (default 60 s). */
+  failureWindowMs?: number;
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** Keys (known and unknown) and addresses a warm instance remembers: a few MB at most. */
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * The client's address as the platform reports it: API Gateway's `requestContext.http.sourceIp`
+ * on Lambda (`hono/aws-lambda` puts the event in `c.env.event`), the socket's peer address on
+ * `@hono/node-server` (`npm run dev`). Client headers such as X-Forwarded-For are never trusted.
+ */
+export const requestSourceAddress: SourceAddress = (c) => {
+  const env = c.env as { event?: { requestContext?: { http?: { sourceIp?: string } } }; incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.event?.requestContext?.http?.sourceIp ?? env?.incoming?.socket?.remoteAddress;
+};
+
 /**
  * Authenticates `Authorization: Bearer <key>`: a malformed key (bad shape or checksum) is refused
  * without a read; a well-formed one is looked up by its SHA-256 hash, never by the key itself.
+ *
+ * Known keys and unknown keys are remembered in two separate bounded maps, so a flood of
+ * well-formed but unknown keys costs one DynamoDB read each at most once per `cacheMs`, and can
+ * never push the real keys out. Every failed authentication counts against its source address: past
+ * `maxFailures` in a window, that address gets 429 for anything but a key already known good,
+ * before any lookup (in each warm instance, on top of API Gateway's stage throttle).
  */
 export function auth(options: AuthOptions): MiddlewareHandler<ApiEnv> {
   const cacheMs = options.cacheMs ?? 30_000;
-  const cache = new Map<string, { record: ApiKeyRecord | undefined; until: number }>();
+  const known = new BoundedMap<string, { record: ApiKeyRecord; until: number }>(MAX_REMEMBERED);
+  const unknown = new BoundedMap<string, number>(MAX_REMEMBERED);
+  const failures = new FailureCounter(options.maxFailures ?? 20, options.failureWindowMs ?? 60_000);
+  const sourceOf = options.sourceAddress ?? requestSourceAddress;
   return async function authMiddleware(c, next) {
-    const match = BEARER.exec(c.req.header('authorization') ?? '');
-    if (!match) throw new UnauthorizedError('Missing or malformed Authorization header; send "Authorization: Bearer <API key>".');
-    const key = match[1]!;
-    if (!isWellFormedApiKey(key)) throw new UnauthorizedError('Invalid API key.');
-    const keyHash = hashApiKey(key);
     const now = options.now();
-    let cached = cache.get(keyHash);
-    if (!cached || cached.until <= now) {
-      cached = { record: await options.findApiKey(keyHash), until: now + cacheMs };
-      if (cache.size > 10_000) cache.clear();
-      cache.set(keyHash, cached);
+    const source = sourceOf(c);
+    const fail = (error: UnauthorizedError) => {
+      if (source !== undefined) failures.add(source, now);
+      return error;
+    };
+    const match = BEARER.exec(c.req.header('authorization') ?? '');
+    const key = match?.[1];
+    const keyHash = key !== undefined && isWellFormedApiKey(key) ? hashApiKey(key) : undefined;
+    const cached = keyHash === undefined ? undefined : known.get(keyHash);
+    const trusted = cached !== undefined && cached.until > now ? cached.record : undefined;
+    if (!trusted && source !== undefined) {
+      const retryAfter = failures.retryAfterSeconds(source, now);
+      if (retryAfter > 0) throw new AuthThrottledError(retryAfter);
     }
-    const record = cached.record;
-    if (!record) throw new UnauthorizedError('Invalid API key.');
-    if (record.revoked_at !== null) throw new UnauthorizedError('This API key has been revoked.');
+    if (!match) throw fail(new UnauthorizedError('Missing or malformed Authorization header; send "Authorization: Bearer <API key>".'));
+    if (keyHash === undefined) throw fail(new UnauthorizedError('Invalid API key.'));
+    const record = trusted ?? (await lookUp(keyHash, now));
+    if (!record) throw fail(new UnauthorizedError('Invalid API key.'));
+    if (record.revoked_at !== null) throw fail(new UnauthorizedError('This API key has been revoked.'));
     c.set('businessId', record.business_id);
     c.set('keyId', keyHash.slice(0, 32));
     await next();
   };
+
+  async function lookUp(keyHash: string, now: number): Promise<ApiKeyRecord | undefined> {
+    const unknownUntil = unknown.get(keyHash);
+    if (unknownUntil !== undefined && unknownUntil > now) return undefined;
+    const record = await options.findApiKey(keyHash);
+    if (record) known.set(keyHash, { record, until: now + cacheMs });
+    else unknown.set(keyHash, now + cacheMs);
+    return record;
+  }
+}
+
+/** Failed authentications per source address in fixed windows, for a bounded number of addresses. */
+class FailureCounter {
+  readonly #windows = new BoundedMap<string, { start: number; count: number }>(MAX_REMEMBERED);
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  add(source: string, now: number): void {
+    const window = this.#windows.get(source);
+    if (window === undefined || now - window.start >= this.windowMs) this.#windows.set(source, { start: now, count: 1 });
+    else window.count++;
+  }
+
+  /** Seconds until `source` may try again; 0 when it is not throttled. */
+  retryAfterSeconds(source: string, now: number): number {
+    const window = this.#windows.get(source);
+    if (window === undefined || window.count < this.max || now - window.start >= this.windowMs) return 0;
+    return Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000));
+  }
 }

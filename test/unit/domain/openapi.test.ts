@@ -136,11 +136,13 @@ describe('buildOpenApiDocument', () => {
       ['limit', 'query', 50], ['offset', 'query', 0], ['assistant_id', 'query', undefined], ['direction', 'query', undefined],
     ]);
     expect(list.parameters[0].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
+    expect(list.parameters[1].schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 1000 });
     expect(create.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
-    expect(Object.keys(create.responses)).toEqual(['200', '401', '402', '404', '409', '422', '429', '500']);
+    expect(Object.keys(create.responses)).toEqual(['200', '401', '402', '404', '409', '413', '422', '429', '500']);
+    expect(doc.components.responses.Unauthorized.headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
     expect(schemas.ErrorBody!.required).toEqual(['code', 'detail']);
     expect(schemas.HTTPValidationError!.properties.detail.items).toEqual({ $ref: '#/components/schemas/ValidationItem' });
     expect(doc.components.responses.RateLimited.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
-    expect(Object.keys(doc.components.headers)).toEqual(['X-API-Version', 'RateLimit-Policy', 'RateLimit', 'Retry-After']);
+    expect(Object.keys(doc.components.headers)).toEqual(['X-API-Version', 'RateLimit-Policy', 'RateLimit', 'Retry-After', 'WWW-Authenticate']);
   });
 });
