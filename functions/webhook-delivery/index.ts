@@ -1,6 +1,4 @@
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import * as v from 'valibot';
 import { readConfig } from '../../shared/config';
 import { AssistantRepository } from '../../shared/db/assistant-repository';
@@ -11,6 +9,7 @@ import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import { KmsSecretBox } from '../../shared/security/secret-box';
 import { defaultLog } from '../lib/deps';
 import { kmsClient } from '../lib/kms';
+import { S3RecordingLinks } from '../lib/recording-links';
 import { processBatch, SqsWebhookQueue, type SqsMessageRecord } from './process-batch';
 
 const config = readConfig(
@@ -24,12 +23,9 @@ const config = readConfig(
   process.env,
 );
 const db = createDb({ tableName: config.TABLE_NAME, region: config.AWS_REGION });
-const s3 = new S3Client({ region: config.AWS_REGION });
-const bucket = config.RECORDINGS_BUCKET;
-/** The same one-hour presigned link GET /calls/{id} gives; none when no bucket is configured. */
-const recordingUrl = bucket
-  ? (key: string) => getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: 3600 })
-  : undefined;
+/** The same presigner, and so the same 15-minute link, as GET /calls/{id}; none without a bucket. */
+const links = config.RECORDINGS_BUCKET ? new S3RecordingLinks({ bucket: config.RECORDINGS_BUCKET, region: config.AWS_REGION }) : undefined;
+const recordingUrl = links ? (key: string) => links.presign(key) : undefined;
 const deps = {
   calls: new CallRepository(db),
   assistants: new AssistantRepository(db),
