@@ -121,7 +121,7 @@ export class CallLifecycle {
     }
     const config = ending.config ?? (await this.configFor(businessId, call.assistant_id));
     const now = this.deps.now().toISOString();
-    const endedAt = lastSignOfLife(ending.endedAt, call.started_at) ?? now;
+    const endedAt = lastSignOfLife(ending.endedAt, call.started_at, now) ?? now;
     const expiresAt = expiryFor(endedAt, config.advanced.keep_days);
     const duration = durationSeconds(call.started_at, endedAt);
     const updated = await this.guarded(() =>
@@ -186,9 +186,10 @@ export class CallLifecycle {
   }
 }
 
-/** `endedAt` when it is a real time no earlier than the answer (an ending cannot precede it), else undefined. */
-function lastSignOfLife(endedAt: string | undefined, startedAt: string | null | undefined): string | undefined {
+/** `endedAt` clamped between the answer and now (an ending can precede neither), or undefined when unusable. */
+function lastSignOfLife(endedAt: string | undefined, startedAt: string | null | undefined, now: string): string | undefined {
   if (endedAt === undefined || Number.isNaN(Date.parse(endedAt))) return undefined;
+  if (Date.parse(endedAt) > Date.parse(now)) return now;
   if (typeof startedAt === 'string' && Date.parse(endedAt) < Date.parse(startedAt)) return startedAt;
   return endedAt;
 }

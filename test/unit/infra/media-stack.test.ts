@@ -94,6 +94,8 @@ describe('task', () => {
     expect(env).toMatchObject({ PORT: '8080', TABLE_NAME: 'voice-agent-test', PUBLIC_BASE_URL: 'https://voice.example.com', STAGE: 'test' });
     for (const name of ['OUTBOUND_QUEUE_URL', 'EVENT_BUS_NAME', 'RECORDINGS_BUCKET', 'KMS_KEY_ID']) expect(env).toHaveProperty(name);
     expect(Object.keys(env).filter((name) => /TOKEN|SECRET|API_KEY|AUTH/.test(name))).toEqual([]);
+    // A deployed task never runs the sandbox carrier: without Twilio credentials it does not start.
+    expect(env).not.toHaveProperty('SANDBOX_CARRIER');
   });
 
   it('injects provider credentials from Secrets Manager', () => {
