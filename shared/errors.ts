@@ -70,7 +70,7 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
-/** One item of a 422 body, in pydantic v2's vocabulary (DESIGN §4). */
+/** One item of a 422 body, in pydantic v2's vocabulary (docs/design.md §4). */
 export interface ValidationItem {
   loc: (string | number)[];
   msg: string;

@@ -26,7 +26,7 @@ export class SqsWebhookQueue implements WebhookQueue {
 }
 
 /**
- * The partial-batch loop (STYLE "webhook-delivery"): each message is delivered on its own. Receiver
+ * The partial-batch loop: each message is delivered on its own. Receiver
  * failures are already recorded and rescheduled by {@link deliverRecord}, so only unexpected errors
  * (our database, KMS, the queue, a malformed message) are reported back, and SQS redelivers just
  * those messages (then its DLQ takes them).

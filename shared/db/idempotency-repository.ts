@@ -4,7 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Db } from './client';
 import { keys } from './table';
 
-/** How long a key is remembered (DESIGN §4: 24 h). */
+/** How long a key is remembered (docs/design.md §4: 24 h). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** A claim older than this is treated as abandoned (its request crashed), so a retry may run. */
 export const IDEMPOTENCY_LEASE_MS = 30_000;

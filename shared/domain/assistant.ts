@@ -11,7 +11,7 @@ import { idField, parseWith, readOnlyEcho, strictDict, stringField, timestampFie
 
 export { TEMPLATE_NAMES, type TemplateName } from './templates';
 
-/** Assistant fields a client reads and may send back unchanged; accepted and ignored (DESIGN §4). */
+/** Assistant fields a client reads and may send back unchanged; accepted and ignored (docs/design.md §4). */
 const READ_ONLY_ECHOES = {
   id: readOnlyEcho(),
   is_default: readOnlyEcho(),
@@ -34,7 +34,7 @@ export const UpdateAssistantBodySchema = strictDict({
   ...READ_ONLY_ECHOES,
 });
 
-/** The Assistant resource as the API returns it (spec Assistant, DESIGN §4 timestamps). */
+/** The Assistant resource as the API returns it (spec Assistant, docs/design.md §4 timestamps). */
 export const AssistantSchema = strictDict({
   id: idField(),
   name: stringField({ max: 120 }),
@@ -47,10 +47,10 @@ export const AssistantSchema = strictDict({
 /** An assistant as the API returns it; `config.model.custom_key_set` replaces the key. */
 export type Assistant = v.InferOutput<typeof AssistantSchema>;
 
-/** GET /assistants: every assistant of the business, newest first (DESIGN §4). */
+/** GET /assistants: every assistant of the business, newest first (docs/design.md §4). */
 export const AssistantListSchema = strictDict({ data: v.array(AssistantSchema) });
 
-/** DELETE /assistants/{id} result (DESIGN §4). */
+/** DELETE /assistants/{id} result (docs/design.md §4). */
 export const DeleteAssistantResultSchema = strictDict({ id: idField(), deleted: v.literal(true) });
 
 /** A validated POST /assistants body, the custom key split out of the config. */

@@ -17,16 +17,16 @@ import {
   type Loc,
 } from './validation';
 
-/** Call `status` (DESIGN §4): queued → ringing → in_progress → ended; a call that never starts also ends. */
+/** Call `status` (docs/design.md §4): queued → ringing → in_progress → ended; a call that never starts also ends. */
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
 
-/** Why a call ended (DESIGN §4); `failed` is the carrier's refusal, `error` is ours. */
+/** Why a call ended (docs/design.md §4); `failed` is the carrier's refusal, `error` is ours. */
 export const ENDED_REASONS = [
   'caller_hung_up', 'assistant_ended', 'end_phrase', 'silence_timeout', 'max_duration', 'voicemail',
   'no_answer', 'busy', 'transferred', 'failed', 'error', 'canceled',
 ] as const;
 
-/** A finished call's `outcome` (DESIGN §4): analysis picks the first four, `ended_reason` the rest. */
+/** A finished call's `outcome` (docs/design.md §4): analysis picks the first four, `ended_reason` the rest. */
 export const OUTCOMES = [
   'resolved', 'unresolved', 'appointment_booked', 'message_taken', 'transferred', 'voicemail', 'no_answer', 'busy', 'failed',
 ] as const;
@@ -34,7 +34,7 @@ export const OUTCOMES = [
 /** Call `direction` values (spec). */
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 
-/** Call `channel` values (DESIGN §4): `web` is reserved for browser calls. */
+/** Call `channel` values (docs/design.md §4): `web` is reserved for browser calls. */
 export const CALL_CHANNELS = ['phone', 'web'] as const;
 
 /** One of {@link CALL_STATUSES}. */
@@ -135,14 +135,14 @@ export function parseIdParam(value: string, name: string): number {
   return result.output;
 }
 
-/** What analysis produced once the call ended (DESIGN §4); `{}` before. */
+/** What analysis produced once the call ended (docs/design.md §4); `{}` before. */
 export const CallAnalysisSchema = looseDict({
   summary: v.optional(v.string()),
   success_evaluation: v.optional(v.nullable(v.union([v.number(), v.string()]))),
   structured_data: v.optional(v.record(v.string(), v.unknown())),
 });
 
-/** The Call resource (spec Call + DESIGN §4), as lists and POST /calls return it. */
+/** The Call resource (spec Call + docs/design.md §4), as lists and POST /calls return it. */
 export const CallSchema = strictDict({
   id: idField(),
   assistant_id: idField(),
@@ -166,7 +166,7 @@ export const CallSchema = strictDict({
 /** A call as the API returns it. */
 export type Call = v.InferOutput<typeof CallSchema>;
 
-/** GET /calls: one page, newest first by creation; `has_more` when another page follows (DESIGN §4). */
+/** GET /calls: one page, newest first by creation; `has_more` when another page follows (docs/design.md §4). */
 export const CallsPageSchema = strictDict({
   data: v.array(CallSchema),
   limit: intField({ ge: 1, le: 200 }),
@@ -189,7 +189,7 @@ export type TranscriptEntry = v.InferOutput<typeof TranscriptEntrySchema>;
 const optionalMs = v.optional(v.nullable(numberField({ ge: 0 })));
 
 /**
- * One turn's latency breakdown (DESIGN §6): end of the caller's speech → Flux end of turn →
+ * One turn's latency breakdown (docs/design.md §6): end of the caller's speech → Flux end of turn →
  * LLM first token → TTS first byte → first audio played; `latency_ms` is the whole path.
  */
 export const TurnMetricsSchema = looseDict({
@@ -203,7 +203,7 @@ export const TurnMetricsSchema = looseDict({
 const nullableMs = v.nullable(numberField({ ge: 0 }));
 
 /**
- * A finished call's metrics (DESIGN §4): `turns` is the per-turn breakdown (its length is the
+ * A finished call's metrics (docs/design.md §4): `turns` is the per-turn breakdown (its length is the
  * number of turns); latency percentiles are null when the caller never spoke. Open, so the
  * engine may add labels such as `providers` or `sandbox` without a schema change.
  */

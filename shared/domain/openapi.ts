@@ -12,12 +12,12 @@ type Json = Record<string, unknown>;
 /** The public API version (spec Versioning); also sent as `X-API-Version`. */
 export const OPENAPI_VERSION = '1.0.0';
 
-/** Machine codes of non-422 error bodies (DESIGN §4). */
+/** Machine codes of non-422 error bodies (docs/design.md §4). */
 export const ERROR_CODES = [
   'unauthorized', 'insufficient_minutes', 'not_found', 'idempotency_conflict', 'rate_limited', 'internal',
 ] as const;
 
-/** The body of 401, 402, 404, 409, 429 and 500 replies (DESIGN §4). */
+/** The body of 401, 402, 404, 409, 429 and 500 replies (docs/design.md §4). */
 export const ErrorBodySchema = strictDict({ code: v.picklist(ERROR_CODES), detail: v.string() });
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -269,7 +269,7 @@ function op(operationId: string, tag: string, summary: string, operationResponse
 /**
  * The OpenAPI 3.1 document served at `GET /api/v1/openapi.json`. Bodies, resources and errors
  * are generated from the same valibot schemas the API parses with, so the document cannot
- * drift from the validation (DESIGN §4: never hand-written).
+ * drift from the validation (docs/design.md §4: never hand-written).
  */
 export function buildOpenApiDocument(): Json {
   return {

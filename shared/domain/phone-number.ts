@@ -7,7 +7,7 @@ import { idField, parseWith, strictDict, stringField, timestampField } from './v
  */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
 
-/** Where a number's calls go: Twilio, or the local sandbox carrier (DESIGN §3). */
+/** Where a number's calls go: Twilio, or the local sandbox carrier (docs/design.md §3). */
 export const PHONE_PROVIDERS = ['twilio', 'sandbox'] as const;
 
 /** A phone-number provider. */
@@ -18,7 +18,7 @@ export function e164Field() {
   return v.pipe(stringField({ pattern: E164_PATTERN }), v.metadata({ examples: ['+15550100001'] }));
 }
 
-/** A business's phone number (DESIGN §4 resource); `assistant_id` answers its inbound calls. */
+/** A business's phone number (docs/design.md §4 resource); `assistant_id` answers its inbound calls. */
 export const PhoneNumberSchema = strictDict({
   id: idField(),
   number: e164Field(),
@@ -31,7 +31,7 @@ export const PhoneNumberSchema = strictDict({
 /** A phone number as the API returns it. */
 export type PhoneNumber = v.InferOutput<typeof PhoneNumberSchema>;
 
-/** GET /phone-numbers: newest first (DESIGN §4). */
+/** GET /phone-numbers: newest first (docs/design.md §4). */
 export const PhoneNumberListSchema = strictDict({ data: v.array(PhoneNumberSchema) });
 
 /**

@@ -10,7 +10,7 @@ export const TOOL_TIMEOUT_MS = { default: 10_000, min: 500, max: 30_000 } as con
 /** The JSON Schema of a tool's arguments: an object schema, anything else in it kept as is. */
 export const ToolParametersSchema = looseDict({ type: v.literal('object') });
 
-/** A business's custom tool: a function the assistant may call on the business's server (DESIGN §4). */
+/** A business's custom tool: a function the assistant may call on the business's server (docs/design.md §4). */
 export const ToolSchema = strictDict({
   id: idField(),
   name: stringField({ pattern: TOOL_NAME_PATTERN }),
@@ -24,7 +24,7 @@ export const ToolSchema = strictDict({
 /** A tool as the API returns it. */
 export type Tool = v.InferOutput<typeof ToolSchema>;
 
-/** GET /tools: newest first (DESIGN §4). */
+/** GET /tools: newest first (docs/design.md §4). */
 export const ToolListSchema = strictDict({ data: v.array(ToolSchema) });
 
 /** The ops `add-tool` input; the URL's SSRF check happens in the service, after this. */

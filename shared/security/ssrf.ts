@@ -44,7 +44,7 @@ export function addressRefusal(address: string, allowPrivate: boolean): string |
 }
 
 /**
- * True when the address is not public unicast (DESIGN §2), whatever its spelling: `127.1`,
+ * True when the address is not public unicast (docs/design.md §2), whatever its spelling: `127.1`,
  * `0x7f.1`, `2130706433`, `017700000001`, `::ffff:7f00:1`, `::127.0.0.1`, `64:ff9b::a00:1`,
  * `2002:a00:1::`… Unparseable text counts as blocked.
  */
@@ -65,7 +65,7 @@ function hostRefusal(url: URL, allowPrivate: boolean): string | null {
  * The save-time check (no I/O): scheme, credentials and literal addresses in every spelling.
  * WHATWG `URL` already rewrites `0x7f.1`, `2130706433`, `127.1`, `017700000001`, `%31%32%37.0.0.1`
  * and `127.0.0.1.` to `127.0.0.1`, and `[::ffff:127.0.0.1]` to `[::ffff:7f00:1]`, so the address is
- * classified after parsing, never by regex on the raw text (anchors §2.4).
+ * classified after parsing, never by regex on the raw text (spellings such as 0x7f.1 or 2130706433 defeat text matching).
  * A hostname is only checked by name here; {@link resolveAndCheck} checks what it resolves to.
  *
  * @example
@@ -126,7 +126,7 @@ export async function resolveAndCheck(url: string, opts: UrlPolicy, lookup: Look
 }
 
 /**
- * A pydantic-style 422 item for a refused URL at save time (DESIGN §4 vocabulary).
+ * A pydantic-style 422 item for a refused URL at save time (docs/design.md §4 vocabulary).
  *
  * @example
  * urlValidationItem(['body', 'config', 'advanced', 'server_url'], 'the URL must use https', 'http://x.test');

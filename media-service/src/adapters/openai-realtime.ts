@@ -6,7 +6,7 @@ import { EventFanout } from './event-fanout';
 import { connectionError, toBytes } from './ws-frames';
 
 /**
- * OpenAI Realtime (GA) over `ws` directly (protocols.md A3): the SDK's `OpenAIRealtimeWS` forces
+ * OpenAI Realtime (GA) over `ws` directly (docs/protocols.md A3): the SDK's `OpenAIRealtimeWS` forces
  * `wss:`, so it could never reach the loopback sandbox; with `ws` the base URL is configurable.
  * μ-law in and out (`audio/pcmu`), so Twilio payloads pass through untouched.
  *
@@ -83,7 +83,7 @@ export class OpenAiRealtime implements SpeechToSpeech {
   }
 }
 
-/** The GA `session.update` for a phone call (protocols.md A3). */
+/** The GA `session.update` for a phone call (docs/protocols.md A3). */
 export function sessionUpdate(o: S2sOpenOptions, model: string, transcriptionModel: string): Record<string, unknown> {
   const language = o.language.split('-')[0]!.toLowerCase();
   return {

@@ -15,7 +15,7 @@ export interface TwilioTelephonyOptions {
   fetch?: typeof fetch;
 }
 
-/** Twilio rejects inline TwiML longer than this (protocols.md A1, `Twiml` field). */
+/** Twilio rejects inline TwiML longer than this (docs/protocols.md A1, `Twiml` field). */
 export const MAX_TWIML_CHARS = 4000;
 
 const CreatedCallSchema = v.looseObject({ sid: v.pipe(v.string(), v.minLength(1)) });

@@ -4,7 +4,7 @@ import type { Utterance } from './speaker';
 
 /**
  * One caller turn answered by the assistant, in clock ms. Latency is reported as the caller hears
- * it (DESIGN §4): from the end of their speech (Flux word end times) to the first assistant audio
+ * it (docs/design.md §4): from the end of their speech (Flux word end times) to the first assistant audio
  * actually played (the first echoed mark), with the breakdown of where the time went.
  */
 export interface TurnTiming {
@@ -71,7 +71,7 @@ export function newCounters(): CallCounters {
   return { turns: [], interruptions: 0, llmInput: 0, llmOutput: 0, ttsCharacters: 0, sttBytes: 0, eagerStarted: 0, eagerDiscarded: 0, fillers: 0 };
 }
 
-/** The call's `metrics` (DESIGN §4 plus the per-turn breakdown and provider labels). */
+/** The call's `metrics` (docs/design.md §4 plus the per-turn breakdown and provider labels). */
 export function buildCallMetrics(counters: CallCounters, durationS: number, providers: ProviderLabels, t0?: number): CallMetrics {
   const rows = counters.turns.map((turn) => turnMetrics(turn, t0));
   const latencies = rows.map((row) => row.latency_ms).filter((value): value is number => typeof value === 'number').sort((a, b) => a - b);

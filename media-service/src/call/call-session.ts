@@ -157,7 +157,7 @@ class CallSession {
   #speakerRef: Speaker | undefined;
 
   /**
-   * Live mode (DESIGN §6): one speech-to-speech session replaces Flux, the LLM and Aura; the live
+   * Live mode (docs/design.md §6): one speech-to-speech session replaces Flux, the LLM and Aura; the live
    * conversation hears the transport's media and marks itself. No `realtime` dep: the call fails cleanly.
    */
   async #converseLive(context: CallContext): Promise<void> {

@@ -28,11 +28,11 @@ interface Turn {
 }
 
 const FALLBACK_LINE = "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
-/** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (protocols.md B4). */
+/** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (docs/protocols.md B4). */
 const EAGER_MAX_WORDS = 60;
 
 /**
- * The conversation of one call (DESIGN §6): greeting per `first_message_mode`, turn-taking on
+ * The conversation of one call (docs/design.md §6): greeting per `first_message_mode`, turn-taking on
  * Flux events, eager replies, barge-in with history cut to what was heard, fillers, keypad input,
  * idle messages and the silence timeout, voicemail, the built-in `end_call` and `transfer` tools,
  * end phrases and the safety fallback. It decides; the session owns the sockets and timers' end.
@@ -376,7 +376,7 @@ export class Conversation {
     this.#turn?.controller.abort();
   }
 
-  /** The transcript (DESIGN §4): what each side said, assistant text cut to what was heard. */
+  /** The transcript (docs/design.md §4): what each side said, assistant text cut to what was heard. */
   transcript(): TranscriptEntry[] {
     return this.#log.entries(this.#d.now());
   }

@@ -15,7 +15,7 @@ export interface ReplyStreamDeps {
   sayFiller: (text: string) => void;
 }
 
-/** Short, neutral, and never in the model's history (protocols.md B9). */
+/** Short, neutral, and never in the model's history (docs/protocols.md B9). */
 const FILLERS = ['One moment.', 'Let me check.', 'Sure, one second.'];
 
 /** The outcome of streaming a reply: its tool calls, or why there are none. */

@@ -71,7 +71,7 @@ export const SANDBOX_DEFAULT_CALLER = '+14155550100';
 const realTimers: CarrierTimers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
 
 /**
- * The sandbox phone network (DESIGN §3): an HTTP server speaking the Twilio REST subset
+ * The sandbox phone network (docs/design.md §3): an HTTP server speaking the Twilio REST subset
  * (`POST /2010-04-01/Accounts/{Sid}/Calls.json`, `POST|GET …/Calls/{CallSid}.json`, Basic auth,
  * Twilio-shaped JSON and errors) that simulates each call: signed status callbacks, async AMD,
  * and a simulated callee over a real Media Streams WebSocket to the `<Stream url>`. Point

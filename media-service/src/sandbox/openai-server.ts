@@ -10,7 +10,7 @@ import type { TranscriptBoard } from './transcript-board';
 /**
  * The sandbox OpenAI: `POST /v1/chat/completions` on loopback, streamed as SSE (`data: {chunk}`
  * … `data: [DONE]`, with the usage chunk when `stream_options.include_usage`) or as one JSON
- * completion, exactly as openai-node parses them (protocols.md A3). Replies come from a
+ * completion, exactly as openai-node parses them (docs/protocols.md A3). Replies come from a
  * deterministic {@link SandboxLlmScript}; timing (time to first token, token rate) and failures
  * (HTTP errors, streams cut mid-way, garbage SSE) are injectable, and every request is recorded.
  *

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { BYTES_PER_MS, FRAME_BYTES, MULAW_SILENCE, padToFrame } from '../audio/mulaw';
 
 /**
- * The Twilio Media Streams wire format (protocols.md A1): schemas for what Twilio sends us, and
+ * The Twilio Media Streams wire format (docs/protocols.md A1): schemas for what Twilio sends us, and
  * builders for what we send it. The sandbox carrier uses the reverse pair (it plays Twilio).
  */
 
@@ -18,7 +18,7 @@ const MediaMessageSchema = v.looseObject({
   media: v.looseObject({ track: v.optional(v.string()), chunk: v.optional(v.string()), timestamp: v.string(), payload: v.string() }),
 });
 
-/** Every Twilio → server message of a bidirectional Media Stream (protocols.md A1). */
+/** Every Twilio → server message of a bidirectional Media Stream (docs/protocols.md A1). */
 export const TwilioInboundMessageSchema = v.variant('event', [
   v.looseObject({ event: v.literal('connected'), protocol: v.optional(v.string()), version: v.optional(v.string()) }),
   v.looseObject({
@@ -47,7 +47,7 @@ export type TwilioMediaMessage = v.InferOutput<typeof MediaMessageSchema>;
 
 /**
  * Hot path: ~50 `media` messages a second per call are checked structurally by hand, never by the
- * schema (STYLE: audio frames are not schema-checked per frame). Returns undefined when `json` is
+ * schema (audio frames are plain objects, never schema-checked per frame: 50 a second per call). Returns undefined when `json` is
  * not a well-formed media message.
  */
 function asMediaMessage(json: unknown): TwilioMediaMessage | undefined {

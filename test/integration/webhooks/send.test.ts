@@ -6,7 +6,7 @@ import { generateWebhookSecret } from '../../../shared/webhooks/secret';
 import { sendWebhook, type SendWebhookInput } from '../../../shared/webhooks/send';
 
 /**
- * One signed delivery attempt against a scripted loopback receiver (anchors §9.2): the receiver
+ * One signed delivery attempt against a scripted loopback receiver: the receiver
  * verifies every request with the standardwebhooks reference library on the raw body, as a
  * customer's server would, and answers with the behaviour the test scripted.
  */

@@ -225,7 +225,7 @@ describe('parseAnalysisOutput', () => {
   });
 });
 
-describe('scoreFor (DESIGN §4)', () => {
+describe('scoreFor (docs/design.md §4)', () => {
   it.each([
     ['score_10', 1, 1],
     ['score_10', 10, 10],

@@ -8,7 +8,7 @@ const CONVERSATION = [
 ];
 const SILENT = [{ role: 'assistant', text: 'Hello, Acme Dental.' }, { role: 'user', text: '   ' }];
 
-describe('outcomeForEndedReason (DESIGN §4)', () => {
+describe('outcomeForEndedReason (docs/design.md §4)', () => {
   it.each<[EndedReason, Outcome | null]>([
     ['no_answer', 'no_answer'],
     ['busy', 'busy'],

@@ -31,7 +31,7 @@ async function refusal(url: string, opts = PROD, lookup: LookupAll = answering('
   throw new Error(`expected ${url} to be refused`);
 }
 
-describe('checkUrlSyntax: literal addresses in every spelling (anchors §2.3/2.4)', () => {
+describe('checkUrlSyntax: literal addresses in every spelling', () => {
   it.each([
     ['https://127.0.0.1/', 'loopback'],
     ['https://0x7f.1/', 'loopback'],
