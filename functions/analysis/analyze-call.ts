@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AssistantRepository } from '../../shared/db/assistant-repository';
 import type { BusinessRepository } from '../../shared/db/business-repository';
 import type { CallDetailRecord, CallRecord, CallRepository } from '../../shared/db/call-repository';
@@ -13,6 +12,7 @@ import { redactDeep, redactText } from '../../shared/domain/redact';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import type { AnalysisModel } from '../../shared/llm/analysis-client';
+import { isConditionFailure } from '../../shared/db/conditions';
 
 /** Attempts per call before the failure is recorded: the first run plus Lambda's two async retries. */
 export const DEFAULT_ANALYSIS_ATTEMPTS = 3;
@@ -73,9 +73,6 @@ function analysisConfigOf(config: AssistantConfig): AnalysisConfig {
   };
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
-}
 
 /**
  * Writes the analysis fields once (guarded by `analysis_completed_at`, so a concurrent or repeated

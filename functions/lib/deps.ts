@@ -99,7 +99,6 @@ export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log = de
       now,
     }),
     calls: new CallService({
-      db: core.db,
       assistants: core.assistantRepo,
       businesses: core.businesses,
       catalog: core.catalog,

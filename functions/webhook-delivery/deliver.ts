@@ -13,14 +13,9 @@ import { webhookSecretContext } from '../../shared/services/admin-service';
 import { toCallDetailView } from '../../shared/services/call-views';
 import { nextAttemptDelayMs } from '../../shared/webhooks/schedule';
 import { sendWebhook, type WebhookFetch } from '../../shared/webhooks/send';
+import { MAX_QUEUE_DELAY_S, type WebhookQueue } from '../../shared/queue/webhook-queue';
 
-/** SQS caps `DelaySeconds` at 15 minutes; longer waits hop through the queue. */
-export const MAX_QUEUE_DELAY_S = 900;
-
-/** Port: put a delivery message on the webhook queue, visible after `delaySeconds` (≤ 900). */
-export interface WebhookQueue {
-  send(body: string, delaySeconds: number): Promise<void>;
-}
+export { MAX_QUEUE_DELAY_S, type WebhookQueue } from '../../shared/queue/webhook-queue';
 
 const WebhookEventType = v.picklist(SERVER_EVENT_KINDS);
 

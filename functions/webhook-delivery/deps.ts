@@ -10,7 +10,7 @@ import { defaultLog } from '../lib/deps';
 import { kmsClient } from '../lib/kms';
 import { S3RecordingLinks } from '../lib/recording-links';
 import type { DeliverDeps } from './deliver';
-import { SqsWebhookQueue } from './process-batch';
+import { SqsWebhookQueue } from '../../shared/queue/webhook-queue';
 
 /** The webhook-delivery function's environment (set by infra's webhooks stack). */
 export const DeliveryConfigSchema = v.object({

@@ -1,5 +1,4 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { deliverRecord, MAX_QUEUE_DELAY_S, type DeliverDeps, type WebhookQueue } from './deliver';
+import { deliverRecord, type DeliverDeps } from './deliver';
 
 /** The part of an SQS event record the delivery loop reads. */
 export interface SqsMessageRecord {
@@ -10,19 +9,6 @@ export interface SqsMessageRecord {
 /** The Lambda partial-batch response: only these messages are returned to the queue. */
 export interface BatchResponse {
   batchItemFailures: { itemIdentifier: string }[];
-}
-
-/** SQS adapter of the webhook queue (fauxqs locally). */
-export class SqsWebhookQueue implements WebhookQueue {
-  constructor(
-    private readonly sqs: Pick<SQSClient, 'send'>,
-    private readonly queueUrl: string,
-  ) {}
-
-  async send(body: string, delaySeconds: number): Promise<void> {
-    const delay = Math.min(MAX_QUEUE_DELAY_S, Math.max(0, Math.ceil(delaySeconds)));
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: body, DelaySeconds: delay }));
-  }
 }
 
 /**

@@ -1,10 +1,10 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssistantConfig } from '../domain/assistant-config';
 import { NotFoundError } from '../errors';
 import type { Db } from './client';
 import { fromItem, queryBusinessPrefix } from './items';
 import { keys } from './table';
+import { isCancelledTransaction, isConditionFailure } from './conditions';
 
 /** An assistant as stored: the config without its write-only key, which is kept sealed beside it. */
 export interface AssistantRecord {
@@ -17,9 +17,8 @@ export interface AssistantRecord {
   custom_key_sealed?: string;
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException;
-}
+/** A conditional write or a conditional transaction lost (the assistant or the default moved). */
+const lost = (error: unknown) => isConditionFailure(error) || isCancelledTransaction(error);
 
 /**
  * Assistants of one business. The business item holds `default_assistant_id`, so "exactly one
@@ -70,7 +69,7 @@ export class AssistantRepository {
       );
       return asDefault;
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (!lost(error)) throw error;
     }
     const plain = { ...record, is_default: false };
     await this.db.doc.send(new PutCommand(this.putNew(businessId, plain)));
@@ -88,7 +87,7 @@ export class AssistantRepository {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError(`Assistant ${record.id} not found.`);
+      if (lost(error)) throw new NotFoundError(`Assistant ${record.id} not found.`);
       throw error;
     }
   }
@@ -107,7 +106,7 @@ export class AssistantRepository {
         );
         return;
       } catch (error) {
-        if (!isConditionFailure(error)) throw error;
+        if (!lost(error)) throw error;
         const current = await this.getAssistant(businessId, assistant.id);
         if (!current.is_default) throw error;
       }
@@ -141,7 +140,7 @@ export class AssistantRepository {
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new NotFoundError(`Assistant ${assistantId} not found.`);
+      if (lost(error)) throw new NotFoundError(`Assistant ${assistantId} not found.`);
       throw error;
     }
   }
@@ -178,7 +177,7 @@ export class AssistantRepository {
         );
         return;
       } catch (error) {
-        if (!isConditionFailure(error)) throw error;
+        if (!lost(error)) throw error;
       }
     }
   }

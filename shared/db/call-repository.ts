@@ -1,9 +1,10 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Call, CallMetrics, TranscriptEntry, WebhookDeliveryView } from '../domain/call';
 import { deliveryViewsFromItems } from './delivery-repository';
-import type { Db } from './client';
+import type { Db, TransactionItem } from './client';
+import { isCancelledTransaction } from './conditions';
 import { fromItem } from './items';
 import { GSI1, GSI2, keys } from './table';
 
@@ -79,9 +80,13 @@ export class CallRepository {
     return [put(main), put(detail)];
   }
 
-  /** Inserts a new call on its own. */
-  async insertCall(record: CallRecord): Promise<void> {
-    await this.db.doc.send(new TransactWriteCommand({ TransactItems: this.newCallItems(record) }));
+  /**
+   * Inserts a new call (main and detail items) in one transaction, together with `alongside`:
+   * writes another repository prepared that must land with the call or not at all (POST /calls:
+   * the idempotency record's completion).
+   */
+  async insertCall(record: CallRecord, alongside: TransactionItem[] = []): Promise<void> {
+    await this.db.doc.send(new TransactWriteCommand({ TransactItems: [...this.newCallItems(record), ...alongside] }));
   }
 
   /**
@@ -102,7 +107,7 @@ export class CallRepository {
       await this.db.doc.send(new TransactWriteCommand({ TransactItems: [marker, ...this.newCallItems(record)] }));
       return 'inserted';
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException) || error.CancellationReasons?.[0]?.Code !== 'ConditionalCheckFailed') throw error;
+      if (!isCancelledTransaction(error, 0)) throw error;
       const existing = await this.findInboundCallId(record.business_id, carrierCallSid);
       if (existing === undefined) throw error;
       return { existingCallId: existing };

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /** Where the table lives: AWS (no endpoint) or DynamoDB Local (endpoint + dummy credentials). */
 export interface DbConfig {
@@ -13,6 +13,9 @@ export interface Db {
   doc: DynamoDBDocumentClient;
   tableName: string;
 }
+
+/** One write of a transaction, as a repository prepares it for another to include (`insertCall`). */
+export type TransactionItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Builds the shared client. Locally it points at DynamoDB Local with throwaway credentials. */
 export function createDb(config: DbConfig): Db {

@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookDeliveryView } from '../domain/call';
 import type { Db } from './client';
 import { fromItem } from './items';
 import { keys } from './table';
+import { isConditionFailure } from './conditions';
 
 /** Delivery states: retried on schedule while `pending`; `failed` is the dead-letter record. */
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
@@ -81,9 +81,6 @@ function byCreation(a: DeliveryRecord, b: DeliveryRecord): number {
   return a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.webhook_id.localeCompare(b.webhook_id);
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
-}
 
 /** Webhook delivery records: created on the first attempt, one conditional update per attempt. */
 export class DeliveryRepository {

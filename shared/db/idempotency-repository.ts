@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Db } from './client';
+import type { Db, TransactionItem } from './client';
 import { keys } from './table';
 
 /** How long a key is remembered (docs/design.md §4: 24 h). */
@@ -56,7 +56,7 @@ export class IdempotencyRepository {
   }
 
   /** The transaction item that records the response, written together with the request's effect. */
-  completeItem(businessId: number, scope: string, key: string, status: number, body: unknown) {
+  completeItem(businessId: number, scope: string, key: string, status: number, body: unknown): TransactionItem {
     return {
       Update: {
         TableName: this.db.tableName,

@@ -1,4 +1,4 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 
 /** The job the API puts on the outbound-calls queue for the call engine. */
@@ -23,5 +23,52 @@ export class SqsOutboundCallQueue implements OutboundCallQueue {
 
   async enqueue(job: OutboundCallJob): Promise<void> {
     await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(job) }));
+  }
+}
+
+/** A received job: what the queue handed over (an SQS message has this shape). */
+export interface ReceivedJob {
+  MessageId?: string;
+  Body?: string;
+  /** The queue's handle for this delivery (delete, extend). */
+  ReceiptHandle?: string;
+}
+
+/** Port: the call engine's side of the outbound-calls queue. */
+export interface OutboundJobs {
+  /** Waits up to `waitS` for up to 10 jobs, each hidden from other consumers for `visibilityS`. */
+  receive(waitS: number, visibilityS: number): Promise<ReceivedJob[]>;
+  /** Puts a copy of the job back, visible after `delayS` (a call deferred at the concurrency cap). */
+  resend(job: ReceivedJob, delayS: number): Promise<void>;
+  /** Keeps the job hidden for another `visibilityS` (a slow dial). */
+  extend(job: ReceivedJob, visibilityS: number): Promise<void>;
+  /** The job is done: it is never delivered again. */
+  complete(job: ReceivedJob): Promise<void>;
+}
+
+/** SQS adapter of {@link OutboundJobs} (fauxqs locally). */
+export class SqsOutboundJobs implements OutboundJobs {
+  constructor(
+    private readonly sqs: Pick<SQSClient, 'send'>,
+    private readonly queueUrl: string,
+  ) {}
+
+  async receive(waitS: number, visibilityS: number): Promise<ReceivedJob[]> {
+    const received = await this.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitS, VisibilityTimeout: visibilityS }),
+    );
+    return received.Messages ?? [];
+  }
+
+  async resend(job: ReceivedJob, delayS: number): Promise<void> {
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: job.Body, DelaySeconds: delayS }));
+  }
+
+  async extend(job: ReceivedJob, visibilityS: number): Promise<void> {
+    await this.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: job.ReceiptHandle, VisibilityTimeout: visibilityS }));
+  }
+
+  async complete(job: ReceivedJob): Promise<void> {
+    await this.sqs.send(new DeleteMessageCommand({ QueueUrl: this.queueUrl, ReceiptHandle: job.ReceiptHandle }));
   }
 }

@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { defaultAssistantConfig, type AssistantConfig } from '../domain/assistant-config';
 import type { CallMetrics, TranscriptEntry } from '../domain/call';
 import { durationSeconds, expiryFor } from '../domain/carrier-status';
@@ -10,6 +9,7 @@ import type { CallSlotsRepository } from '../db/call-slots-repository';
 import type { MinutesRepository } from '../db/minutes-repository';
 import type { CallEvent } from '../events/catalog';
 import type { EventBus } from '../events/event-bus';
+import { isConditionFailure } from '../db/conditions';
 
 export interface CallLifecycleDeps {
   calls: CallRepository;
@@ -180,7 +180,7 @@ export class CallLifecycle {
     try {
       return await update();
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return undefined;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
   }

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { parseCreateCallBody, parseListCallsQuery, type Call, type CallDetail } from '../domain/call';
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { BusinessRepository } from '../db/business-repository';
 import type { CallRepository } from '../db/call-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
-import type { Db } from '../db/client';
 import type { IdempotencyRepository } from '../db/idempotency-repository';
 import type { IdAllocator } from '../db/ids';
 import { ConflictError, InsufficientMinutesError, NotFoundError, ValidationError } from '../errors';
@@ -14,7 +12,6 @@ import { initialCallRecord, toCallDetailView, toCallView } from './call-views';
 
 /** What the call use cases need; built once per process by the composition root. */
 export interface CallServiceDeps {
-  db: Db;
   assistants: AssistantRepository;
   businesses: BusinessRepository;
   catalog: CatalogRepository;
@@ -133,11 +130,8 @@ export class CallService {
       now,
     });
     const view = toCallView(record);
-    const items: object[] = this.deps.calls.newCallItems(record);
-    if (idempotencyKey !== undefined) {
-      items.push(this.deps.idempotency.completeItem(businessId, IDEMPOTENCY_SCOPE, idempotencyKey, 200, view));
-    }
-    await this.deps.db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+    const completion = idempotencyKey === undefined ? [] : [this.deps.idempotency.completeItem(businessId, IDEMPOTENCY_SCOPE, idempotencyKey, 200, view)];
+    await this.deps.calls.insertCall(record, completion);
     await this.enqueue(businessId, record.id);
     return view;
   }

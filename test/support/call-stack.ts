@@ -8,6 +8,7 @@ import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
 import { OutboundConsumer } from '../../media-service/src/calls/outbound-consumer';
+import { SqsOutboundJobs } from '../../shared/queue/outbound-calls';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import { languageModels } from '../../media-service/src/server/language-models';
 import { MediaServer } from '../../media-service/src/server/media-server';
@@ -105,7 +106,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     telephony, calls: core.callRepo, assistants: core.assistantRepo, minutes, slots, lifecycle, publicBaseUrl: twilioOptions.publicBaseUrl,
     streamTokenSecret: STREAM_SECRET, now: () => new Date(), log: (message) => log(message), ringTimeoutS: 5,
   });
-  const consumer = new OutboundConsumer({ sqs: api.sqs, queueUrl: api.queueUrl, calls: core.callRepo, dial, owner: 'test', now: () => new Date(), log: (message) => log(message), waitTimeS: 1 });
+  const consumer = new OutboundConsumer({ jobs: new SqsOutboundJobs(api.sqs, api.queueUrl), calls: core.callRepo, dial, owner: 'test', now: () => new Date(), log: (message) => log(message), waitTimeS: 1 });
   const polling = consumer.run().catch((error: unknown) => log('consumer.failed', { error: String(error) }));
 
   /** Resolves once the call has ended in DynamoDB with its transcript written (session done). */

@@ -1,16 +1,15 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
-import { OutboundCallJobSchema, type OutboundCallJob } from '../../../shared/queue/outbound-calls';
+import { OutboundCallJobSchema, type OutboundCallJob, type OutboundJobs, type ReceivedJob } from '../../../shared/queue/outbound-calls';
 import type { DialResult } from './dial-outbound';
+import { isConditionFailure } from '../../../shared/db/conditions';
 
 /** What happens to a claimed call: the engine dials it (telephony lives behind this function). */
 export type DialCall = (call: CallRecord) => Promise<DialResult>;
 
 export interface OutboundConsumerOptions {
-  sqs: Pick<SQSClient, 'send'>;
-  queueUrl: string;
+  /** The outbound-calls queue (SQS on AWS, fauxqs locally). */
+  jobs: OutboundJobs;
   calls: CallRepository;
   dial: DialCall;
   /** This process's identity, stored on claimed calls (diagnostics and takeover). */
@@ -45,7 +44,7 @@ export async function claimCall(calls: CallRepository, job: { business_id: numbe
       },
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }
@@ -63,13 +62,13 @@ export async function unclaimCall(calls: CallRepository, job: OutboundCallJob, o
     });
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }
 
 /**
- * The outbound-calls consumer: long-polls SQS, claims each call once, dials it (or, at the
+ * The outbound-calls consumer: long-polls the queue, claims each call once, dials it (or, at the
  * business's concurrency cap, gives the claim back and retries the job later), and deletes the
  * message only after the call is claimed (so a crash before the claim redelivers, and after it the
  * claim makes redelivery harmless). Malformed messages are left for the queue's DLQ after
@@ -82,7 +81,7 @@ export class OutboundConsumer {
   constructor(private readonly options: OutboundConsumerOptions) {}
 
   /** Handles one received message. */
-  async handle(message: Message): Promise<JobOutcome> {
+  async handle(message: ReceivedJob): Promise<JobOutcome> {
     const parsed = v.safeParse(OutboundCallJobSchema, safeJson(message.Body));
     if (!parsed.success) {
       this.options.log(`outbound job ${message.MessageId} is malformed; leaving it for the DLQ`);
@@ -111,16 +110,9 @@ export class OutboundConsumer {
   async run(): Promise<void> {
     this.running = true;
     while (this.running) {
-      const received = await this.options.sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: this.options.queueUrl,
-          MaxNumberOfMessages: 10,
-          WaitTimeSeconds: this.options.waitTimeS ?? 20,
-          VisibilityTimeout: this.visibility(),
-        }),
-      );
+      const received = await this.options.jobs.receive(this.options.waitTimeS ?? 20, this.visibility());
       await Promise.all(
-        (received.Messages ?? []).map((message) =>
+        received.map((message) =>
           this.handle(message).catch((error) => this.options.log(`outbound job ${message.MessageId} failed; it will be redelivered`, error)),
         ),
       );
@@ -138,11 +130,9 @@ export class OutboundConsumer {
    * duplicate (harmless: claims are conditional), never a lost call. Every deferred call retries on
    * its own timer, so calls start roughly, not strictly, in order as slots free.
    */
-  private async defer(message: Message, job: OutboundCallJob): Promise<JobOutcome> {
+  private async defer(message: ReceivedJob, job: OutboundCallJob): Promise<JobOutcome> {
     await unclaimCall(this.options.calls, job, this.options.owner, this.options.now());
-    await this.options.sqs.send(
-      new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: message.Body, DelaySeconds: this.options.deferDelayS ?? 5 }),
-    );
+    await this.options.jobs.resend(message, this.options.deferDelayS ?? 5);
     await this.delete(message);
     return 'deferred';
   }
@@ -151,17 +141,17 @@ export class OutboundConsumer {
     return this.options.visibilityTimeoutS ?? 60;
   }
 
-  private heartbeat(message: Message): () => void {
+  private heartbeat(message: ReceivedJob): () => void {
     const timer = setInterval(() => {
-      this.options.sqs
-        .send(new ChangeMessageVisibilityCommand({ QueueUrl: this.options.queueUrl, ReceiptHandle: message.ReceiptHandle, VisibilityTimeout: this.visibility() }))
+      this.options.jobs
+        .extend(message, this.visibility())
         .catch((error) => this.options.log('could not extend an outbound job visibility', error));
     }, (this.visibility() * 1000) / 2);
     return () => clearInterval(timer);
   }
 
-  private async delete(message: Message): Promise<void> {
-    await this.options.sqs.send(new DeleteMessageCommand({ QueueUrl: this.options.queueUrl, ReceiptHandle: message.ReceiptHandle }));
+  private async delete(message: ReceivedJob): Promise<void> {
+    await this.options.jobs.complete(message);
   }
 }
 

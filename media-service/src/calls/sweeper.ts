@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { BusinessRepository } from '../../../shared/db/business-repository';
 import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
 import type { OutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { Telephony } from '../ports/telephony';
+import { isConditionFailure } from '../../../shared/db/conditions';
 
 /**
  * Marks the call as alive; the media session calls this every 30 s while it runs. One conditional
@@ -19,7 +19,7 @@ export async function writeHeartbeat(calls: CallRepository, businessId: number, 
     });
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }

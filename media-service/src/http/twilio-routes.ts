@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { Hono, type Context } from 'hono';
 import { carrierTransition } from '../../../shared/domain/carrier-status';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
@@ -8,6 +7,7 @@ import { signStreamToken } from '../telephony/stream-token';
 import { isValidTwilioSignature, type TwilioParams } from '../telephony/twilio-signature';
 import { connectStreamTwiml, sayAndHangupTwiml } from '../telephony/twiml';
 import { acceptInboundCall, type InboundCallDeps } from './inbound-call';
+import { isConditionFailure } from '../../../shared/db/conditions';
 
 export interface TwilioRoutesOptions extends InboundCallDeps {
   lifecycle: CallLifecycle;
@@ -105,7 +105,7 @@ async function storeAnsweredBy(options: TwilioRoutesOptions, ids: { businessId: 
     await options.calls.updateCall(ids.businessId, ids.callId, { answered_by: answeredBy });
     return true;
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (!isConditionFailure(error)) throw error;
     options.log(`AMD verdict for unknown call ${ids.businessId}/${ids.callId} ignored`);
     return false;
   }

@@ -12,7 +12,7 @@ import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import type { EventBus } from '../../../shared/events/event-bus';
-import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
+import { SqsOutboundCallQueue, SqsOutboundJobs } from '../../../shared/queue/outbound-calls';
 import type { SecretBox } from '../../../shared/security/secret-box';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { S3RecordingStore } from '../adapters/s3-recording-store';
@@ -124,7 +124,7 @@ function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: 
   const now = () => new Date();
   const sqs = new SQSClient({ region: config.AWS_REGION, ...(config.SQS_ENDPOINT && { endpoint: config.SQS_ENDPOINT, credentials: LOCAL_CREDENTIALS }) });
   const consumer = new OutboundConsumer({
-    sqs, queueUrl: config.OUTBOUND_QUEUE_URL, calls: repos.calls, owner: config.OWNER_ID, now, log,
+    jobs: new SqsOutboundJobs(sqs, config.OUTBOUND_QUEUE_URL), calls: repos.calls, owner: config.OWNER_ID, now, log,
     dial: dialOutbound({
       ...repos, telephony: providers.telephony, now, log,
       publicBaseUrl: config.PUBLIC_BASE_URL, streamTokenSecret: config.STREAM_TOKEN_SECRET,

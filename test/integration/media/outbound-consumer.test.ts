@@ -1,6 +1,7 @@
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { dialOutbound } from '../../../media-service/src/calls/dial-outbound';
+import { SqsOutboundJobs } from '../../../shared/queue/outbound-calls';
 import { OutboundConsumer } from '../../../media-service/src/calls/outbound-consumer';
 import type { PlaceCallRequest } from '../../../media-service/src/ports/telephony';
 import type { CallRecord } from '../../../shared/db/call-repository';
@@ -17,8 +18,7 @@ async function setup() {
   const dialled: CallRecord[] = [];
   const logs: string[] = [];
   const consumer = new OutboundConsumer({
-    sqs: harness.sqs,
-    queueUrl: harness.queueUrl,
+    jobs: new SqsOutboundJobs(harness.sqs, harness.queueUrl),
     calls: harness.core.callRepo,
     dial: async (record) => {
       dialled.push(record);
@@ -99,7 +99,7 @@ async function cappedSetup(deferDelayS?: number) {
   };
   const dial = dialOutbound({ ...repos, telephony, lifecycle, publicBaseUrl: 'https://media.example.com', streamTokenSecret: 's', now, log: () => undefined });
   const consumer = new OutboundConsumer({
-    sqs: harness.sqs, queueUrl: harness.queueUrl, calls: harness.core.callRepo, dial, owner: 'task-1', now, log: () => undefined, deferDelayS,
+    jobs: new SqsOutboundJobs(harness.sqs, harness.queueUrl), calls: harness.core.callRepo, dial, owner: 'task-1', now, log: () => undefined, deferDelayS,
   });
   const receive = async () =>
     (await harness.sqs.send(new ReceiveMessageCommand({ QueueUrl: harness.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
