@@ -130,14 +130,14 @@ export function isIsoDate(value: string): boolean {
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   if (month < 1 || month > 12) return false;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
   return day >= 1 && day <= days;
 }
 
 function optionFor(field: ResolvedField, value: string): string | null {
   if (field.options.includes(value)) return value;
   const matches = field.options.filter((option) => option.trim().toLowerCase() === value.toLowerCase());
-  return matches.length === 1 ? matches[0] : null;
+  return matches.length === 1 ? (matches[0] ?? null) : null;
 }
 
 /**

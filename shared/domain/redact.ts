@@ -56,7 +56,8 @@ function maskCardsInRun(run: string): string {
     const last = end === -1 ? group : end;
     const digits = groups.slice(group, last + 1).join('');
     out.push(end === -1 ? digits : `[card ending ${digits.slice(-4)}]`);
-    if (last < groups.length - 1) out.push(tokens[2 * last + 1]);
+    const separator = tokens[2 * last + 1];
+    if (last < groups.length - 1 && separator !== undefined) out.push(separator);
     group = last + 1;
   }
   return out.join('');

@@ -79,10 +79,11 @@ const LOW_32_EMBEDDING = [ipaddr.IPv6.parseCIDR('64:ff9b::/96'), ipaddr.IPv6.par
 
 /** For 6to4, NAT64 and IPv4-compatible addresses: the IPv4 address they carry, for the reason text. */
 function embeddedIpv4(address: ipaddr.IPv6): string | null {
-  const parts = address.parts;
+  // An IPv6 address always has its eight 16-bit parts.
+  const part = (index: number) => address.parts[index] ?? 0;
   const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  if (address.match(SIX_TO_FOUR)) return v4(parts[1], parts[2]);
-  if (LOW_32_EMBEDDING.some((cidr) => address.match(cidr))) return v4(parts[6], parts[7]);
+  if (address.match(SIX_TO_FOUR)) return v4(part(1), part(2));
+  if (LOW_32_EMBEDDING.some((cidr) => address.match(cidr))) return v4(part(6), part(7));
   return null;
 }
 

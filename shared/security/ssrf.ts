@@ -115,12 +115,13 @@ export async function resolveAndCheck(url: string, opts: UrlPolicy, lookup: Look
   const host = bareHostname(checked.url);
   if (isIP(host) !== 0) return { url: checked.url, address: host, family: isIP(host) === 6 ? 6 : 4 };
   const answers = await lookup(host, { all: true });
-  if (answers.length === 0) throw new BlockedUrlError(`${host} did not resolve to any address`);
+  const [firstAnswer] = answers;
+  if (firstAnswer === undefined) throw new BlockedUrlError(`${host} did not resolve to any address`);
   for (const answer of answers) {
     const refusal = addressRefusal(answer.address, opts.allowPrivate);
     if (refusal !== null) throw new BlockedUrlError(`${host} resolves to a blocked address (${refusal})`);
   }
-  const first = answers[0].address;
+  const first = firstAnswer.address;
   const address = canonicalAddress(first) ?? first;
   return { url: checked.url, address, family: isIP(address) === 6 ? 6 : 4 };
 }

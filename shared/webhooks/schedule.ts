@@ -39,6 +39,7 @@ export function nextAttemptDelayMs(attemptNumber: number, random: () => number, 
   if (!Number.isInteger(attemptNumber) || attemptNumber < 1) throw new RangeError('attemptNumber is an integer from 1');
   if (attemptNumber > MAX_ATTEMPTS) return null;
   const base = RETRY_SCHEDULE_MS[attemptNumber - 1];
+  if (base === undefined) return null;
   const unit = Math.min(Math.max(random(), 0), 1);
   const jittered = Math.round(base * (1 + (unit * 2 - 1) * JITTER_RATIO));
   if (retryAfterSeconds === undefined || retryAfterSeconds === null || !Number.isFinite(retryAfterSeconds)) return jittered;

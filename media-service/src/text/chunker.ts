@@ -132,6 +132,6 @@ function wordBefore(buf: string, dot: number): string {
   while (start > 0 && !/\s/.test(buf[start - 1]!)) start--;
   return buf
     .slice(start, dot)
-    .replace(/^["'(\[“‘«]+/, '')
+    .replace(/^["'([“‘«]+/, '')
     .toLowerCase();
 }
