@@ -3,16 +3,29 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const AWS_SDK = { group: ['@aws-sdk/*'], message: 'AWS SDK clients belong in shared/db, shared/events, shared/queue, adapters and composition roots.' };
-const VENDOR_SDKS = { group: ['openai', 'openai/*', '@deepgram/sdk', '@deepgram/sdk/*', 'twilio', 'twilio/*'], message: 'Vendor SDKs belong in adapters.' };
+const AWS_SDK = {
+  group: ['@aws-sdk/*'],
+  message: 'AWS SDK clients belong in shared/db, shared/events, shared/queue, adapters and composition roots.',
+};
+const VENDOR_SDKS = {
+  group: ['openai', 'openai/*', '@deepgram/sdk', '@deepgram/sdk/*', 'twilio', 'twilio/*'],
+  message: 'Vendor SDKs belong in adapters.',
+};
 const TESTS = { group: ['**/test/**'], message: 'Product code never imports from test/.' };
 
 /** Where each kind of import is allowed: every product file gets the rules, these places are exempt. */
 const AWS_ALLOWED = [
-  'shared/db/**', 'shared/events/**', 'shared/queue/**', 'shared/llm/**',
+  'shared/db/**',
+  'shared/events/**',
+  'shared/queue/**',
+  'shared/llm/**',
   'media-service/src/adapters/**',
   // Composition roots: they build the clients the rest receive.
-  'functions/lib/**', 'functions/*/index.ts', 'functions/*/deps.ts', 'media-service/src/main.ts', 'media-service/src/server/media-runtime.ts',
+  'functions/lib/**',
+  'functions/*/index.ts',
+  'functions/*/deps.ts',
+  'media-service/src/main.ts',
+  'media-service/src/server/media-runtime.ts',
   // The retention function is an S3 adapter by nature: it deletes recordings.
   'functions/retention/delete-recordings.ts',
 ];
@@ -25,7 +38,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'off',
       'no-empty': ['error', { allowEmptyCatch: true }],
       // A handler declared before the object it calls back into is built is fine (read before assign).

@@ -79,7 +79,13 @@ async function main(): Promise<void> {
 
     // Many businesses, so the per-key limit of 240/min never throttles the benchmark.
     const tenants: { key: string; assistantId: number; callId: number }[] = [];
-    const call = async (key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+    const call = async (
+      key: string,
+      method: string,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<Response> =>
       app.request(`/api/v1${path}`, {
         method,
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
@@ -87,9 +93,16 @@ async function main(): Promise<void> {
       });
     for (let i = 0; i < Math.ceil((ITERATIONS * 8 * 2) / 200) + 2; i++) {
       const business = await admin.createBusiness(`Bench ${i}`, 100_000);
-      await admin.addNumber(business.business_id, { number: `+1555${String(1000000 + i)}`, provider: 'sandbox', assistantId: null, label: '' });
+      await admin.addNumber(business.business_id, {
+        number: `+1555${String(1000000 + i)}`,
+        provider: 'sandbox',
+        assistantId: null,
+        label: '',
+      });
       const assistant = (await (await call(business.api_key, 'POST', '/assistants', {})).json()) as { id: number };
-      const created = (await (await call(business.api_key, 'POST', '/calls', { assistant_id: assistant.id, to: '+14155550100' })).json()) as { id: number };
+      const created = (await (
+        await call(business.api_key, 'POST', '/calls', { assistant_id: assistant.id, to: '+14155550100' })
+      ).json()) as { id: number };
       tenants.push({ key: business.api_key, assistantId: assistant.id, callId: created.id });
     }
 
@@ -98,7 +111,10 @@ async function main(): Promise<void> {
       ['GET /assistants/{id}', (t) => call(t.key, 'GET', `/assistants/${t.assistantId}`)],
       ['PATCH /assistants/{id} (name)', (t) => call(t.key, 'PATCH', `/assistants/${t.assistantId}`, { name: 'renamed' })],
       ['POST /calls', (t) => call(t.key, 'POST', '/calls', { assistant_id: t.assistantId, to: '+14155550100' })],
-      ['POST /calls (Idempotency-Key)', (t, i) => call(t.key, 'POST', '/calls', { assistant_id: t.assistantId, to: '+14155550100' }, { 'idempotency-key': `bench-${i}` })],
+      [
+        'POST /calls (Idempotency-Key)',
+        (t, i) => call(t.key, 'POST', '/calls', { assistant_id: t.assistantId, to: '+14155550100' }, { 'idempotency-key': `bench-${i}` }),
+      ],
       ['GET /calls', (t) => call(t.key, 'GET', '/calls?limit=20')],
       ['GET /calls/{id}', (t) => call(t.key, 'GET', `/calls/${t.callId}`)],
       ['GET /phone-numbers', (t) => call(t.key, 'GET', '/phone-numbers')],
@@ -156,7 +172,9 @@ function reportBundle(): void {
       `const t = performance.now(); await import(${JSON.stringify(outfile)}); console.log((performance.now() - t).toFixed(1));`,
     );
     const env = { ...process.env, TABLE_NAME: 't', OUTBOUND_QUEUE_URL: 'q', LOCAL_SECRET_KEY: 'k' };
-    const times = Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, [probe], { env, cwd: process.cwd() }).toString().trim()));
+    const times = Array.from({ length: 5 }, () =>
+      Number(execFileSync(process.execPath, [probe], { env, cwd: process.cwd() }).toString().trim()),
+    );
     console.log(`API Lambda bundle: ${(size / 1024).toFixed(0)} KiB minified (AWS SDK v3 provided by the runtime, as on Lambda)`);
     console.log(`Cold import of the bundle: median ${percentile(times, 50).toFixed(0)} ms over ${times.length} fresh processes`);
   });

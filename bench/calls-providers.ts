@@ -22,7 +22,12 @@ import { scenario, step } from '../media-service/src/sandbox/scenarios';
 import { TranscriptBoard } from '../media-service/src/sandbox/transcript-board';
 
 /** The bench callee's lines: three questions (each hits a sandbox LLM intent), then goodbye. */
-const BENCH_LINES = ['What are your hours on Saturday?', 'How much does a cleaning cost?', 'Where are you located?', 'Great, thanks. Goodbye!'];
+const BENCH_LINES = [
+  'What are your hours on Saturday?',
+  'How much does a cleaning cost?',
+  'Where are you located?',
+  'Great, thanks. Goodbye!',
+];
 
 /**
  * The callee of the `index`-th bench call: waits for the greeting, then before each line thinks for
@@ -102,7 +107,13 @@ async function startNetwork(log: (message: string) => void, thinkMs: number): Pr
   let dialled = 0;
   const [flux, carrier] = await Promise.all([
     DeepgramSandboxServer.start({ board }),
-    SandboxCarrier.start({ utterances: board, scheduler, log, scenarioFor: () => benchCallee(dialled++, thinkMs), timing: { dialMs: 20, answerMs: 100, amdHumanMs: 300 } }),
+    SandboxCarrier.start({
+      utterances: board,
+      scheduler,
+      log,
+      scenarioFor: () => benchCallee(dialled++, thinkMs),
+      timing: { dialMs: 20, answerMs: 100, amdHumanMs: 300 },
+    }),
   ]);
   return {
     urls: { carrierUrl: carrier.baseUrl, accountSid: carrier.accountSid, authToken: carrier.authToken, fluxUrl: flux.baseUrl },
@@ -124,7 +135,10 @@ async function startNetwork(log: (message: string) => void, thinkMs: number): Pr
 
 async function startVoice(values: Record<string, string | undefined>): Promise<Running> {
   const [aura, openai] = await Promise.all([
-    DeepgramSandboxServer.start({ board: new TranscriptBoard(), aura: { msPerChar: Number(values['ms-per-char']), firstByteDelayMs: Number(values['tts-first-byte-ms']) } }),
+    DeepgramSandboxServer.start({
+      board: new TranscriptBoard(),
+      aura: { msPerChar: Number(values['ms-per-char']), firstByteDelayMs: Number(values['tts-first-byte-ms']) },
+    }),
     OpenAiSandboxServer.start({ ttftMs: Number(values['ttft-ms']), tokenIntervalMs: Number(values['token-interval-ms']) }),
   ]);
   return {

@@ -73,8 +73,10 @@ const ownOverhead = (rows: RunResult['turns']) =>
     const { first_audio_sent_ms: sent, first_text_ms: text, tts_first_byte_ms: tts } = row;
     return typeof sent === 'number' && typeof text === 'number' && typeof tts === 'number' ? [Math.max(0, sent - text - tts)] : [];
   });
-const sentAfterEndOfTurn = (rows: RunResult['turns']) => rows.map((row) => row.first_audio_sent_ms).filter((value): value is number => typeof value === 'number');
-const column = (result: RunResult, field: string) => result.turns.map((turn) => turn[field]).filter((value): value is number => typeof value === 'number');
+const sentAfterEndOfTurn = (rows: RunResult['turns']) =>
+  rows.map((row) => row.first_audio_sent_ms).filter((value): value is number => typeof value === 'number');
+const column = (result: RunResult, field: string) =>
+  result.turns.map((turn) => turn[field]).filter((value): value is number => typeof value === 'number');
 /**
  * Turns over the bar: how many, how many of them the media process's own GC paused for at least 5 ms
  * (`gc_pause_ms`), and their median waits for the model's first token and the voice's first byte
@@ -83,19 +85,29 @@ const column = (result: RunResult, field: string) => result.turns.map((turn) => 
 const slowTurns = (rows: RunResult['turns']) => {
   const slow = rows.filter((row) => typeof row.first_audio_sent_ms === 'number' && row.first_audio_sent_ms > BAR_MS);
   const paused = slow.filter((row) => typeof row.gc_pause_ms === 'number' && row.gc_pause_ms >= 5).length;
-  const median = (of: RunResult['turns'], field: string) => ms(pct(of.map((row) => row[field]).filter((value): value is number => typeof value === 'number'), 50));
+  const median = (of: RunResult['turns'], field: string) =>
+    ms(
+      pct(
+        of.map((row) => row[field]).filter((value): value is number => typeof value === 'number'),
+        50,
+      ),
+    );
   const waits = (field: string) => `${median(slow, field)} (all turns ${median(rows, field)})`;
   return `${slow.length}; ${paused} paused ≥ 5 ms by the media GC; median LLM first token ${waits('llm_first_token_ms')}, TTS first byte ${waits('tts_first_byte_ms')}`;
 };
 const tenths = (value: number | undefined) => (value === undefined ? '—' : `${value.toFixed(1)} ms`);
-const roundsP50to99 = (values: number[]) => `p50 ${tenths(pct(values, 50))}  p95 ${tenths(pct(values, 95))}  p99 ${tenths(pct(values, 99))}  (${values.length} rounds)`;
-const p50to99 = (values: number[]) => `p50 ${ms(pct(values, 50))}  p95 ${ms(pct(values, 95))}  p99 ${ms(pct(values, 99))}  (${values.length} turns)`;
+const roundsP50to99 = (values: number[]) =>
+  `p50 ${tenths(pct(values, 50))}  p95 ${tenths(pct(values, 95))}  p99 ${tenths(pct(values, 99))}  (${values.length} rounds)`;
+const p50to99 = (values: number[]) =>
+  `p50 ${ms(pct(values, 50))}  p95 ${ms(pct(values, 95))}  p99 ${ms(pct(values, 99))}  (${values.length} turns)`;
 
 /** A run's pacing health: every call completed, no underrun, tick lateness p99 within the bar. */
 const held = (result: RunResult) => result.completed === result.spec.calls && result.underruns === 0 && result.tickP99Ms <= BAR_MS;
 
 function describeRun(name: string, result: RunResult): string[] {
-  const reasons = Object.entries(result.endedReasons).map(([reason, count]) => `${reason} ${count}`).join(', ');
+  const reasons = Object.entries(result.endedReasons)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(', ');
   const child = result.providers;
   return [
     `${name}: N=${result.spec.calls} (peak ${result.peakConcurrent} concurrent), ${result.completed}/${result.spec.calls} completed [${reasons}], ${result.wallS.toFixed(1)} s`,
@@ -103,7 +115,9 @@ function describeRun(name: string, result: RunResult): string[] {
     `    media process: CPU ${result.cpuPctPerCall.toFixed(2)} % of a core per call (steady state ${result.steady.cpuPctPerCall.toFixed(2)} %), RSS +${result.rssMiBPerCall.toFixed(2)} MiB per call; ${result.logs.count} log lines`,
     `    media GC: ${result.gc.major} major, ${result.gc.pausedMs.toFixed(0)} ms paused in all, longest pause ${result.gc.longestMs.toFixed(1)} ms`,
     ...(result.mainThread
-      ? [`    media main thread: ${(result.mainThread.runMs / 1000).toFixed(1)} s on a CPU, ${(result.mainThread.runqueueWaitMs / 1000).toFixed(1)} s ready but waiting for one (other processes and threads had both cores)`]
+      ? [
+          `    media main thread: ${(result.mainThread.runMs / 1000).toFixed(1)} s on a CPU, ${(result.mainThread.runqueueWaitMs / 1000).toFixed(1)} s ready but waiting for one (other processes and threads had both cores)`,
+        ]
       : []),
     ...(child
       ? [
@@ -176,14 +190,22 @@ function raiseMediaThread(): string {
 }
 
 /** The summary table. */
-function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>, priorities: string): void {
+function printSummary(
+  { floor, overheadRuns, pooled, eagerOn, eagerOff, largest }: Awaited<ReturnType<typeof measure>>,
+  priorities: string,
+): void {
   const overhead = overheadRuns[0]!;
   const runs = overheadRuns.length;
   const eachRun = (values: (run: RunResult) => string) => overheadRuns.map(values).join(', ');
   console.log('');
-  console.log(`Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes; media and voice-provider main threads at ${priorities}:`);
+  console.log(
+    `Call engine, one media process (${OVERHEAD_CALLS} calls for overhead/CPU/RSS, ${LATENCY_CALLS} for voice-to-voice), sandbox phone network and voice providers in two child processes; media and voice-provider main threads at ${priorities}:`,
+  );
   const table: [string, string][] = [
-    [`overhead: EndOfTurn → first audio frame sent (providers 0 ms, ${runs} run${runs === 1 ? '' : 's'})`, p50to99(sentAfterEndOfTurn(pooled.turns))],
+    [
+      `overhead: EndOfTurn → first audio frame sent (providers 0 ms, ${runs} run${runs === 1 ? '' : 's'})`,
+      p50to99(sentAfterEndOfTurn(pooled.turns)),
+    ],
     ['  p99 of each run', eachRun((run) => ms(pct(sentAfterEndOfTurn(run.turns), 99)))],
     ['  floor: the same provider round trips, no call running', roundsP50to99(floor)],
     ['  while calls were being set up', p50to99(sentAfterEndOfTurn(pooled.rampTurns))],
@@ -197,12 +219,24 @@ function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest 
     ['voice-to-voice, eager on (LLM 350 ms, TTS 150 ms)', p50to99(column(eagerOn, 'latency_ms'))],
     ['  of which turns answered eagerly', `${eagerOn.turns.filter((turn) => turn.eager === true).length} of ${eagerOn.turns.length}`],
     ['voice-to-voice, eager off', p50to99(column(eagerOff, 'latency_ms'))],
-    [`pacing jitter: media tick lateness p99 (N=${OVERHEAD_CALLS})`, `${overhead.tickP99Ms.toFixed(1)} ms (max ${overhead.tickMaxMs.toFixed(1)} ms); pacer underruns ${overhead.underruns}`],
-    ['  steady state (all connected, none ended)', `${overhead.steady.tickP99Ms.toFixed(1)} ms (max ${overhead.steady.tickMaxMs.toFixed(1)} ms) over ${overhead.steady.seconds.toFixed(1)} s`],
+    [
+      `pacing jitter: media tick lateness p99 (N=${OVERHEAD_CALLS})`,
+      `${overhead.tickP99Ms.toFixed(1)} ms (max ${overhead.tickMaxMs.toFixed(1)} ms); pacer underruns ${overhead.underruns}`,
+    ],
+    [
+      '  steady state (all connected, none ended)',
+      `${overhead.steady.tickP99Ms.toFixed(1)} ms (max ${overhead.steady.tickMaxMs.toFixed(1)} ms) over ${overhead.steady.seconds.toFixed(1)} s`,
+    ],
     ['  p99 of each run (pacer underruns)', eachRun((run) => `${run.tickP99Ms.toFixed(1)} ms (${run.underruns})`)],
-    [`CPU per call (N=${OVERHEAD_CALLS})`, `${overhead.cpuPctPerCall.toFixed(2)} % of one core (steady state ${overhead.steady.cpuPctPerCall.toFixed(2)} %)`],
+    [
+      `CPU per call (N=${OVERHEAD_CALLS})`,
+      `${overhead.cpuPctPerCall.toFixed(2)} % of one core (steady state ${overhead.steady.cpuPctPerCall.toFixed(2)} %)`,
+    ],
     [`RSS per call (N=${OVERHEAD_CALLS})`, `${overhead.rssMiBPerCall.toFixed(2)} MiB`],
-    ['largest N held (all completed, 0 underruns, tick p99 ≤ 20 ms)', largest === undefined ? `none of ${RAMP.join(', ')}` : `${largest}${largest === RAMP.at(-1) ? ' (largest tried)' : ''}`],
+    [
+      'largest N held (all completed, 0 underruns, tick p99 ≤ 20 ms)',
+      largest === undefined ? `none of ${RAMP.join(', ')}` : `${largest}${largest === RAMP.at(-1) ? ' (largest tried)' : ''}`,
+    ],
   ];
   for (const [name, value] of table) console.log(`  ${name.padEnd(64)} ${value}`);
   // The bar as the issue defines it (EndOfTurn → first frame, providers set to 0 ms, p99 over every
@@ -213,7 +247,9 @@ function printSummary({ floor, overheadRuns, pooled, eagerOn, eagerOff, largest 
     const p99 = pct(values, 99);
     return p99 !== undefined && p99 <= BAR_MS && jitterOk ? 'met' : 'missed';
   };
-  console.log(`First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms over ${runs} run${runs === 1 ? '' : 's'}, jitter p99 ≤ ${BAR_MS} ms in each; main threads at ${priorities}): ${verdict(sentAfterEndOfTurn(pooled.turns))}`);
+  console.log(
+    `First bar (100 calls, overhead p99 ≤ ${BAR_MS} ms over ${runs} run${runs === 1 ? '' : 's'}, jitter p99 ≤ ${BAR_MS} ms in each; main threads at ${priorities}): ${verdict(sentAfterEndOfTurn(pooled.turns))}`,
+  );
   console.log(`  with our own code only (provider waits taken out): ${verdict(ownOverhead(pooled.turns))}`);
 }
 
@@ -226,11 +262,19 @@ async function main(): Promise<void> {
   try {
     const { info } = infra;
     const config = readConfig(ApiConfigSchema, {
-      TABLE_NAME: info.tableName, AWS_REGION: info.region, DYNAMODB_ENDPOINT: info.dynamoEndpoint,
-      SQS_ENDPOINT: info.sqsEndpoint, OUTBOUND_QUEUE_URL: info.outboundQueueUrl, LOCAL_SECRET_KEY: info.localSecretKey,
+      TABLE_NAME: info.tableName,
+      AWS_REGION: info.region,
+      DYNAMODB_ENDPOINT: info.dynamoEndpoint,
+      SQS_ENDPOINT: info.sqsEndpoint,
+      OUTBOUND_QUEUE_URL: info.outboundQueueUrl,
+      LOCAL_SECRET_KEY: info.localSecretKey,
     });
     const core = createCoreDeps(config);
-    const sqs = new SQSClient({ region: info.region, endpoint: info.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const sqs = new SQSClient({
+      region: info.region,
+      endpoint: info.sqsEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     const maxCalls = Math.max(OVERHEAD_CALLS, LATENCY_CALLS, ...RAMP);
     printSummary(await measure({ core, tenants: await createTenants(core, sqs, info.outboundQueueUrl, maxCalls) }), priorities);
   } finally {

@@ -30,7 +30,8 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 100);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 400);
 const CONCURRENCY = 16;
 
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const pct = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 async function main(): Promise<void> {
   const dynamo = await startDynamoDbLocal();
@@ -52,24 +53,43 @@ async function main(): Promise<void> {
     const repos = { calls: new CallRepository(db), assistants: new AssistantRepository(db), businesses: new BusinessRepository(db) };
     const businessId = 1;
     await repos.businesses.putBusiness({
-      id: businessId, name: 'Bench', created_at: new Date().toISOString(), minutes_balance: 1000, minutes_reserved: 0,
-      max_concurrent_calls: 10, profile: emptyBusinessProfile(),
+      id: businessId,
+      name: 'Bench',
+      created_at: new Date().toISOString(),
+      minutes_balance: 1000,
+      minutes_reserved: 0,
+      max_concurrent_calls: 10,
+      profile: emptyBusinessProfile(),
       webhook_secret_sealed: await secretBox.seal(generateWebhookSecret(), webhookSecretContext(businessId)),
     });
     const base = defaultAssistantConfig();
-    const config = { ...base, advanced: { ...base.advanced, server_url: url, server_events: ['call.completed' as const, 'call.started' as const] } };
+    const config = {
+      ...base,
+      advanced: { ...base.advanced, server_url: url, server_events: ['call.completed' as const, 'call.started' as const] },
+    };
     const now = new Date().toISOString();
     await repos.assistants.insertAssistant(businessId, { id: 2, name: 'Bench', created_at: now, updated_at: now, config });
     const deliverDeps: DeliverDeps = {
-      ...repos, deliveries: new DeliveryRepository(db), secretBox,
-      queue: { send: async () => undefined }, now: () => new Date(), random: Math.random, allowPrivate: true, log: () => undefined,
+      ...repos,
+      deliveries: new DeliveryRepository(db),
+      secretBox,
+      queue: { send: async () => undefined },
+      now: () => new Date(),
+      random: Math.random,
+      allowPrivate: true,
+      log: () => undefined,
     };
     const completedIds = new Map<number, string>();
     const router: LocalEventRouter = new LocalEventRouter({
-      analysis: async (event) => void (await analyzeCall(event, {
-        ...repos, events: router, model: new OpenAiAnalysisClient({ apiKey: 'sk-sandbox', baseURL: openai.baseUrl }),
-        now: () => new Date(), newEventId: () => `evt_${randomUUID()}`, log: () => undefined,
-      })),
+      analysis: async (event) =>
+        void (await analyzeCall(event, {
+          ...repos,
+          events: router,
+          model: new OpenAiAnalysisClient({ apiKey: 'sk-sandbox', baseURL: openai.baseUrl }),
+          now: () => new Date(),
+          newEventId: () => `evt_${randomUUID()}`,
+          log: () => undefined,
+        })),
       webhooks: async (event) => {
         if (event.type === 'call.completed') completedIds.set(event.detail.call_id, event.detail.event_id);
         await deliverRecord(JSON.stringify({ 'detail-type': event.type, detail: event.detail }), deliverDeps);
@@ -96,9 +116,11 @@ async function main(): Promise<void> {
     );
     const start = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < bodies.length) await deliverRecord(bodies[next++]!, deliverDeps);
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < bodies.length) await deliverRecord(bodies[next++]!, deliverDeps);
+      }),
+    );
     const seconds = (performance.now() - start) / 1000;
     console.log(`Webhook delivery throughput (one process, ${CONCURRENCY} in flight, signed, recorded in DynamoDB Local):`);
     console.log(`  ${(DELIVERIES / seconds).toFixed(0)} deliveries/s (${DELIVERIES} in ${seconds.toFixed(2)} s)`);
@@ -110,21 +132,54 @@ async function main(): Promise<void> {
 }
 
 function endedEvent(businessId: number, callId: number): CallEvent {
-  return { type: 'call.ended', detail: { event_id: `evt_${randomUUID()}`, business_id: businessId, call_id: callId, assistant_id: 2, occurred_at: new Date().toISOString() } };
+  return {
+    type: 'call.ended',
+    detail: {
+      event_id: `evt_${randomUUID()}`,
+      business_id: businessId,
+      call_id: callId,
+      assistant_id: 2,
+      occurred_at: new Date().toISOString(),
+    },
+  };
 }
 
 async function seedEndedCall(calls: CallRepository, businessId: number, id: number): Promise<number> {
   const now = new Date().toISOString();
   await calls.insertCall({
-    id, business_id: businessId, assistant_id: 2, channel: 'phone', direction: 'outbound', from_number: '+15550100001',
-    to_number: '+15550100002', started_at: now, ended_at: now, duration_s: 64, status: 'ended', outcome: null,
-    ended_reason: 'caller_hung_up', summary: '', intent: '', caller_name: null, score: null, analysis: {},
-    created_at: now, updated_at: now, phone_number_id: null, variables: {},
+    id,
+    business_id: businessId,
+    assistant_id: 2,
+    channel: 'phone',
+    direction: 'outbound',
+    from_number: '+15550100001',
+    to_number: '+15550100002',
+    started_at: now,
+    ended_at: now,
+    duration_s: 64,
+    status: 'ended',
+    outcome: null,
+    ended_reason: 'caller_hung_up',
+    summary: '',
+    intent: '',
+    caller_name: null,
+    score: null,
+    analysis: {},
+    created_at: now,
+    updated_at: now,
+    phone_number_id: null,
+    variables: {},
   });
   await calls.putCallDetail(businessId, id, {
     transcript: [
       { role: 'assistant', text: 'Thanks for calling, how can I help?', start_ms: 0, end_ms: 1800, interrupted: false },
-      { role: 'user', text: 'I would like to book a cleaning next Tuesday. My name is Ana.', start_ms: 2100, end_ms: 5200, interrupted: false },
+      {
+        role: 'user',
+        text: 'I would like to book a cleaning next Tuesday. My name is Ana.',
+        start_ms: 2100,
+        end_ms: 5200,
+        interrupted: false,
+      },
       { role: 'assistant', text: 'Booked for Tuesday at 10. Goodbye!', start_ms: 5600, end_ms: 7600, interrupted: false },
     ],
     metrics: {},

@@ -37,10 +37,21 @@ export function buildService(app: App, config: StageConfig): ServiceStacks {
   const env = config.env;
   const id = (name: string) => `VoiceAgent-${config.stage}-${name}`;
   const common = { env, config };
-  const data = new DataStack(app, id('Data'), { ...common, description: 'Voice agent: table, recordings, keys, secrets, bus, outbound queue.' });
+  const data = new DataStack(app, id('Data'), {
+    ...common,
+    description: 'Voice agent: table, recordings, keys, secrets, bus, outbound queue.',
+  });
   const api = new ApiStack(app, id('Api'), { ...common, data, description: 'Voice agent: HTTP API and API function.' });
-  const webhooks = new WebhooksStack(app, id('Webhooks'), { ...common, data, description: 'Voice agent: event rules, analysis, webhook delivery.' });
-  const media = new MediaStack(app, id('Media'), { ...common, data, description: 'Voice agent: media service on Fargate behind a TLS ALB.' });
+  const webhooks = new WebhooksStack(app, id('Webhooks'), {
+    ...common,
+    data,
+    description: 'Voice agent: event rules, analysis, webhook delivery.',
+  });
+  const media = new MediaStack(app, id('Media'), {
+    ...common,
+    data,
+    description: 'Voice agent: media service on Fargate behind a TLS ALB.',
+  });
   const ops = new OpsStack(app, id('Ops'), { ...common, data, api, webhooks, media, description: 'Voice agent: alarms and dashboard.' });
   // IAM policies name the table and bucket by physical name, so order the stacks explicitly too.
   for (const stack of [api, webhooks, media]) stack.addStackDependency(data);

@@ -72,7 +72,18 @@ function service(stage: string | undefined): AdminService {
   return createAdminService(core, stage ? 'live' : 'test');
 }
 
-const COMMANDS = ['create-business', 'create-key', 'revoke-key', 'add-number', 'add-tool', 'set-minutes', 'set-max-concurrent-calls', 'set-profile', 'deliveries', 'call-in'];
+const COMMANDS = [
+  'create-business',
+  'create-key',
+  'revoke-key',
+  'add-number',
+  'add-tool',
+  'set-minutes',
+  'set-max-concurrent-calls',
+  'set-profile',
+  'deliveries',
+  'call-in',
+];
 
 async function run(command: string | undefined, args: Args): Promise<unknown> {
   if (!command || !COMMANDS.includes(command)) throw new UsageError(command ? `Unknown command ${command}.` : 'No command given.');
@@ -117,7 +128,10 @@ function e164(value: string, flag: string): string {
 
 /** `call-in` flags → the sandbox carrier's `POST /sandbox/inbound-calls` body. */
 function callInBody(args: Args): { to: string; from?: string; scenario?: SandboxScenarioName } {
-  if (args.stage) throw new UsageError('call-in only rings the local sandbox carrier (npm run dev); on a deployed stage, call the Twilio number from a phone.');
+  if (args.stage)
+    throw new UsageError(
+      'call-in only rings the local sandbox carrier (npm run dev); on a deployed stage, call the Twilio number from a phone.',
+    );
   const scenario = args.scenario;
   if (scenario !== undefined && !(SANDBOX_SCENARIO_NAMES as string[]).includes(scenario)) {
     throw new UsageError(`--scenario must be one of ${SANDBOX_SCENARIO_NAMES.join(', ')}.`);
@@ -133,7 +147,8 @@ function callInBody(args: Args): { to: string; from?: string; scenario?: Sandbox
 async function callIn(args: Args): Promise<unknown> {
   const body = callInBody(args);
   const { carrierUrl, sandboxAuthToken } = readStackInfo();
-  if (!carrierUrl || !sandboxAuthToken) throw new Error('The local stack recorded no sandbox carrier (started by an older npm run dev?): restart npm run dev.');
+  if (!carrierUrl || !sandboxAuthToken)
+    throw new Error('The local stack recorded no sandbox carrier (started by an older npm run dev?): restart npm run dev.');
   const response = await fetch(`${carrierUrl}/sandbox/inbound-calls`, {
     method: 'POST',
     headers: {
@@ -145,7 +160,8 @@ async function callIn(args: Args): Promise<unknown> {
     throw new Error(`No sandbox carrier answers at ${carrierUrl}: is npm run dev running?`);
   });
   const answer = (await response.json()) as { call_sid?: string; message?: string };
-  if (response.status !== 201) throw new Error(`The sandbox carrier refused the call (${response.status}): ${answer.message ?? 'no detail'}`);
+  if (response.status !== 201)
+    throw new Error(`The sandbox carrier refused the call (${response.status}): ${answer.message ?? 'no detail'}`);
   return { call_sid: answer.call_sid };
 }
 
@@ -162,7 +178,8 @@ function toolInput(args: Args) {
     }
   }
   const name = required(args.name, 'name');
-  if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name)) throw new UsageError('--name must look like a function name (letters, digits, _ or -).');
+  if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name))
+    throw new UsageError('--name must look like a function name (letters, digits, _ or -).');
   const timeout = args['timeout-ms'] === undefined ? 10_000 : int(args['timeout-ms'], 'timeout-ms');
   if (timeout < 500 || timeout > 30_000) throw new UsageError('--timeout-ms must be 500 to 30000.');
   return {

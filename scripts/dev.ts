@@ -17,14 +17,21 @@ async function main(): Promise<void> {
   const api = createApiDeps(core, createOutboundQueue(config));
   // After the call: the call engine publishes call.started/transferred/ended to afterCall.events (the API publishes none).
   const afterCall = await startLocalAfterCall(core, config, { openAiApiKey: process.env.OPENAI_API_KEY || undefined });
-  const media = await startLocalMedia(core, infra.info, { events: afterCall.events, ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }) });
+  const media = await startLocalMedia(core, infra.info, {
+    events: afterCall.events,
+    ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }),
+  });
   const server = serve({ fetch: createApp(api).fetch, port });
   const apiUrl = `http://localhost:${port}/api/v1`;
   writeStackInfo({ ...infra.info, apiUrl, carrierUrl: media.carrierUrl });
   console.log(`API: ${apiUrl}`);
   console.log('Local stack: DynamoDB Local (.data/dynamodb), fauxqs (SQS + S3).');
-  console.log(`After the call: call.ended → analysis (${afterCall.llmBaseUrl ? `sandbox LLM ${afterCall.llmBaseUrl}` : 'OpenAI'}) → signed webhooks with retries, via the local event router (same rules as EventBridge).`);
-  console.log(`Call engine: ${media.mediaUrl} (sandbox carrier ${media.carrierUrl}, sandbox Deepgram ${media.deepgramUrl}, OpenAI ${media.openAiUrl})`);
+  console.log(
+    `After the call: call.ended → analysis (${afterCall.llmBaseUrl ? `sandbox LLM ${afterCall.llmBaseUrl}` : 'OpenAI'}) → signed webhooks with retries, via the local event router (same rules as EventBridge).`,
+  );
+  console.log(
+    `Call engine: ${media.mediaUrl} (sandbox carrier ${media.carrierUrl}, sandbox Deepgram ${media.deepgramUrl}, OpenAI ${media.openAiUrl})`,
+  );
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
   if (infra.fresh) await seedDemo(core, api.assistants);
   const stop = async () => {

@@ -26,7 +26,9 @@ async function providerRounds(urls: VoiceUrls, rounds: number, pauseMs: number):
   const abort = new AbortController();
   const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
   const tts = new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.auraUrl, log: () => undefined }).open({
-    voice: 'aura-2-thalia-en', speed: 1, signal: abort.signal,
+    voice: 'aura-2-thalia-en',
+    speed: 1,
+    signal: abort.signal,
   });
   // Events are kept until waited for: `flushed` can arrive in the same socket read as the audio.
   const seen: TtsEvent['type'][] = [];
@@ -50,7 +52,15 @@ async function providerRounds(urls: VoiceUrls, rounds: number, pauseMs: number):
     for (let i = 0; i < rounds; i++) {
       firstAudioAt = undefined;
       const started = performance.now();
-      const stream = llm.stream({ model: 'gpt-4.1-mini', messages: MESSAGES, temperature: 0.7, maxTokens: 200, priority: false, race: true, signal: abort.signal });
+      const stream = llm.stream({
+        model: 'gpt-4.1-mini',
+        messages: MESSAGES,
+        temperature: 0.7,
+        maxTokens: 200,
+        priority: false,
+        race: true,
+        signal: abort.signal,
+      });
       let spoken = false;
       for await (const chunk of stream) {
         if (chunk.type !== 'text' || spoken) continue;

@@ -41,15 +41,26 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
   };
   const scheduler = new PacerScheduler({ log });
   const minutes = new MinutesRepository(core.db);
-  const lifecycle = new CallLifecycle({ calls: core.callRepo, assistants: core.assistantRepo, minutes, events: quietBus, now: () => new Date(), newEventId: () => randomUUID() });
+  const lifecycle = new CallLifecycle({
+    calls: core.callRepo,
+    assistants: core.assistantRepo,
+    minutes,
+    events: quietBus,
+    now: () => new Date(),
+    newEventId: () => randomUUID(),
+  });
   const telephony = new TwilioTelephony({ accountSid: urls.accountSid, authToken: urls.authToken, baseUrl: urls.carrierUrl });
   const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
   const deps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: urls.fluxUrl, log }),
     tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.auraUrl, log }),
     languageModelFor: async () => llm,
-    telephony, scheduler, lifecycle,
-    calls: core.callRepo, assistants: core.assistantRepo, businesses: core.businesses,
+    telephony,
+    scheduler,
+    lifecycle,
+    calls: core.callRepo,
+    assistants: core.assistantRepo,
+    businesses: core.businesses,
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
     log,
@@ -62,8 +73,18 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
   const media = await MediaServer.start(
     {
       twilio: {
-        catalog: core.catalog, businesses: core.businesses, assistants: core.assistantRepo, calls: core.callRepo, ids: core.ids, minutes, lifecycle, now: () => new Date(),
-        authToken: urls.authToken, publicBaseUrl, streamTokenSecret, log: (message: string) => log(message),
+        catalog: core.catalog,
+        businesses: core.businesses,
+        assistants: core.assistantRepo,
+        calls: core.callRepo,
+        ids: core.ids,
+        minutes,
+        lifecycle,
+        now: () => new Date(),
+        authToken: urls.authToken,
+        publicBaseUrl,
+        streamTokenSecret,
+        log: (message: string) => log(message),
       },
       startSession: (input) => {
         const handle = startCallSession(deps, input);
@@ -83,13 +104,24 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     '127.0.0.1',
   );
   const dial = dialOutbound({
-    telephony, calls: core.callRepo, assistants: core.assistantRepo, minutes, lifecycle, publicBaseUrl, streamTokenSecret,
-    now: () => new Date(), log: (message) => log(message), ringTimeoutS: 10,
+    telephony,
+    calls: core.callRepo,
+    assistants: core.assistantRepo,
+    minutes,
+    lifecycle,
+    publicBaseUrl,
+    streamTokenSecret,
+    now: () => new Date(),
+    log: (message) => log(message),
+    ringTimeoutS: 10,
   });
   let stopped = false;
 
   return {
-    media, scheduler, sessions, logs,
+    media,
+    scheduler,
+    sessions,
+    logs,
     /**
      * Claims and dials the queued calls as the outbound consumer does (same claim, same dialler),
      * 10 at a time like one SQS batch, without polling: fauxqs runs inside this process, so its

@@ -59,10 +59,22 @@ interface Child<Urls> {
  */
 async function startChild<Urls>(role: ProviderRole, latencies: ProviderLatencies): Promise<Child<Urls>> {
   const args = [
-    ...BENCH_NODE_FLAGS, '--import', 'tsx', join(ROOT, 'bench', 'calls-providers.ts'), '--role', role,
-    '--ttft-ms', String(latencies.ttftMs), '--token-interval-ms', String(latencies.tokenIntervalMs),
-    '--tts-first-byte-ms', String(latencies.ttsFirstByteMs), '--ms-per-char', String(latencies.msPerChar),
-    '--think-ms', String(CALLEE_THINK_MS),
+    ...BENCH_NODE_FLAGS,
+    '--import',
+    'tsx',
+    join(ROOT, 'bench', 'calls-providers.ts'),
+    '--role',
+    role,
+    '--ttft-ms',
+    String(latencies.ttftMs),
+    '--token-interval-ms',
+    String(latencies.tokenIntervalMs),
+    '--tts-first-byte-ms',
+    String(latencies.ttsFirstByteMs),
+    '--ms-per-char',
+    String(latencies.msPerChar),
+    '--think-ms',
+    String(CALLEE_THINK_MS),
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
@@ -88,10 +100,12 @@ async function startChild<Urls>(role: ProviderRole, latencies: ProviderLatencies
     async stop() {
       child.stdin!.write('stop\n');
       const report = await nextLine(5000);
-      const exited = child.exitCode !== null || (await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), 5000);
-        child.once('exit', () => (clearTimeout(timer), resolve(true)));
-      }));
+      const exited =
+        child.exitCode !== null ||
+        (await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), 5000);
+          child.once('exit', () => (clearTimeout(timer), resolve(true)));
+        }));
       if (!exited) child.kill('SIGKILL');
       return report ? (JSON.parse(report) as ChildReport) : undefined;
     },

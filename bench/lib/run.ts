@@ -112,7 +112,10 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
       },
       cpuPctPerCall: ((cpu.user + cpu.system) / 1000 / Math.max(1, stack.sessions.callMs)) * 100,
       rssMiBPerCall: (peak.rss - rssIdle) / MiB / Math.max(1, peak.concurrent),
-      mainThread: schedBefore && schedAfter ? { runMs: schedAfter.runMs - schedBefore.runMs, runqueueWaitMs: schedAfter.waitMs - schedBefore.waitMs } : undefined,
+      mainThread:
+        schedBefore && schedAfter
+          ? { runMs: schedAfter.runMs - schedBefore.runMs, runqueueWaitMs: schedAfter.waitMs - schedBefore.waitMs }
+          : undefined,
       wallS: wallMs / 1000,
       logs: stack.logs,
     };
@@ -137,7 +140,9 @@ async function watch(stack: Awaited<ReturnType<typeof startBenchMedia>>, calls: 
     await new Promise((resolve) => setTimeout(resolve, 100));
     if (process.env.BENCH_TIMELINE && Math.floor(performance.now() / 1000) !== second) {
       second = Math.floor(performance.now() / 1000);
-      console.log(`  t=${((performance.now() - started) / 1000).toFixed(0)}s calls ${stack.media.registry.size} loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms max ${(loop.max / 1e6).toFixed(1)} ms, ticks late max ${stack.scheduler.stats().maxLateMs.toFixed(1)}`);
+      console.log(
+        `  t=${((performance.now() - started) / 1000).toFixed(0)}s calls ${stack.media.registry.size} loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms max ${(loop.max / 1e6).toFixed(1)} ms, ticks late max ${stack.scheduler.stats().maxLateMs.toFixed(1)}`,
+      );
       loop.reset();
     }
   }
@@ -177,7 +182,13 @@ function byCrowding(placedTurns: { at: number; row: RunResult['turns'][number] }
  * session start (epoch ms). Each turn row gains `gc_pause_ms`: how long the media process's GC paused
  * it between EndOfTurn and its first frame sent.
  */
-async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWindow, sessionStarts: ReadonlyMap<number, number>, gc: GcPauses) {
+async function readCalls(
+  env: BenchEnv,
+  placed: PlacedCall[],
+  steady: SteadyWindow,
+  sessionStarts: ReadonlyMap<number, number>,
+  gc: GcPauses,
+) {
   const endedReasons: Record<string, number> = {};
   const turns: RunResult['turns'] = [];
   const phases: Record<'ramp' | 'steady' | 'teardown', RunResult['turns']> = { ramp: [], steady: [], teardown: [] };
@@ -196,7 +207,8 @@ async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWind
     const startedAt = sessionStarts.get(callId);
     for (const row of rows) {
       if (startedAt === undefined || typeof row.at_ms !== 'number') continue;
-      if (typeof row.first_audio_sent_ms === 'number') row.gc_pause_ms = Math.round(gc.pausedWithin(startedAt + row.at_ms, startedAt + row.at_ms + row.first_audio_sent_ms) * 10) / 10;
+      if (typeof row.first_audio_sent_ms === 'number')
+        row.gc_pause_ms = Math.round(gc.pausedWithin(startedAt + row.at_ms, startedAt + row.at_ms + row.first_audio_sent_ms) * 10) / 10;
       phases[steady.phaseOf(startedAt + row.at_ms)].push(row);
       placedTurns.push({ at: startedAt + row.at_ms, row });
     }
@@ -205,5 +217,16 @@ async function readCalls(env: BenchEnv, placed: PlacedCall[], steady: SteadyWind
     if ((reason === 'assistant_ended' || reason === 'caller_hung_up') && rows.length >= 4) completed++;
   }
   const { crowded, lone } = byCrowding(placedTurns);
-  return { completed, endedReasons, turns, steadyTurns: phases.steady, rampTurns: phases.ramp, teardownTurns: phases.teardown, crowdedTurns: crowded, loneTurns: lone, underruns, underrunMs };
+  return {
+    completed,
+    endedReasons,
+    turns,
+    steadyTurns: phases.steady,
+    rampTurns: phases.ramp,
+    teardownTurns: phases.teardown,
+    crowdedTurns: crowded,
+    loneTurns: lone,
+    underruns,
+    underrunMs,
+  };
 }

@@ -39,14 +39,23 @@ export async function createTenants(core: CoreDeps, sqs: SQSClient, queueUrl: st
   const app = createApp(createApiDeps(core, new SqsOutboundCallQueue(sqs, queueUrl), () => undefined));
   const admin = createAdminService(core, 'test');
   const request = async (key: string, method: string, path: string, body: unknown) => {
-    const response = await app.request(`/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await app.request(`/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as { id: number };
   };
   const tenants: BenchTenant[] = [];
   for (let i = 0; i < Math.ceil(maxCalls / CALLS_PER_BUSINESS); i++) {
     const business = await admin.createBusiness(`Bench ${i}`, 1_000_000);
-    await admin.addNumber(business.business_id, { number: `+1555${String(2000000 + i)}`, provider: 'sandbox', assistantId: null, label: '' });
+    await admin.addNumber(business.business_id, {
+      number: `+1555${String(2000000 + i)}`,
+      provider: 'sandbox',
+      assistantId: null,
+      label: '',
+    });
     const eager = await request(business.api_key, 'POST', '/assistants', { name: 'Bench eager', config: assistantConfig(true) });
     const patient = await request(business.api_key, 'POST', '/assistants', { name: 'Bench', config: assistantConfig(false) });
     tenants.push({ businessId: business.business_id, apiKey: business.api_key, assistants: { eager: eager.id, patient: patient.id } });
@@ -59,7 +68,12 @@ export async function createTenants(core: CoreDeps, sqs: SQSClient, queueUrl: st
       for (let start = 0; start < count; start += 10) {
         const batch = Array.from({ length: Math.min(10, count - start) }, (_, k) => tenants[(start + k) % tenants.length]!);
         const created = await Promise.all(
-          batch.map((tenant) => request(tenant.apiKey, 'POST', '/calls', { assistant_id: eager ? tenant.assistants.eager : tenant.assistants.patient, to: '+15550100123' })),
+          batch.map((tenant) =>
+            request(tenant.apiKey, 'POST', '/calls', {
+              assistant_id: eager ? tenant.assistants.eager : tenant.assistants.patient,
+              to: '+15550100123',
+            }),
+          ),
         );
         created.forEach((call, k) => placed.push({ businessId: batch[k]!.businessId, callId: call.id }));
       }

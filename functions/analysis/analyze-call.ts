@@ -73,7 +73,6 @@ function analysisConfigOf(config: AssistantConfig): AnalysisConfig {
   };
 }
 
-
 /**
  * Writes the analysis fields once (guarded by `analysis_completed_at`, so a concurrent or repeated
  * run never overwrites a finished analysis) and publishes `call.completed`. The event id is stored
@@ -104,7 +103,13 @@ async function publishCompleted(call: CallRecord, eventId: string, deps: Analyze
   await deps.events.publish([
     {
       type: 'call.completed',
-      detail: { event_id: eventId, business_id: call.business_id, call_id: call.id, assistant_id: call.assistant_id, occurred_at: deps.now().toISOString() },
+      detail: {
+        event_id: eventId,
+        business_id: call.business_id,
+        call_id: call.id,
+        assistant_id: call.assistant_id,
+        occurred_at: deps.now().toISOString(),
+      },
     },
   ]);
 }
@@ -178,10 +183,20 @@ function callerNumberOf(call: CallRecord): string {
  * `advanced.memory` on and `advanced.hipaa` off, expiring with the call (keep_days). Best effort:
  * the analysis is already stored and published, so a failure is logged, never retried.
  */
-async function rememberCall(call: CallRecord, config: AssistantConfig, analysed: { summary: string; outcome: string | null }, deps: AnalyzeDeps): Promise<void> {
+async function rememberCall(
+  call: CallRecord,
+  config: AssistantConfig,
+  analysed: { summary: string; outcome: string | null },
+  deps: AnalyzeDeps,
+): Promise<void> {
   const { memory, hipaa } = config.advanced;
   if (!deps.memory || !memory || hipaa || analysed.summary.trim() === '') return;
-  const entry = { call_id: call.id, ended_at: call.ended_at ?? deps.now().toISOString(), summary: analysed.summary, outcome: analysed.outcome };
+  const entry = {
+    call_id: call.id,
+    ended_at: call.ended_at ?? deps.now().toISOString(),
+    summary: analysed.summary,
+    outcome: analysed.outcome,
+  };
   try {
     await deps.memory.remember(call.business_id, callerNumberOf(call), entry, call.expires_at);
   } catch (error) {

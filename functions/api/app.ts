@@ -39,7 +39,14 @@ export function createApp(deps: ApiDeps) {
   const openApi = JSON.stringify(buildOpenApiDocument());
   const api = new Hono<ApiEnv>()
     .get('/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }))
-    .use(auth({ findApiKey: deps.findApiKey, now: deps.now, cacheMs: deps.authCacheMs, ...(deps.sourceAddress && { sourceAddress: deps.sourceAddress }) }))
+    .use(
+      auth({
+        findApiKey: deps.findApiKey,
+        now: deps.now,
+        cacheMs: deps.authCacheMs,
+        ...(deps.sourceAddress && { sourceAddress: deps.sourceAddress }),
+      }),
+    )
     .use(rateLimit(deps.rateLimiter))
     .route('/assistants', assistantRoutes(deps.assistants))
     .route('/calls', callRoutes(deps.calls))
@@ -59,9 +66,11 @@ export function createApp(deps: ApiDeps) {
   app.onError((error, c) => {
     c.header('X-API-Version', API_VERSION);
     c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
-    if (error instanceof ValidationError) return c.json({ detail: error.items.map((item) => ('input' in item ? { ...item, input: boundedInput(item.input) } : item)) }, 422);
+    if (error instanceof ValidationError)
+      return c.json({ detail: error.items.map((item) => ('input' in item ? { ...item, input: boundedInput(item.input) } : item)) }, 422);
     if (error instanceof RateLimitedError || error instanceof AuthThrottledError) c.header('Retry-After', String(error.retryAfterSeconds));
-    if (error instanceof UnauthorizedError) c.header('WWW-Authenticate', c.req.header('authorization') ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"');
+    if (error instanceof UnauthorizedError)
+      c.header('WWW-Authenticate', c.req.header('authorization') ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"');
     if (error instanceof AppError) return c.json({ code: error.code, detail: error.message }, error.status as 400);
     const id = c.get('requestId');
     deps.log(`unhandled error in ${c.req.method} ${c.req.path} (request ${id})`, error);

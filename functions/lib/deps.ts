@@ -80,7 +80,13 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
     secretBox,
     urlPolicy: { allowPrivate: config.ALLOW_PRIVATE_URLS, requireHttps: config.REQUIRE_HTTPS_URLS },
     ...(config.RECORDINGS_BUCKET
-      ? { recordingLinks: new S3RecordingLinks({ bucket: config.RECORDINGS_BUCKET, region: config.AWS_REGION, endpoint: config.S3_ENDPOINT }) }
+      ? {
+          recordingLinks: new S3RecordingLinks({
+            bucket: config.RECORDINGS_BUCKET,
+            region: config.AWS_REGION,
+            endpoint: config.S3_ENDPOINT,
+          }),
+        }
       : {}),
   };
 }
@@ -122,16 +128,15 @@ export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log = de
 export function createOutboundQueue(config: ApiConfig): OutboundCallQueue {
   const sqs = new SQSClient({
     region: config.AWS_REGION,
-    ...(config.SQS_ENDPOINT
-      ? { endpoint: config.SQS_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(config.SQS_ENDPOINT ? { endpoint: config.SQS_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   return new SqsOutboundCallQueue(sqs, config.OUTBOUND_QUEUE_URL);
 }
 
 /** Structured one-line JSON logs; errors are reduced to name and message (no secrets, no stacks to clients). */
 export function defaultLog(message: string, error?: unknown): void {
-  const detail = error instanceof Error ? { error: error.name, reason: error.message } : error === undefined ? {} : { detail: String(error) };
+  const detail =
+    error instanceof Error ? { error: error.name, reason: error.message } : error === undefined ? {} : { detail: String(error) };
   console.error(JSON.stringify({ level: 'error', message, ...detail }));
 }
 

@@ -57,14 +57,7 @@ export interface DeliverDeps {
 }
 
 /** What one message led to (for logs and tests). */
-export type DeliverResult =
-  | 'delivered'
-  | 'retry_scheduled'
-  | 'failed'
-  | 'hopped'
-  | 'not_subscribed'
-  | 'call_missing'
-  | 'duplicate';
+export type DeliverResult = 'delivered' | 'retry_scheduled' | 'failed' | 'hopped' | 'not_subscribed' | 'call_missing' | 'duplicate';
 
 /** Keys whose string values are metadata, not caller content, so redaction leaves them alone. */
 const METADATA_KEYS = ['from_number', 'to_number', 'started_at', 'ended_at', 'at', 'webhook_id', 'event_type', 'timestamp'];
@@ -88,7 +81,15 @@ export function parseDeliveryMessage(body: string): Job {
   const retry = v.safeParse(RetryMessageSchema, json);
   if (retry.success) {
     const m = retry.output;
-    return { eventId: m.event_id, businessId: m.business_id, callId: m.call_id, eventType: m.event_type, attempt: m.attempt, dueAt: m.due_at, occurredAt: null };
+    return {
+      eventId: m.event_id,
+      businessId: m.business_id,
+      callId: m.call_id,
+      eventType: m.event_type,
+      attempt: m.attempt,
+      dueAt: m.due_at,
+      occurredAt: null,
+    };
   }
   const envelope = v.safeParse(EnvelopeSchema, json);
   if (!envelope.success) throw new Error('unrecognised webhook queue message');
@@ -124,7 +125,12 @@ function queueDelaySeconds(dueAt: string, now: Date): number {
 }
 
 /** The call exactly as GET /calls/{id} shows it, then redacted; no transcript under HIPAA. */
-async function callPayloadData(deps: DeliverDeps, call: CallRecord, detail: CallDetailRecord, config: AssistantConfig): Promise<CallDetail> {
+async function callPayloadData(
+  deps: DeliverDeps,
+  call: CallRecord,
+  detail: CallDetailRecord,
+  config: AssistantConfig,
+): Promise<CallDetail> {
   const recordingUrl = detail.recording_key && deps.recordingUrl ? await deps.recordingUrl(detail.recording_key) : null;
   const deliveries = await deps.deliveries.listDeliveriesForCall(call.business_id, call.id);
   const view = toCallDetailView(call, detail, { recordingUrl, deliveries });
@@ -173,7 +179,8 @@ export async function deliverRecord(body: string, deps: DeliverDeps): Promise<De
     if (!record) throw new Error(`webhook delivery ${job.eventId} has no record for attempt ${job.attempt}`);
   }
   if (record.state !== 'pending' || record.attempts.length >= job.attempt) return resumeDuplicate(record, job, deps);
-  if (record.attempts.length !== job.attempt - 1) throw new Error(`webhook delivery ${job.eventId}: attempt ${job.attempt} arrived before ${record.attempts.length + 1}`);
+  if (record.attempts.length !== job.attempt - 1)
+    throw new Error(`webhook delivery ${job.eventId}: attempt ${job.attempt} arrived before ${record.attempts.length + 1}`);
 
   const business = await deps.businesses.getBusiness(job.businessId);
   const secret = await deps.secretBox.open(business.webhook_secret_sealed, webhookSecretContext(job.businessId));
@@ -195,7 +202,10 @@ export async function deliverRecord(body: string, deps: DeliverDeps): Promise<De
   const dueAt = delay === null ? null : new Date(after.getTime() + delay).toISOString();
   const updated = await deps.deliveries.recordAttempt(record, stored, { state, nextAttemptAt: dueAt, now: after.toISOString() });
   if (!updated) return 'duplicate';
-  if (state === 'failed') deps.log(`webhook ${record.webhook_id} (${record.event_type}, call ${job.callId}) dead-lettered after ${updated.attempts.length} attempt(s)`);
+  if (state === 'failed')
+    deps.log(
+      `webhook ${record.webhook_id} (${record.event_type}, call ${job.callId}) dead-lettered after ${updated.attempts.length} attempt(s)`,
+    );
   if (state !== 'pending') return state;
   if (!dueAt) throw new Error('a pending delivery has a due time');
   await deps.queue.send(retryBody(job, job.attempt + 1, dueAt), queueDelaySeconds(dueAt, after));

@@ -31,7 +31,9 @@ export type DeliveryConfig = v.InferOutput<typeof DeliveryConfigSchema>;
  */
 export function createDeliveryDeps(config: DeliveryConfig): DeliverDeps {
   const db = createDb({ tableName: config.TABLE_NAME, region: config.AWS_REGION });
-  const links = config.RECORDINGS_BUCKET ? new S3RecordingLinks({ bucket: config.RECORDINGS_BUCKET, region: config.AWS_REGION }) : undefined;
+  const links = config.RECORDINGS_BUCKET
+    ? new S3RecordingLinks({ bucket: config.RECORDINGS_BUCKET, region: config.AWS_REGION })
+    : undefined;
   return {
     calls: new CallRepository(db),
     assistants: new AssistantRepository(db),

@@ -23,18 +23,19 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { MediaStageConfig } from '../config';
-import { ACTIVE_CALLS_METRIC, MEDIA_PORT, MEDIA_START_FAILED_LOG, MEDIA_START_FAILED_METRIC, MEDIA_STOP_TIMEOUT_S, METRIC_NAMESPACE, STAGE_DIMENSION } from '../constants';
+import {
+  ACTIVE_CALLS_METRIC,
+  MEDIA_PORT,
+  MEDIA_START_FAILED_LOG,
+  MEDIA_START_FAILED_METRIC,
+  MEDIA_STOP_TIMEOUT_S,
+  METRIC_NAMESPACE,
+  STAGE_DIMENSION,
+} from '../constants';
 import { mediaMetric } from '../metrics';
 import { acknowledge } from '../nag';
 import { REPO_ROOT } from '../paths';
-import {
-  grantRecordings,
-  grantSecretsKey,
-  grantTable,
-  type RecordingsAccess,
-  type SecretsKeyUse,
-  type TableAccess,
-} from './grants';
+import { grantRecordings, grantSecretsKey, grantTable, type RecordingsAccess, type SecretsKeyUse, type TableAccess } from './grants';
 
 /** Props of the media service (the call engine on Fargate). */
 export interface MediaServiceProps {

@@ -3,14 +3,7 @@ import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import {
-  ApplicationLogLevel,
-  Architecture,
-  LoggingFormat,
-  Runtime,
-  SystemLogLevel,
-  Tracing,
-} from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -19,14 +12,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { acknowledge } from '../nag';
 import { REPO_ROOT } from '../paths';
-import {
-  grantRecordings,
-  grantSecretsKey,
-  grantTable,
-  type RecordingsAccess,
-  type SecretsKeyUse,
-  type TableAccess,
-} from './grants';
+import { grantRecordings, grantSecretsKey, grantTable, type RecordingsAccess, type SecretsKeyUse, type TableAccess } from './grants';
 
 /** Props of a service Lambda function. */
 export interface NodeFunctionProps {

@@ -165,8 +165,7 @@ export class DataStack extends Stack {
    * filled in later, because the template value does not change.
    */
   private createSecrets(secretName: (provider: string) => string, removalPolicy: RemovalPolicy): ProviderSecrets {
-    const empty = (...fields: string[]) =>
-      Object.fromEntries(fields.map((field) => [field, SecretValue.unsafePlainText('')]));
+    const empty = (...fields: string[]) => Object.fromEntries(fields.map((field) => [field, SecretValue.unsafePlainText('')]));
     const secret = (id: string, provider: string, description: string, fields: string[]) => {
       const created = new Secret(this, id, {
         secretName: secretName(provider),
@@ -174,7 +173,11 @@ export class DataStack extends Stack {
         secretObjectValue: empty(...fields),
         removalPolicy,
       });
-      acknowledge(created, 'AwsSolutions-SMG4', `${provider} issues this credential; it is rotated in the ${provider} console, then put here.`);
+      acknowledge(
+        created,
+        'AwsSolutions-SMG4',
+        `${provider} issues this credential; it is rotated in the ${provider} console, then put here.`,
+      );
       return created;
     };
     const streamToken = new Secret(this, 'StreamTokenSecret', {

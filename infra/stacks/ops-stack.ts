@@ -1,13 +1,5 @@
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import {
-  AlarmStatusWidget,
-  Dashboard,
-  GraphWidget,
-  Stats,
-  TextWidget,
-  type IMetric,
-  type IWidget,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { AlarmStatusWidget, Dashboard, GraphWidget, Stats, TextWidget, type IMetric, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -80,14 +72,26 @@ export class OpsStack extends Stack {
     for (const [name, dlq] of Object.entries(deadLetterQueues(props))) this.alarms.addDlqDepth(name, dlq);
     const requests = api.httpApi.metricCount({ period: FIVE_MINUTES, statistic: Stats.SUM });
     this.alarms.add('api-5xx-rate', {
-      metric: percentOf(api.httpApi.metricServerError({ period: FIVE_MINUTES, statistic: Stats.SUM }), requests, 20, FIVE_MINUTES, 'API 5xx %'),
+      metric: percentOf(
+        api.httpApi.metricServerError({ period: FIVE_MINUTES, statistic: Stats.SUM }),
+        requests,
+        20,
+        FIVE_MINUTES,
+        'API 5xx %',
+      ),
       threshold: THRESHOLDS.api5xxPercent,
       evaluationPeriods: 2,
       description: `More than ${THRESHOLDS.api5xxPercent}% of API requests answered 5xx for 10 minutes.`,
     });
     const delivery = webhooks.delivery.fn;
     this.alarms.add('webhook-failure-rate', {
-      metric: percentOf(delivery.metricErrors({ period: FIVE_MINUTES }), delivery.metricInvocations({ period: FIVE_MINUTES }), 10, FIVE_MINUTES, 'Webhook delivery errors %'),
+      metric: percentOf(
+        delivery.metricErrors({ period: FIVE_MINUTES }),
+        delivery.metricInvocations({ period: FIVE_MINUTES }),
+        10,
+        FIVE_MINUTES,
+        'Webhook delivery errors %',
+      ),
       threshold: THRESHOLDS.webhookErrorPercent,
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
@@ -105,7 +109,8 @@ export class OpsStack extends Stack {
     this.alarms.add('media-start-failed', {
       metric: mediaMetric(MEDIA_START_FAILED_METRIC, config.stage, { period: FIVE_MINUTES, statistic: Stats.SUM }),
       threshold: 1,
-      description: 'A media task could not start (no Twilio credentials, or a bad setting): no call is taken until it is fixed. Its log says what to set.',
+      description:
+        'A media task could not start (no Twilio credentials, or a bad setting): no call is taken until it is fixed. Its log says what to set.',
     });
     this.alarms.add('media-cpu', {
       metric: media.media.service.metricCpuUtilization({ period: FIVE_MINUTES }),
@@ -128,8 +133,7 @@ export class OpsStack extends Stack {
   }
 
   private widgets({ config, data, api, webhooks, media }: OpsStackProps): IWidget[][] {
-    const graph = (title: string, left: IMetric[], right: IMetric[] = []) =>
-      new GraphWidget({ title, left, right, width: 8, height: 6 });
+    const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: 8, height: 6 });
     const functions = [api.api, webhooks.analysis, webhooks.delivery, data.retention.function];
     const queues = [data.outbound.queue, webhooks.buffer.queue];
     const dlqs = Object.values(deadLetterQueues({ data, webhooks }));
@@ -139,20 +143,39 @@ export class OpsStack extends Stack {
       [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms.alarms, width: 24, height: 3 })],
       [
         graph('API requests and errors', [http.metricCount(), http.metricClientError(), http.metricServerError()]),
-        graph('API latency (ms)', [http.metricLatency({ statistic: 'p50' }), http.metricLatency({ statistic: 'p95' }), http.metricLatency({ statistic: 'p99' })]),
-        graph('Function errors / throttles', functions.map((f) => f.fn.metricErrors()), functions.map((f) => f.fn.metricThrottles())),
+        graph('API latency (ms)', [
+          http.metricLatency({ statistic: 'p50' }),
+          http.metricLatency({ statistic: 'p95' }),
+          http.metricLatency({ statistic: 'p99' }),
+        ]),
+        graph(
+          'Function errors / throttles',
+          functions.map((f) => f.fn.metricErrors()),
+          functions.map((f) => f.fn.metricThrottles()),
+        ),
       ],
       [
-        graph('Active calls', [mediaMetric(ACTIVE_CALLS_METRIC, config.stage, { statistic: Stats.AVERAGE, label: 'per task (avg)' })], [
-          mediaMetric(ACTIVE_CALLS_METRIC, config.stage, { statistic: Stats.MAXIMUM, label: 'busiest task' }),
-        ]),
+        graph(
+          'Active calls',
+          [mediaMetric(ACTIVE_CALLS_METRIC, config.stage, { statistic: Stats.AVERAGE, label: 'per task (avg)' })],
+          [mediaMetric(ACTIVE_CALLS_METRIC, config.stage, { statistic: Stats.MAXIMUM, label: 'busiest task' })],
+        ),
         graph('Calls ended with error', [mediaMetric(CALLS_ENDED_WITH_ERROR_METRIC, config.stage, { statistic: Stats.SUM })]),
         graph('Media CPU / memory %', [media.media.service.metricCpuUtilization(), media.media.service.metricMemoryUtilization()]),
       ],
       [
-        graph('Queue depth', queues.map((q) => q.metricApproximateNumberOfMessagesVisible())),
-        graph('Oldest message (s)', queues.map((q) => q.metricApproximateAgeOfOldestMessage())),
-        graph('DLQ depth', dlqs.map((q) => q.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM }))),
+        graph(
+          'Queue depth',
+          queues.map((q) => q.metricApproximateNumberOfMessagesVisible()),
+        ),
+        graph(
+          'Oldest message (s)',
+          queues.map((q) => q.metricApproximateAgeOfOldestMessage()),
+        ),
+        graph(
+          'DLQ depth',
+          dlqs.map((q) => q.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM })),
+        ),
       ],
     ];
   }

@@ -6,12 +6,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { EVENT_RULES, type RuleTarget } from '../../shared/events/rules';
 import type { StageConfig } from '../config';
-import {
-  ANALYSIS_FUNCTION_TIMEOUT_S,
-  WEBHOOK_BATCH_SIZE,
-  WEBHOOK_FUNCTION_TIMEOUT_S,
-  WEBHOOK_VISIBILITY_TIMEOUT_S,
-} from '../constants';
+import { ANALYSIS_FUNCTION_TIMEOUT_S, WEBHOOK_BATCH_SIZE, WEBHOOK_FUNCTION_TIMEOUT_S, WEBHOOK_VISIBILITY_TIMEOUT_S } from '../constants';
 import { NodeFunction, type NodeFunctionProps } from '../constructs/node-function';
 import { createDeadLetterQueue, QueueWithDlq } from '../constructs/queue-with-dlq';
 import { recordingsBucketName, stageNames } from '../stage-names';
@@ -113,9 +108,7 @@ export class WebhooksStack extends Stack {
       .bindQueue('WEBHOOK_QUEUE_URL', this.buffer.queue, 'send-and-consume')
       .bindSecretsKey(data.secretsKey, ['decrypt'])
       .bindRecordings(recordingsBucketName(this, stage), data.recordingsKey, 'read');
-    delivery.fn.addEventSource(
-      new SqsEventSource(this.buffer.queue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true }),
-    );
+    delivery.fn.addEventSource(new SqsEventSource(this.buffer.queue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true }));
     return delivery;
   }
 

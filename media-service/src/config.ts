@@ -30,7 +30,12 @@ export const MediaConfigSchema = v.object({
   /** The `Stage` dimension of the ActiveCalls metric. */
   STAGE: v.optional(v.string(), 'local'),
   /** The https origin Twilio reaches us on; callbacks and the stream URL are signed over it. */
-  PUBLIC_BASE_URL: v.pipe(required, v.url(), v.regex(/^https?:\/\//), v.transform((url) => url.replace(/\/$/, ''))),
+  PUBLIC_BASE_URL: v.pipe(
+    required,
+    v.url(),
+    v.regex(/^https?:\/\//),
+    v.transform((url) => url.replace(/\/$/, '')),
+  ),
   AWS_REGION: v.optional(v.string(), 'us-east-1'),
   TABLE_NAME: required,
   DYNAMODB_ENDPOINT: optionalText,
@@ -90,7 +95,7 @@ export function readMediaConfig(env: Record<string, string | undefined>): MediaC
   }
   if (!twilio && !config.SANDBOX_CARRIER) {
     throw new ConfigError(
-      'Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are empty: fill the stage\'s Twilio secret ' +
+      "Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are empty: fill the stage's Twilio secret " +
         '(voice-agent/<stage>/twilio) and restart the tasks. No call is taken until then; the sandbox carrier runs only where SANDBOX_CARRIER=true (local stack and tests).',
     );
   }

@@ -95,8 +95,11 @@ export class TimerWebhookQueue implements WebhookQueue {
 }
 
 /** The analysis LLM: OpenAI with a real key, else the given sandbox URL, else a sandbox started here. */
-async function analysisLlm(options: LocalAfterCallOptions): Promise<{ client: OpenAiAnalysisClient; baseUrl: string | undefined; close(): Promise<void> }> {
-  if (options.openAiApiKey) return { client: new OpenAiAnalysisClient({ apiKey: options.openAiApiKey }), baseUrl: undefined, close: async () => undefined };
+async function analysisLlm(
+  options: LocalAfterCallOptions,
+): Promise<{ client: OpenAiAnalysisClient; baseUrl: string | undefined; close(): Promise<void> }> {
+  if (options.openAiApiKey)
+    return { client: new OpenAiAnalysisClient({ apiKey: options.openAiApiKey }), baseUrl: undefined, close: async () => undefined };
   const started = options.openAiBaseUrl ? undefined : await OpenAiSandboxServer.start({ ttftMs: 0, tokenIntervalMs: 0 });
   const baseUrl = options.openAiBaseUrl ?? started!.baseUrl;
   return {
@@ -139,7 +142,8 @@ export async function startLocalAfterCall(core: CoreDeps, config: ApiConfig, opt
       analysis: async (event: CallEvent) =>
         void (await analyzeCall(event, { ...repos, events: router, model: llm.client, now, newEventId: () => `evt_${randomUUID()}`, log })),
       // The EventBridge envelope exactly as the rule's SQS target would carry it.
-      webhooks: async (event: CallEvent) => void (await deliverRecord(JSON.stringify({ 'detail-type': event.type, detail: event.detail }), deliverDeps)),
+      webhooks: async (event: CallEvent) =>
+        void (await deliverRecord(JSON.stringify({ 'detail-type': event.type, detail: event.detail }), deliverDeps)),
     },
     log,
   );

@@ -43,7 +43,9 @@ function dataFolderSecret(name: string, create: () => string): string {
  * nothing on disk and runs as a low-priority background stand-in (`background` in
  * test/stand-ins/dynamodb-local.ts), so it costs the measured process as little CPU as it can.
  */
-export async function startLocalInfra(options: { benchmark?: boolean } = {}): Promise<{ info: LocalStackInfo; fresh: boolean; stop(): Promise<void> }> {
+export async function startLocalInfra(
+  options: { benchmark?: boolean } = {},
+): Promise<{ info: LocalStackInfo; fresh: boolean; stop(): Promise<void> }> {
   const dbDir = join(DATA_DIR, 'dynamodb');
   const fresh = options.benchmark === true || !existsSync(dbDir);
   mkdirSync(options.benchmark ? DATA_DIR : dbDir, { recursive: true });

@@ -72,7 +72,15 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
     log,
     ...(options.openAiBaseUrl && { openAiSandboxUrl: options.openAiBaseUrl }),
   });
-  const runtime = await startMediaRuntime({ config, providers, events: options.events, secretBox: core.secretBox, scheduler, host: '127.0.0.1', log });
+  const runtime = await startMediaRuntime({
+    config,
+    providers,
+    events: options.events,
+    secretBox: core.secretBox,
+    scheduler,
+    host: '127.0.0.1',
+    log,
+  });
   return {
     mediaUrl: config.PUBLIC_BASE_URL,
     carrierUrl: providers.carrier!.baseUrl,

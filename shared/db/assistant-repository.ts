@@ -34,9 +34,7 @@ export class AssistantRepository {
 
   /** One assistant, or undefined when missing (another business's id is simply missing here). */
   async findAssistant(businessId: number, assistantId: number): Promise<AssistantRecord | undefined> {
-    const result = await this.db.doc.send(
-      new GetCommand({ TableName: this.db.tableName, Key: keys.assistant(businessId, assistantId) }),
-    );
+    const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.assistant(businessId, assistantId) }));
     return result.Item ? fromItem<AssistantRecord>(result.Item) : undefined;
   }
 

@@ -29,7 +29,6 @@ export interface ApiKeyRecord {
   revoked_at: string | null;
 }
 
-
 /** Businesses and their API keys (ops command line and authentication). */
 export class BusinessRepository {
   constructor(private readonly db: Db) {}
@@ -73,7 +72,7 @@ export class BusinessRepository {
   /** The business, or NotFoundError. */
   async getBusiness(businessId: number): Promise<Business> {
     const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.business(businessId) }));
-    const business = (result.Item ? fromItem<Business>(result.Item) : undefined);
+    const business = result.Item ? fromItem<Business>(result.Item) : undefined;
     if (!business) throw new NotFoundError(`Business ${businessId} does not exist.`);
     return business;
   }
@@ -134,9 +133,7 @@ export class BusinessRepository {
 
   /** The key record for a hash, or undefined (unknown key). */
   async findApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const result = await this.db.doc.send(
-      new GetCommand({ TableName: this.db.tableName, Key: keys.apiKeyLookup(keyHash) }),
-    );
+    const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.apiKeyLookup(keyHash) }));
     return result.Item ? fromItem<ApiKeyRecord>(result.Item) : undefined;
   }
 

@@ -95,11 +95,20 @@ export class CallRepository {
    * the carrier's voice webhook is replayed, one call is created. Returns 'inserted', or the id of
    * the call the CallSid already made. The marker expires with `markerExpiresAt` (epoch seconds).
    */
-  async insertInboundCall(record: CallRecord, carrierCallSid: string, markerExpiresAt: number): Promise<'inserted' | { existingCallId: number }> {
+  async insertInboundCall(
+    record: CallRecord,
+    carrierCallSid: string,
+    markerExpiresAt: number,
+  ): Promise<'inserted' | { existingCallId: number }> {
     const marker = {
       Put: {
         TableName: this.db.tableName,
-        Item: { ...keys.inboundCallSid(record.business_id, carrierCallSid), entity: 'inbound_call_sid', call_id: record.id, expires_at: markerExpiresAt },
+        Item: {
+          ...keys.inboundCallSid(record.business_id, carrierCallSid),
+          entity: 'inbound_call_sid',
+          call_id: record.id,
+          expires_at: markerExpiresAt,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
@@ -165,9 +174,7 @@ export class CallRepository {
     const byAssistant = options.assistantId !== undefined;
     const filters = ['(attribute_not_exists(expires_at) OR expires_at > :now)'];
     const values: Record<string, unknown> = {
-      ':pk': byAssistant
-        ? keys.callByAssistantPartition(businessId, options.assistantId!)
-        : keys.callByBusinessPartition(businessId),
+      ':pk': byAssistant ? keys.callByAssistantPartition(businessId, options.assistantId!) : keys.callByBusinessPartition(businessId),
       ':now': options.nowEpochSeconds,
     };
     if (options.direction) {
@@ -208,7 +215,12 @@ export class CallRepository {
    * DynamoDB returns that item with the failure (ReturnValuesOnConditionCheckFailure), so a lost
    * race costs no read to learn where the call is now.
    */
-  async updateCallIf(businessId: number, callId: number, fields: Record<string, unknown>, condition: CallCondition): Promise<ConditionalUpdate> {
+  async updateCallIf(
+    businessId: number,
+    callId: number,
+    fields: Record<string, unknown>,
+    condition: CallCondition,
+  ): Promise<ConditionalUpdate> {
     try {
       const result = await this.db.doc.send(this.#update(businessId, callId, fields, condition, 'ALL_OLD'));
       return { written: true, call: fromItem<CallRecord>(result.Attributes!) };
@@ -229,11 +241,17 @@ export class CallRepository {
    * one DynamoDB round trip before the greeting.
    */
   async attachStream(businessId: number, callId: number, callSid: string, at: string): Promise<CallRecord | StreamRefusal> {
-    const { written, call } = await this.updateCallIf(businessId, callId, { media_started_at: at, heartbeat_at: at, carrier_call_sid: callSid }, {
-      expression: '#status <> :ended AND attribute_not_exists(media_started_at) AND (attribute_not_exists(carrier_call_sid) OR carrier_call_sid = :sid)',
-      names: { '#status': 'status' },
-      values: { ':ended': 'ended', ':sid': callSid },
-    });
+    const { written, call } = await this.updateCallIf(
+      businessId,
+      callId,
+      { media_started_at: at, heartbeat_at: at, carrier_call_sid: callSid },
+      {
+        expression:
+          '#status <> :ended AND attribute_not_exists(media_started_at) AND (attribute_not_exists(carrier_call_sid) OR carrier_call_sid = :sid)',
+        names: { '#status': 'status' },
+        values: { ':ended': 'ended', ':sid': callSid },
+      },
+    );
     if (written) return call;
     if (!call) return 'unknown_call';
     if (call.status === 'ended') return 'already_ended';

@@ -70,7 +70,8 @@ export class CallSlotsRepository {
           Key: keys.call(businessId, callId),
           UpdateExpression: 'SET slot_held = :true',
           // An ended call never takes a slot: its ending has already run and would never release it.
-          ConditionExpression: 'attribute_exists(pk) AND #status <> :ended AND attribute_not_exists(slot_held) AND attribute_not_exists(slot_released)',
+          ConditionExpression:
+            'attribute_exists(pk) AND #status <> :ended AND attribute_not_exists(slot_held) AND attribute_not_exists(slot_released)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':true': true, ':ended': 'ended' },
         },
@@ -115,5 +116,7 @@ export class CallSlotsRepository {
 /** True when the transaction lost to a concurrent one (retry), not to one of our conditions. */
 function isConflict(error: TransactionCanceledException): boolean {
   const reasons = error.CancellationReasons ?? [];
-  return reasons.some((reason) => reason.Code === 'TransactionConflict') && !reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+  return (
+    reasons.some((reason) => reason.Code === 'TransactionConflict') && !reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')
+  );
 }

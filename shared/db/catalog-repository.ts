@@ -77,9 +77,7 @@ export class CatalogRepository {
 
   /** One number of this business, or undefined. */
   async findPhoneNumber(businessId: number, numberId: number): Promise<PhoneNumber | undefined> {
-    const result = await this.db.doc.send(
-      new GetCommand({ TableName: this.db.tableName, Key: keys.phoneNumber(businessId, numberId) }),
-    );
+    const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.phoneNumber(businessId, numberId) }));
     return result.Item ? fromItem<PhoneNumber>(result.Item) : undefined;
   }
 
@@ -124,5 +122,4 @@ export class CatalogRepository {
     }
     return found;
   }
-
 }

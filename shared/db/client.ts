@@ -21,9 +21,7 @@ export type TransactionItem = NonNullable<TransactWriteCommandInput['TransactIte
 export function createDb(config: DbConfig): Db {
   const client = new DynamoDBClient({
     region: config.region,
-    ...(config.endpoint
-      ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(config.endpoint ? { endpoint: config.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   const doc = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },

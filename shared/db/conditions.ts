@@ -5,7 +5,9 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
  * Checked by class and by name: a second copy of the SDK in a bundle makes a different class.
  */
 export function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
+  return (
+    error instanceof ConditionalCheckFailedException || (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
+  );
 }
 
 /**

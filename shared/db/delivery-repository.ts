@@ -81,7 +81,6 @@ function byCreation(a: DeliveryRecord, b: DeliveryRecord): number {
   return a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.webhook_id.localeCompare(b.webhook_id);
 }
 
-
 /** Webhook delivery records: created on the first attempt, one conditional update per attempt. */
 export class DeliveryRepository {
   constructor(private readonly db: Db) {}

@@ -11,10 +11,7 @@ export const IDEMPOTENCY_LEASE_MS = 30_000;
 
 /** What a claim found: it is ours to run, or an earlier request already answered or is running. */
 export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'mismatch' }
-  | { kind: 'in_progress' };
+  { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown } | { kind: 'mismatch' } | { kind: 'in_progress' };
 
 /**
  * Idempotency records for POST requests, scoped to business + method + route + client key, so the
@@ -38,8 +35,7 @@ export class IdempotencyRepository {
             lease_until: nowMs + IDEMPOTENCY_LEASE_MS,
             expires_at: nowSeconds + IDEMPOTENCY_TTL_SECONDS,
           },
-          ConditionExpression:
-            'attribute_not_exists(pk) OR expires_at <= :nowSeconds OR (#state = :inProgress AND lease_until < :nowMs)',
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :nowSeconds OR (#state = :inProgress AND lease_until < :nowMs)',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':nowSeconds': nowSeconds, ':nowMs': nowMs, ':inProgress': 'in_progress' },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -70,16 +66,18 @@ export class IdempotencyRepository {
 
   /** Forgets a claim whose request failed before taking effect, so a retry runs again. */
   async release(businessId: number, scope: string, key: string): Promise<void> {
-    await this.db.doc.send(
-      new DeleteCommand({
-        TableName: this.db.tableName,
-        Key: keys.idempotency(businessId, scope, key),
-        ConditionExpression: '#state = :inProgress',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':inProgress': 'in_progress' },
-      }),
-    ).catch((error) => {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    });
+    await this.db.doc
+      .send(
+        new DeleteCommand({
+          TableName: this.db.tableName,
+          Key: keys.idempotency(businessId, scope, key),
+          ConditionExpression: '#state = :inProgress',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':inProgress': 'in_progress' },
+        }),
+      )
+      .catch((error) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
   }
 }

@@ -62,9 +62,15 @@ export class MinutesRepository {
                 Update: {
                   TableName: this.db.tableName,
                   Key: keys.call(businessId, callId),
-                  UpdateExpression: maxDurationS === undefined ? 'SET reserved_minutes = :granted' : 'SET reserved_minutes = :granted, time_limit_s = :limit',
+                  UpdateExpression:
+                    maxDurationS === undefined
+                      ? 'SET reserved_minutes = :granted'
+                      : 'SET reserved_minutes = :granted, time_limit_s = :limit',
                   ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reserved_minutes)',
-                  ExpressionAttributeValues: { ':granted': granted, ...(maxDurationS !== undefined && { ':limit': Math.min(maxDurationS, granted * 60) }) },
+                  ExpressionAttributeValues: {
+                    ':granted': granted,
+                    ...(maxDurationS !== undefined && { ':limit': Math.min(maxDurationS, granted * 60) }),
+                  },
                 },
               },
             ],

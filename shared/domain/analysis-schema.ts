@@ -39,7 +39,13 @@ export interface AnalysisConfig {
 }
 
 /** The outcomes the conversation decides (docs/design.md §4); the others follow from `ended_reason`. */
-export const LLM_OUTCOMES = ['resolved', 'unresolved', 'appointment_booked', 'message_taken', 'transferred'] as const satisfies readonly Outcome[];
+export const LLM_OUTCOMES = [
+  'resolved',
+  'unresolved',
+  'appointment_booked',
+  'message_taken',
+  'transferred',
+] as const satisfies readonly Outcome[];
 
 /** One of {@link LLM_OUTCOMES}. */
 export type LlmOutcome = (typeof LLM_OUTCOMES)[number];
@@ -69,7 +75,12 @@ export function successEvaluationSchema(scale: SuccessScale): JsonSchema {
       return { type: 'string', enum: ['pass', 'fail'], description: 'pass when the call met the rubric, otherwise fail.' };
     case 'score_10':
       // minimum/maximum are in the strict-mode subset; parseAnalysisOutput checks the bounds again.
-      return { type: 'integer', minimum: 1, maximum: 10, description: 'How well the call met the rubric, from 1 (not at all) to 10 (fully).' };
+      return {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10,
+        description: 'How well the call met the rubric, from 1 (not at all) to 10 (fully).',
+      };
     case 'descriptive':
       return { type: 'string', description: 'A short written judgement of how well the call met the rubric.' };
   }
@@ -94,7 +105,11 @@ export function structuredFieldSchema(config: StructuredFieldConfig): JsonSchema
     case 'boolean':
       return { type: ['boolean', 'null'], description };
     case 'date':
-      return { type: ['string', 'null'], pattern: ISO_DATE_PATTERN, description: `${about} ISO date YYYY-MM-DD. Null when the call does not say.` };
+      return {
+        type: ['string', 'null'],
+        pattern: ISO_DATE_PATTERN,
+        description: `${about} ISO date YYYY-MM-DD. Null when the call does not say.`,
+      };
     case 'enum':
       if (hasOptions(field)) return { type: ['string', 'null'], enum: [...new Set(field.options), null], description };
       return { type: ['string', 'null'], description };

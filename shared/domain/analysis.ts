@@ -87,7 +87,8 @@ export function buildAnalysisMessages(cfg: AnalysisConfig, transcriptText: strin
     "intent: the caller's main reason for calling, in a few words.",
     "caller_name: the caller's name if they said it, otherwise null.",
   ];
-  if (fields.length > 0) lines.push('structured_data: extract these values; use null for anything the call does not say.', ...fields.map(fieldLine));
+  if (fields.length > 0)
+    lines.push('structured_data: extract these values; use null for anything the call does not say.', ...fields.map(fieldLine));
   const fenced = transcriptText.replaceAll('</transcript>', '</ transcript>');
   return [
     { role: 'system', content: lines.join('\n') },
@@ -176,7 +177,8 @@ function asObject(json: unknown): Record<string, unknown> {
       throw new AnalysisOutputError('the analysis output is not valid JSON');
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new AnalysisOutputError('the analysis output is not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new AnalysisOutputError('the analysis output is not a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -190,9 +192,10 @@ function asObject(json: unknown): Record<string, unknown> {
  */
 export function parseAnalysisOutput(cfg: AnalysisConfig, json: unknown): AnalysisOutput {
   const raw = asObject(json);
-  const data = raw.structured_data !== null && typeof raw.structured_data === 'object' && !Array.isArray(raw.structured_data)
-    ? (raw.structured_data as Record<string, unknown>)
-    : {};
+  const data =
+    raw.structured_data !== null && typeof raw.structured_data === 'object' && !Array.isArray(raw.structured_data)
+      ? (raw.structured_data as Record<string, unknown>)
+      : {};
   const success = evaluationFor(cfg.success_scale, raw.success_evaluation);
   const outcome = LLM_OUTCOMES.find((candidate) => candidate === raw.outcome) ?? null;
   return {

@@ -47,7 +47,10 @@ const MODEL_TAIL = {
 export const ModelCfgSchema = strictDict({
   ...MODEL_HEAD,
   custom_key: v.optional(
-    v.pipe(stringField({ max: 500 }), v.metadata({ writeOnly: true, description: 'API key of the custom model endpoint; write-only, never returned.' })),
+    v.pipe(
+      stringField({ max: 500 }),
+      v.metadata({ writeOnly: true, description: 'API key of the custom model endpoint; write-only, never returned.' }),
+    ),
   ),
   custom_key_set: readOnlyEcho(),
   ...MODEL_TAIL,

@@ -13,13 +13,7 @@ import {
 } from './assistant-config-sections';
 import { idField, listField, parseWith, recordField, strictDict, stringField, type Loc } from './validation';
 
-export {
-  BACKGROUND_SOUNDS,
-  INTERRUPTION_MODES,
-  REDACT_KINDS,
-  SERVER_EVENT_KINDS,
-  AdvancedCfgSchema,
-} from './assistant-config-advanced';
+export { BACKGROUND_SOUNDS, INTERRUPTION_MODES, REDACT_KINDS, SERVER_EVENT_KINDS, AdvancedCfgSchema } from './assistant-config-advanced';
 export {
   MODEL_PROVIDERS,
   STRUCTURED_TYPES,
@@ -130,10 +124,7 @@ export function splitCustomKey(parsed: ParsedConfigInput): { config: AssistantCo
  * @example
  * const { config, customKey } = parseAssistantConfig(body.config, ['body', 'config']);
  */
-export function parseAssistantConfig(
-  input: unknown,
-  loc: Loc,
-): { config: AssistantConfig; customKey: string | undefined } {
+export function parseAssistantConfig(input: unknown, loc: Loc): { config: AssistantConfig; customKey: string | undefined } {
   const parsed = splitCustomKey(parseWith(AssistantConfigSchema, input, loc));
   checkConfigSize(parsed.config, loc);
   return parsed;

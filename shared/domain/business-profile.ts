@@ -55,7 +55,7 @@ const PROFILE_LINES: ReadonlyArray<readonly [keyof BusinessProfile, string]> = [
   ['hours', 'Opening hours'],
   ['timezone', 'Time zone (opening hours and appointment times are in this zone)'],
   ['address', 'Address'],
-  ['transfer_number', "Team phone line (where transfers go; share it only if a caller asks how to reach the team)"],
+  ['transfer_number', 'Team phone line (where transfers go; share it only if a caller asks how to reach the team)'],
   ['team_email', 'Team email (where messages for the team go)'],
 ];
 

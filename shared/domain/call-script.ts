@@ -39,7 +39,11 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
  *
  * @example fillVariables('Hi {{name}}!', { name: 'Jo' }, {}) // 'Hi Jo!'
  */
-export function fillVariables(text: string, callVariables: Readonly<Record<string, string>>, assistantVariables: Readonly<Record<string, string>>): string {
+export function fillVariables(
+  text: string,
+  callVariables: Readonly<Record<string, string>>,
+  assistantVariables: Readonly<Record<string, string>>,
+): string {
   // Own keys only: `{{constructor}}` must not read Object.prototype.
   const own = (variables: Readonly<Record<string, string>>, name: string) => (Object.hasOwn(variables, name) ? variables[name] : undefined);
   return text.replace(PLACEHOLDER, (whole, name: string) => own(callVariables, name) ?? own(assistantVariables, name) ?? whole);
@@ -100,7 +104,13 @@ export function buildCallScript(input: CallScriptInput): CallScript {
 }
 
 // Typographic apostrophes (models write “that’s”) match a phrase typed with a straight one.
-const normalizeForMatch = (text: string) => text.toLowerCase().replace(/[‘’ʼ]/g, "'").replace(/[^\p{L}\p{N}\s']/gu, ' ').replace(/\s+/g, ' ').trim();
+const normalizeForMatch = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[‘’ʼ]/g, "'")
+    .replace(/[^\p{L}\p{N}\s']/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * True when the assistant's spoken text contains one of `end_call_phrases` (case and punctuation

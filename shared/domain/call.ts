@@ -22,13 +22,31 @@ export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as co
 
 /** Why a call ended (docs/design.md §4); `failed` is the carrier's refusal, `error` is ours. */
 export const ENDED_REASONS = [
-  'caller_hung_up', 'assistant_ended', 'end_phrase', 'silence_timeout', 'max_duration', 'voicemail',
-  'no_answer', 'busy', 'transferred', 'failed', 'error', 'canceled',
+  'caller_hung_up',
+  'assistant_ended',
+  'end_phrase',
+  'silence_timeout',
+  'max_duration',
+  'voicemail',
+  'no_answer',
+  'busy',
+  'transferred',
+  'failed',
+  'error',
+  'canceled',
 ] as const;
 
 /** A finished call's `outcome` (docs/design.md §4): analysis picks the first four, `ended_reason` the rest. */
 export const OUTCOMES = [
-  'resolved', 'unresolved', 'appointment_booked', 'message_taken', 'transferred', 'voicemail', 'no_answer', 'busy', 'failed',
+  'resolved',
+  'unresolved',
+  'appointment_booked',
+  'message_taken',
+  'transferred',
+  'voicemail',
+  'no_answer',
+  'busy',
+  'failed',
 ] as const;
 
 /** Call `direction` values (spec). */
@@ -127,7 +145,9 @@ export function parseIdParam(value: string, name: string): number {
   const loc: Loc = ['path', name];
   const parsed = parseIntString(value, loc);
   if (typeof parsed === 'number' && parsed >= 1 && !CANONICAL_ID.test(value)) {
-    throw new ValidationError([{ loc, msg: 'Input should be a valid id: digits only, without sign, spaces or leading zeros', type: 'int_parsing', input: value }]);
+    throw new ValidationError([
+      { loc, msg: 'Input should be a valid id: digits only, without sign, spaces or leading zeros', type: 'int_parsing', input: value },
+    ]);
   }
   if (typeof parsed === 'object') throw new ValidationError([parsed]);
   const result = v.safeParse(IdParamSchema, parsed, { abortPipeEarly: true });

@@ -4,10 +4,7 @@ type EndedReason = (typeof ENDED_REASONS)[number];
 
 /** What a carrier status callback means for our call record. */
 export type CarrierTransition =
-  | { kind: 'ignore' }
-  | { kind: 'ringing' }
-  | { kind: 'answered' }
-  | { kind: 'ended'; endedReason: EndedReason };
+  { kind: 'ignore' } | { kind: 'ringing' } | { kind: 'answered' } | { kind: 'ended'; endedReason: EndedReason };
 
 /**
  * Maps Twilio's `CallStatus` (queued, initiated, ringing, in-progress, completed, busy, no-answer,

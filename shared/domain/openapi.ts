@@ -14,7 +14,12 @@ export const OPENAPI_VERSION = '1.0.0';
 
 /** Machine codes of non-422 error bodies (docs/design.md §4). */
 export const ERROR_CODES = [
-  'unauthorized', 'insufficient_minutes', 'not_found', 'idempotency_conflict', 'rate_limited', 'internal',
+  'unauthorized',
+  'insufficient_minutes',
+  'not_found',
+  'idempotency_conflict',
+  'rate_limited',
+  'internal',
 ] as const;
 
 /** The body of 401, 402, 404, 409, 429 and 500 replies (docs/design.md §4). */
@@ -133,8 +138,7 @@ const HEADERS: Record<string, Json> = {
   },
 };
 
-const headerRefs = (...names: string[]) =>
-  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const COMMON_HEADERS = ['X-API-Version', 'RateLimit-Policy', 'RateLimit'];
 
 function jsonResponse(description: string, schema: string, headers = COMMON_HEADERS): Json {
@@ -142,16 +146,21 @@ function jsonResponse(description: string, schema: string, headers = COMMON_HEAD
 }
 
 const ERROR_RESPONSES: Record<string, Json> = {
-  Unauthorized: jsonResponse('Missing or invalid API key (`unauthorized`).', 'ErrorBody', ['X-API-Version', 'RateLimit-Policy', 'WWW-Authenticate']),
+  Unauthorized: jsonResponse('Missing or invalid API key (`unauthorized`).', 'ErrorBody', [
+    'X-API-Version',
+    'RateLimit-Policy',
+    'WWW-Authenticate',
+  ]),
   PayloadTooLarge: jsonResponse('The body is over 256 KiB (`payload_too_large`).', 'ErrorBody'),
   InsufficientMinutes: jsonResponse('The plan has no minutes left (`insufficient_minutes`).', 'ErrorBody'),
   NotFound: jsonResponse('Missing, or owned by another business (`not_found`).', 'ErrorBody'),
   IdempotencyConflict: jsonResponse('Idempotency-Key reused with a different body (`idempotency_conflict`).', 'ErrorBody'),
   ValidationFailed: jsonResponse('A parameter or field is invalid; `detail` lists each one.', 'HTTPValidationError'),
-  RateLimited: jsonResponse('More than 240 requests a minute on this key, or more than 20 failed authentications a minute from this address (`rate_limited`).', 'ErrorBody', [
-    ...COMMON_HEADERS,
-    'Retry-After',
-  ]),
+  RateLimited: jsonResponse(
+    'More than 240 requests a minute on this key, or more than 20 failed authentications a minute from this address (`rate_limited`).',
+    'ErrorBody',
+    [...COMMON_HEADERS, 'Retry-After'],
+  ),
   Internal: jsonResponse('Unexpected error (`internal`), with a request id to quote.', 'ErrorBody'),
 };
 
@@ -167,7 +176,13 @@ function body(schema: string): Json {
 }
 
 function idParam(name: string): Json {
-  return { name, in: 'path', required: true, description: 'Canonical decimal: digits only, no sign, spaces or leading zeros.', schema: inline(call.IdParamSchema) };
+  return {
+    name,
+    in: 'path',
+    required: true,
+    description: 'Canonical decimal: digits only, no sign, spaces or leading zeros.',
+    schema: inline(call.IdParamSchema),
+  };
 }
 
 function queryParams(): Json[] {
@@ -188,24 +203,45 @@ function assistantPaths(): Json {
   const id = idParam('assistant_id');
   return {
     '/assistants': {
-      get: op('listAssistants', 'Assistants', 'List assistants, newest first.', responses(jsonResponse('The assistants.', 'AssistantList'))),
+      get: op(
+        'listAssistants',
+        'Assistants',
+        'List assistants, newest first.',
+        responses(jsonResponse('The assistants.', 'AssistantList')),
+      ),
       post: {
-        ...op('createAssistant', 'Assistants', 'Create an assistant from a template or a full config.',
-          responses(jsonResponse('The new assistant.', 'Assistant'), BODY_ERRORS)),
+        ...op(
+          'createAssistant',
+          'Assistants',
+          'Create an assistant from a template or a full config.',
+          responses(jsonResponse('The new assistant.', 'Assistant'), BODY_ERRORS),
+        ),
         requestBody: body('CreateAssistantBody'),
       },
     },
     '/assistants/{assistant_id}': {
       parameters: [id],
-      get: op('getAssistant', 'Assistants', 'Get one assistant.',
-        responses(jsonResponse('The assistant.', 'Assistant'), { ...NOT_FOUND, ...INVALID })),
+      get: op(
+        'getAssistant',
+        'Assistants',
+        'Get one assistant.',
+        responses(jsonResponse('The assistant.', 'Assistant'), { ...NOT_FOUND, ...INVALID }),
+      ),
       patch: {
-        ...op('updateAssistant', 'Assistants', 'Rename an assistant and/or replace its whole config (omitted settings return to their defaults).',
-          responses(jsonResponse('The updated assistant.', 'Assistant'), { ...NOT_FOUND, ...BODY_ERRORS })),
+        ...op(
+          'updateAssistant',
+          'Assistants',
+          'Rename an assistant and/or replace its whole config (omitted settings return to their defaults).',
+          responses(jsonResponse('The updated assistant.', 'Assistant'), { ...NOT_FOUND, ...BODY_ERRORS }),
+        ),
         requestBody: body('UpdateAssistantBody'),
       },
-      delete: op('deleteAssistant', 'Assistants', 'Delete an assistant; the oldest remaining one becomes the default.',
-        responses(jsonResponse('Deleted.', 'DeleteResult'), { ...NOT_FOUND, ...INVALID })),
+      delete: op(
+        'deleteAssistant',
+        'Assistants',
+        'Delete an assistant; the oldest remaining one becomes the default.',
+        responses(jsonResponse('Deleted.', 'DeleteResult'), { ...NOT_FOUND, ...INVALID }),
+      ),
     },
   };
 }
@@ -221,23 +257,38 @@ function callPaths(): Json {
   return {
     '/calls': {
       get: {
-        ...op('listCalls', 'Calls', 'List calls, newest first, one page at a time.',
-          responses(jsonResponse('One page of calls.', 'CallsPage'), INVALID)),
+        ...op(
+          'listCalls',
+          'Calls',
+          'List calls, newest first, one page at a time.',
+          responses(jsonResponse('One page of calls.', 'CallsPage'), INVALID),
+        ),
         parameters: queryParams(),
       },
       post: {
-        ...op('createCall', 'Calls', 'Start an outbound call; it is returned queued, and analysed once it ends.',
+        ...op(
+          'createCall',
+          'Calls',
+          'Start an outbound call; it is returned queued, and analysed once it ends.',
           responses(jsonResponse('The call in its initial state.', 'Call'), {
-            '402': 'InsufficientMinutes', ...NOT_FOUND, '409': 'IdempotencyConflict', ...BODY_ERRORS,
-          })),
+            '402': 'InsufficientMinutes',
+            ...NOT_FOUND,
+            '409': 'IdempotencyConflict',
+            ...BODY_ERRORS,
+          }),
+        ),
         parameters: [idempotencyKey],
         requestBody: body('CreateCallBody'),
       },
     },
     '/calls/{call_id}': {
       parameters: [idParam('call_id')],
-      get: op('getCall', 'Calls', 'Get a call with its transcript, analysis, metrics, recording and webhook deliveries.',
-        responses(jsonResponse('The call.', 'CallDetail'), { ...NOT_FOUND, ...INVALID })),
+      get: op(
+        'getCall',
+        'Calls',
+        'Get a call with its transcript, analysis, metrics, recording and webhook deliveries.',
+        responses(jsonResponse('The call.', 'CallDetail'), { ...NOT_FOUND, ...INVALID }),
+      ),
     },
   };
 }
@@ -245,11 +296,15 @@ function callPaths(): Json {
 function catalogPaths(): Json {
   return {
     '/phone-numbers': {
-      get: op('listPhoneNumbers', 'Phone numbers', 'List the business\'s phone numbers, newest first.',
-        responses(jsonResponse('The phone numbers.', 'PhoneNumberList'))),
+      get: op(
+        'listPhoneNumbers',
+        'Phone numbers',
+        "List the business's phone numbers, newest first.",
+        responses(jsonResponse('The phone numbers.', 'PhoneNumberList')),
+      ),
     },
     '/tools': {
-      get: op('listTools', 'Tools', 'List the business\'s custom tools, newest first.', responses(jsonResponse('The tools.', 'ToolList'))),
+      get: op('listTools', 'Tools', "List the business's custom tools, newest first.", responses(jsonResponse('The tools.', 'ToolList'))),
     },
     '/openapi.json': {
       get: {
@@ -277,7 +332,7 @@ export function buildOpenApiDocument(): Json {
     info: {
       title: 'Voice Agent API',
       version: OPENAPI_VERSION,
-      description: 'Build voice agents (assistants), run them on phone numbers, and read each call\'s transcript, analysis and metrics.',
+      description: "Build voice agents (assistants), run them on phone numbers, and read each call's transcript, analysis and metrics.",
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearerAuth: [] }],

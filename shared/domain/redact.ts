@@ -51,7 +51,7 @@ function maskCardsInRun(run: string): string {
   const groups = tokens.filter((_, index) => index % 2 === 0);
   if (groups.join('').length < 13) return run;
   const out: string[] = [];
-  for (let group = 0; group < groups.length; ) {
+  for (let group = 0; group < groups.length;) {
     const end = longestCardFrom(groups, group);
     const last = end === -1 ? group : end;
     const digits = groups.slice(group, last + 1).join('');
@@ -137,7 +137,10 @@ function redactPhones(text: string): string {
 const PASSES: Record<RedactKind, (text: string) => string> = {
   email: (text) => text.replace(EMAIL, '[email]'),
   card: (text) => text.replace(DIGIT_RUN, maskCardsInRun),
-  ssn: (text) => text.replace(SSN, (match, area: string, _s: string, group: string, serial: string) => (ssnValid(area, group, serial) ? '[ssn]' : match)),
+  ssn: (text) =>
+    text.replace(SSN, (match, area: string, _s: string, group: string, serial: string) =>
+      ssnValid(area, group, serial) ? '[ssn]' : match,
+    ),
   dob: redactDates,
   phone: redactPhones,
 };

@@ -1,12 +1,5 @@
 import { businessName, clipText, describeBusiness, toOneLine, type BusinessProfile } from './business-profile';
-import {
-  GROUND_RULES,
-  INSTRUCTIONS_HEADING,
-  PHONE_STYLE_RULES,
-  ROLE_GUIDANCE,
-  ROLE_TITLES,
-  TONE_GUIDANCE,
-} from './template-prompts';
+import { GROUND_RULES, INSTRUCTIONS_HEADING, PHONE_STYLE_RULES, ROLE_GUIDANCE, ROLE_TITLES, TONE_GUIDANCE } from './template-prompts';
 
 /** SimpleSetup `role` values (spec), in the spec's order. */
 export const SETUP_ROLES = ['receptionist', 'scheduler', 'lead_qualifier', 'support'] as const;
@@ -82,7 +75,9 @@ function instructionsSection(setup: SimpleSetupShape): string {
   const helps = instructionLine('You can help with', setup.helps_with, SETUP_BOUNDS.helps_with);
   const lines = [
     helps,
-    helps === '' ? '' : "If a caller needs something else, say it isn't something you can help with on this call and offer to take a message.",
+    helps === ''
+      ? ''
+      : "If a caller needs something else, say it isn't something you can help with on this call and offer to take a message.",
     instructionLine('Always', setup.always, SETUP_BOUNDS.always),
     instructionLine('Never', setup.never, SETUP_BOUNDS.never),
   ].filter((line) => line !== '');

@@ -56,7 +56,11 @@ function field(name: string, type: FieldType, description: string, options?: str
 const END_CALL_PHRASES = ['goodbye', 'bye for now', 'have a great day'];
 
 const CALLER_NAME = field('caller_name', 'string', "The caller's full name, as they gave it; null if not given.");
-const CALLBACK_NUMBER = field('callback_number', 'string', 'Best number to call the caller back on, digits only with country code if given.');
+const CALLBACK_NUMBER = field(
+  'callback_number',
+  'string',
+  'Best number to call the caller back on, digits only with country code if given.',
+);
 
 const RECEPTIONIST: TemplateConfig = {
   first_message: 'Thanks for calling! This is Ava. How can I help you today?',
@@ -96,8 +100,7 @@ const RECEPTIONIST: TemplateConfig = {
 };
 
 const SCHEDULER: TemplateConfig = {
-  first_message:
-    'Hi, thanks for calling! This is Maya. Are you looking to book a new appointment, or change one you already have?',
+  first_message: 'Hi, thanks for calling! This is Maya. Are you looking to book a new appointment, or change one you already have?',
   setup: {
     role: 'scheduler',
     name: 'Maya',
@@ -106,7 +109,8 @@ const SCHEDULER: TemplateConfig = {
       'Booking new appointments.\nRescheduling or cancelling existing appointments.\nQuestions about opening hours and available times.',
     always:
       'Read back the service, date, time, name and phone number before finishing a booking.\nAsk for a phone number with every booking so the team can reach the caller if plans change.',
-    never: 'Book a time outside opening hours or one that is already taken.\nConfirm an appointment that the booking tool has not confirmed.',
+    never:
+      'Book a time outside opening hours or one that is already taken.\nConfirm an appointment that the booking tool has not confirmed.',
   },
   analysis: {
     summary_prompt:
@@ -165,7 +169,12 @@ const LEAD_QUALIFIER: TemplateConfig = {
       field('need', 'string', 'What the caller is looking for and the problem behind it, in one sentence.'),
       field('budget', 'number', "Budget as one number in the caller's currency (the midpoint of a range); null if not given."),
       field('timeline', 'enum', 'How soon the caller wants to start.', [
-        'immediately', 'within_3_months', '3_to_6_months', '6_to_12_months', 'over_12_months', 'unknown',
+        'immediately',
+        'within_3_months',
+        '3_to_6_months',
+        '6_to_12_months',
+        'over_12_months',
+        'unknown',
       ]),
       field('decision_maker', 'boolean', 'True when the caller makes the buying decision themselves.'),
       field('qualified', 'boolean', 'True when the need fits what the business offers and the caller has a budget or timeline.'),
@@ -206,11 +215,17 @@ const SUPPORT: TemplateConfig = {
     success_scale: 'score_10',
     structured: [
       field('issue_category', 'enum', 'The kind of problem.', [
-        'order_status', 'delivery', 'returns_refunds', 'billing', 'account_access', 'product_problem', 'other',
+        'order_status',
+        'delivery',
+        'returns_refunds',
+        'billing',
+        'account_access',
+        'product_problem',
+        'other',
       ]),
       field('issue_summary', 'string', 'The problem in one sentence.'),
       field('order_number', 'string', 'Order number the caller gave, exactly as confirmed; null if none.'),
-      field('account_email', 'string', 'Email address of the caller\'s account, as confirmed; null if none.'),
+      field('account_email', 'string', "Email address of the caller's account, as confirmed; null if none."),
       CALLER_NAME,
       field('resolved', 'boolean', 'True when the problem was solved during the call.'),
       field('escalated', 'boolean', 'True when the call was transferred or handed to the team for follow-up.'),

@@ -1,4 +1,10 @@
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 
 /** The job the API puts on the outbound-calls queue for the call engine. */
@@ -55,7 +61,12 @@ export class SqsOutboundJobs implements OutboundJobs {
 
   async receive(waitS: number, visibilityS: number): Promise<ReceivedJob[]> {
     const received = await this.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitS, VisibilityTimeout: visibilityS }),
+      new ReceiveMessageCommand({
+        QueueUrl: this.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: waitS,
+        VisibilityTimeout: visibilityS,
+      }),
     );
     return received.Messages ?? [];
   }
@@ -65,7 +76,9 @@ export class SqsOutboundJobs implements OutboundJobs {
   }
 
   async extend(job: ReceivedJob, visibilityS: number): Promise<void> {
-    await this.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: job.ReceiptHandle, VisibilityTimeout: visibilityS }));
+    await this.sqs.send(
+      new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: job.ReceiptHandle, VisibilityTimeout: visibilityS }),
+    );
   }
 
   async complete(job: ReceivedJob): Promise<void> {

@@ -116,8 +116,13 @@ export function openPinned(target: CheckedTarget, init: PinnedRequest, signal: A
   headers.host = url.host;
   if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
   const options = {
-    host: address, port: url.port === '' ? (secure ? 443 : 80) : Number(url.port), path: `${url.pathname}${url.search}`,
-    method: init.method, headers, agent: false as const, signal,
+    host: address,
+    port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
+    path: `${url.pathname}${url.search}`,
+    method: init.method,
+    headers,
+    agent: false as const,
+    signal,
     ...(secure && isIP(name) === 0 ? { servername: name } : {}),
   };
   return new Promise<IncomingMessage>((resolve, reject) => {
@@ -129,7 +134,11 @@ export function openPinned(target: CheckedTarget, init: PinnedRequest, signal: A
 
 /** Sends through {@link openPinned} and reads the body up to `maxBytes`. */
 async function requestPinned(target: CheckedTarget, init: GuardedRequestInit, signal: AbortSignal, maxBytes: number) {
-  const response = await openPinned(target, { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.body !== undefined && { body: init.body }) }, signal);
+  const response = await openPinned(
+    target,
+    { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.body !== undefined && { body: init.body }) },
+    signal,
+  );
   const { text, truncated } = await readCapped(response, maxBytes);
   return { status: response.statusCode ?? 0, headers: flattenHeaders(response.headers), text, truncated };
 }

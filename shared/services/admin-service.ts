@@ -95,7 +95,10 @@ export class AdminService {
   }
 
   /** Assigns a phone number to the business (and optionally to an assistant for inbound calls). */
-  async addNumber(businessId: number, input: { number: string; provider: 'twilio' | 'sandbox'; assistantId: number | null; label: string }) {
+  async addNumber(
+    businessId: number,
+    input: { number: string; provider: 'twilio' | 'sandbox'; assistantId: number | null; label: string },
+  ) {
     if (!/^\+[1-9]\d{1,14}$/.test(input.number)) throw new AdminInputError('--number must be E.164, e.g. +15550100001.');
     await this.deps.businesses.getBusiness(businessId);
     if (input.assistantId !== null) await this.deps.assistants.getAssistant(businessId, input.assistantId);

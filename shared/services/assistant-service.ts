@@ -103,11 +103,7 @@ export class AssistantService {
     return { id: assistantId, deleted: true };
   }
 
-  private async withSetupRule(
-    businessId: number,
-    config: AssistantConfig,
-    previousPrompt: string | null,
-  ): Promise<AssistantConfig> {
+  private async withSetupRule(businessId: number, config: AssistantConfig, previousPrompt: string | null): Promise<AssistantConfig> {
     if (config.setup === null) return config;
     const business = await this.deps.businesses.getBusiness(businessId);
     const ruled = applySetupRule(

@@ -66,11 +66,16 @@ export class CallLifecycle {
 
   async markRinging(businessId: number, callId: number): Promise<void> {
     await this.guarded(() =>
-      this.deps.calls.updateCall(businessId, callId, { status: 'ringing', updated_at: this.deps.now().toISOString() }, {
-        expression: '#status = :queued',
-        names: { '#status': 'status' },
-        values: { ':queued': 'queued' },
-      }),
+      this.deps.calls.updateCall(
+        businessId,
+        callId,
+        { status: 'ringing', updated_at: this.deps.now().toISOString() },
+        {
+          expression: '#status = :queued',
+          names: { '#status': 'status' },
+          values: { ':queued': 'queued' },
+        },
+      ),
     );
   }
 
@@ -82,11 +87,16 @@ export class CallLifecycle {
    */
   async markAnswered(businessId: number, callId: number): Promise<CallRecord | undefined> {
     const at = this.deps.now().toISOString();
-    const { written, call } = await this.deps.calls.updateCallIf(businessId, callId, { status: 'in_progress', started_at: at, updated_at: at }, {
-      expression: '#status IN (:queued, :ringing)',
-      names: { '#status': 'status' },
-      values: { ':queued': 'queued', ':ringing': 'ringing' },
-    });
+    const { written, call } = await this.deps.calls.updateCallIf(
+      businessId,
+      callId,
+      { status: 'in_progress', started_at: at, updated_at: at },
+      {
+        expression: '#status IN (:queued, :ringing)',
+        names: { '#status': 'status' },
+        values: { ':queued': 'queued', ':ringing': 'ringing' },
+      },
+    );
     if (written) await this.publish('call.started', call);
     return call;
   }
@@ -98,11 +108,16 @@ export class CallLifecycle {
   async markTransferred(businessId: number, callId: number, toNumber: string): Promise<void> {
     const at = this.deps.now().toISOString();
     const updated = await this.guarded(() =>
-      this.deps.calls.updateCall(businessId, callId, { transferred_to: toNumber, transferred_at: at, updated_at: at }, {
-        expression: '#status = :live',
-        names: { '#status': 'status' },
-        values: { ':live': 'in_progress' },
-      }),
+      this.deps.calls.updateCall(
+        businessId,
+        callId,
+        { transferred_to: toNumber, transferred_at: at, updated_at: at },
+        {
+          expression: '#status = :live',
+          names: { '#status': 'status' },
+          values: { ':live': 'in_progress' },
+        },
+      ),
     );
     if (updated) await this.publish('call.transferred', updated);
   }

@@ -61,7 +61,10 @@ export class CallService {
       throw new ValidationError([
         {
           loc: ['header', 'idempotency-key'],
-          msg: idempotencyKey.length === 0 ? 'String should have at least 1 character' : `String should have at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+          msg:
+            idempotencyKey.length === 0
+              ? 'String should have at least 1 character'
+              : `String should have at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
           type: idempotencyKey.length === 0 ? 'string_too_short' : 'string_too_long',
           input: idempotencyKey,
           ctx: idempotencyKey.length === 0 ? { min_length: 1 } : { max_length: MAX_IDEMPOTENCY_KEY_LENGTH },
@@ -130,7 +133,8 @@ export class CallService {
       now,
     });
     const view = toCallView(record);
-    const completion = idempotencyKey === undefined ? [] : [this.deps.idempotency.completeItem(businessId, IDEMPOTENCY_SCOPE, idempotencyKey, 200, view)];
+    const completion =
+      idempotencyKey === undefined ? [] : [this.deps.idempotency.completeItem(businessId, IDEMPOTENCY_SCOPE, idempotencyKey, 200, view)];
     await this.deps.calls.insertCall(record, completion);
     await this.enqueue(businessId, record.id);
     return view;

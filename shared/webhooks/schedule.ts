@@ -8,7 +8,16 @@ const HOUR = 60 * MINUTE;
  * 75 h 35 min after the first, Stripe's "up to three days".
  */
 export const RETRY_SCHEDULE_MS: readonly number[] = [
-  0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR,
+  0,
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  14 * HOUR,
+  20 * HOUR,
+  24 * HOUR,
 ];
 
 /** Attempts per delivery; after the last failure the delivery is dead-lettered. */

@@ -27,7 +27,8 @@ export class InvalidWebhookSecretError extends Error {
  */
 export function generateWebhookSecret(randomBytes: (size: number) => Uint8Array = cryptoRandomBytes): string {
   const key = randomBytes(WEBHOOK_SECRET_BYTES);
-  if (key.length !== WEBHOOK_SECRET_BYTES) throw new RangeError(`the random source returned ${key.length} bytes, not ${WEBHOOK_SECRET_BYTES}`);
+  if (key.length !== WEBHOOK_SECRET_BYTES)
+    throw new RangeError(`the random source returned ${key.length} bytes, not ${WEBHOOK_SECRET_BYTES}`);
   return `${WEBHOOK_SECRET_PREFIX}${Buffer.from(key).toString('base64')}`;
 }
 

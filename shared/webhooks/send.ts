@@ -1,4 +1,10 @@
-import { guardedFetch, RequestTimeoutError, type GuardedFetchOptions, type GuardedRequestInit, type GuardedResponse } from '../security/guarded-fetch';
+import {
+  guardedFetch,
+  RequestTimeoutError,
+  type GuardedFetchOptions,
+  type GuardedRequestInit,
+  type GuardedResponse,
+} from '../security/guarded-fetch';
 import { BlockedUrlError } from '../security/ssrf';
 import { classifyAttempt, type AttemptFailure, type AttemptOutcome } from './classify';
 import { parseRetryAfter } from './schedule';
@@ -75,7 +81,11 @@ export async function sendWebhook(input: SendWebhookInput): Promise<WebhookAttem
   const startedAt = input.now();
   const signature = signWebhook({ id: input.webhookId, timestamp: Math.floor(startedAt.getTime() / 1000), body, secrets: input.secrets });
   const headers = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...signature };
-  const options: GuardedFetchOptions = { allowPrivate: input.allowPrivate, requireHttps: input.requireHttps ?? !input.allowPrivate, timeoutMs };
+  const options: GuardedFetchOptions = {
+    allowPrivate: input.allowPrivate,
+    requireHttps: input.requireHttps ?? !input.allowPrivate,
+    timeoutMs,
+  };
   const at = startedAt.toISOString();
   try {
     const response = await fetchImpl(input.url, { method: 'POST', headers, body }, options);
@@ -91,6 +101,13 @@ export async function sendWebhook(input: SendWebhookInput): Promise<WebhookAttem
   } catch (error) {
     const failure = describeFailure(error, timeoutMs);
     const latency = Math.max(0, input.now().getTime() - startedAt.getTime());
-    return { at, status: null, latency_ms: latency, error: failure.text, outcome: classifyAttempt({ error: failure.kind }), retry_after_s: null };
+    return {
+      at,
+      status: null,
+      latency_ms: latency,
+      error: failure.text,
+      outcome: classifyAttempt({ error: failure.kind }),
+      retry_after_s: null,
+    };
   }
 }

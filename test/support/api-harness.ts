@@ -33,7 +33,8 @@ export interface HarnessOptions {
  */
 export async function createApiHarness(options: HarnessOptions = {}) {
   const sqsEndpoint = inject('sqsEndpoint');
-  if (!sqsEndpoint.includes('127.0.0.1') && !sqsEndpoint.includes('localhost')) throw new Error('Refusing to run against a non-local SQS endpoint.');
+  if (!sqsEndpoint.includes('127.0.0.1') && !sqsEndpoint.includes('localhost'))
+    throw new Error('Refusing to run against a non-local SQS endpoint.');
   const config = readConfig(ApiConfigSchema, {
     TABLE_NAME: inject('tableName'),
     AWS_REGION: 'us-east-1',
@@ -96,9 +97,7 @@ export async function createApiHarness(options: HarnessOptions = {}) {
 
   /** Messages waiting on this harness's outbound queue. */
   async function queuedJobs(): Promise<unknown[]> {
-    const received = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queue.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
-    );
+    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
     return (received.Messages ?? []).map((message) => JSON.parse(message.Body ?? 'null'));
   }
 

@@ -18,7 +18,12 @@ export async function tenantWithAssistant(stack: CallStack, config: Record<strin
 }
 
 /** Registers a scripted callee on a fresh number and places an outbound call to it through the API. */
-export async function callScripted(stack: CallStack, config: Record<string, unknown>, steps: readonly ScenarioStep[], variables: Record<string, string> = {}) {
+export async function callScripted(
+  stack: CallStack,
+  config: Record<string, unknown>,
+  steps: readonly ScenarioStep[],
+  variables: Record<string, string> = {},
+) {
   const to = uniqueNumber();
   stack.carrier.registerScenario(to, scenario(`test ${to}`, steps));
   return placeCall(stack, config, to, variables);

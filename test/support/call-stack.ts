@@ -62,23 +62,49 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const log = (message: string, fields?: Record<string, unknown>) => void logs.push({ message, ...(fields && { fields }) });
   const [deepgram, openai, carrier] = await Promise.all([
     // Aura at 25 ms per character (real speech is ~65): replies play 2.5× faster, so tests stay short.
-    DeepgramSandboxServer.start({ board, ...(options.flux && { flux: options.flux }), aura: { msPerChar: 25, firstByteDelayMs: 20, ...options.aura } }),
+    DeepgramSandboxServer.start({
+      board,
+      ...(options.flux && { flux: options.flux }),
+      aura: { msPerChar: 25, firstByteDelayMs: 20, ...options.aura },
+    }),
     OpenAiSandboxServer.start({ ttftMs: 20, tokenIntervalMs: 2, ...options.llm }),
-    SandboxCarrier.start({ utterances: board, scheduler, log, timing: { dialMs: 20, answerMs: 50, busyMs: 30, maxRingMs: 300, amdHumanMs: 300 } }),
+    SandboxCarrier.start({
+      utterances: board,
+      scheduler,
+      log,
+      timing: { dialMs: 20, answerMs: 50, busyMs: 30, maxRingMs: 300, amdHumanMs: 300 },
+    }),
   ]);
   openai.realtime.useBoard(board);
   const bus = new CapturingBus();
-  const s3 = new S3Client({ region: 'us-east-1', endpoint: api.sqsEndpoint, forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const s3 = new S3Client({
+    region: 'us-east-1',
+    endpoint: api.sqsEndpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const bucket = `recordings-${randomUUID()}`;
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const { core } = api;
   const minutes = new MinutesRepository(core.db);
   const slots = new CallSlotsRepository(core.db);
-  const lifecycle = new CallLifecycle({ calls: core.callRepo, assistants: core.assistantRepo, minutes, slots, events: bus, now: () => new Date(), newEventId: () => randomUUID() });
+  const lifecycle = new CallLifecycle({
+    calls: core.callRepo,
+    assistants: core.assistantRepo,
+    minutes,
+    slots,
+    events: bus,
+    now: () => new Date(),
+    newEventId: () => randomUUID(),
+  });
   const telephony = new TwilioTelephony({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
   // The production factory: `provider: openai` gets the sandbox OpenAI, `custom` the business's URL
   // through the guarded fetch (private addresses allowed, as in `npm run dev`).
-  const languageModelFor = languageModels({ openai: { apiKey: 'sk-sandbox', baseURL: openai.baseUrl }, secretBox: core.secretBox, allowPrivateUrls: true });
+  const languageModelFor = languageModels({
+    openai: { apiKey: 'sk-sandbox', baseURL: openai.baseUrl },
+    secretBox: core.secretBox,
+    allowPrivateUrls: true,
+  });
   const sessionDeps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
     tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
@@ -98,15 +124,47 @@ export async function startCallStack(options: CallStackOptions = {}) {
   };
   const port = await freePort();
   const twilioOptions = {
-    catalog: core.catalog, businesses: core.businesses, assistants: core.assistantRepo, calls: core.callRepo, ids: core.ids, minutes, slots, lifecycle, now: () => new Date(),
-    authToken: carrier.authToken, publicBaseUrl: `http://127.0.0.1:${port}`, streamTokenSecret: STREAM_SECRET, log: (message: string) => log(message),
+    catalog: core.catalog,
+    businesses: core.businesses,
+    assistants: core.assistantRepo,
+    calls: core.callRepo,
+    ids: core.ids,
+    minutes,
+    slots,
+    lifecycle,
+    now: () => new Date(),
+    authToken: carrier.authToken,
+    publicBaseUrl: `http://127.0.0.1:${port}`,
+    streamTokenSecret: STREAM_SECRET,
+    log: (message: string) => log(message),
   };
-  const media = await MediaServer.start({ twilio: twilioOptions, startSession: (input) => startCallSession(sessionDeps, input), log }, port, '127.0.0.1');
+  const media = await MediaServer.start(
+    { twilio: twilioOptions, startSession: (input) => startCallSession(sessionDeps, input), log },
+    port,
+    '127.0.0.1',
+  );
   const dial = dialOutbound({
-    telephony, calls: core.callRepo, assistants: core.assistantRepo, minutes, slots, lifecycle, publicBaseUrl: twilioOptions.publicBaseUrl,
-    streamTokenSecret: STREAM_SECRET, now: () => new Date(), log: (message) => log(message), ringTimeoutS: 5,
+    telephony,
+    calls: core.callRepo,
+    assistants: core.assistantRepo,
+    minutes,
+    slots,
+    lifecycle,
+    publicBaseUrl: twilioOptions.publicBaseUrl,
+    streamTokenSecret: STREAM_SECRET,
+    now: () => new Date(),
+    log: (message) => log(message),
+    ringTimeoutS: 5,
   });
-  const consumer = new OutboundConsumer({ jobs: new SqsOutboundJobs(api.sqs, api.queueUrl), calls: core.callRepo, dial, owner: 'test', now: () => new Date(), log: (message) => log(message), waitTimeS: 1 });
+  const consumer = new OutboundConsumer({
+    jobs: new SqsOutboundJobs(api.sqs, api.queueUrl),
+    calls: core.callRepo,
+    dial,
+    owner: 'test',
+    now: () => new Date(),
+    log: (message) => log(message),
+    waitTimeS: 1,
+  });
   const polling = consumer.run().catch((error: unknown) => log('consumer.failed', { error: String(error) }));
 
   /** Resolves once the call has ended in DynamoDB with its transcript written (session done). */
@@ -115,7 +173,8 @@ export async function startCallStack(options: CallStackOptions = {}) {
     for (;;) {
       const found = await core.callRepo.findCall(businessId, callId, Math.floor(Date.now() / 1000));
       if (found?.call.status === 'ended' && media.registry.get(callId) === undefined) return found;
-      if (Date.now() - started > timeoutMs) throw new Error(`call ${callId} did not end within ${timeoutMs} ms (status ${found?.call.status})`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`call ${callId} did not end within ${timeoutMs} ms (status ${found?.call.status})`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -127,7 +186,25 @@ export async function startCallStack(options: CallStackOptions = {}) {
     await Promise.all([deepgram.close(), openai.close(), polling]);
   }
 
-  return { s3, bucket, api, core, carrier, deepgram, openai, media, bus, logs, lifecycle, telephony, board, scheduler, whenCallEnded, stop, streamSecret: STREAM_SECRET };
+  return {
+    s3,
+    bucket,
+    api,
+    core,
+    carrier,
+    deepgram,
+    openai,
+    media,
+    bus,
+    logs,
+    lifecycle,
+    telephony,
+    board,
+    scheduler,
+    whenCallEnded,
+    stop,
+    streamSecret: STREAM_SECRET,
+  };
 }
 
 export type CallStack = Awaited<ReturnType<typeof startCallStack>>;

@@ -39,7 +39,8 @@ const MAX_REMEMBERED = 10_000;
  * `@hono/node-server` (`npm run dev`). Client headers such as X-Forwarded-For are never trusted.
  */
 export const requestSourceAddress: SourceAddress = (c) => {
-  const env = c.env as { event?: { requestContext?: { http?: { sourceIp?: string } } }; incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  const env = c.env as
+    { event?: { requestContext?: { http?: { sourceIp?: string } } }; incoming?: { socket?: { remoteAddress?: string } } } | undefined;
   return env?.event?.requestContext?.http?.sourceIp ?? env?.incoming?.socket?.remoteAddress;
 };
 

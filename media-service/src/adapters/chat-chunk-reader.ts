@@ -115,10 +115,14 @@ export class ChatChunkReader implements AsyncIterator<ChatCompletionChunk> {
       throw new ProviderError(this.#provider, 'The LLM stream sent an event that is not JSON.', undefined, { retryable: true });
     }
     if (event === 'error' || parsed?.error) {
-      throw new ProviderError(this.#provider, `The LLM stream reported an error: ${errorText(parsed?.error ?? parsed)}`, undefined, { retryable: true });
+      throw new ProviderError(this.#provider, `The LLM stream reported an error: ${errorText(parsed?.error ?? parsed)}`, undefined, {
+        retryable: true,
+      });
     }
     if (typeof parsed !== 'object' || parsed === null || !Array.isArray(parsed.choices)) {
-      throw new ProviderError(this.#provider, 'The LLM stream sent an event that is not a chat completion chunk.', undefined, { retryable: true });
+      throw new ProviderError(this.#provider, 'The LLM stream sent an event that is not a chat completion chunk.', undefined, {
+        retryable: true,
+      });
     }
     this.#ready.push(parsed);
   }

@@ -134,7 +134,9 @@ class FluxStream implements SttStream {
     this.#chunk = new Uint8Array(Math.max(1, Math.round((options.chunkMs ?? 80) * 8)));
     socket.on('message', (message) => this.#onMessage(message));
     socket.on('close', (event) => this.#onClose(event.code));
-    socket.on('error', (error) => this.#fail(new ProviderError('deepgram', `Flux socket error: ${error.message}`, undefined, { cause: error })));
+    socket.on('error', (error) =>
+      this.#fail(new ProviderError('deepgram', `Flux socket error: ${error.message}`, undefined, { cause: error })),
+    );
   }
 
   /** Called once the socket is open: from here on, closes become events. */
@@ -153,9 +155,11 @@ class FluxStream implements SttStream {
   send(mulaw: Uint8Array): void {
     if (this.#state !== 'open') return;
     if (this.#watchdogTripped()) {
-      return this.#fail(new ProviderError('deepgram', `Flux sent nothing for ${this.#watchdogMs} ms while audio flowed.`, undefined, { retryable: true }));
+      return this.#fail(
+        new ProviderError('deepgram', `Flux sent nothing for ${this.#watchdogMs} ms while audio flowed.`, undefined, { retryable: true }),
+      );
     }
-    for (let offset = 0; offset < mulaw.length; ) {
+    for (let offset = 0; offset < mulaw.length;) {
       const take = Math.min(this.#chunk.length - this.#filled, mulaw.length - offset);
       this.#chunk.set(mulaw.subarray(offset, offset + take), this.#filled);
       this.#filled += take;

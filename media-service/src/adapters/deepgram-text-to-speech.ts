@@ -175,7 +175,8 @@ class AuraStream implements TtsStream {
       return this.#emit({ type: 'cleared' });
     }
     if (m.type === 'Warning') return this.#log('aura.warning', { code: m.code, description: m.description });
-    if (m.type === 'Error') this.#fail(new ProviderError('deepgram', `Aura error ${m.code}: ${m.description}`, undefined, { retryable: true }));
+    if (m.type === 'Error')
+      this.#fail(new ProviderError('deepgram', `Aura error ${m.code}: ${m.description}`, undefined, { retryable: true }));
   }
 
   #onAudio(mulaw: Uint8Array): void {
@@ -191,7 +192,10 @@ class AuraStream implements TtsStream {
   #onClose(code: number): void {
     if (this.#state === 'closed') return;
     if (this.#state === 'open') {
-      this.#emit({ type: 'error', error: new ProviderError('deepgram', `Aura closed the stream unexpectedly (code ${code}).`, undefined, { retryable: true }) });
+      this.#emit({
+        type: 'error',
+        error: new ProviderError('deepgram', `Aura closed the stream unexpectedly (code ${code}).`, undefined, { retryable: true }),
+      });
     }
     this.#state = 'closed';
     this.#emit({ type: 'closed' });

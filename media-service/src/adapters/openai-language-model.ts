@@ -32,7 +32,11 @@ import type { LanguageModel, LlmChunk, LlmFinishReason, LlmMessage, LlmRequest, 
  */
 export type OpenAiLanguageModelOptions = CommonOptions &
   (
-    | { provider: 'openai'; apiKey: string; /** Defaults to https://api.openai.com/v1; the sandbox's `baseUrl` in dev and tests. */ baseURL?: string }
+    | {
+        provider: 'openai';
+        apiKey: string;
+        /** Defaults to https://api.openai.com/v1; the sandbox's `baseUrl` in dev and tests. */ baseURL?: string;
+      }
     | {
         provider: 'custom';
         /** The business's OpenAI-compatible base URL (`model.custom_url`). */
@@ -97,7 +101,10 @@ export class OpenAiLanguageModel implements LanguageModel {
 
   #body(request: LlmRequest): ChatCompletionCreateParamsStreaming {
     const limit = this.#options.provider === 'custom' ? { max_tokens: request.maxTokens } : { max_completion_tokens: request.maxTokens };
-    const tools = (request.tools ?? []).map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    const tools = (request.tools ?? []).map((t) => ({
+      type: 'function' as const,
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
     return {
       model: request.model,
       messages: request.messages.map(toWireMessage),
@@ -113,7 +120,10 @@ export class OpenAiLanguageModel implements LanguageModel {
   /** One request, read up to its first token (or its end). */
   async #attempt(request: LlmRequest, signal: AbortSignal): Promise<AttemptHead> {
     const response = await this.#client.chat.completions.create(this.#body(request), { signal }).asResponse();
-    if (!response.body) throw new ProviderError(this.#providerName(), 'The LLM answered a streaming request without a body.', response.status, { retryable: true });
+    if (!response.body)
+      throw new ProviderError(this.#providerName(), 'The LLM answered a streaming request without a body.', response.status, {
+        retryable: true,
+      });
     const rest = new ChatChunkReader(response.body, this.#providerName());
     const head: ChatCompletionChunk[] = [];
     for (;;) {
@@ -146,7 +156,11 @@ function toWireMessage(m: LlmMessage): ChatCompletionMessageParam {
     case 'tool':
       return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
     case 'assistant': {
-      const calls = (m.toolCalls ?? []).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } }));
+      const calls = (m.toolCalls ?? []).map((c) => ({
+        id: c.id,
+        type: 'function' as const,
+        function: { name: c.name, arguments: c.arguments },
+      }));
       return { role: 'assistant', content: m.content, ...(calls.length > 0 && { tool_calls: calls }) };
     }
   }
@@ -180,7 +194,8 @@ class OpenAiStream implements LlmStream {
     try {
       attempt = await this.#opened;
       for (const c of attempt.head) yield* this.#translate(c, assembler);
-      for (let next = await attempt.rest.next(); !next.done; next = await attempt.rest.next()) yield* this.#translate(next.value, assembler);
+      for (let next = await attempt.rest.next(); !next.done; next = await attempt.rest.next())
+        yield* this.#translate(next.value, assembler);
       this.#request.signal.throwIfAborted();
       yield* assembler.finish(this.#provider);
       complete = true;
@@ -203,7 +218,8 @@ class OpenAiStream implements LlmStream {
     if (error instanceof ProviderError) return error;
     if (error instanceof AggregateError) return this.#mapError(error.errors[0]);
     const refused = guardRefusal(error);
-    if (refused) return new ProviderError(this.#provider, `custom_url refused: ${refused.message}`, undefined, { retryable: false, cause: refused });
+    if (refused)
+      return new ProviderError(this.#provider, `custom_url refused: ${refused.message}`, undefined, { retryable: false, cause: refused });
     if (error instanceof APIError) return new ProviderError(this.#provider, error.message, error.status, { cause: error });
     const message = error instanceof Error ? error.message : String(error);
     return new ProviderError(this.#provider, `LLM stream failed: ${message}`, undefined, { retryable: true, cause: error });

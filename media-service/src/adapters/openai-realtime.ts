@@ -41,22 +41,50 @@ const ServerEventSchema = v.variant('type', [
   v.looseObject({ type: v.literal('input_audio_buffer.speech_started'), item_id: v.string(), audio_start_ms: v.number() }),
   v.looseObject({ type: v.literal('input_audio_buffer.speech_stopped'), item_id: v.string(), audio_end_ms: v.number() }),
   v.looseObject({ type: v.literal('conversation.item.input_audio_transcription.completed'), item_id: v.string(), transcript: v.string() }),
-  v.looseObject({ type: v.literal('response.created'), response: v.looseObject({ id: v.string(), metadata: v.optional(v.nullable(v.record(v.string(), v.string()))) }) }),
+  v.looseObject({
+    type: v.literal('response.created'),
+    response: v.looseObject({ id: v.string(), metadata: v.optional(v.nullable(v.record(v.string(), v.string()))) }),
+  }),
   v.looseObject({ type: v.literal('response.output_audio.delta'), ...Item, delta: v.string() }),
   v.looseObject({ type: v.literal('response.output_audio_transcript.delta'), ...Item, delta: v.string() }),
   v.looseObject({ type: v.literal('response.output_audio_transcript.done'), ...Item, transcript: v.string() }),
-  v.looseObject({ type: v.literal('response.function_call_arguments.done'), response_id: v.string(), call_id: v.string(), name: v.string(), arguments: v.string() }),
-  v.looseObject({ type: v.literal('response.done'), response: v.looseObject({ id: v.string(), status: v.optional(v.string(), 'completed'), usage: v.optional(v.nullable(Usage)) }) }),
-  v.looseObject({ type: v.literal('error'), error: v.looseObject({ message: v.string(), type: v.optional(v.string()), code: v.optional(v.nullable(v.string())) }) }),
+  v.looseObject({
+    type: v.literal('response.function_call_arguments.done'),
+    response_id: v.string(),
+    call_id: v.string(),
+    name: v.string(),
+    arguments: v.string(),
+  }),
+  v.looseObject({
+    type: v.literal('response.done'),
+    response: v.looseObject({ id: v.string(), status: v.optional(v.string(), 'completed'), usage: v.optional(v.nullable(Usage)) }),
+  }),
+  v.looseObject({
+    type: v.literal('error'),
+    error: v.looseObject({ message: v.string(), type: v.optional(v.string()), code: v.optional(v.nullable(v.string())) }),
+  }),
 ]);
 
 /** Events we receive and need not act on (logging each would drown the log). */
 const IGNORED = new Set([
-  'session.created', 'input_audio_buffer.committed', 'input_audio_buffer.cleared', 'input_audio_buffer.timeout_triggered',
-  'conversation.item.added', 'conversation.item.done', 'conversation.item.created', 'conversation.item.truncated',
-  'conversation.item.input_audio_transcription.delta', 'response.output_item.added', 'response.output_item.done',
-  'response.content_part.added', 'response.content_part.done', 'response.output_audio.done', 'response.output_text.delta',
-  'response.output_text.done', 'response.function_call_arguments.delta', 'rate_limits.updated',
+  'session.created',
+  'input_audio_buffer.committed',
+  'input_audio_buffer.cleared',
+  'input_audio_buffer.timeout_triggered',
+  'conversation.item.added',
+  'conversation.item.done',
+  'conversation.item.created',
+  'conversation.item.truncated',
+  'conversation.item.input_audio_transcription.delta',
+  'response.output_item.added',
+  'response.output_item.done',
+  'response.content_part.added',
+  'response.content_part.done',
+  'response.output_audio.done',
+  'response.output_text.delta',
+  'response.output_text.done',
+  'response.function_call_arguments.delta',
+  'rate_limits.updated',
 ]);
 
 /** The Realtime adapter; one instance serves many calls. */
@@ -77,7 +105,11 @@ export class OpenAiRealtime implements SpeechToSpeech {
       headers: { Authorization: `Bearer ${this.#options.apiKey}` },
       handshakeTimeout: this.#options.connectTimeoutMs ?? 5000,
     });
-    const session = new RealtimeSession(socket, this.#options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields }))), o.signal);
+    const session = new RealtimeSession(
+      socket,
+      this.#options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields }))),
+      o.signal,
+    );
     session.send(sessionUpdate(o, model, this.#options.transcriptionModel ?? 'gpt-4o-mini-transcribe'));
     return session;
   }
@@ -132,11 +164,17 @@ class RealtimeSession implements S2sSession {
   }
 
   appendAudio(mulaw: Uint8Array): void {
-    this.send({ type: 'input_audio_buffer.append', audio: Buffer.from(mulaw.buffer, mulaw.byteOffset, mulaw.byteLength).toString('base64') });
+    this.send({
+      type: 'input_audio_buffer.append',
+      audio: Buffer.from(mulaw.buffer, mulaw.byteOffset, mulaw.byteLength).toString('base64'),
+    });
   }
 
   createResponse(options: { instructions?: string; tag?: string } = {}): void {
-    const response = { ...(options.instructions !== undefined && { instructions: options.instructions }), ...(options.tag !== undefined && { metadata: { tag: options.tag } }) };
+    const response = {
+      ...(options.instructions !== undefined && { instructions: options.instructions }),
+      ...(options.tag !== undefined && { metadata: { tag: options.tag } }),
+    };
     this.send({ type: 'response.create', ...(Object.keys(response).length > 0 && { response }) });
   }
 
@@ -206,7 +244,11 @@ class RealtimeSession implements S2sSession {
       case 'conversation.item.input_audio_transcription.completed':
         return this.#emit({ type: 'caller_transcript', itemId: m.item_id, text: m.transcript });
       case 'response.created':
-        return this.#emit({ type: 'response_created', responseId: m.response.id, ...(m.response.metadata?.tag !== undefined && { tag: m.response.metadata.tag }) });
+        return this.#emit({
+          type: 'response_created',
+          responseId: m.response.id,
+          ...(m.response.metadata?.tag !== undefined && { tag: m.response.metadata.tag }),
+        });
       case 'response.output_audio.delta':
         return this.#emit({ type: 'audio', responseId: m.response_id, itemId: m.item_id, mulaw: Buffer.from(m.delta, 'base64') });
       case 'response.output_audio_transcript.delta':
@@ -217,10 +259,17 @@ class RealtimeSession implements S2sSession {
         return this.#emit({ type: 'function_call', responseId: m.response_id, callId: m.call_id, name: m.name, arguments: m.arguments });
       case 'response.done': {
         const usage = m.response.usage ?? { input_tokens: 0, output_tokens: 0 };
-        return this.#emit({ type: 'response_done', responseId: m.response.id, status: m.response.status, usage: { input: usage.input_tokens, output: usage.output_tokens } });
+        return this.#emit({
+          type: 'response_done',
+          responseId: m.response.id,
+          status: m.response.status,
+          usage: { input: usage.input_tokens, output: usage.output_tokens },
+        });
       }
       case 'error': {
-        const error = new ProviderError('openai', `Realtime error ${m.error.code ?? m.error.type ?? ''}: ${m.error.message}`, undefined, { retryable: false });
+        const error = new ProviderError('openai', `Realtime error ${m.error.code ?? m.error.type ?? ''}: ${m.error.message}`, undefined, {
+          retryable: false,
+        });
         return this.#emit({ type: 'error', error, fatal: false });
       }
     }

@@ -32,7 +32,8 @@ export class S3RecordingStore implements RecordingStore {
 
   constructor(options: S3RecordingStoreOptions) {
     const prefix = options.prefix ?? RECORDINGS_PREFIX;
-    if (!prefix.startsWith(RECORDINGS_PREFIX)) throw new Error(`Recording prefix must start with ${RECORDINGS_PREFIX} (retention deletes only there).`);
+    if (!prefix.startsWith(RECORDINGS_PREFIX))
+      throw new Error(`Recording prefix must start with ${RECORDINGS_PREFIX} (retention deletes only there).`);
     this.#options = options;
     this.#prefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
   }

@@ -95,7 +95,8 @@ export class TwilioMediaStream implements CallTransport {
     if (isBinary) return this.#log('twilio.stream.dropped', { reason: 'binary frame', streamSid: this.#streamSid });
     const text = data.toString();
     const message = parseTwilioMessage(text);
-    if (!message) return this.#log('twilio.stream.dropped', { reason: 'malformed or unknown', streamSid: this.#streamSid, sample: text.slice(0, 200) });
+    if (!message)
+      return this.#log('twilio.stream.dropped', { reason: 'malformed or unknown', streamSid: this.#streamSid, sample: text.slice(0, 200) });
     const event = this.#toEvent(message);
     if (event) this.#emit(event);
   }
@@ -107,11 +108,23 @@ export class TwilioMediaStream implements CallTransport {
       case 'start': {
         const s = message.start;
         this.#streamSid = s.streamSid;
-        return { type: 'start', streamSid: s.streamSid, callSid: s.callSid, accountSid: s.accountSid, customParameters: s.customParameters, mediaFormat: s.mediaFormat, tracks: s.tracks };
+        return {
+          type: 'start',
+          streamSid: s.streamSid,
+          callSid: s.callSid,
+          accountSid: s.accountSid,
+          customParameters: s.customParameters,
+          mediaFormat: s.mediaFormat,
+          tracks: s.tracks,
+        };
       }
       case 'media': {
         const payload = Buffer.from(message.media.payload, 'base64');
-        return { type: 'media', payload: new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength), timestampMs: Number(message.media.timestamp) };
+        return {
+          type: 'media',
+          payload: new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength),
+          timestampMs: Number(message.media.timestamp),
+        };
       }
       case 'mark':
         return this.#markEcho(message.mark.name);

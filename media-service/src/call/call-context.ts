@@ -35,7 +35,11 @@ export function builtinTools(config: AssistantConfig, transferNumber: string): L
     tools.push({
       name: 'transfer',
       description: 'Transfer the caller to a person on the team. Tell the caller you are transferring them first.',
-      parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the caller needs a person.' } }, additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { reason: { type: 'string', description: 'Why the caller needs a person.' } },
+        additionalProperties: false,
+      },
     });
   }
   return tools;
@@ -51,7 +55,10 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const { businessId, callId } = input.claims;
   const call = await deps.calls.attachStream(businessId, callId, input.start.callSid, new Date().toISOString());
   if (typeof call === 'string') return call;
-  const [assistant, business] = await Promise.all([deps.assistants.findAssistant(businessId, call.assistant_id), deps.businesses.getBusiness(businessId)]);
+  const [assistant, business] = await Promise.all([
+    deps.assistants.findAssistant(businessId, call.assistant_id),
+    deps.businesses.getBusiness(businessId),
+  ]);
   const config = assistant?.config ?? defaultAssistantConfig();
   const partyNumber = call.direction === 'inbound' ? call.from_number : call.to_number;
   const remember = config.advanced.memory && !config.advanced.hipaa;
@@ -60,7 +67,12 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction });
   const transferNumber = profile?.transfer_number ?? '';
   return {
-    call, config, script, transferNumber, partyNumber, tools: builtinTools(config, transferNumber),
+    call,
+    config,
+    script,
+    transferNumber,
+    partyNumber,
+    tools: builtinTools(config, transferNumber),
     ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
   };
 }

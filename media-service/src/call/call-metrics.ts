@@ -36,7 +36,10 @@ export function turnMetrics(turn: TurnTiming, t0?: number): Record<string, numbe
     llm_first_token_ms: round(turn.llmFirstTokenMs),
     tts_first_byte_ms: round(u?.firstByteMs),
     /** From the later of EndOfTurn and the request to the first speakable clause sent to the voice: the wait for the model's words. */
-    first_text_ms: u?.requestedAt === undefined || turn.requestAt === undefined ? null : round(u.requestedAt - Math.max(turn.requestAt, turn.endOfTurnAt)),
+    first_text_ms:
+      u?.requestedAt === undefined || turn.requestAt === undefined
+        ? null
+        : round(u.requestedAt - Math.max(turn.requestAt, turn.endOfTurnAt)),
     /** EndOfTurn received → first audio frame sent: our own pipeline plus the providers. */
     first_audio_sent_ms: sent === undefined ? null : round(sent - turn.endOfTurnAt),
     transport_ms: played === undefined || sent === undefined ? null : round(played - sent),
@@ -68,13 +71,26 @@ export interface CallCounters {
 
 /** A fresh set of counters. */
 export function newCounters(): CallCounters {
-  return { turns: [], interruptions: 0, llmInput: 0, llmOutput: 0, ttsCharacters: 0, sttBytes: 0, eagerStarted: 0, eagerDiscarded: 0, fillers: 0 };
+  return {
+    turns: [],
+    interruptions: 0,
+    llmInput: 0,
+    llmOutput: 0,
+    ttsCharacters: 0,
+    sttBytes: 0,
+    eagerStarted: 0,
+    eagerDiscarded: 0,
+    fillers: 0,
+  };
 }
 
 /** The call's `metrics` (docs/design.md §4 plus the per-turn breakdown and provider labels). */
 export function buildCallMetrics(counters: CallCounters, durationS: number, providers: ProviderLabels, t0?: number): CallMetrics {
   const rows = counters.turns.map((turn) => turnMetrics(turn, t0));
-  const latencies = rows.map((row) => row.latency_ms).filter((value): value is number => typeof value === 'number').sort((a, b) => a - b);
+  const latencies = rows
+    .map((row) => row.latency_ms)
+    .filter((value): value is number => typeof value === 'number')
+    .sort((a, b) => a - b);
   const labels = { stt: providers.stt, llm: providers.llm, tts: providers.tts, telephony: providers.telephony };
   return {
     turns: rows,
@@ -89,7 +105,12 @@ export function buildCallMetrics(counters: CallCounters, durationS: number, prov
     eager: { started: counters.eagerStarted, discarded: counters.eagerDiscarded },
     fillers: counters.fillers,
     ...(counters.pacing && {
-      pacing: { underruns: counters.pacing.underruns, underrun_ms: Math.round(counters.pacing.underrunMs), max_lead_ms: Math.round(counters.pacing.maxLeadMs), voice_frames: counters.pacing.voiceFrames },
+      pacing: {
+        underruns: counters.pacing.underruns,
+        underrun_ms: Math.round(counters.pacing.underrunMs),
+        max_lead_ms: Math.round(counters.pacing.maxLeadMs),
+        voice_frames: counters.pacing.voiceFrames,
+      },
     }),
   } as CallMetrics;
 }

@@ -38,7 +38,9 @@ export const DEFAULT_SESSION_TUNING: SessionTuning = {
  */
 export function startCallSession(deps: CallSessionDeps, input: SessionStart): SessionHandle {
   const session = new CallSession(deps, input);
-  const done = session.run().catch((error: unknown) => deps.log('call.session.crashed', { call_id: input.claims.callId, error: String(error) }));
+  const done = session
+    .run()
+    .catch((error: unknown) => deps.log('call.session.crashed', { call_id: input.claims.callId, error: String(error) }));
   return {
     callId: input.claims.callId,
     businessId: input.claims.businessId,
@@ -127,8 +129,11 @@ class CallSession {
     const llm = await deps.languageModelFor(claims.businessId, config, context.customKeySealed);
     const pacer = this.#openPacer(context);
     const speaker = new Speaker({
-      tts, pacer, now: deps.now,
-      toSpeech: (text) => applyPronunciations(normalizeForSpeech(text, { readTitles: config.voice.read_titles }), config.voice.pronunciations),
+      tts,
+      pacer,
+      now: deps.now,
+      toSpeech: (text) =>
+        applyPronunciations(normalizeForSpeech(text, { readTitles: config.voice.read_titles }), config.voice.pronunciations),
       onFailure: (error) => this.#conversation?.fail(error, 'tts'),
       kick: () => pacer.tick(deps.scheduler.now()),
     });
@@ -136,13 +141,29 @@ class CallSession {
     this.#cleanups.push(() => {
       const stats = pacer.stats();
       this.#counters.ttsCharacters = speaker.charactersSent;
-      this.#counters.pacing = { underruns: stats.underruns, underrunMs: stats.underrunMs, maxLeadMs: stats.maxLeadMs, voiceFrames: stats.voiceFramesSent };
+      this.#counters.pacing = {
+        underruns: stats.underruns,
+        underrunMs: stats.underrunMs,
+        maxLeadMs: stats.maxLeadMs,
+        voiceFrames: stats.voiceFramesSent,
+      };
     });
     this.#speakerRef = speaker;
     const conversation = new Conversation({
-      context, speaker, llm, stt, telephony: deps.telephony, lifecycle: deps.lifecycle, callSid: this.#input.start.callSid,
-      counters: this.#counters, tuning: this.#tuning, now: deps.now, timers: deps.timers, log: deps.log,
-      finish: (reason) => this.#finish(reason), t0: this.#t0,
+      context,
+      speaker,
+      llm,
+      stt,
+      telephony: deps.telephony,
+      lifecycle: deps.lifecycle,
+      callSid: this.#input.start.callSid,
+      counters: this.#counters,
+      tuning: this.#tuning,
+      now: deps.now,
+      timers: deps.timers,
+      log: deps.log,
+      finish: (reason) => this.#finish(reason),
+      t0: this.#t0,
     });
     this.#conversation = conversation;
     this.#cleanups.push(() => conversation.close());
@@ -168,9 +189,20 @@ class CallSession {
     }
     const pacer = this.#openPacer(context);
     const live = new LiveConversation({
-      context, realtime, pacer, transport: this.#input.transport, telephony: this.#deps.telephony, lifecycle: this.#deps.lifecycle,
-      callSid: this.#input.start.callSid, counters: this.#counters, tuning: this.#tuning, now: this.#deps.now, timers: this.#deps.timers,
-      log: this.#deps.log, finish: (reason) => this.#finish(reason), t0: this.#t0,
+      context,
+      realtime,
+      pacer,
+      transport: this.#input.transport,
+      telephony: this.#deps.telephony,
+      lifecycle: this.#deps.lifecycle,
+      callSid: this.#input.start.callSid,
+      counters: this.#counters,
+      tuning: this.#tuning,
+      now: this.#deps.now,
+      timers: this.#deps.timers,
+      log: this.#deps.log,
+      finish: (reason) => this.#finish(reason),
+      t0: this.#t0,
     });
     this.#conversation = live;
     this.#liveRef = live;
@@ -237,7 +269,9 @@ class CallSession {
     const schedule = () => {
       beat = timers.setTimeout(() => {
         const { businessId, callId } = this.#input.claims;
-        this.#deps.heartbeat(businessId, callId).catch((error: unknown) => this.#deps.log('call.heartbeat.failed', { call_id: callId, error: String(error) }));
+        this.#deps
+          .heartbeat(businessId, callId)
+          .catch((error: unknown) => this.#deps.log('call.heartbeat.failed', { call_id: callId, error: String(error) }));
         schedule();
       }, this.#tuning.heartbeatMs);
     };
@@ -311,11 +345,23 @@ class CallSession {
     const labels = this.#liveRef && providers.llm !== 'sandbox' ? { ...providers, llm: 'openai-realtime' } : providers;
     const metrics = buildCallMetrics(this.#counters, durationS, labels, this.#t0);
     try {
-      await this.#deps.lifecycle.end(businessId, callId, { endedReason: reason, transcript, metrics, recordingKey, config: context.config, call: this.#answered });
+      await this.#deps.lifecycle.end(businessId, callId, {
+        endedReason: reason,
+        transcript,
+        metrics,
+        recordingKey,
+        config: context.config,
+        call: this.#answered,
+      });
     } catch (error) {
       this.#deps.log('call.record.failed', { call_id: callId, error: String(error) });
     }
-    this.#deps.log('call.session.ended', { call_id: callId, reason, duration_s: Math.round(durationS), turns: this.#counters.turns.length });
+    this.#deps.log('call.session.ended', {
+      call_id: callId,
+      reason,
+      duration_s: Math.round(durationS),
+      turns: this.#counters.turns.length,
+    });
   }
 }
 

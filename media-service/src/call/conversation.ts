@@ -90,7 +90,8 @@ export class Conversation {
   async open(): Promise<void> {
     const { advanced, first_message_mode: mode } = this.#d.context.config;
     if (mode === 'wait_for_user') {
-      if (advanced.greet_after_silence_s > 0) this.#timers.set('greet', advanced.greet_after_silence_s * 1000, () => !this.#userSpoke && this.#greet());
+      if (advanced.greet_after_silence_s > 0)
+        this.#timers.set('greet', advanced.greet_after_silence_s * 1000, () => !this.#userSpoke && this.#greet());
       else this.#armSilence();
       return;
     }
@@ -134,7 +135,13 @@ export class Conversation {
   #onUpdate(transcript: string): void {
     if (this.#voicemail.active || !this.#d.speaker.audible) return;
     const { advanced } = this.#d.context.config;
-    const interrupt = shouldInterrupt({ mode: advanced.interruptions, minWords: advanced.interrupt_min_words, assistantSpeaking: true, greetingDone: this.#greetingDone, transcript });
+    const interrupt = shouldInterrupt({
+      mode: advanced.interruptions,
+      minWords: advanced.interrupt_min_words,
+      assistantSpeaking: true,
+      greetingDone: this.#greetingDone,
+      transcript,
+    });
     if (interrupt) this.#bargeIn();
   }
 
@@ -189,7 +196,11 @@ export class Conversation {
   }
 
   /** One assistant turn: stream the model into the voice, then act on its tool calls. */
-  async #reply(kind: 'reply' | 'greeting', timing?: TurnTiming, reuse?: { controller: AbortController; stream: LlmStream; startedAt: number }): Promise<void> {
+  async #reply(
+    kind: 'reply' | 'greeting',
+    timing?: TurnTiming,
+    reuse?: { controller: AbortController; stream: LlmStream; startedAt: number },
+  ): Promise<void> {
     this.#timers.cancel('silence');
     const controller = reuse?.controller ?? new AbortController();
     const utterance = this.#d.speaker.begin(kind);
@@ -201,19 +212,32 @@ export class Conversation {
       timing.utterance = utterance;
       this.#d.counters.turns.push(timing);
     }
-    const extra: LlmMessage[] = kind === 'greeting' ? [{ role: 'system', content: 'The call has just connected. Greet the caller briefly.' }] : [];
+    const extra: LlmMessage[] =
+      kind === 'greeting' ? [{ role: 'system', content: 'The call has just connected. Greet the caller briefly.' }] : [];
     const stream = reuse?.stream ?? this.#d.llm.stream(this.#request(controller.signal, extra));
     const fillers = kind === 'reply' && this.#d.context.config.advanced.fillers;
     const result = await streamReply(
-      { speaker: this.#d.speaker, counters: this.#d.counters, timers: this.#d.timers, fillerAfterMs: fillers ? this.#d.tuning.fillerAfterMs : undefined, sayFiller: (text) => this.#say('filler', text) },
-      stream, utterance, controller.signal,
+      {
+        speaker: this.#d.speaker,
+        counters: this.#d.counters,
+        timers: this.#d.timers,
+        fillerAfterMs: fillers ? this.#d.tuning.fillerAfterMs : undefined,
+        sayFiller: (text) => this.#say('filler', text),
+      },
+      stream,
+      utterance,
+      controller.signal,
     );
     if (result.kind === 'failed') return this.fail(result.error);
     if (result.kind === 'cancelled' || controller.signal.aborted) return;
     const { toolCalls } = result;
     if (timing) timing.llmFirstTokenMs = stream.firstTokenMs;
     this.#d.speaker.end(utterance);
-    turn.message = { role: 'assistant', content: utterance.text === '' ? null : utterance.text, ...(toolCalls.length > 0 && { toolCalls }) };
+    turn.message = {
+      role: 'assistant',
+      content: utterance.text === '' ? null : utterance.text,
+      ...(toolCalls.length > 0 && { toolCalls }),
+    };
     this.#history.push(turn.message);
     this.#afterFirstUtterance();
     await utterance.done;
@@ -232,7 +256,12 @@ export class Conversation {
     }
     if (transfer) return this.#transfer(transfer);
     if (toolCalls.length > 0 && this.#toolRounds++ < 2) {
-      for (const call of toolCalls) this.#history.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify({ error: `The tool ${call.name} is not available on this call.` }) });
+      for (const call of toolCalls)
+        this.#history.push({
+          role: 'tool',
+          toolCallId: call.id,
+          content: JSON.stringify({ error: `The tool ${call.name} is not available on this call.` }),
+        });
       return void this.#reply('reply');
     }
     if (containsEndPhrase(utterance.text, config.advanced.end_call_phrases)) return this.endCall('end_phrase', { goodbye: false });
@@ -411,7 +440,6 @@ export class Conversation {
     await this.#timers.waitAtMost(this.#say(kind, text).done, this.#d.tuning.goodbyeMaxMs);
   }
 
-
   #request(signal: AbortSignal, extra: LlmMessage[] = []): LlmRequest {
     const { config, script, tools } = this.#d.context;
     return {
@@ -425,5 +453,4 @@ export class Conversation {
       signal,
     };
   }
-
 }

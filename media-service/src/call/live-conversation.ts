@@ -67,21 +67,33 @@ export class LiveConversation {
     const { context, callSid } = this.#d;
     const { config } = context;
     const session = this.#d.realtime.open({
-      instructions: context.script.systemPrompt, voice: config.live_voice, tools: context.tools, language: config.language,
-      speed: config.voice.speed, interruptResponse: config.advanced.interruptions !== 'never', tag: callSid, signal: this.#abort.signal,
+      instructions: context.script.systemPrompt,
+      voice: config.live_voice,
+      tools: context.tools,
+      language: config.language,
+      speed: config.voice.speed,
+      interruptResponse: config.advanced.interruptions !== 'never',
+      tag: callSid,
+      signal: this.#abort.signal,
     });
     this.#session = session;
     for (const frame of earlyAudio) session.appendAudio(frame);
-    this.#offs.push(session.on((event) => this.#onEvent(event)), this.#d.transport.on((event) => this.#onTransport(event)));
-    if (config.first_message_mode !== 'wait_for_user') return this.#timers.set('greet', config.advanced.greeting_delay_ms, () => this.#greet());
-    if (config.advanced.greet_after_silence_s > 0) this.#timers.set('greet', config.advanced.greet_after_silence_s * 1000, () => this.#greet());
+    this.#offs.push(
+      session.on((event) => this.#onEvent(event)),
+      this.#d.transport.on((event) => this.#onTransport(event)),
+    );
+    if (config.first_message_mode !== 'wait_for_user')
+      return this.#timers.set('greet', config.advanced.greeting_delay_ms, () => this.#greet());
+    if (config.advanced.greet_after_silence_s > 0)
+      this.#timers.set('greet', config.advanced.greet_after_silence_s * 1000, () => this.#greet());
     else this.#armSilence();
   }
 
   #greet(): void {
     if (this.#ending || this.#caller.spoke || this.#caller.speaking) return;
     const first = this.#d.context.script.firstMessage;
-    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') void this.#responses.request('greeting', verbatim(first));
+    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '')
+      void this.#responses.request('greeting', verbatim(first));
     else void this.#responses.request('greeting');
   }
 
@@ -110,7 +122,9 @@ export class LiveConversation {
       case 'transcript_done':
         return this.#onOutput(event);
       case 'function_call':
-        return void this.#responses.get(event.responseId)?.calls.push({ callId: event.callId, name: event.name, arguments: event.arguments });
+        return void this.#responses
+          .get(event.responseId)
+          ?.calls.push({ callId: event.callId, name: event.name, arguments: event.arguments });
       case 'response_done':
         return this.#onResponseDone(event.responseId, event.status, event.usage);
       case 'error':
@@ -197,7 +211,12 @@ export class LiveConversation {
     }
     if (transfer) return this.#transfer(transfer.callId);
     if (reply.calls.length > 0 && this.#toolRounds++ < 2) {
-      for (const call of reply.calls) this.#session?.sendFunctionOutput(call.callId, JSON.stringify({ error: `The tool ${call.name} is not available on this call.` }), false);
+      for (const call of reply.calls)
+        this.#session?.sendFunctionOutput(
+          call.callId,
+          JSON.stringify({ error: `The tool ${call.name} is not available on this call.` }),
+          false,
+        );
       return void this.#responses.request('reply');
     }
     if (containsEndPhrase(text, this.#d.context.config.advanced.end_call_phrases)) return this.endCall('end_phrase', { goodbye: false });
@@ -211,7 +230,9 @@ export class LiveConversation {
   /** Barge-in: clear the carrier, stop the response, truncate each item to what the caller heard. */
   #bargeIn(): void {
     const cut = this.#playback.interrupt();
-    for (const reply of this.#responses.all()) if (this.#responses.isActive(reply) || reply.utterances.some((u) => cut.some((c) => c.utterance === u))) this.#responses.cancel(reply);
+    for (const reply of this.#responses.all())
+      if (this.#responses.isActive(reply) || reply.utterances.some((u) => cut.some((c) => c.utterance === u)))
+        this.#responses.cancel(reply);
     for (const item of cut) if (item.utterance.bytesReceived > 0) this.#session?.truncate(item.itemId, item.heardMs);
     if (cut.length === 0) return;
     this.#d.counters.interruptions++;
@@ -251,7 +272,11 @@ export class LiveConversation {
     this.#silence();
     if (answeredBy === 'fax' || script.voicemailMessage === '') return this.#d.finish('voicemail');
     const wait = answeredBy === 'machine_start' ? this.#d.tuning.voicemailQuietMs : 0;
-    this.#timers.set('voicemail', wait, () => void this.#sayAndWait('voicemail', script.voicemailMessage).then(() => this.#d.finish('voicemail')));
+    this.#timers.set(
+      'voicemail',
+      wait,
+      () => void this.#sayAndWait('voicemail', script.voicemailMessage).then(() => this.#d.finish('voicemail')),
+    );
   }
 
   async #transfer(callId: string): Promise<void> {

@@ -51,7 +51,17 @@ export class LivePlayback {
     if (found) return { utterance: found, created: false };
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
-    const utterance: Utterance = { id: this.#nextId++, kind, text: '', bytesReceived: 0, bytesPlayed: 0, flushed: false, finished: false, interrupted: false, done };
+    const utterance: Utterance = {
+      id: this.#nextId++,
+      kind,
+      text: '',
+      bytesReceived: 0,
+      bytesPlayed: 0,
+      flushed: false,
+      finished: false,
+      interrupted: false,
+      done,
+    };
     this.#entries.push({ itemId, utterance, resolve, framer: new FrameMarker(this.#pacer, this.#now) });
     this.#seen.set(itemId, utterance);
     return { utterance, created: true };

@@ -75,7 +75,15 @@ export class LiveResponses {
   created(responseId: string, tag: string | undefined): Reply {
     this.#active = responseId;
     const ours = tag !== undefined && KINDS.has(tag);
-    const reply: Reply = { id: responseId, kind: ours ? (tag as UtteranceKind) : 'reply', requested: ours, utterances: [], items: [], calls: [], cancelled: false };
+    const reply: Reply = {
+      id: responseId,
+      kind: ours ? (tag as UtteranceKind) : 'reply',
+      requested: ours,
+      utterances: [],
+      items: [],
+      calls: [],
+      cancelled: false,
+    };
     if (ours) reply.resolve = this.#requested.shift()?.resolve;
     this.#replies.set(responseId, reply);
     return reply;

@@ -26,10 +26,16 @@ export type ReplyResult = { kind: 'done'; toolCalls: LlmToolCall[] } | { kind: '
  * clause ends, so the voice starts after a few words), collects tool calls and token usage, and
  * says a filler if the first words are slow. Never throws.
  */
-export async function streamReply(deps: ReplyStreamDeps, stream: LlmStream, utterance: Utterance, signal: AbortSignal): Promise<ReplyResult> {
+export async function streamReply(
+  deps: ReplyStreamDeps,
+  stream: LlmStream,
+  utterance: Utterance,
+  signal: AbortSignal,
+): Promise<ReplyResult> {
   const chunker = new SentenceChunker();
   const toolCalls: LlmToolCall[] = [];
-  const filler = deps.fillerAfterMs === undefined ? undefined : deps.timers.setTimeout(() => fillIn(deps, utterance, signal), deps.fillerAfterMs);
+  const filler =
+    deps.fillerAfterMs === undefined ? undefined : deps.timers.setTimeout(() => fillIn(deps, utterance, signal), deps.fillerAfterMs);
   try {
     for await (const chunk of stream) {
       if (signal.aborted) return { kind: 'cancelled' };

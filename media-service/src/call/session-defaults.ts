@@ -14,7 +14,10 @@ export const realTimers: SessionTimers = {
  * The session dependencies every composition (the media runtime, the test stack, the benchmark)
  * builds the same way: memory recall and heartbeats from the table, the monotonic clock, real timers.
  */
-export function tableBackedSessionDeps(calls: CallRepository, memory: CallerMemoryRepository): Pick<CallSessionDeps, 'recallMemory' | 'heartbeat' | 'now' | 'timers'> {
+export function tableBackedSessionDeps(
+  calls: CallRepository,
+  memory: CallerMemoryRepository,
+): Pick<CallSessionDeps, 'recallMemory' | 'heartbeat' | 'now' | 'timers'> {
   return {
     recallMemory: async (businessId, callerNumber) => memoryContext(await memory.recall(businessId, callerNumber)),
     heartbeat: async (businessId, callId) => void (await writeHeartbeat(calls, businessId, callId, new Date())),

@@ -87,7 +87,17 @@ export class Speaker {
   begin(kind: UtteranceKind): Utterance {
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
-    const utterance: Utterance = { id: this.#nextId++, kind, text: '', bytesReceived: 0, bytesPlayed: 0, flushed: false, finished: false, interrupted: false, done };
+    const utterance: Utterance = {
+      id: this.#nextId++,
+      kind,
+      text: '',
+      bytesReceived: 0,
+      bytesPlayed: 0,
+      flushed: false,
+      finished: false,
+      interrupted: false,
+      done,
+    };
     this.#resolvers.set(utterance.id, resolve);
     this.#queue.push(utterance);
     return utterance;

@@ -15,10 +15,13 @@ export class TimerSet {
   /** Runs `callback` once after `ms`, replacing any timer of the same name. */
   set(name: string, ms: number, callback: () => void): void {
     this.cancel(name);
-    this.#handles.set(name, this.#timers.setTimeout(() => {
-      this.#handles.delete(name);
-      callback();
-    }, ms));
+    this.#handles.set(
+      name,
+      this.#timers.setTimeout(() => {
+        this.#handles.delete(name);
+        callback();
+      }, ms),
+    );
   }
 
   /** Stops the timer of that name, if any. */

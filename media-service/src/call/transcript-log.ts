@@ -67,7 +67,13 @@ export class TranscriptLog {
       const end = u.playedAt ?? Math.min(now, start + u.bytesPlayed / 8);
       return [{ role: 'assistant', text, start_ms: ms(start), end_ms: ms(Math.max(start, end)), interrupted: !complete }];
     });
-    const lines = this.#lines.map((line): TranscriptEntry => ({ role: line.role, text: line.text, start_ms: ms(line.startAt), end_ms: ms(line.endAt), interrupted: false }));
+    const lines = this.#lines.map((line): TranscriptEntry => ({
+      role: line.role,
+      text: line.text,
+      start_ms: ms(line.startAt),
+      end_ms: ms(line.endAt),
+      interrupted: false,
+    }));
     return [...said, ...lines].sort((a, b) => a.start_ms - b.start_ms || a.end_ms - b.end_ms);
   }
 }

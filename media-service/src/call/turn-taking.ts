@@ -22,14 +22,43 @@ export interface InterruptContext {
 
 /** Short acknowledgements that mean "go on", not "stop" (LiveKit/Pipecat backchannel filters). */
 const BACKCHANNELS = new Set([
-  'mm', 'mhm', 'mm-hmm', 'mmhmm', 'hmm', 'uh-huh', 'uhhuh', 'uh', 'um', 'ah', 'oh', 'yeah', 'yep', 'yes', 'ok', 'okay',
-  'right', 'sure', 'got it', 'i see', 'alright', 'all right', 'cool', 'nice', 'great', 'uh huh', 'mm hmm',
+  'mm',
+  'mhm',
+  'mm-hmm',
+  'mmhmm',
+  'hmm',
+  'uh-huh',
+  'uhhuh',
+  'uh',
+  'um',
+  'ah',
+  'oh',
+  'yeah',
+  'yep',
+  'yes',
+  'ok',
+  'okay',
+  'right',
+  'sure',
+  'got it',
+  'i see',
+  'alright',
+  'all right',
+  'cool',
+  'nice',
+  'great',
+  'uh huh',
+  'mm hmm',
 ]);
 
 /** The words of a transcript, lower-cased, punctuation dropped (hyphens kept: "mm-hmm"). */
 export function words(text: string): string[] {
   // A token needs a letter or digit: a dash ("wait -- stop") is not a word.
-  return text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s'-]/gu, ' ')
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word));
 }
 
 /** True when the whole utterance is up to three backchannels ("mm-hmm", "okay okay", "okay, got it"). */

@@ -69,7 +69,11 @@ export function dialOutbound(deps: DialOutboundDeps) {
         timeoutS: deps.ringTimeoutS ?? 30,
         timeLimitS: limitS + CARRIER_GRACE_S,
       });
-      await deps.calls.updateCall(call.business_id, call.id, { carrier_call_sid: placed.callSid, time_limit_s: limitS, updated_at: deps.now().toISOString() });
+      await deps.calls.updateCall(call.business_id, call.id, {
+        carrier_call_sid: placed.callSid,
+        time_limit_s: limitS,
+        updated_at: deps.now().toISOString(),
+      });
       return 'dialled';
     } catch (error) {
       if (error instanceof ProviderError && error.retryable) throw error;

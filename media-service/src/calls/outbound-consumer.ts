@@ -56,10 +56,15 @@ export async function claimCall(calls: CallRepository, job: { business_id: numbe
  */
 export async function unclaimCall(calls: CallRepository, job: OutboundCallJob, owner: string, now: Date): Promise<boolean> {
   try {
-    await calls.updateCall(job.business_id, job.call_id, { claimed_by: null, claimed_at: null, updated_at: now.toISOString() }, {
-      expression: 'claimed_by = :owner',
-      values: { ':owner': owner },
-    });
+    await calls.updateCall(
+      job.business_id,
+      job.call_id,
+      { claimed_by: null, claimed_at: null, updated_at: now.toISOString() },
+      {
+        expression: 'claimed_by = :owner',
+        values: { ':owner': owner },
+      },
+    );
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -113,7 +118,9 @@ export class OutboundConsumer {
       const received = await this.options.jobs.receive(this.options.waitTimeS ?? 20, this.visibility());
       await Promise.all(
         received.map((message) =>
-          this.handle(message).catch((error) => this.options.log(`outbound job ${message.MessageId} failed; it will be redelivered`, error)),
+          this.handle(message).catch((error) =>
+            this.options.log(`outbound job ${message.MessageId} failed; it will be redelivered`, error),
+          ),
         ),
       );
     }
@@ -142,11 +149,14 @@ export class OutboundConsumer {
   }
 
   private heartbeat(message: ReceivedJob): () => void {
-    const timer = setInterval(() => {
-      this.options.jobs
-        .extend(message, this.visibility())
-        .catch((error) => this.options.log('could not extend an outbound job visibility', error));
-    }, (this.visibility() * 1000) / 2);
+    const timer = setInterval(
+      () => {
+        this.options.jobs
+          .extend(message, this.visibility())
+          .catch((error) => this.options.log('could not extend an outbound job visibility', error));
+      },
+      (this.visibility() * 1000) / 2,
+    );
     return () => clearInterval(timer);
   }
 

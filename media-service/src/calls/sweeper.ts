@@ -12,11 +12,16 @@ import { isConditionFailure } from '../../../shared/db/conditions';
  */
 export async function writeHeartbeat(calls: CallRepository, businessId: number, callId: number, now: Date): Promise<boolean> {
   try {
-    await calls.updateCall(businessId, callId, { heartbeat_at: now.toISOString() }, {
-      expression: '#status <> :ended',
-      names: { '#status': 'status' },
-      values: { ':ended': 'ended' },
-    });
+    await calls.updateCall(
+      businessId,
+      callId,
+      { heartbeat_at: now.toISOString() },
+      {
+        expression: '#status <> :ended',
+        names: { '#status': 'status' },
+        values: { ':ended': 'ended' },
+      },
+    );
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -75,7 +80,9 @@ export function sweepAction(call: CallRecord, nowMs: number, limits: SweepLimits
     case 'ringing':
       return age(call.updated_at) > limits.ringingTooLongMs ? end('ringing_too_long', 'no_answer') : undefined;
     case 'in_progress':
-      return age(call.heartbeat_at ?? call.started_at ?? call.updated_at) > limits.staleHeartbeatMs ? end('heartbeat_stale', 'error') : undefined;
+      return age(call.heartbeat_at ?? call.started_at ?? call.updated_at) > limits.staleHeartbeatMs
+        ? end('heartbeat_stale', 'error')
+        : undefined;
     default:
       return undefined;
   }
@@ -192,7 +199,8 @@ export class CallSweeper {
       const page = await this.options.calls.listCalls(businessId, { limit, offset: 0, nowEpochSeconds: Math.floor(now.getTime() / 1000) });
       const oldest = page.calls.at(-1);
       const complete = !page.hasMore || (oldest !== undefined && oldest.created_at < since);
-      if (!complete && limit >= max) this.options.log(JSON.stringify({ msg: 'sweeper.business_truncated', business_id: businessId, limit }));
+      if (!complete && limit >= max)
+        this.options.log(JSON.stringify({ msg: 'sweeper.business_truncated', business_id: businessId, limit }));
       if (complete || limit >= max) return page.calls.filter((call) => call.created_at >= since && call.status !== 'ended');
     }
   }

@@ -83,7 +83,11 @@ export async function acceptInboundCall(
 }
 
 /** The number's assistant if it still exists, else the business default (none: undefined). */
-async function answeringAssistant(deps: InboundCallDeps, business: Business, number: PhoneNumber | undefined): Promise<AssistantRecord | undefined> {
+async function answeringAssistant(
+  deps: InboundCallDeps,
+  business: Business,
+  number: PhoneNumber | undefined,
+): Promise<AssistantRecord | undefined> {
   const assigned = number?.assistant_id ? await deps.assistants.findAssistant(business.id, number.assistant_id) : undefined;
   if (assigned) return assigned;
   return business.default_assistant_id ? deps.assistants.findAssistant(business.id, business.default_assistant_id) : undefined;

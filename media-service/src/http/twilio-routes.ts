@@ -100,7 +100,11 @@ function callIds(c: Context): { businessId: number; callId: number } | undefined
 }
 
 /** Records the AMD verdict on the call; false (logged) when the call does not exist. */
-async function storeAnsweredBy(options: TwilioRoutesOptions, ids: { businessId: number; callId: number }, answeredBy: AnsweredBy): Promise<boolean> {
+async function storeAnsweredBy(
+  options: TwilioRoutesOptions,
+  ids: { businessId: number; callId: number },
+  answeredBy: AnsweredBy,
+): Promise<boolean> {
   try {
     await options.calls.updateCall(ids.businessId, ids.callId, { answered_by: answeredBy });
     return true;

@@ -2,7 +2,14 @@ import { applyGain, mixInto, type FrameSource } from '../audio/mix';
 import { FRAME_BYTES, FRAME_MS, MULAW_SILENCE } from '../audio/mulaw';
 import type { Tickable } from './pacer-scheduler';
 
-export { intervalTicker, PacerScheduler, type PacerSchedulerOptions, type SchedulerStats, type Tickable, type Ticker } from './pacer-scheduler';
+export {
+  intervalTicker,
+  PacerScheduler,
+  type PacerSchedulerOptions,
+  type SchedulerStats,
+  type Tickable,
+  type Ticker,
+} from './pacer-scheduler';
 
 /** Where paced output goes; a `CallTransport` satisfies it as is. */
 export interface PacerSink {
@@ -72,7 +79,16 @@ export class Pacer implements Tickable {
   readonly #background: FrameSource | undefined;
   readonly #backgroundLeadMs: number;
   readonly #bgScratch = new Uint8Array(FRAME_BYTES);
-  readonly #stats: PacerStats = { voiceFramesSent: 0, backgroundFramesSent: 0, marksSent: 0, clears: 0, droppedMs: 0, underruns: 0, underrunMs: 0, maxLeadMs: 0 };
+  readonly #stats: PacerStats = {
+    voiceFramesSent: 0,
+    backgroundFramesSent: 0,
+    marksSent: 0,
+    clears: 0,
+    droppedMs: 0,
+    underruns: 0,
+    underrunMs: 0,
+    maxLeadMs: 0,
+  };
   /** Whole-frame audio chunks and mark names, in order; `#head` is the next item. */
   #queue: (Uint8Array | string)[] = [];
   #head = 0;

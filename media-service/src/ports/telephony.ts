@@ -32,15 +32,7 @@ export interface PlaceCallRequest {
  * canceled (hung up before it was answered).
  */
 export type CallProgressStatus =
-  | 'queued'
-  | 'initiated'
-  | 'ringing'
-  | 'in-progress'
-  | 'completed'
-  | 'busy'
-  | 'no-answer'
-  | 'failed'
-  | 'canceled';
+  'queued' | 'initiated' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
 
 /** The statuses after which nothing more happens on a call. */
 export const TERMINAL_CALL_STATUSES: ReadonlySet<CallProgressStatus> = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
@@ -58,14 +50,7 @@ export interface CallStatusUpdate {
 }
 
 /** Answering-machine verdicts (Twilio `AnsweredBy`). */
-export type AnsweredBy =
-  | 'human'
-  | 'machine_start'
-  | 'machine_end_beep'
-  | 'machine_end_silence'
-  | 'machine_end_other'
-  | 'fax'
-  | 'unknown';
+export type AnsweredBy = 'human' | 'machine_start' | 'machine_end_beep' | 'machine_end_silence' | 'machine_end_other' | 'fax' | 'unknown';
 
 /** One parsed AMD callback. */
 export interface AmdResult {

@@ -92,7 +92,11 @@ export class AuraSession {
     this.#record.received.push(parsed);
     const message = v.safeParse(ClientMessageSchema, parsed);
     if (!message.success) {
-      this.#sendJson({ type: 'Warning', description: 'Unrecognised message; expected Speak, Flush, Clear or Close.', code: 'UNKNOWN_MESSAGE' });
+      this.#sendJson({
+        type: 'Warning',
+        description: 'Unrecognised message; expected Speak, Flush, Clear or Close.',
+        code: 'UNKNOWN_MESSAGE',
+      });
       return;
     }
     const m = message.output;

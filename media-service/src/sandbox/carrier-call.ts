@@ -44,8 +44,21 @@ export class SandboxCall {
     this.#t0 = deps.scheduler.now();
     const scenario = setup.line.kind === 'answer' ? setup.line.scenario.name : undefined;
     this.record = {
-      sid, accountSid: deps.accountSid, direction: setup.direction, to: setup.to, from: setup.from, createdAt: new Date(), clockStartMs: this.#t0, status: 'queued',
-      statusHistory: [{ status: 'queued', atMs: 0 }], ...(scenario && { scenario }), twiml: [], twimlErrors: [], said: [], callbacks: [], streams: [],
+      sid,
+      accountSid: deps.accountSid,
+      direction: setup.direction,
+      to: setup.to,
+      from: setup.from,
+      createdAt: new Date(),
+      clockStartMs: this.#t0,
+      status: 'queued',
+      statusHistory: [{ status: 'queued', atMs: 0 }],
+      ...(scenario && { scenario }),
+      twiml: [],
+      twimlErrors: [],
+      said: [],
+      callbacks: [],
+      streams: [],
     };
   }
 
@@ -124,12 +137,16 @@ export class SandboxCall {
   #answer(scenario: Scenario): void {
     this.record.answeredAtMs = this.#elapsed();
     this.#status('in-progress');
-    this.#callee = new SimulatedCallee(scenario, {
-      callSid: this.record.sid,
-      sendDtmf: (digit) => this.#dtmf(digit),
-      hangup: () => this.hangup('callee'),
-      beepEnded: () => scenario.answeredBy === 'machine_end_beep' && this.#postAmd('machine_end_beep'),
-    }, { ...(this.#deps.utterances && { utterances: this.#deps.utterances }) });
+    this.#callee = new SimulatedCallee(
+      scenario,
+      {
+        callSid: this.record.sid,
+        sendDtmf: (digit) => this.#dtmf(digit),
+        hangup: () => this.hangup('callee'),
+        beepEnded: () => scenario.answeredBy === 'machine_end_beep' && this.#postAmd('machine_end_beep'),
+      },
+      { ...(this.#deps.utterances && { utterances: this.#deps.utterances }) },
+    );
     this.record.callee = this.#callee.record;
     if (this.#setup.amdCallback && scenario.answeredBy !== 'machine_end_beep') {
       void this.#sleep(this.#deps.timing.amdHumanMs).then(() => !this.ended && this.#postAmd(scenario.answeredBy));
@@ -190,8 +207,14 @@ export class SandboxCall {
         resolve();
       };
       const stream = new SandboxMediaStream(twimlStream, {
-        scheduler: this.#deps.scheduler, authToken: this.#deps.authToken, accountSid: this.#deps.accountSid, callSid: this.record.sid,
-        party: callee, elapsedMs: () => this.#elapsed(), log: this.#deps.log, onEnd: done,
+        scheduler: this.#deps.scheduler,
+        authToken: this.#deps.authToken,
+        accountSid: this.#deps.accountSid,
+        callSid: this.record.sid,
+        party: callee,
+        elapsedMs: () => this.#elapsed(),
+        log: this.#deps.log,
+        onEnd: done,
       });
       this.#stopStream = () => {
         stream.stop();
@@ -208,8 +231,17 @@ export class SandboxCall {
     this.record.statusHistory.push({ status, atMs: this.#elapsed() });
     const event = status === 'in-progress' ? 'answered' : TERMINAL_CALL_STATUSES.has(status) ? 'completed' : status;
     if (!this.#setup.statusCallback || !this.#setup.statusEvents.has(event)) return;
-    const params = { ...callParams(this.record, status), CallbackSource: 'call-progress-events', SequenceNumber: String(this.#sequence++), Timestamp: new Date().toUTCString() };
-    if (status === 'completed') Object.assign(params, { CallDuration: String(this.record.durationS ?? 0), Duration: String(Math.ceil((this.record.durationS ?? 0) / 60)) });
+    const params = {
+      ...callParams(this.record, status),
+      CallbackSource: 'call-progress-events',
+      SequenceNumber: String(this.#sequence++),
+      Timestamp: new Date().toUTCString(),
+    };
+    if (status === 'completed')
+      Object.assign(params, {
+        CallDuration: String(this.record.durationS ?? 0),
+        Duration: String(Math.ceil((this.record.durationS ?? 0) / 60)),
+      });
     if (SIP_CODES[status] !== undefined) Object.assign(params, { SipResponseCode: String(SIP_CODES[status]) });
     this.#queueCallback('status', this.#setup.statusCallback, this.#setup.statusCallbackMethod, params);
   }
@@ -219,7 +251,12 @@ export class SandboxCall {
     if (!amd || this.record.amd) return;
     this.record.amd = { answeredBy, atMs: this.#elapsed() };
     const detection = String(Math.round(this.#elapsed() - (this.record.answeredAtMs ?? 0)));
-    this.#queueCallback('amd', amd.url, amd.method, { AccountSid: this.#deps.accountSid, CallSid: this.record.sid, AnsweredBy: answeredBy, MachineDetectionDuration: detection });
+    this.#queueCallback('amd', amd.url, amd.method, {
+      AccountSid: this.#deps.accountSid,
+      CallSid: this.record.sid,
+      AnsweredBy: answeredBy,
+      MachineDetectionDuration: detection,
+    });
   }
 
   /** Callbacks go out one at a time, in order (Twilio's can race; ordered is easier to observe). */
@@ -264,7 +301,8 @@ export class SandboxCall {
     this.#timers.clear();
     this.record.endedAtMs = this.#elapsed();
     this.record.endedBy = by;
-    if (this.record.answeredAtMs !== undefined) this.record.durationS = Math.ceil((this.record.endedAtMs - this.record.answeredAtMs) / 1000);
+    if (this.record.answeredAtMs !== undefined)
+      this.record.durationS = Math.ceil((this.record.endedAtMs - this.record.answeredAtMs) / 1000);
     this.#status(status);
   }
 }

@@ -53,7 +53,10 @@ export async function sendSigned(
 }
 
 /** Parameters Twilio puts on every call request (status callbacks, voice webhooks). */
-export function callParams(call: { sid: string; accountSid: string; to: string; from: string; direction: string }, callStatus: string): Record<string, string> {
+export function callParams(
+  call: { sid: string; accountSid: string; to: string; from: string; direction: string },
+  callStatus: string,
+): Record<string, string> {
   return {
     AccountSid: call.accountSid,
     ApiVersion: '2010-04-01',

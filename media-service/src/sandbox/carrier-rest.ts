@@ -30,7 +30,11 @@ export function routeOf(method: string, pathname: string): CarrierRoute {
   if (calls && method === 'POST') return { kind: 'create', accountSid: decodeURIComponent(calls[1]!) };
   const call = CALL.exec(pathname);
   if (call && (method === 'POST' || method === 'GET')) {
-    return { kind: method === 'POST' ? 'update' : 'fetch', accountSid: decodeURIComponent(call[1]!), callSid: decodeURIComponent(call[2]!) };
+    return {
+      kind: method === 'POST' ? 'update' : 'fetch',
+      accountSid: decodeURIComponent(call[1]!),
+      callSid: decodeURIComponent(call[2]!),
+    };
   }
   return { kind: 'unknown' };
 }
@@ -115,11 +119,15 @@ export function setupFromForm(form: URLSearchParams, line: SandboxLine): CallSet
   if (!to) return { status: 400, code: 21201, message: "No 'To' number is specified" };
   if (!from) return { status: 400, code: 21213, message: "No 'From' number is specified" };
   if (!twiml && !url) return { status: 400, code: 21200, message: 'Url, Twiml or ApplicationSid is required' };
-  if (twiml && twiml.length > 4000) return { status: 400, code: 32018, message: 'Twiml size exceeded maximum allowed value of 4000 characters' };
+  if (twiml && twiml.length > 4000)
+    return { status: 400, code: 32018, message: 'Twiml size exceeded maximum allowed value of 4000 characters' };
   const amdUrl = form.get('AsyncAmdStatusCallback');
   const amd = form.get('MachineDetection') && form.get('AsyncAmd') === 'true' && amdUrl;
   const timeLimit = Number(form.get('TimeLimit'));
-  const events = form.getAll('StatusCallbackEvent').flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
+  const events = form
+    .getAll('StatusCallbackEvent')
+    .flatMap((value) => value.split(/[\s,]+/))
+    .filter(Boolean);
   const statusCallback = form.get('StatusCallback') ?? undefined;
   return {
     direction: 'outbound-api',
@@ -164,13 +172,24 @@ function inboundBodyError(issue: v.BaseIssue<unknown>): TwilioErrorAnswer {
       ? { status: 400, code: 21201, message: "No 'to' number is specified" }
       : { status: 400, code: 21211, message: `Invalid 'to' Phone Number: ${JSON.stringify(value)} (E.164, e.g. +15550100001)` };
   }
-  if (key === 'from') return { status: 400, code: 21212, message: `Invalid 'from' Phone Number: ${JSON.stringify(value)} (E.164, e.g. +14155550100)` };
-  if (key === 'scenario') return { status: 400, code: 21200, message: `Unknown scenario ${JSON.stringify(value)}: use one of ${SANDBOX_SCENARIO_NAMES.join(', ')}` };
-  if (typeof key === 'string') return { status: 400, code: 21200, message: `Unknown parameter '${key}': the body takes to, from and scenario` };
+  if (key === 'from')
+    return { status: 400, code: 21212, message: `Invalid 'from' Phone Number: ${JSON.stringify(value)} (E.164, e.g. +14155550100)` };
+  if (key === 'scenario')
+    return {
+      status: 400,
+      code: 21200,
+      message: `Unknown scenario ${JSON.stringify(value)}: use one of ${SANDBOX_SCENARIO_NAMES.join(', ')}`,
+    };
+  if (typeof key === 'string')
+    return { status: 400, code: 21200, message: `Unknown parameter '${key}': the body takes to, from and scenario` };
   return NOT_AN_OBJECT;
 }
 
-const NOT_AN_OBJECT: TwilioErrorAnswer = { status: 400, code: 21200, message: 'The body must be a JSON object: {"to": "+1…", "from"?: "+1…", "scenario"?: "…"}' };
+const NOT_AN_OBJECT: TwilioErrorAnswer = {
+  status: 400,
+  code: 21200,
+  message: 'The body must be a JSON object: {"to": "+1…", "from"?: "+1…", "scenario"?: "…"}',
+};
 
 /** Parses a `POST /sandbox/inbound-calls` body, or says which Twilio-shaped 400 to answer. */
 export function parseInboundCallBody(text: string): InboundCallBody | TwilioErrorAnswer {

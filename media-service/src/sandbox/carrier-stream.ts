@@ -80,7 +80,17 @@ export class SandboxMediaStream implements Tickable {
     this.#deps = deps;
     const streamSid = twilioSid('MZ');
     this.#writer = new TwilioStreamWriter(streamSid, deps.callSid, deps.accountSid);
-    this.record = { url: stream.url, streamSid, customParameters: stream.parameters, framesSent: 0, received: [], audioChunks: [], marksEchoed: [], clears: [], dtmfSent: [] };
+    this.record = {
+      url: stream.url,
+      streamSid,
+      customParameters: stream.parameters,
+      framesSent: 0,
+      received: [],
+      audioChunks: [],
+      marksEchoed: [],
+      clears: [],
+      dtmfSent: [],
+    };
   }
 
   /** Opens the WebSocket to our server. */

@@ -81,8 +81,12 @@ function toVerb(element: XmlElement): TwimlVerb {
       const stream = element.children.find((child) => child.name === 'Stream');
       if (!stream || !stream.attributes.url) return { verb: 'Connect' };
       const parameters: Record<string, string> = {};
-      for (const p of stream.children) if (p.name === 'Parameter' && p.attributes.name) parameters[p.attributes.name] = p.attributes.value ?? '';
-      return { verb: 'Connect', stream: { url: stream.attributes.url, ...(stream.attributes.name && { name: stream.attributes.name }), parameters } };
+      for (const p of stream.children)
+        if (p.name === 'Parameter' && p.attributes.name) parameters[p.attributes.name] = p.attributes.value ?? '';
+      return {
+        verb: 'Connect',
+        stream: { url: stream.attributes.url, ...(stream.attributes.name && { name: stream.attributes.name }), parameters },
+      };
     }
     case 'Say':
       return { verb: 'Say', text: element.text.trim() };

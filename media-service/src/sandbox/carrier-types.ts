@@ -25,7 +25,15 @@ export interface CarrierTiming {
 }
 
 /** The defaults of {@link CarrierTiming}. */
-export const DEFAULT_CARRIER_TIMING: CarrierTiming = { dialMs: 100, answerMs: 400, busyMs: 300, maxRingMs: 3000, amdHumanMs: 1500, transferTalkMs: 1000, sayMsPerChar: 60 };
+export const DEFAULT_CARRIER_TIMING: CarrierTiming = {
+  dialMs: 100,
+  answerMs: 400,
+  busyMs: 300,
+  maxRingMs: 3000,
+  amdHumanMs: 1500,
+  transferTalkMs: 1000,
+  sayMsPerChar: 60,
+};
 
 /** One-shot timers (real or fake). */
 export interface CarrierTimers {
@@ -77,4 +85,3 @@ export interface SandboxCallRecord {
   streams: StreamRecord[];
   callee?: CalleeRecord;
 }
-

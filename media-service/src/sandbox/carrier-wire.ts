@@ -52,7 +52,12 @@ export class TwilioStreamWriter {
 
   /** `dtmf` (bidirectional streams only). */
   dtmf(digit: string): string {
-    return JSON.stringify({ event: 'dtmf', streamSid: this.streamSid, sequenceNumber: this.#next(), dtmf: { track: 'inbound_track', digit } });
+    return JSON.stringify({
+      event: 'dtmf',
+      streamSid: this.streamSid,
+      sequenceNumber: this.#next(),
+      dtmf: { track: 'inbound_track', digit },
+    });
   }
 
   /** A `mark` echo. */
@@ -62,7 +67,12 @@ export class TwilioStreamWriter {
 
   /** `stop`: the call ended or left the `<Connect>`. */
   stop(): string {
-    return JSON.stringify({ event: 'stop', sequenceNumber: this.#next(), stop: { accountSid: this.#accountSid, callSid: this.#callSid }, streamSid: this.streamSid });
+    return JSON.stringify({
+      event: 'stop',
+      sequenceNumber: this.#next(),
+      stop: { accountSid: this.#accountSid, callSid: this.#callSid },
+      streamSid: this.streamSid,
+    });
   }
 
   #next(): string {

@@ -3,7 +3,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
 import { SandboxCall } from './carrier-call';
-import { callResource, isAuthorized, parseInboundCallBody, readBody, routeOf, sandboxCallView, sendJson, sendTwilioError, setupFromForm } from './carrier-rest';
+import {
+  callResource,
+  isAuthorized,
+  parseInboundCallBody,
+  readBody,
+  routeOf,
+  sandboxCallView,
+  sendJson,
+  sendTwilioError,
+  setupFromForm,
+} from './carrier-rest';
 import { DEFAULT_CARRIER_TIMING, type CallSetup, type CarrierTimers, type CarrierTiming, type SandboxCallRecord } from './carrier-types';
 import { twilioSid } from './carrier-wire';
 import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
@@ -68,7 +78,10 @@ export function newSandboxAuthToken(): string {
 /** Who calls when `POST /sandbox/inbound-calls` names no `from` (555-01xx: a fictional number). */
 export const SANDBOX_DEFAULT_CALLER = '+14155550100';
 
-const realTimers: CarrierTimers = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
+const realTimers: CarrierTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 /**
  * The sandbox phone network (docs/design.md §3): an HTTP server speaking the Twilio REST subset
@@ -160,7 +173,10 @@ export class SandboxCarrier {
       const check = () => {
         const record = this.call(callSid);
         if (record && predicate(record)) return void resolve(record);
-        if (Date.now() - started > timeoutMs) return void reject(new Error(`sandbox call ${callSid}: condition not met within ${timeoutMs} ms (status ${record?.status ?? 'unknown'})`));
+        if (Date.now() - started > timeoutMs)
+          return void reject(
+            new Error(`sandbox call ${callSid}: condition not met within ${timeoutMs} ms (status ${record?.status ?? 'unknown'})`),
+          );
         setTimeout(check, 5);
       };
       check();
@@ -179,9 +195,16 @@ export class SandboxCarrier {
   startInboundCall(request: InboundCallRequest): { callSid: string } {
     const statusEvents = new Set(request.statusEvents ?? ['initiated', 'ringing', 'answered', 'completed']);
     const setup: CallSetup = {
-      direction: 'inbound', to: request.to, from: request.from, url: request.voiceUrl, method: request.voiceMethod ?? 'POST',
-      ...(request.statusCallbackUrl && { statusCallback: request.statusCallbackUrl }), statusCallbackMethod: 'POST', statusEvents,
-      timeoutS: 60, line: { kind: 'answer', scenario: request.scenario ?? DEFAULT_CALLEE },
+      direction: 'inbound',
+      to: request.to,
+      from: request.from,
+      url: request.voiceUrl,
+      method: request.voiceMethod ?? 'POST',
+      ...(request.statusCallbackUrl && { statusCallback: request.statusCallbackUrl }),
+      statusCallbackMethod: 'POST',
+      statusEvents,
+      timeoutS: 60,
+      line: { kind: 'answer', scenario: request.scenario ?? DEFAULT_CALLEE },
     };
     return { callSid: this.#open(setup).record.sid };
   }
@@ -200,9 +223,14 @@ export class SandboxCarrier {
 
   #open(setup: CallSetup): SandboxCall {
     const call = new SandboxCall(twilioSid('CA'), setup, {
-      accountSid: this.accountSid, authToken: this.authToken, scheduler: this.#scheduler, timers: this.#options.timers ?? realTimers,
-      timing: this.#timing, ...(this.#options.utterances && { utterances: this.#options.utterances }),
-      callbackTimeoutMs: this.#options.callbackTimeoutMs ?? 5000, log: this.#log,
+      accountSid: this.accountSid,
+      authToken: this.authToken,
+      scheduler: this.#scheduler,
+      timers: this.#options.timers ?? realTimers,
+      timing: this.#timing,
+      ...(this.#options.utterances && { utterances: this.#options.utterances }),
+      callbackTimeoutMs: this.#options.callbackTimeoutMs ?? 5000,
+      log: this.#log,
     });
     this.#calls.set(call.record.sid, call);
     call.start();
@@ -218,14 +246,22 @@ export class SandboxCarrier {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const route = routeOf(req.method ?? 'GET', new URL(req.url ?? '/', 'http://sandbox').pathname);
-      if (!isAuthorized(req.headers.authorization, this.accountSid, this.authToken)) return sendTwilioError(res, 401, 20003, 'Authenticate');
+      if (!isAuthorized(req.headers.authorization, this.accountSid, this.authToken))
+        return sendTwilioError(res, 401, 20003, 'Authenticate');
       if (route.kind === 'sandbox-inbound') return this.#sandboxInbound(await readBody(req), res);
       if (route.kind === 'sandbox-call') return this.#sandboxCall(route.callSid, res);
-      if (route.kind === 'unknown' || route.accountSid !== this.accountSid) return sendTwilioError(res, 404, 20404, 'The requested resource was not found');
+      if (route.kind === 'unknown' || route.accountSid !== this.accountSid)
+        return sendTwilioError(res, 404, 20404, 'The requested resource was not found');
       const form = new URLSearchParams(await readBody(req));
       if (route.kind === 'create') return this.#create(form, res);
       const call = this.#calls.get(route.callSid);
-      if (!call) return sendTwilioError(res, 404, 20404, `The requested resource /2010-04-01/Accounts/${route.accountSid}/Calls/${route.callSid}.json was not found`);
+      if (!call)
+        return sendTwilioError(
+          res,
+          404,
+          20404,
+          `The requested resource /2010-04-01/Accounts/${route.accountSid}/Calls/${route.callSid}.json was not found`,
+        );
       if (route.kind === 'update') return this.#update(call, form, res);
       sendJson(res, 200, callResource(call.record));
     } catch (error) {
@@ -236,7 +272,8 @@ export class SandboxCarrier {
 
   #sandboxInbound(body: string, res: ServerResponse): void {
     const voiceUrl = this.#options.voiceUrl;
-    if (!voiceUrl) return sendTwilioError(res, 400, 21200, 'This sandbox carrier has no voice webhook configured (start it with voiceUrl).');
+    if (!voiceUrl)
+      return sendTwilioError(res, 400, 21200, 'This sandbox carrier has no voice webhook configured (start it with voiceUrl).');
     const input = parseInboundCallBody(body);
     if ('code' in input) return sendTwilioError(res, input.status, input.code, input.message);
     const scenario = SANDBOX_SCENARIOS[input.scenario ?? 'default'];

@@ -133,7 +133,9 @@ export class DeepgramSandboxServer {
 function reject(socket: Duplex, status: number, body: Record<string, string>): void {
   const text = JSON.stringify(body);
   const reason = status === 401 ? 'Unauthorized' : status === 400 ? 'Bad Request' : 'Not Found';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }
 
 function numberParam(params: URLSearchParams, name: string, fallback: number | undefined): number | undefined {

@@ -120,7 +120,10 @@ export class FluxSession {
     for (const frame of this.#frames.push(bytes)) this.#sendTurns(this.#detector.push(frame));
   }
 
-  #configure(m: { thresholds?: { eot_threshold?: number; eager_eot_threshold?: number; eot_timeout_ms?: number }; keyterms?: string[] }): void {
+  #configure(m: {
+    thresholds?: { eot_threshold?: number; eager_eot_threshold?: number; eot_timeout_ms?: number };
+    keyterms?: string[];
+  }): void {
     const t = m.thresholds ?? {};
     const next = this.#detector.configure({
       ...(t.eot_threshold !== undefined && { eotThreshold: t.eot_threshold }),

@@ -168,7 +168,9 @@ function stringByName(schema: Schema, ctx: Context, name: string): string | unde
   if (lowerName.includes('summary')) return summary(ctx);
   if (lowerName.includes('name')) return /\bmy name is ([A-Z][a-z]+(?: [A-Z][a-z]+)?)/.exec(ctx.text)?.[1];
   if (/evaluation|rationale|reason|explanation|feedback|success/.test(lowerName)) {
-    return ctx.positive ? 'The caller got what they asked for and the call ended politely.' : 'The caller’s request was not clearly resolved.';
+    return ctx.positive
+      ? 'The caller got what they asked for and the call ended politely.'
+      : 'The caller’s request was not clearly resolved.';
   }
   return mentioning(ctx, name);
 }
@@ -177,7 +179,12 @@ function sampleString(schema: Schema, ctx: Context, name: string, nullable: bool
   let value = stringByName(schema, ctx, name);
   if (value === undefined) {
     if (nullable) return null;
-    value = schema.format === 'date' ? '2000-01-01' : schema.format === 'date-time' ? '2000-01-01T00:00:00Z' : 'Not mentioned in the conversation.';
+    value =
+      schema.format === 'date'
+        ? '2000-01-01'
+        : schema.format === 'date-time'
+          ? '2000-01-01T00:00:00Z'
+          : 'Not mentioned in the conversation.';
   }
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : Number.POSITIVE_INFINITY;
   const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
@@ -187,8 +194,18 @@ function sampleString(schema: Schema, ctx: Context, name: string, nullable: bool
 
 function bounds(schema: Schema, integer: boolean): { min?: number; max?: number } {
   const step = integer ? 1 : 0.01;
-  const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + step : undefined;
-  const max = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - step : undefined;
+  const min =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum + step
+        : undefined;
+  const max =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum - step
+        : undefined;
   return { min: integer && min !== undefined ? Math.ceil(min) : min, max: integer && max !== undefined ? Math.floor(max) : max };
 }
 

@@ -27,8 +27,7 @@ function synthesize(durationMs: number, seed = 0): Uint8Array {
   for (let i = 0; i < out.length; i++) {
     const t = i / 8000;
     const envelope = 0.4 + 0.6 * Math.abs(Math.sin(2 * Math.PI * (4.5 * t + phase)));
-    const voice =
-      Math.sin(2 * Math.PI * pitch * t) + 0.5 * Math.sin(4 * Math.PI * pitch * t) + 0.25 * Math.sin(6 * Math.PI * pitch * t);
+    const voice = Math.sin(2 * Math.PI * pitch * t) + 0.5 * Math.sin(4 * Math.PI * pitch * t) + 0.25 * Math.sin(6 * Math.PI * pitch * t);
     out[i] = encodeSample(Math.round(5200 * envelope * voice));
   }
   return out;

@@ -61,13 +61,21 @@ export class RealtimeSandbox {
     if (url.pathname !== '/v1/realtime') return refuse(socket, 404, `Unknown URL GET ${url.pathname}.`);
     const authorization = req.headers.authorization ?? '';
     const key = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-    if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey)) return refuse(socket, 401, 'Incorrect API key provided.');
+    if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey))
+      return refuse(socket, 401, 'Incorrect API key provided.');
     const model = url.searchParams.get('model') ?? '';
     if (model === '') return refuse(socket, 400, "Missing required parameter: 'model'.");
     const tag = url.searchParams.get('tag') ?? undefined;
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       const record: RealtimeConnectionRecord = {
-        model, tag, authorization, received: [], sent: [], audioBytes: 0, truncations: [], closed: false,
+        model,
+        tag,
+        authorization,
+        received: [],
+        sent: [],
+        audioBytes: 0,
+        truncations: [],
+        closed: false,
         session: defaultSession(model),
       };
       this.connections.push(record);
@@ -85,17 +93,41 @@ export class RealtimeSandbox {
 /** The session as `session.created` reports it before any update (the API's defaults). */
 function defaultSession(model: string): Record<string, unknown> {
   return {
-    type: 'realtime', object: 'realtime.session', id: `sess_sandbox_${Date.now().toString(36)}`, model, output_modalities: ['audio'], instructions: '',
+    type: 'realtime',
+    object: 'realtime.session',
+    id: `sess_sandbox_${Date.now().toString(36)}`,
+    model,
+    output_modalities: ['audio'],
+    instructions: '',
     audio: {
-      input: { format: { type: 'audio/pcm', rate: 24000 }, transcription: null, noise_reduction: null, turn_detection: { type: 'server_vad', threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 200, create_response: true, interrupt_response: true, idle_timeout_ms: null } },
+      input: {
+        format: { type: 'audio/pcm', rate: 24000 },
+        transcription: null,
+        noise_reduction: null,
+        turn_detection: {
+          type: 'server_vad',
+          threshold: 0.5,
+          prefix_padding_ms: 300,
+          silence_duration_ms: 200,
+          create_response: true,
+          interrupt_response: true,
+          idle_timeout_ms: null,
+        },
+      },
       output: { format: { type: 'audio/pcm', rate: 24000 }, voice: 'alloy', speed: 1 },
     },
-    tools: [], tool_choice: 'auto', max_output_tokens: 'inf',
+    tools: [],
+    tool_choice: 'auto',
+    max_output_tokens: 'inf',
   };
 }
 
 function refuse(socket: Duplex, status: number, message: string): void {
-  const text = JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null } });
+  const text = JSON.stringify({
+    error: { message, type: 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null },
+  });
   const reason = status === 401 ? 'Unauthorized' : status === 400 ? 'Bad Request' : 'Not Found';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+  );
 }

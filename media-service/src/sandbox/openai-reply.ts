@@ -69,7 +69,8 @@ function streamEvents(plan: ReplyPlan): WireEvent[] {
     const opening = index === 0 && plan.textTokens.length === 0 ? { role: 'assistant', content: null } : {};
     const header = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
     events.push({ delta: { ...opening, tool_calls: [header] }, token: true });
-    for (const fragment of call.fragments) events.push({ delta: { tool_calls: [{ index, function: { arguments: fragment } }] }, token: true });
+    for (const fragment of call.fragments)
+      events.push({ delta: { tool_calls: [{ index, function: { arguments: fragment } }] }, token: true });
   });
   return events;
 }

@@ -85,7 +85,12 @@ export class OpenAiSandboxServer {
         else res.destroy();
       });
     });
-    this.realtime = new RealtimeSandbox({ script: this.script, ...(options.apiKey && { apiKey: options.apiKey }), ...(options.board && { board: options.board }), ...(options.realtime && { tuning: options.realtime }) });
+    this.realtime = new RealtimeSandbox({
+      script: this.script,
+      ...(options.apiKey && { apiKey: options.apiKey }),
+      ...(options.board && { board: options.board }),
+      ...(options.realtime && { tuning: options.realtime }),
+    });
     this.#http.on('upgrade', (req, socket, head) => this.realtime.upgrade(req, socket, head));
   }
 
@@ -155,21 +160,33 @@ export class OpenAiSandboxServer {
   }
 
   #refusal(record: ReceivedLlmRequest, issue: string | undefined): { status: number; message: string } | undefined {
-    if (record.method !== 'POST' || record.path !== '/v1/chat/completions') return { status: 404, message: `Unknown URL ${record.method} ${record.path}.` };
+    if (record.method !== 'POST' || record.path !== '/v1/chat/completions')
+      return { status: 404, message: `Unknown URL ${record.method} ${record.path}.` };
     const key = /^Bearer\s+(\S+)$/i.exec(record.authorization ?? '')?.[1];
-    if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey)) return { status: 401, message: 'Incorrect API key provided.' };
+    if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey))
+      return { status: 401, message: 'Incorrect API key provided.' };
     if (issue !== undefined) return { status: 400, message: `Invalid request body: ${issue}` };
     return undefined;
   }
 
-  async #reply(res: ServerResponse, record: ReceivedLlmRequest, request: ChatRequest, failure: SandboxLlmFailure | undefined): Promise<void> {
+  async #reply(
+    res: ServerResponse,
+    record: ReceivedLlmRequest,
+    request: ChatRequest,
+    failure: SandboxLlmFailure | undefined,
+  ): Promise<void> {
     const plan = planReply(this.script.reply(request), request, record.index);
     const ttft = this.#timing.ttftMs;
     const timing: ReplyTiming = {
       ttftMs: typeof ttft === 'function' ? ttft(record) : (ttft ?? 150),
       tokenIntervalMs: this.#timing.tokenIntervalMs,
     };
-    const meta = { id: `chatcmpl-sandbox-${record.index}`, created: Math.floor(Date.now() / 1000), model: request.model, serviceTier: echoedServiceTier(request.service_tier) };
+    const meta = {
+      id: `chatcmpl-sandbox-${record.index}`,
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+      serviceTier: echoedServiceTier(request.service_tier),
+    };
     const promptTokens = approxTokens(JSON.stringify(request.messages)) + approxTokens(JSON.stringify(request.tools ?? []));
     record.status = 200;
     const done = request.stream

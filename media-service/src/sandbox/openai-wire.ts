@@ -6,13 +6,17 @@ import * as v from 'valibot';
  * objects it answers with, field for field as openai-node parses them.
  */
 
-const ContentSchema = v.optional(v.nullable(v.union([v.string(), v.array(v.looseObject({ type: v.string(), text: v.optional(v.string()) }))])));
+const ContentSchema = v.optional(
+  v.nullable(v.union([v.string(), v.array(v.looseObject({ type: v.string(), text: v.optional(v.string()) }))])),
+);
 
 const MessageSchema = v.looseObject({
   role: v.picklist(['system', 'developer', 'user', 'assistant', 'tool']),
   content: ContentSchema,
   tool_calls: v.optional(
-    v.array(v.looseObject({ id: v.string(), type: v.literal('function'), function: v.looseObject({ name: v.string(), arguments: v.string() }) })),
+    v.array(
+      v.looseObject({ id: v.string(), type: v.literal('function'), function: v.looseObject({ name: v.string(), arguments: v.string() }) }),
+    ),
   ),
   tool_call_id: v.optional(v.string()),
 });
@@ -31,7 +35,11 @@ const ResponseFormatSchema = v.variant('type', [
   v.looseObject({ type: v.literal('json_object') }),
   v.looseObject({
     type: v.literal('json_schema'),
-    json_schema: v.looseObject({ name: v.string(), schema: v.optional(v.record(v.string(), v.unknown())), strict: v.optional(v.nullable(v.boolean())) }),
+    json_schema: v.looseObject({
+      name: v.string(),
+      schema: v.optional(v.record(v.string(), v.unknown())),
+      strict: v.optional(v.nullable(v.boolean())),
+    }),
   }),
 ]);
 
@@ -123,7 +131,13 @@ export function completion(
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: message.content, refusal: null, annotations: [], ...(toolCalls.length > 0 && { tool_calls: toolCalls }) },
+        message: {
+          role: 'assistant',
+          content: message.content,
+          refusal: null,
+          annotations: [],
+          ...(toolCalls.length > 0 && { tool_calls: toolCalls }),
+        },
         logprobs: null,
         finish_reason: finishReason,
       },

@@ -83,7 +83,14 @@ export class RealtimeReplies {
   /** `conversation.item.create`: function outputs and user text join the conversation. */
   addItem(item: Record<string, unknown>): void {
     const id = this.#d.newId('item');
-    if (item.type === 'function_call_output') this.#items.push({ id, role: 'function_call_output', text: String(item.output ?? ''), callId: String(item.call_id ?? ''), generatedBytes: 0 });
+    if (item.type === 'function_call_output')
+      this.#items.push({
+        id,
+        role: 'function_call_output',
+        text: String(item.output ?? ''),
+        callId: String(item.call_id ?? ''),
+        generatedBytes: 0,
+      });
     else this.#items.push({ id, role: 'user', text: JSON.stringify(item.content ?? ''), generatedBytes: 0 });
     this.#d.send({ type: 'conversation.item.added', previous_item_id: null, item: { id, ...item } });
   }
@@ -128,7 +135,10 @@ export class RealtimeReplies {
   async #respond(params: { instructions?: string; metadata?: Record<string, string> }): Promise<void> {
     const active: Active = { id: this.#d.newId('resp'), metadata: params.metadata, stop: new AbortController() };
     this.#active = active;
-    this.#d.send({ type: 'response.created', response: { object: 'realtime.response', id: active.id, status: 'in_progress', output: [], metadata: active.metadata ?? null } });
+    this.#d.send({
+      type: 'response.created',
+      response: { object: 'realtime.response', id: active.id, status: 'in_progress', output: [], metadata: active.metadata ?? null },
+    });
     const reply = this.#choose(params.instructions);
     const output: Record<string, unknown>[] = [];
     try {
@@ -144,14 +154,29 @@ export class RealtimeReplies {
   #choose(instructions: string | undefined): SandboxLlmReply {
     const verbatim = instructions === undefined ? null : VERBATIM.exec(instructions);
     if (verbatim) return { text: verbatim[1]! };
-    const session = this.#d.session() as { instructions?: string; tools?: { name: string; description?: string; parameters?: Record<string, unknown> }[] };
+    const session = this.#d.session() as {
+      instructions?: string;
+      tools?: { name: string; description?: string; parameters?: Record<string, unknown> }[];
+    };
     const messages = this.#items.map((item) => {
-      if (item.role === 'function_call') return { role: 'assistant', content: null, tool_calls: [{ id: item.callId!, type: 'function', function: { name: item.name!, arguments: item.text } }] };
+      if (item.role === 'function_call')
+        return {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: item.callId!, type: 'function', function: { name: item.name!, arguments: item.text } }],
+        };
       if (item.role === 'function_call_output') return { role: 'tool', tool_call_id: item.callId!, content: item.text };
       return { role: item.role, content: item.text };
     });
-    const tools = (session.tools ?? []).map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
-    const request = { model: 'gpt-realtime', messages: [{ role: 'system', content: instructions ?? session.instructions ?? '' }, ...messages], tools };
+    const tools = (session.tools ?? []).map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+    const request = {
+      model: 'gpt-realtime',
+      messages: [{ role: 'system', content: instructions ?? session.instructions ?? '' }, ...messages],
+      tools,
+    };
     return this.#d.script.reply(request as ChatRequest);
   }
 
@@ -160,7 +185,12 @@ export class RealtimeReplies {
     const item: Item = { id: this.#d.newId('item'), role: 'assistant', text: '', generatedBytes: 0 };
     this.#items.push(item);
     const ids = { response_id: active.id, item_id: item.id, output_index: outputIndex, content_index: 0 };
-    this.#d.send({ type: 'response.output_item.added', response_id: active.id, output_index: outputIndex, item: { id: item.id, type: 'message', role: 'assistant', status: 'in_progress', content: [] } });
+    this.#d.send({
+      type: 'response.output_item.added',
+      response_id: active.id,
+      output_index: outputIndex,
+      item: { id: item.id, type: 'message', role: 'assistant', status: 'in_progress', content: [] },
+    });
     const audio = synthesizeSpeechLike(text.trim().length * tuning.msPerChar, textSeed(text));
     const words = text.trim().split(/\s+/);
     let shown = 0;
@@ -168,7 +198,11 @@ export class RealtimeReplies {
       const chunk = audio.subarray(offset, offset + tuning.chunkBytes);
       const reveal = Math.ceil(((offset + chunk.length) / audio.length) * words.length);
       if (reveal > shown) {
-        this.#d.send({ type: 'response.output_audio_transcript.delta', ...ids, delta: `${shown > 0 ? ' ' : ''}${words.slice(shown, reveal).join(' ')}` });
+        this.#d.send({
+          type: 'response.output_audio_transcript.delta',
+          ...ids,
+          delta: `${shown > 0 ? ' ' : ''}${words.slice(shown, reveal).join(' ')}`,
+        });
         shown = reveal;
       }
       this.#d.send({ type: 'response.output_audio.delta', ...ids, delta: Buffer.from(chunk).toString('base64') });
@@ -178,19 +212,52 @@ export class RealtimeReplies {
     item.text = words.slice(0, shown).join(' ');
     this.#d.send({ type: 'response.output_audio.done', ...ids });
     this.#d.send({ type: 'response.output_audio_transcript.done', ...ids, transcript: item.text });
-    const done = { id: item.id, type: 'message', role: 'assistant', status: active.stop.signal.aborted ? 'incomplete' : 'completed', content: [{ type: 'output_audio', transcript: item.text }] };
+    const done = {
+      id: item.id,
+      type: 'message',
+      role: 'assistant',
+      status: active.stop.signal.aborted ? 'incomplete' : 'completed',
+      content: [{ type: 'output_audio', transcript: item.text }],
+    };
     this.#d.send({ type: 'response.output_item.done', response_id: active.id, output_index: outputIndex, item: done });
     return done;
   }
 
   #call(active: Active, call: { id?: string; name: string; arguments: string }, outputIndex: number): Record<string, unknown> {
     const callId = call.id ?? this.#d.newId('call');
-    const item: Item = { id: this.#d.newId('item'), role: 'function_call', text: call.arguments, callId, name: call.name, generatedBytes: 0 };
+    const item: Item = {
+      id: this.#d.newId('item'),
+      role: 'function_call',
+      text: call.arguments,
+      callId,
+      name: call.name,
+      generatedBytes: 0,
+    };
     this.#items.push(item);
     const done = { id: item.id, type: 'function_call', status: 'completed', call_id: callId, name: call.name, arguments: call.arguments };
-    this.#d.send({ type: 'response.output_item.added', response_id: active.id, output_index: outputIndex, item: { ...done, status: 'in_progress', arguments: '' } });
-    this.#d.send({ type: 'response.function_call_arguments.delta', response_id: active.id, item_id: item.id, output_index: outputIndex, call_id: callId, delta: call.arguments });
-    this.#d.send({ type: 'response.function_call_arguments.done', response_id: active.id, item_id: item.id, output_index: outputIndex, call_id: callId, name: call.name, arguments: call.arguments });
+    this.#d.send({
+      type: 'response.output_item.added',
+      response_id: active.id,
+      output_index: outputIndex,
+      item: { ...done, status: 'in_progress', arguments: '' },
+    });
+    this.#d.send({
+      type: 'response.function_call_arguments.delta',
+      response_id: active.id,
+      item_id: item.id,
+      output_index: outputIndex,
+      call_id: callId,
+      delta: call.arguments,
+    });
+    this.#d.send({
+      type: 'response.function_call_arguments.done',
+      response_id: active.id,
+      item_id: item.id,
+      output_index: outputIndex,
+      call_id: callId,
+      name: call.name,
+      arguments: call.arguments,
+    });
     this.#d.send({ type: 'response.output_item.done', response_id: active.id, output_index: outputIndex, item: done });
     return done;
   }
@@ -202,9 +269,12 @@ export class RealtimeReplies {
     this.#d.send({
       type: 'response.done',
       response: {
-        object: 'realtime.response', id: active.id, status: cancelled ? 'cancelled' : 'completed',
+        object: 'realtime.response',
+        id: active.id,
+        status: cancelled ? 'cancelled' : 'completed',
         status_details: cancelled ? { type: 'cancelled', reason: active.reason ?? 'client_cancelled' } : null,
-        output, metadata: active.metadata ?? null,
+        output,
+        metadata: active.metadata ?? null,
         usage: { total_tokens: input + generated, input_tokens: input, output_tokens: generated },
       },
     });

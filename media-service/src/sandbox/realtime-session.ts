@@ -28,16 +28,37 @@ export interface RealtimeConnectionRecord {
   closed: boolean;
 }
 
-const SESSION_KEYS = new Set(['type', 'model', 'instructions', 'output_modalities', 'audio', 'tools', 'tool_choice', 'max_output_tokens', 'truncation', 'tracing', 'prompt', 'include']);
+const SESSION_KEYS = new Set([
+  'type',
+  'model',
+  'instructions',
+  'output_modalities',
+  'audio',
+  'tools',
+  'tool_choice',
+  'max_output_tokens',
+  'truncation',
+  'tracing',
+  'prompt',
+  'include',
+]);
 
 const ClientEventSchema = v.variant('type', [
   v.looseObject({ type: v.literal('session.update'), session: v.record(v.string(), v.unknown()) }),
   v.looseObject({ type: v.literal('input_audio_buffer.append'), audio: v.string() }),
   v.looseObject({ type: v.literal('input_audio_buffer.commit') }),
   v.looseObject({ type: v.literal('input_audio_buffer.clear') }),
-  v.looseObject({ type: v.literal('response.create'), response: v.optional(v.looseObject({ instructions: v.optional(v.string()), metadata: v.optional(v.record(v.string(), v.string())) })) }),
+  v.looseObject({
+    type: v.literal('response.create'),
+    response: v.optional(v.looseObject({ instructions: v.optional(v.string()), metadata: v.optional(v.record(v.string(), v.string())) })),
+  }),
   v.looseObject({ type: v.literal('response.cancel') }),
-  v.looseObject({ type: v.literal('conversation.item.truncate'), item_id: v.string(), content_index: v.number(), audio_end_ms: v.number() }),
+  v.looseObject({
+    type: v.literal('conversation.item.truncate'),
+    item_id: v.string(),
+    content_index: v.number(),
+    audio_end_ms: v.number(),
+  }),
   v.looseObject({ type: v.literal('conversation.item.create'), item: v.looseObject({ type: v.string() }) }),
 ]);
 
@@ -53,10 +74,21 @@ export class RealtimeSession {
   #userItem: { id: string; startMs: number } | undefined;
   #sequence = 0;
 
-  constructor(socket: WebSocket, record: RealtimeConnectionRecord, tuning: () => RealtimeTuning, replies: Omit<ConstructorParameters<typeof RealtimeReplies>[0], 'send' | 'session' | 'newId' | 'tuning'>) {
+  constructor(
+    socket: WebSocket,
+    record: RealtimeConnectionRecord,
+    tuning: () => RealtimeTuning,
+    replies: Omit<ConstructorParameters<typeof RealtimeReplies>[0], 'send' | 'session' | 'newId' | 'tuning'>,
+  ) {
     this.#socket = socket;
     this.#record = record;
-    this.#replies = new RealtimeReplies({ ...replies, tuning, send: (event) => this.#send(event), session: () => this.#record.session, newId: (prefix) => this.#newId(prefix) });
+    this.#replies = new RealtimeReplies({
+      ...replies,
+      tuning,
+      send: (event) => this.#send(event),
+      session: () => this.#record.session,
+      newId: (prefix) => this.#newId(prefix),
+    });
     socket.on('message', (data) => this.#onMessage(data));
     socket.on('close', () => {
       record.closed = true;
@@ -76,7 +108,10 @@ export class RealtimeSession {
     if (!parsed.success) {
       this.#record.received.push({ raw });
       const type = (raw as { type?: unknown } | undefined)?.type;
-      return this.#error(`Invalid value: '${String(type)}'. Supported values are: 'session.update', 'input_audio_buffer.append', 'response.create', …`, 'invalid_value');
+      return this.#error(
+        `Invalid value: '${String(type)}'. Supported values are: 'session.update', 'input_audio_buffer.append', 'response.create', …`,
+        'invalid_value',
+      );
     }
     const event = parsed.output;
     if (event.type !== 'input_audio_buffer.append') this.#record.received.push(event);
@@ -91,11 +126,16 @@ export class RealtimeSession {
         return this.#hear(Buffer.from(event.audio, 'base64'));
       case 'response.create': {
         const active = this.#replies.create({ ...event.response });
-        if (active !== undefined) this.#error(`Conversation already has an active response in progress: ${active}. Wait until the response is finished before creating a new one.`, 'conversation_already_has_active_response');
+        if (active !== undefined)
+          this.#error(
+            `Conversation already has an active response in progress: ${active}. Wait until the response is finished before creating a new one.`,
+            'conversation_already_has_active_response',
+          );
         return;
       }
       case 'response.cancel':
-        if (!this.#replies.cancel('client_cancelled')) this.#error('Cancellation failed: no active response found', 'response_cancel_not_active');
+        if (!this.#replies.cancel('client_cancelled'))
+          this.#error('Cancellation failed: no active response found', 'response_cancel_not_active');
         return;
       case 'conversation.item.truncate':
         return this.#truncate(event.item_id, event.audio_end_ms);
@@ -113,11 +153,13 @@ export class RealtimeSession {
     const audio = update.audio as { input?: { format?: { type?: string } }; output?: { format?: { type?: string } } } | undefined;
     for (const side of ['input', 'output'] as const) {
       const format = audio?.[side]?.format?.type;
-      if (format !== undefined && format !== 'audio/pcmu') return this.#error(`The sandbox speaks audio/pcmu only, got '${format}' for ${side}.`, 'invalid_value');
+      if (format !== undefined && format !== 'audio/pcmu')
+        return this.#error(`The sandbox speaks audio/pcmu only, got '${format}' for ${side}.`, 'invalid_value');
     }
     const current = this.#record.session as { audio?: { input?: object; output?: object } };
     this.#record.session = {
-      ...current, ...update,
+      ...current,
+      ...update,
       audio: { input: { ...current.audio?.input, ...audio?.input }, output: { ...current.audio?.output, ...audio?.output } },
     };
     this.#detector = undefined;
@@ -127,7 +169,9 @@ export class RealtimeSession {
   /** Server VAD on audio time: the Flux detector's turns become speech_started / speech_stopped. */
   #hear(audio: Uint8Array): void {
     this.#record.audioBytes += audio.length;
-    const vad = (this.#record.session as { audio?: { input?: { turn_detection?: { type?: string; silence_duration_ms?: number } | null } } }).audio?.input?.turn_detection;
+    const vad = (
+      this.#record.session as { audio?: { input?: { turn_detection?: { type?: string; silence_duration_ms?: number } | null } } }
+    ).audio?.input?.turn_detection;
     if (vad?.type !== 'server_vad') return;
     // Flux ends a turn after 250 + (t − 0.5) × 750 ms of silence: pick t so that equals silence_duration_ms.
     const silenceMs = vad.silence_duration_ms ?? 500;
@@ -156,13 +200,22 @@ export class RealtimeSession {
     const seconds = Math.round((event.windowEndMs - item.startMs) / 100) / 10;
     const input = (this.#record.session as { audio?: { input?: { transcription?: unknown } } }).audio?.input;
     if (input?.transcription) {
-      this.#send({ type: 'conversation.item.input_audio_transcription.completed', item_id: item.id, content_index: 0, transcript: event.transcript, usage: { type: 'duration', seconds } });
+      this.#send({
+        type: 'conversation.item.input_audio_transcription.completed',
+        item_id: item.id,
+        content_index: 0,
+        transcript: event.transcript,
+        usage: { type: 'duration', seconds },
+      });
     }
     if (this.#vad().create_response !== false) this.#replies.create({}, true);
   }
 
   #vad(): { create_response?: boolean; interrupt_response?: boolean } {
-    return (this.#record.session as { audio?: { input?: { turn_detection?: { create_response?: boolean; interrupt_response?: boolean } } } }).audio?.input?.turn_detection ?? {};
+    return (
+      (this.#record.session as { audio?: { input?: { turn_detection?: { create_response?: boolean; interrupt_response?: boolean } } } })
+        .audio?.input?.turn_detection ?? {}
+    );
   }
 
   /** The truncation gotcha, enforced as the real API does: never past the audio generated. */

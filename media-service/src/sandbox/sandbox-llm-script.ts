@@ -34,11 +34,26 @@ const GOODBYE = /\b(good ?bye|bye|that'?s all|that is all|nothing else|hang up)\
 const HUMAN = /\b(human|person|someone|transfer|manager)\b/i;
 
 const INTENTS: { pattern: RegExp; reply: string }[] = [
-  { pattern: /\b(book|appointment|schedule|reserve|booking)\b/i, reply: "I'd be happy to help you book that. What day and time work best for you?" },
-  { pattern: /\b(cancel|reschedule|move)\b/i, reply: 'No problem, I can help you change that. Which appointment would you like to change?' },
-  { pattern: /\b(hours|open|close|closing)\b/i, reply: "We're open Monday through Friday from nine to five, and Saturday mornings until noon." },
-  { pattern: /\b(price|cost|how much|fee|charge)\b/i, reply: 'Pricing depends on the service. Which service are you interested in, so I can give you an estimate?' },
-  { pattern: /\b(where|address|location|directions)\b/i, reply: "We're at the address on our website, and there's free parking behind the building." },
+  {
+    pattern: /\b(book|appointment|schedule|reserve|booking)\b/i,
+    reply: "I'd be happy to help you book that. What day and time work best for you?",
+  },
+  {
+    pattern: /\b(cancel|reschedule|move)\b/i,
+    reply: 'No problem, I can help you change that. Which appointment would you like to change?',
+  },
+  {
+    pattern: /\b(hours|open|close|closing)\b/i,
+    reply: "We're open Monday through Friday from nine to five, and Saturday mornings until noon.",
+  },
+  {
+    pattern: /\b(price|cost|how much|fee|charge)\b/i,
+    reply: 'Pricing depends on the service. Which service are you interested in, so I can give you an estimate?',
+  },
+  {
+    pattern: /\b(where|address|location|directions)\b/i,
+    reply: "We're at the address on our website, and there's free parking behind the building.",
+  },
   { pattern: /\b(human|person|someone|transfer|manager)\b/i, reply: 'Of course, let me see who is available to take your call.' },
 ];
 
@@ -61,25 +76,33 @@ export class SandboxLlmScript {
     const scripted = this.#queue.shift();
     if (scripted) return typeof scripted === 'function' ? scripted(request) : scripted;
     const format = request.response_format;
-    if (format?.type === 'json_schema') return { text: JSON.stringify(sampleJsonSchema(format.json_schema.schema ?? {}, conversationText(request))) };
+    if (format?.type === 'json_schema')
+      return { text: JSON.stringify(sampleJsonSchema(format.json_schema.schema ?? {}, conversationText(request))) };
     if (format?.type === 'json_object') return { text: JSON.stringify({ reply: this.#converse(request).text ?? '' }) };
     return this.#converse(request);
   }
 
   #converse(request: ChatRequest): SandboxLlmReply {
     const last = request.messages.at(-1);
-    if (last?.role === 'tool') return { text: "All done. Is there anything else I can help you with?" };
+    if (last?.role === 'tool') return { text: 'All done. Is there anything else I can help you with?' };
     const userText = [...request.messages].reverse().find((m) => m.role === 'user');
     if (!userText) return { text: 'Hello! Thanks for calling. How can I help you today?' };
     const said = messageText(userText).trim();
     if (GOODBYE.test(said)) return goodbye(request);
     if (HUMAN.test(said) && request.tools?.some((t) => t.function.name === 'transfer')) {
-      return { text: 'Of course, let me transfer you to someone on the team.', toolCalls: [{ name: 'transfer', arguments: JSON.stringify({ reason: 'caller asked for a person' }) }] };
+      return {
+        text: 'Of course, let me transfer you to someone on the team.',
+        toolCalls: [{ name: 'transfer', arguments: JSON.stringify({ reason: 'caller asked for a person' }) }],
+      };
     }
     const intent = INTENTS.find((i) => i.pattern.test(said));
     if (intent) return { text: intent.reply };
     if (said === '') return { text: "Sorry, I didn't catch that. Could you say it again?" };
-    const snippet = said.split(/\s+/).slice(0, 12).join(' ').replace(/[.!?]+$/, '');
+    const snippet = said
+      .split(/\s+/)
+      .slice(0, 12)
+      .join(' ')
+      .replace(/[.!?]+$/, '');
     return { text: `I understand, you said: ${snippet}. I can help with that. Could you tell me a little more?` };
   }
 }

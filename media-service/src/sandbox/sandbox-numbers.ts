@@ -7,11 +7,7 @@ import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL, type Scenar
  */
 
 /** What dialling a number does. */
-export type SandboxLine =
-  | { kind: 'busy' }
-  | { kind: 'no-answer' }
-  | { kind: 'failed' }
-  | { kind: 'answer'; scenario: Scenario };
+export type SandboxLine = { kind: 'busy' } | { kind: 'no-answer' } | { kind: 'failed' } | { kind: 'answer'; scenario: Scenario };
 
 /** One documented special number. */
 export interface SandboxNumber {
@@ -24,12 +20,22 @@ export interface SandboxNumber {
 /** The documented table (render it in the README from here). */
 export const SANDBOX_NUMBERS: readonly SandboxNumber[] = [
   { number: '+15005550001', name: 'busy', description: 'Line busy: status `busy` right after `initiated`.', line: { kind: 'busy' } },
-  { number: '+15005550002', name: 'no answer', description: 'Rings until the call `Timeout` (capped by the sandbox ring cap), then `no-answer`.', line: { kind: 'no-answer' } },
+  {
+    number: '+15005550002',
+    name: 'no answer',
+    description: 'Rings until the call `Timeout` (capped by the sandbox ring cap), then `no-answer`.',
+    line: { kind: 'no-answer' },
+  },
   { number: '+15005550003', name: 'voicemail', description: VOICEMAIL.description, line: { kind: 'answer', scenario: VOICEMAIL } },
   { number: '+15005550004', name: 'interrupter', description: INTERRUPTER.description, line: { kind: 'answer', scenario: INTERRUPTER } },
   { number: '+15005550005', name: 'silent', description: SILENT.description, line: { kind: 'answer', scenario: SILENT } },
   { number: '+15005550006', name: 'keypad', description: KEYPRESSER.description, line: { kind: 'answer', scenario: KEYPRESSER } },
-  { number: '+15005550007', name: 'unreachable', description: 'The carrier cannot route the call: status `failed`.', line: { kind: 'failed' } },
+  {
+    number: '+15005550007',
+    name: 'unreachable',
+    description: 'The carrier cannot route the call: status `failed`.',
+    line: { kind: 'failed' },
+  },
 ];
 
 const BY_NUMBER = new Map(SANDBOX_NUMBERS.map((entry) => [entry.number, entry.line]));

@@ -91,7 +91,13 @@ export function scenario(
   steps: readonly ScenarioStep[],
   options: { description?: string; answeredBy?: AnsweredBy; maxCallMs?: number } = {},
 ): Scenario {
-  return { name, description: options.description ?? name, answeredBy: options.answeredBy ?? 'human', steps, maxCallMs: options.maxCallMs ?? 300_000 };
+  return {
+    name,
+    description: options.description ?? name,
+    answeredBy: options.answeredBy ?? 'human',
+    steps,
+    maxCallMs: options.maxCallMs ?? 300_000,
+  };
 }
 
 /** Answers, lets the assistant greet, greets back, asks one question, answers one question, says goodbye and hangs up. */
@@ -110,7 +116,10 @@ export const DEFAULT_CALLEE = scenario(
     step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
     step.hangup(),
   ],
-  { description: 'Answers, lets the assistant greet (up to 8 s), greets back, asks one question, answers one question, says goodbye and hangs up.' },
+  {
+    description:
+      'Answers, lets the assistant greet (up to 8 s), greets back, asks one question, answers one question, says goodbye and hangs up.',
+  },
 );
 
 /** A voicemail box: greeting, beep, then records in silence until the caller hangs up (max 60 s). */
@@ -122,7 +131,11 @@ export const VOICEMAIL = scenario(
     step.beep(),
     step.silence(),
   ],
-  { description: 'Voicemail greeting, then a beep (AMD: machine_end_beep), then records until hang-up (60 s max).', answeredBy: 'machine_end_beep', maxCallMs: 60_000 },
+  {
+    description: 'Voicemail greeting, then a beep (AMD: machine_end_beep), then records until hang-up (60 s max).',
+    answeredBy: 'machine_end_beep',
+    maxCallMs: 60_000,
+  },
 );
 
 /** Talks over the assistant twice, then wraps up. */

@@ -36,7 +36,13 @@ export function callEndedWithErrorEmf(stage: string, nowMs: number): string {
   return JSON.stringify({
     _aws: {
       Timestamp: nowMs,
-      CloudWatchMetrics: [{ Namespace: ACTIVE_CALLS_NAMESPACE, Dimensions: [[ACTIVE_CALLS_DIMENSION]], Metrics: [{ Name: CALLS_ENDED_WITH_ERROR_METRIC_NAME, Unit: 'Count' }] }],
+      CloudWatchMetrics: [
+        {
+          Namespace: ACTIVE_CALLS_NAMESPACE,
+          Dimensions: [[ACTIVE_CALLS_DIMENSION]],
+          Metrics: [{ Name: CALLS_ENDED_WITH_ERROR_METRIC_NAME, Unit: 'Count' }],
+        },
+      ],
     },
     [ACTIVE_CALLS_DIMENSION]: stage,
     [CALLS_ENDED_WITH_ERROR_METRIC_NAME]: 1,
@@ -47,7 +53,12 @@ export function callEndedWithErrorEmf(stage: string, nowMs: number): string {
  * Publishes this task's call count every `everyMs` (default 60 s: the autoscaling metric's period,
  * so every period has a sample). Returns the stop function; the timer never keeps the process up.
  */
-export function publishActiveCalls(options: { stage: string; count: () => number; write?: (line: string) => void; everyMs?: number }): () => void {
+export function publishActiveCalls(options: {
+  stage: string;
+  count: () => number;
+  write?: (line: string) => void;
+  everyMs?: number;
+}): () => void {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const publish = () => write(activeCallsEmf(options.stage, options.count(), Date.now()));
   publish();

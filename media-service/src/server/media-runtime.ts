@@ -35,7 +35,8 @@ export type MediaLog = (message: string, fields?: Record<string, unknown>) => vo
 /** The log line of a media task that could not start (bad configuration, no Twilio credentials). */
 export const MEDIA_START_FAILED = 'media.start_failed';
 
-export const jsonLog: MediaLog = (message, fields = {}) => console.error(JSON.stringify({ time: new Date().toISOString(), message, ...fields }));
+export const jsonLog: MediaLog = (message, fields = {}) =>
+  console.error(JSON.stringify({ time: new Date().toISOString(), message, ...fields }));
 
 /** Options of {@link startMediaRuntime}; everything that differs between AWS and the local stack. */
 export interface MediaRuntimeOptions {
@@ -69,16 +70,27 @@ export interface MediaRuntime {
 export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<MediaRuntime> {
   const { config, providers } = options;
   const log = options.log ?? jsonLog;
-  const errorLog = (message: string, error?: unknown) => log(message, error === undefined ? {} : { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  const errorLog = (message: string, error?: unknown) =>
+    log(message, error === undefined ? {} : { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
   const db = createDb({ tableName: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
-  const repos = { calls: new CallRepository(db), assistants: new AssistantRepository(db), businesses: new BusinessRepository(db), slots: new CallSlotsRepository(db) };
+  const repos = {
+    calls: new CallRepository(db),
+    assistants: new AssistantRepository(db),
+    businesses: new BusinessRepository(db),
+    slots: new CallSlotsRepository(db),
+  };
   const minutes = new MinutesRepository(db);
   const now = () => new Date();
   const lifecycle = new CallLifecycle({
-    ...repos, minutes, events: options.events, now, newEventId: () => `evt_${randomUUID()}`,
+    ...repos,
+    minutes,
+    events: options.events,
+    now,
+    newEventId: () => `evt_${randomUUID()}`,
     // Every ending in this task (sessions, sweeper, carrier callbacks) counts toward the ops alarm.
     onEnded: (call) => {
-      if (call.ended_reason === 'error' && config.STAGE !== 'local') process.stdout.write(`${callEndedWithErrorEmf(config.STAGE, Date.now())}\n`);
+      if (call.ended_reason === 'error' && config.STAGE !== 'local')
+        process.stdout.write(`${callEndedWithErrorEmf(config.STAGE, Date.now())}\n`);
     },
   });
   const deps = sessionDeps(options, { ...repos, lifecycle, db, log });
@@ -86,8 +98,16 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
   const server = await MediaServer.start(
     {
       twilio: {
-        ...repos, minutes, catalog: new CatalogRepository(db), ids: new IdAllocator(db), lifecycle, now, log: errorLog,
-        authToken: providers.twilioAuthToken, publicBaseUrl: config.PUBLIC_BASE_URL, streamTokenSecret: config.STREAM_TOKEN_SECRET,
+        ...repos,
+        minutes,
+        catalog: new CatalogRepository(db),
+        ids: new IdAllocator(db),
+        lifecycle,
+        now,
+        log: errorLog,
+        authToken: providers.twilioAuthToken,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        streamTokenSecret: config.STREAM_TOKEN_SECRET,
       },
       startSession: (input) => startSession(deps, input),
       log,
@@ -97,7 +117,8 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
   );
   const stopOutbound = startOutbound(options, { ...repos, minutes, lifecycle }, errorLog);
   // CloudWatch reads these lines from the task's stdout; `npm run dev` (stage local) keeps its terminal quiet.
-  const stopMetric = config.STAGE === 'local' ? () => undefined : publishActiveCalls({ stage: config.STAGE, count: () => server.registry.size });
+  const stopMetric =
+    config.STAGE === 'local' ? () => undefined : publishActiveCalls({ stage: config.STAGE, count: () => server.registry.size });
   return {
     server,
     deps,
@@ -116,23 +137,41 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & { minutes: MinutesRepository; slots: CallSlotsRepository };
+type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & {
+  minutes: MinutesRepository;
+  slots: CallSlotsRepository;
+};
 
 /** The outbound-calls consumer (dialling through the providers' telephony) and the sweeper; returns their stops. */
 function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: (message: string, error?: unknown) => void) {
   const { config, providers } = options;
   const now = () => new Date();
-  const sqs = new SQSClient({ region: config.AWS_REGION, ...(config.SQS_ENDPOINT && { endpoint: config.SQS_ENDPOINT, credentials: LOCAL_CREDENTIALS }) });
+  const sqs = new SQSClient({
+    region: config.AWS_REGION,
+    ...(config.SQS_ENDPOINT && { endpoint: config.SQS_ENDPOINT, credentials: LOCAL_CREDENTIALS }),
+  });
   const consumer = new OutboundConsumer({
-    jobs: new SqsOutboundJobs(sqs, config.OUTBOUND_QUEUE_URL), calls: repos.calls, owner: config.OWNER_ID, now, log,
+    jobs: new SqsOutboundJobs(sqs, config.OUTBOUND_QUEUE_URL),
+    calls: repos.calls,
+    owner: config.OWNER_ID,
+    now,
+    log,
     dial: dialOutbound({
-      ...repos, telephony: providers.telephony, now, log,
-      publicBaseUrl: config.PUBLIC_BASE_URL, streamTokenSecret: config.STREAM_TOKEN_SECRET,
+      ...repos,
+      telephony: providers.telephony,
+      now,
+      log,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      streamTokenSecret: config.STREAM_TOKEN_SECRET,
     }),
   });
   const consuming = keepConsuming(consumer, log);
   const sweeping = new CallSweeper({
-    ...repos, queue: new SqsOutboundCallQueue(sqs, config.OUTBOUND_QUEUE_URL), telephony: providers.telephony, now, log,
+    ...repos,
+    queue: new SqsOutboundCallQueue(sqs, config.OUTBOUND_QUEUE_URL),
+    telephony: providers.telephony,
+    now,
+    log,
   }).start();
   return { consuming, sweeping };
 }
@@ -145,13 +184,20 @@ function sessionDeps(
   const { config, providers } = options;
   const memory = new CallerMemoryRepository(built.db);
   const s3 = config.RECORDINGS_BUCKET
-    ? new S3Client({ region: config.AWS_REGION, ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT, forcePathStyle: true, credentials: LOCAL_CREDENTIALS }) })
+    ? new S3Client({
+        region: config.AWS_REGION,
+        ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT, forcePathStyle: true, credentials: LOCAL_CREDENTIALS }),
+      })
     : undefined;
   return {
     stt: providers.stt,
     tts: providers.tts,
     realtime: providers.realtime,
-    languageModelFor: languageModels({ openai: providers.openai, secretBox: options.secretBox, allowPrivateUrls: config.ALLOW_PRIVATE_URLS }),
+    languageModelFor: languageModels({
+      openai: providers.openai,
+      secretBox: options.secretBox,
+      allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+    }),
     telephony: providers.telephony,
     scheduler: options.scheduler ?? new PacerScheduler({ log: built.log }),
     calls: built.calls,

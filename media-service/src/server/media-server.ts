@@ -54,17 +54,20 @@ export class MediaServer {
       this.#streams.add(socket);
       socket.once('close', () => this.#streams.delete(socket));
     });
-    this.#http.on('upgrade', mediaStreamUpgrade({
-      authToken: options.twilio.authToken,
-      publicBaseUrl: options.twilio.publicBaseUrl,
-      streamTokenSecret: options.twilio.streamTokenSecret,
-      registry: this.registry,
-      startSession: options.startSession,
-      isDraining: () => this.#draining,
-      nowMs: () => options.twilio.now().getTime(),
-      log: options.log,
-      ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
-    }));
+    this.#http.on(
+      'upgrade',
+      mediaStreamUpgrade({
+        authToken: options.twilio.authToken,
+        publicBaseUrl: options.twilio.publicBaseUrl,
+        streamTokenSecret: options.twilio.streamTokenSecret,
+        registry: this.registry,
+        startSession: options.startSession,
+        isDraining: () => this.#draining,
+        nowMs: () => options.twilio.now().getTime(),
+        log: options.log,
+        ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
+      }),
+    );
     this.#http.on('clientError', (error, socket) => {
       options.log('media.http.client_error', { error: error.message });
       socket.destroy();
@@ -110,23 +113,26 @@ export class MediaServer {
 
   #app(options: MediaServerOptions): Hono {
     const log = options.twilio.log;
-    return new Hono()
-      // Before any route reads a body (the signature check needs the form): a declared length over
-      // the cap is refused without reading a byte, a chunked body once the cap is passed. The
-      // connection is closed with the 413, so Node does not go on reading the rest to discard it.
-      .use('*', bodyLimit({ maxSize: MAX_REQUEST_BODY_BYTES, onError: (c) => c.text('payload too large', 413, { connection: 'close' }) }))
-      .get('/health', (c) =>
-        c.json({ active_calls: this.registry.size, draining: this.#draining }, this.#draining ? 503 : 200),
-      )
-      .route('/', twilioRoutes({
-        ...options.twilio,
-        hasLiveSession: (callId) => this.registry.get(callId) !== undefined,
-        onAmd: (callId, answeredBy) => this.registry.get(callId)?.onAmd(answeredBy),
-      }))
-      .notFound((c) => c.text('not found', 404))
-      .onError((error, c) => {
-        log(`media http ${c.req.method} ${c.req.path} failed`, error);
-        return c.text('internal error', 500);
-      });
+    return (
+      new Hono()
+        // Before any route reads a body (the signature check needs the form): a declared length over
+        // the cap is refused without reading a byte, a chunked body once the cap is passed. The
+        // connection is closed with the 413, so Node does not go on reading the rest to discard it.
+        .use('*', bodyLimit({ maxSize: MAX_REQUEST_BODY_BYTES, onError: (c) => c.text('payload too large', 413, { connection: 'close' }) }))
+        .get('/health', (c) => c.json({ active_calls: this.registry.size, draining: this.#draining }, this.#draining ? 503 : 200))
+        .route(
+          '/',
+          twilioRoutes({
+            ...options.twilio,
+            hasLiveSession: (callId) => this.registry.get(callId) !== undefined,
+            onAmd: (callId, answeredBy) => this.registry.get(callId)?.onAmd(answeredBy),
+          }),
+        )
+        .notFound((c) => c.text('not found', 404))
+        .onError((error, c) => {
+          log(`media http ${c.req.method} ${c.req.path} failed`, error);
+          return c.text('internal error', 500);
+        })
+    );
   }
 }

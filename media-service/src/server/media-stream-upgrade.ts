@@ -85,7 +85,13 @@ function awaitStart(ws: WebSocket, options: MediaStreamUpgradeOptions): void {
   });
 }
 
-function start(ws: WebSocket, transport: TwilioMediaStream, event: StreamStart, claims: SessionStart['claims'], options: MediaStreamUpgradeOptions): void {
+function start(
+  ws: WebSocket,
+  transport: TwilioMediaStream,
+  event: StreamStart,
+  claims: SessionStart['claims'],
+  options: MediaStreamUpgradeOptions,
+): void {
   try {
     options.registry.add(options.startSession({ transport, start: event, claims }));
     options.log('media.stream.accepted', { call_id: claims.callId, business_id: claims.businessId, stream_sid: event.streamSid });

@@ -87,14 +87,22 @@ export async function startProviders(config: MediaConfig, options: StartProvider
   if (carrier) started.push(carrier);
   const twilio = carrier
     ? { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl }
-    : { accountSid: config.TWILIO_ACCOUNT_SID!, authToken: config.TWILIO_AUTH_TOKEN!, ...(config.TWILIO_BASE_URL && { baseUrl: config.TWILIO_BASE_URL }) };
+    : {
+        accountSid: config.TWILIO_ACCOUNT_SID!,
+        authToken: config.TWILIO_AUTH_TOKEN!,
+        ...(config.TWILIO_BASE_URL && { baseUrl: config.TWILIO_BASE_URL }),
+      };
   return {
     stt: new DeepgramSpeechToText(deepgram),
     tts: new DeepgramTextToSpeech(deepgram),
     openai,
     realtime: realtimeSandbox
       ? new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log })
-      : new OpenAiRealtime({ apiKey: config.OPENAI_API_KEY!, ...(config.OPENAI_BASE_URL && { baseUrl: config.OPENAI_BASE_URL }), log: options.log }),
+      : new OpenAiRealtime({
+          apiKey: config.OPENAI_API_KEY!,
+          ...(config.OPENAI_BASE_URL && { baseUrl: config.OPENAI_BASE_URL }),
+          log: options.log,
+        }),
     telephony: new TwilioTelephony(twilio),
     twilioAuthToken: twilio.authToken,
     labels: {

@@ -36,7 +36,11 @@ export const TwilioInboundMessageSchema = v.variant('event', [
   MediaMessageSchema,
   v.looseObject({ event: v.literal('dtmf'), ...Sequenced, dtmf: v.looseObject({ track: v.optional(v.string()), digit: v.string() }) }),
   v.looseObject({ event: v.literal('mark'), ...Sequenced, mark: v.looseObject({ name: v.string() }) }),
-  v.looseObject({ event: v.literal('stop'), ...Sequenced, stop: v.looseObject({ accountSid: v.optional(v.string()), callSid: v.string() }) }),
+  v.looseObject({
+    event: v.literal('stop'),
+    ...Sequenced,
+    stop: v.looseObject({ accountSid: v.optional(v.string()), callSid: v.string() }),
+  }),
 ]);
 
 /** One parsed Twilio → server message. */
@@ -128,8 +132,7 @@ export const TwilioOutboundControlSchema = v.variant('event', [
 
 /** One parsed server → Twilio message. */
 export type TwilioOutboundMessage =
-  | { event: 'media'; streamSid: string; payload: string }
-  | v.InferOutput<typeof TwilioOutboundControlSchema>;
+  { event: 'media'; streamSid: string; payload: string } | v.InferOutput<typeof TwilioOutboundControlSchema>;
 
 /** Parses what our server sent to Twilio; undefined for malformed or unknown messages. */
 export function parseServerMessage(text: string): TwilioOutboundMessage | undefined {

@@ -37,7 +37,14 @@ beforeAll(async () => {
     minutes_balance: 100,
     minutes_reserved: 0,
     max_concurrent_calls: 10,
-    profile: { display_name: 'Acme Dental', timezone: 'Europe/London', hours: 'Mon-Fri 9-5', address: '', transfer_number: '', team_email: '' },
+    profile: {
+      display_name: 'Acme Dental',
+      timezone: 'Europe/London',
+      hours: 'Mon-Fri 9-5',
+      address: '',
+      transfer_number: '',
+      team_email: '',
+    },
     webhook_secret_sealed: 'unused',
   });
 });
@@ -67,18 +74,52 @@ interface SeedExtras {
   call?: Partial<CallRecord>;
 }
 
-async function seed(endedReason: EndedReason, analysis: Partial<AssistantConfig['analysis']>, redact: AssistantConfig['advanced']['redact'] = [], extras: SeedExtras = {}) {
+async function seed(
+  endedReason: EndedReason,
+  analysis: Partial<AssistantConfig['analysis']>,
+  redact: AssistantConfig['advanced']['redact'] = [],
+  extras: SeedExtras = {},
+) {
   const assistantId = nextId++;
   const callId = 20_000 + nextId++;
   const base = defaultAssistantConfig();
-  const config: AssistantConfig = { ...base, analysis: { ...base.analysis, ...analysis }, advanced: { ...base.advanced, redact, ...extras.advanced } };
+  const config: AssistantConfig = {
+    ...base,
+    analysis: { ...base.analysis, ...analysis },
+    advanced: { ...base.advanced, redact, ...extras.advanced },
+  };
   const now = new Date().toISOString();
-  await new AssistantRepository(db).insertAssistant(businessId, { id: assistantId, name: 'Analyst', created_at: now, updated_at: now, config });
+  await new AssistantRepository(db).insertAssistant(businessId, {
+    id: assistantId,
+    name: 'Analyst',
+    created_at: now,
+    updated_at: now,
+    config,
+  });
   const record: CallRecord = {
-    id: callId, assistant_id: assistantId, channel: 'phone', direction: 'inbound', from_number: '+15550100009', to_number: '+15550100001',
-    started_at: now, ended_at: now, duration_s: 61, status: 'ended', outcome: null, ended_reason: endedReason,
-    summary: '', intent: '', caller_name: null, score: null, analysis: {},
-    business_id: businessId, created_at: now, updated_at: now, phone_number_id: null, variables: {}, ...extras.call,
+    id: callId,
+    assistant_id: assistantId,
+    channel: 'phone',
+    direction: 'inbound',
+    from_number: '+15550100009',
+    to_number: '+15550100001',
+    started_at: now,
+    ended_at: now,
+    duration_s: 61,
+    status: 'ended',
+    outcome: null,
+    ended_reason: endedReason,
+    summary: '',
+    intent: '',
+    caller_name: null,
+    score: null,
+    analysis: {},
+    business_id: businessId,
+    created_at: now,
+    updated_at: now,
+    phone_number_id: null,
+    variables: {},
+    ...extras.call,
   };
   await calls.insertCall(record);
   const talked = endedReason !== 'no_answer';
@@ -86,7 +127,13 @@ async function seed(endedReason: EndedReason, analysis: Partial<AssistantConfig[
     transcript: talked
       ? [
           { role: 'assistant', text: 'Acme Dental, how can I help?', start_ms: 0, end_ms: 1500, interrupted: false },
-          { role: 'user', text: 'Hi, I am Ana. Book a cleaning on 2026-12-01, my email is ana@example.com', start_ms: 1600, end_ms: 5000, interrupted: false },
+          {
+            role: 'user',
+            text: 'Hi, I am Ana. Book a cleaning on 2026-12-01, my email is ana@example.com',
+            start_ms: 1600,
+            end_ms: 5000,
+            interrupted: false,
+          },
           { role: 'assistant', text: 'Booked for 2026-12-01.', start_ms: 5200, end_ms: 6500, interrupted: false },
         ]
       : [],
@@ -109,39 +156,44 @@ const STRUCTURED: AssistantConfig['analysis']['structured'] = [
 ];
 
 describe('post-call analysis', () => {
-  it.each(['pass_fail', 'score_10', 'descriptive'] as const)('stores every analysis field for success scale %s and publishes call.completed', async (scale) => {
-    // Arrange
-    const { callId, event } = await seed('caller_hung_up', { success_scale: scale, structured: STRUCTURED }, ['email']);
-    const before = openai.requests.length;
-    published.length = 0;
-    // Act
-    const result = await analyzeCall(event, deps());
-    // Assert
-    expect(result).toBe('analysed');
-    const request = openai.requests[before]!;
-    const body = request.body as { response_format: { type: string; json_schema: { strict: boolean } }; messages: { content: string }[] };
-    expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
-    expect(JSON.stringify(body.messages)).not.toContain('ana@example.com');
-    const { call } = (await calls.findCall(businessId, callId, Math.floor(Date.now() / 1000)))!;
-    expect(typeof call.summary).toBe('string');
-    expect(typeof call.intent).toBe('string');
-    expect(call.outcome).toEqual(expect.any(String));
-    expect(call).toHaveProperty('caller_name');
-    const analysis = call.analysis as { summary: string; success_evaluation: unknown; structured_data: Record<string, unknown> };
-    expect(analysis.summary).toBe(call.summary);
-    expect(Object.keys(analysis.structured_data).sort()).toEqual(STRUCTURED.map((f) => f.name).sort());
-    const data = analysis.structured_data;
-    if (data.appointment_date !== null) expect(data.appointment_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    if (data.party_size !== null) expect(typeof data.party_size).toBe('number');
-    if (data.new_patient !== null) expect(typeof data.new_patient).toBe('boolean');
-    if (data.service !== null) expect(['cleaning', 'filling']).toContain(data.service);
-    expect(JSON.stringify(call)).not.toContain('ana@example.com');
-    if (scale === 'score_10') expect(call.score).toEqual(expect.any(Number));
-    if (scale === 'pass_fail') expect(['pass', 'fail']).toContain(analysis.success_evaluation);
-    if (scale === 'descriptive') expect(call.score).toBeNull();
-    expect(published).toEqual([{ type: 'call.completed', detail: expect.objectContaining({ business_id: businessId, call_id: callId }) }]);
-    expect(published[0]!.detail.event_id).not.toBe(event.detail.event_id);
-  });
+  it.each(['pass_fail', 'score_10', 'descriptive'] as const)(
+    'stores every analysis field for success scale %s and publishes call.completed',
+    async (scale) => {
+      // Arrange
+      const { callId, event } = await seed('caller_hung_up', { success_scale: scale, structured: STRUCTURED }, ['email']);
+      const before = openai.requests.length;
+      published.length = 0;
+      // Act
+      const result = await analyzeCall(event, deps());
+      // Assert
+      expect(result).toBe('analysed');
+      const request = openai.requests[before]!;
+      const body = request.body as { response_format: { type: string; json_schema: { strict: boolean } }; messages: { content: string }[] };
+      expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
+      expect(JSON.stringify(body.messages)).not.toContain('ana@example.com');
+      const { call } = (await calls.findCall(businessId, callId, Math.floor(Date.now() / 1000)))!;
+      expect(typeof call.summary).toBe('string');
+      expect(typeof call.intent).toBe('string');
+      expect(call.outcome).toEqual(expect.any(String));
+      expect(call).toHaveProperty('caller_name');
+      const analysis = call.analysis as { summary: string; success_evaluation: unknown; structured_data: Record<string, unknown> };
+      expect(analysis.summary).toBe(call.summary);
+      expect(Object.keys(analysis.structured_data).sort()).toEqual(STRUCTURED.map((f) => f.name).sort());
+      const data = analysis.structured_data;
+      if (data.appointment_date !== null) expect(data.appointment_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      if (data.party_size !== null) expect(typeof data.party_size).toBe('number');
+      if (data.new_patient !== null) expect(typeof data.new_patient).toBe('boolean');
+      if (data.service !== null) expect(['cleaning', 'filling']).toContain(data.service);
+      expect(JSON.stringify(call)).not.toContain('ana@example.com');
+      if (scale === 'score_10') expect(call.score).toEqual(expect.any(Number));
+      if (scale === 'pass_fail') expect(['pass', 'fail']).toContain(analysis.success_evaluation);
+      if (scale === 'descriptive') expect(call.score).toBeNull();
+      expect(published).toEqual([
+        { type: 'call.completed', detail: expect.objectContaining({ business_id: businessId, call_id: callId }) },
+      ]);
+      expect(published[0]!.detail.event_id).not.toBe(event.detail.event_id);
+    },
+  );
 
   it('gives a never-connected call its outcome with zero LLM requests', async () => {
     // Arrange
@@ -196,7 +248,14 @@ const freshNumber = () => `+1${businessId}${String(nextId++).padStart(4, '0')}`;
 
 /** A model that answers with a fixed summary (the sandbox's summary quotes the already-redacted transcript). */
 const saying = (summary: string): AnalysisModel => ({
-  analyse: async () => ({ summary, success_evaluation: 'pass', outcome: 'appointment_booked', intent: 'booking', caller_name: null, structured_data: {} }),
+  analyse: async () => ({
+    summary,
+    success_evaluation: 'pass',
+    outcome: 'appointment_booked',
+    intent: 'booking',
+    caller_name: null,
+    structured_data: {},
+  }),
 });
 
 describe('caller memory (advanced.memory)', () => {
@@ -205,7 +264,9 @@ describe('caller memory (advanced.memory)', () => {
     const caller = freshNumber();
     const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
     const ended = '2026-03-02T10:00:00.000Z';
-    const { callId, event } = await seed('caller_hung_up', {}, ['email'], { call: { from_number: caller, ended_at: ended, expires_at: expiresAt } });
+    const { callId, event } = await seed('caller_hung_up', {}, ['email'], {
+      call: { from_number: caller, ended_at: ended, expires_at: expiresAt },
+    });
     // Act
     await analyzeCall(event, deps(undefined, saying('Ana (ana@example.com) booked a cleaning.')));
     // Assert
@@ -219,7 +280,9 @@ describe('caller memory (advanced.memory)', () => {
   it('remembers an outbound call under the number that was called', async () => {
     // Arrange
     const callee = freshNumber();
-    const { callId, event } = await seed('caller_hung_up', {}, [], { call: { direction: 'outbound', from_number: '+15550100001', to_number: callee } });
+    const { callId, event } = await seed('caller_hung_up', {}, [], {
+      call: { direction: 'outbound', from_number: '+15550100001', to_number: callee },
+    });
     // Act
     await analyzeCall(event, deps(undefined, saying('Confirmed the appointment.')));
     // Assert

@@ -50,10 +50,11 @@ function manualTimers() {
     notify?.();
     return () => undefined;
   };
-  const next = () => new Promise<{ run: () => void; delayMs: number }>((resolve) => {
-    const check = () => (scheduled.length > 0 ? resolve(scheduled.shift()!) : (notify = check));
-    check();
-  });
+  const next = () =>
+    new Promise<{ run: () => void; delayMs: number }>((resolve) => {
+      const check = () => (scheduled.length > 0 ? resolve(scheduled.shift()!) : (notify = check));
+      check();
+    });
   return { schedule, next };
 }
 
@@ -85,23 +86,54 @@ async function seedEndedCall(): Promise<CallEvent> {
   const base = defaultAssistantConfig();
   const now = new Date().toISOString();
   await core.assistantRepo.insertAssistant(businessId, {
-    id: assistantId, name: 'Front desk', created_at: now, updated_at: now,
+    id: assistantId,
+    name: 'Front desk',
+    created_at: now,
+    updated_at: now,
     config: { ...base, advanced: { ...base.advanced, server_url: receiverUrl, server_events: ['call.completed'] } },
   });
   await core.callRepo.insertCall({
-    id: callId, business_id: businessId, assistant_id: assistantId, channel: 'phone', direction: 'inbound', from_number: '+15550100009',
-    to_number: '+15550100001', started_at: now, ended_at: now, duration_s: 48, status: 'ended', outcome: null, ended_reason: 'caller_hung_up',
-    summary: '', intent: '', caller_name: null, score: null, analysis: {}, created_at: now, updated_at: now, phone_number_id: null, variables: {},
+    id: callId,
+    business_id: businessId,
+    assistant_id: assistantId,
+    channel: 'phone',
+    direction: 'inbound',
+    from_number: '+15550100009',
+    to_number: '+15550100001',
+    started_at: now,
+    ended_at: now,
+    duration_s: 48,
+    status: 'ended',
+    outcome: null,
+    ended_reason: 'caller_hung_up',
+    summary: '',
+    intent: '',
+    caller_name: null,
+    score: null,
+    analysis: {},
+    created_at: now,
+    updated_at: now,
+    phone_number_id: null,
+    variables: {},
   });
   await core.callRepo.putCallDetail(businessId, callId, {
     transcript: [
       { role: 'assistant', text: 'Thanks for calling, how can I help?', start_ms: 0, end_ms: 1800, interrupted: false },
-      { role: 'user', text: 'I would like to book a cleaning next Tuesday. My name is Ana.', start_ms: 2100, end_ms: 5200, interrupted: false },
+      {
+        role: 'user',
+        text: 'I would like to book a cleaning next Tuesday. My name is Ana.',
+        start_ms: 2100,
+        end_ms: 5200,
+        interrupted: false,
+      },
     ],
     metrics: {},
     recording_key: null,
   });
-  return { type: 'call.ended', detail: { event_id: `evt_${randomUUID()}`, business_id: businessId, call_id: callId, assistant_id: assistantId, occurred_at: now } };
+  return {
+    type: 'call.ended',
+    detail: { event_id: `evt_${randomUUID()}`, business_id: businessId, call_id: callId, assistant_id: assistantId, occurred_at: now },
+  };
 }
 
 const verify = (hit: Hit) =>
@@ -143,7 +175,10 @@ describe('startLocalAfterCall', () => {
     let clock = Date.now();
     const timers = manualTimers();
     const afterCall = await startLocalAfterCall(core, config, {
-      openAiBaseUrl: openai.baseUrl, schedule: timers.schedule, now: () => new Date(clock), random: () => 0.5,
+      openAiBaseUrl: openai.baseUrl,
+      schedule: timers.schedule,
+      now: () => new Date(clock),
+      random: () => 0.5,
     });
     const ended = await seedEndedCall();
 
@@ -159,7 +194,11 @@ describe('startLocalAfterCall', () => {
     expect(retry.delayMs).toBe(5000);
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
     expect(verify(second!).type).toBe('call.completed');
-    const record = await new DeliveryRepository(core.db).findDelivery(ended.detail.business_id, ended.detail.call_id, String(first!.headers['webhook-id']));
+    const record = await new DeliveryRepository(core.db).findDelivery(
+      ended.detail.business_id,
+      ended.detail.call_id,
+      String(first!.headers['webhook-id']),
+    );
     expect(record).toMatchObject({ state: 'delivered', attempts: [{ status: 503 }, { status: expect.any(Number) }] });
   });
 });

@@ -26,7 +26,11 @@ interface Hit {
 }
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
-const sqs = new SQSClient({ region: 'us-east-1', endpoint: inject('sqsEndpoint'), credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const sqs = new SQSClient({
+  region: 'us-east-1',
+  endpoint: inject('sqsEndpoint'),
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 const secretBox = new LocalSecretBox('after-call-webhook-test');
 const businessId = 900_000 + Math.floor(Math.random() * 90_000);
 const secret = generateWebhookSecret();
@@ -89,13 +93,37 @@ async function seedCall(advanced: Partial<AssistantConfig['advanced']>): Promise
   const base = defaultAssistantConfig();
   const config: AssistantConfig = { ...base, advanced: { ...base.advanced, ...advanced } };
   const now = new Date().toISOString();
-  await new AssistantRepository(db).insertAssistant(businessId, { id: assistantId, name: 'Hooks', created_at: now, updated_at: now, config });
+  await new AssistantRepository(db).insertAssistant(businessId, {
+    id: assistantId,
+    name: 'Hooks',
+    created_at: now,
+    updated_at: now,
+    config,
+  });
   const calls = new CallRepository(db);
   const call: CallRecord = {
-    id: callId, assistant_id: assistantId, channel: 'phone', direction: 'outbound', from_number: '+15550100001', to_number: '+15550100002',
-    started_at: now, ended_at: now, duration_s: 42, status: 'ended', outcome: 'resolved', ended_reason: 'caller_hung_up',
-    summary: 'Caller asked for help; reach me at ana@example.com', intent: 'support', caller_name: 'Ana', score: 8, analysis: {},
-    business_id: businessId, created_at: now, updated_at: now, phone_number_id: null, variables: {},
+    id: callId,
+    assistant_id: assistantId,
+    channel: 'phone',
+    direction: 'outbound',
+    from_number: '+15550100001',
+    to_number: '+15550100002',
+    started_at: now,
+    ended_at: now,
+    duration_s: 42,
+    status: 'ended',
+    outcome: 'resolved',
+    ended_reason: 'caller_hung_up',
+    summary: 'Caller asked for help; reach me at ana@example.com',
+    intent: 'support',
+    caller_name: 'Ana',
+    score: 8,
+    analysis: {},
+    business_id: businessId,
+    created_at: now,
+    updated_at: now,
+    phone_number_id: null,
+    variables: {},
   };
   await calls.insertCall(call);
   await calls.putCallDetail(businessId, callId, {
@@ -107,7 +135,13 @@ async function seedCall(advanced: Partial<AssistantConfig['advanced']>): Promise
 }
 
 function envelope(type: EventType, callId: number, assistantId: number, eventId = `evt_${randomUUID()}`) {
-  const detail = { event_id: eventId, business_id: businessId, call_id: callId, assistant_id: assistantId, occurred_at: new Date(clock).toISOString() };
+  const detail = {
+    event_id: eventId,
+    business_id: businessId,
+    call_id: callId,
+    assistant_id: assistantId,
+    occurred_at: new Date(clock).toISOString(),
+  };
   return { eventId, body: JSON.stringify({ version: '0', source: 'voice-agent', 'detail-type': type, detail }) };
 }
 
@@ -116,7 +150,10 @@ async function pump(): Promise<number> {
   const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
   const messages = received.Messages ?? [];
   if (messages.length === 0) return 0;
-  const result = await processBatch(messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })), deps());
+  const result = await processBatch(
+    messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })),
+    deps(),
+  );
   expect(result.batchItemFailures).toEqual([]);
   for (const m of messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
   return messages.length;
@@ -135,7 +172,10 @@ describe('webhook delivery', () => {
     expect(result).toEqual({ batchItemFailures: [] });
     expect(hits).toHaveLength(1);
     const hit = hits[0]!;
-    const verified = new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    const verified = new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
     expect(hit.headers['webhook-id']).toBe(event.eventId);
     expect(verified.type).toBe('call.completed');
     expect(verified.data).toMatchObject({ id: callId, assistant_id: assistantId, status: 'ended', to_number: '+15550100002' });
@@ -143,7 +183,12 @@ describe('webhook delivery', () => {
     expect(hit.body).not.toContain('ana@example.com');
     const views = await new DeliveryRepository(db).listDeliveriesForCall(businessId, callId);
     expect(views).toEqual([
-      { event_type: 'call.completed', webhook_id: event.eventId, state: 'delivered', attempts: [expect.objectContaining({ status: 204, error: null })] },
+      {
+        event_type: 'call.completed',
+        webhook_id: event.eventId,
+        state: 'delivered',
+        attempts: [expect.objectContaining({ status: 204, error: null })],
+      },
     ]);
   });
 
@@ -245,9 +290,14 @@ describe('webhook delivery', () => {
       {
         analysis: async (e) => {
           await analyzeCall(e, {
-            calls: new CallRepository(db), assistants: new AssistantRepository(db), businesses: new BusinessRepository(db), events: router,
+            calls: new CallRepository(db),
+            assistants: new AssistantRepository(db),
+            businesses: new BusinessRepository(db),
+            events: router,
             model: { analyse: () => Promise.reject(new Error('no LLM for a call that never connected')) },
-            now: () => new Date(clock), newEventId: () => `evt_${randomUUID()}`, log: () => undefined,
+            now: () => new Date(clock),
+            newEventId: () => `evt_${randomUUID()}`,
+            log: () => undefined,
           });
         },
         webhooks: async (e) => {
@@ -257,12 +307,26 @@ describe('webhook delivery', () => {
       (_message, error) => failures.push(error),
     );
     // Act
-    await router.publish([{ type: 'call.ended', detail: { event_id: `evt_${randomUUID()}`, business_id: businessId, call_id: callId, assistant_id: assistantId, occurred_at: new Date(clock).toISOString() } }]);
+    await router.publish([
+      {
+        type: 'call.ended',
+        detail: {
+          event_id: `evt_${randomUUID()}`,
+          business_id: businessId,
+          call_id: callId,
+          assistant_id: assistantId,
+          occurred_at: new Date(clock).toISOString(),
+        },
+      },
+    ]);
     await router.drain();
     // Assert
     expect(failures).toEqual([]);
     expect(hits).toHaveLength(1);
-    const payload = new Webhook(secret).verify(hits[0]!.body, hits[0]!.headers as Record<string, string>) as { type: string; data: { outcome: string } };
+    const payload = new Webhook(secret).verify(hits[0]!.body, hits[0]!.headers as Record<string, string>) as {
+      type: string;
+      data: { outcome: string };
+    };
     expect(payload).toMatchObject({ type: 'call.completed', data: { outcome: 'no_answer' } });
   });
 });

@@ -9,7 +9,9 @@ describe('admin deliveries', () => {
     const harness = await createApiHarness();
     const tenant = await harness.newTenant();
     const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
-    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as {
+      id: number;
+    };
     const deliveries = new DeliveryRepository(harness.core.db);
     const admin = createAdminService(harness.core, 'test');
     const created = await deliveries.ensureDelivery({

@@ -69,7 +69,9 @@ describe('POST /calls', () => {
     const chosen = Math.max(...tenant.numberIds);
     const numbers = await json(await tenant.request('GET', '/phone-numbers'));
     // Act
-    const call = await json(await tenant.request('POST', '/calls', { assistant_id: assistantId, to: '+14155550123', phone_number_id: chosen }));
+    const call = await json(
+      await tenant.request('POST', '/calls', { assistant_id: assistantId, to: '+14155550123', phone_number_id: chosen }),
+    );
     // Assert
     expect(call.from_number).toBe(numbers.data.find((n: Json) => n.id === chosen).number);
   });
@@ -89,7 +91,11 @@ describe('POST /calls', () => {
     const { tenant, assistantId } = await tenantWithAssistant();
     // Act
     const noAssistant = await tenant.request('POST', '/calls', { assistant_id: 987_654_321, to: '+14155550123' });
-    const noNumber = await tenant.request('POST', '/calls', { assistant_id: assistantId, to: '+14155550123', phone_number_id: 987_654_321 });
+    const noNumber = await tenant.request('POST', '/calls', {
+      assistant_id: assistantId,
+      to: '+14155550123',
+      phone_number_id: 987_654_321,
+    });
     // Assert
     expect(noAssistant.status).toBe(404);
     expect(noNumber.status).toBe(404);
@@ -160,7 +166,9 @@ describe('Idempotency-Key on POST /calls', () => {
     const { tenant, assistantId } = await tenantWithAssistant();
     const body = { assistant_id: assistantId, to: '+14155550777' };
     // Act
-    const responses = await Promise.all(Array.from({ length: 8 }, () => tenant.request('POST', '/calls', body, { 'idempotency-key': 'race' })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => tenant.request('POST', '/calls', body, { 'idempotency-key': 'race' })),
+    );
     const list = await json(await tenant.request('GET', '/calls'));
     // Assert
     expect(responses.every((r) => r.status === 200 || r.status === 409)).toBe(true);
@@ -256,7 +264,9 @@ describe('GET /calls and /calls/{id}', () => {
     await s3.send(new PutObjectCommand({ Bucket: RECORDINGS_BUCKET, Key: key, Body: audio }));
     await harness.core.callRepo.putCallDetail(tenant.businessId, created.id, { transcript: [], metrics: {}, recording_key: key });
     const links = new S3RecordingLinks({ bucket: RECORDINGS_BUCKET, region: 'us-east-1', endpoint: inject('sqsEndpoint') });
-    const app = createApp(createApiDeps({ ...harness.core, recordingLinks: links }, new SqsOutboundCallQueue(harness.sqs, harness.queueUrl)));
+    const app = createApp(
+      createApiDeps({ ...harness.core, recordingLinks: links }, new SqsOutboundCallQueue(harness.sqs, harness.queueUrl)),
+    );
     // Act
     const response = await app.request(`/api/v1/calls/${created.id}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
     const detail = await json(response);

@@ -22,8 +22,38 @@ const anyJson = fc.oneof(
   fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
 );
 
-const configKeys = ['first_message_mode', 'language', 'model', 'transcriber', 'voice', 'builtin', 'tool_ids', 'analysis', 'advanced', 'variables', 'setup', 'knowledge_ids', 'workflow_id', 'bogus'];
-const nestedKeys = ['temperature', 'max_tokens', 'speed', 'volume', 'pronunciations', 'structured', 'max_duration_s', 'redact', 'server_events', 'waivers', 'role', 'provider', 'eot_threshold', 'keyterms'];
+const configKeys = [
+  'first_message_mode',
+  'language',
+  'model',
+  'transcriber',
+  'voice',
+  'builtin',
+  'tool_ids',
+  'analysis',
+  'advanced',
+  'variables',
+  'setup',
+  'knowledge_ids',
+  'workflow_id',
+  'bogus',
+];
+const nestedKeys = [
+  'temperature',
+  'max_tokens',
+  'speed',
+  'volume',
+  'pronunciations',
+  'structured',
+  'max_duration_s',
+  'redact',
+  'server_events',
+  'waivers',
+  'role',
+  'provider',
+  'eot_threshold',
+  'keyterms',
+];
 
 /** A config with random values at real (and unknown) keys, one and two levels deep. */
 const badConfig = fc.dictionary(
@@ -33,11 +63,13 @@ const badConfig = fc.dictionary(
 );
 
 /** A JSON text nested `depth` levels deep, as arrays or objects (depth 5,000 used to overflow the stack). */
-const deepJson = fc.record({ depth: fc.integer({ min: 60, max: 6000 }), kind: fc.constantFrom('array', 'object', 'config') }).map(({ depth, kind }) => {
-  if (kind === 'array') return '['.repeat(depth) + ']'.repeat(depth);
-  const nested = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-  return kind === 'object' ? nested : `{"config":{"variables":${nested}}}`;
-});
+const deepJson = fc
+  .record({ depth: fc.integer({ min: 60, max: 6000 }), kind: fc.constantFrom('array', 'object', 'config') })
+  .map(({ depth, kind }) => {
+    if (kind === 'array') return '['.repeat(depth) + ']'.repeat(depth);
+    const nested = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    return kind === 'object' ? nested : `{"config":{"variables":${nested}}}`;
+  });
 
 /** Lists whose items are each far over their bound (the lists themselves within theirs). */
 const longItem = fc.string({ minLength: 101, maxLength: 4000 });
@@ -45,9 +77,21 @@ const oversizedItems = fc.oneof(
   fc.record({ advanced: fc.record({ idle_messages: fc.array(longItem, { minLength: 1, maxLength: 5 }) }) }),
   fc.record({ advanced: fc.record({ end_call_phrases: fc.array(longItem, { minLength: 1, maxLength: 20 }) }) }),
   fc.record({ transcriber: fc.record({ keyterms: fc.array(longItem, { minLength: 1, maxLength: 50 }) }) }),
-  fc.record({ analysis: fc.record({ structured: fc.constant([{ name: 'x', type: 'enum' }]).chain((base) => fc.array(longItem, { minLength: 1, maxLength: 30 }).map((options) => [{ ...base[0], options }])) }) }),
-  fc.record({ voice: fc.record({ pronunciations: fc.array(fc.record({ word: longItem, say: longItem }), { minLength: 1, maxLength: 100 }) }) }),
-  fc.record({ advanced: fc.record({ waivers: fc.dictionary(longItem, fc.dictionary(fc.string(), longItem, { maxKeys: 3 }), { minKeys: 1, maxKeys: 3 }) }) }),
+  fc.record({
+    analysis: fc.record({
+      structured: fc
+        .constant([{ name: 'x', type: 'enum' }])
+        .chain((base) => fc.array(longItem, { minLength: 1, maxLength: 30 }).map((options) => [{ ...base[0], options }])),
+    }),
+  }),
+  fc.record({
+    voice: fc.record({ pronunciations: fc.array(fc.record({ word: longItem, say: longItem }), { minLength: 1, maxLength: 100 }) }),
+  }),
+  fc.record({
+    advanced: fc.record({
+      waivers: fc.dictionary(longItem, fc.dictionary(fc.string(), longItem, { maxKeys: 3 }), { minKeys: 1, maxKeys: 3 }),
+    }),
+  }),
   fc.record({ live_voice: longItem }),
 );
 
@@ -55,18 +99,46 @@ const request = fc.oneof(
   fc.record({ method: fc.constant('POST'), path: fc.constant('/assistants'), body: deepJson.map((raw) => ({ raw })) }),
   fc.record({ method: fc.constant('PATCH'), path: fc.constant('/assistants/ID'), body: oversizedItems.map((config) => ({ config })) }),
   fc.record({ method: fc.constant('POST'), path: fc.constant('/assistants'), body: oversizedItems.map((config) => ({ config })) }),
-  fc.record({ method: fc.constant('POST'), path: fc.constant('/assistants'), body: fc.oneof(fc.record({ config: badConfig }), fc.record({ name: anyJson, template: anyJson }), anyJson) }),
-  fc.record({ method: fc.constant('PATCH'), path: fc.constant('/assistants/ID'), body: fc.oneof(fc.record({ config: badConfig }), fc.record({ name: anyJson }), anyJson) }),
-  fc.record({ method: fc.constant('POST'), path: fc.constant('/calls'), body: fc.record({ assistant_id: anyJson, to: anyJson, phone_number_id: anyJson, variables: anyJson }, { requiredKeys: [] }) }),
-  fc.record({ method: fc.constant('GET'), path: fc.string().map((q) => `/calls?limit=${encodeURIComponent(q)}&offset=${encodeURIComponent(q)}`), body: fc.constant(undefined) }),
-  fc.record({ method: fc.constantFrom('GET', 'DELETE'), path: fc.string().map((id) => `/assistants/${encodeURIComponent(id)}`), body: fc.constant(undefined) }),
+  fc.record({
+    method: fc.constant('POST'),
+    path: fc.constant('/assistants'),
+    body: fc.oneof(fc.record({ config: badConfig }), fc.record({ name: anyJson, template: anyJson }), anyJson),
+  }),
+  fc.record({
+    method: fc.constant('PATCH'),
+    path: fc.constant('/assistants/ID'),
+    body: fc.oneof(fc.record({ config: badConfig }), fc.record({ name: anyJson }), anyJson),
+  }),
+  fc.record({
+    method: fc.constant('POST'),
+    path: fc.constant('/calls'),
+    body: fc.record({ assistant_id: anyJson, to: anyJson, phone_number_id: anyJson, variables: anyJson }, { requiredKeys: [] }),
+  }),
+  fc.record({
+    method: fc.constant('GET'),
+    path: fc.string().map((q) => `/calls?limit=${encodeURIComponent(q)}&offset=${encodeURIComponent(q)}`),
+    body: fc.constant(undefined),
+  }),
+  fc.record({
+    method: fc.constantFrom('GET', 'DELETE'),
+    path: fc.string().map((id) => `/assistants/${encodeURIComponent(id)}`),
+    body: fc.constant(undefined),
+  }),
   fc.record({ method: fc.constant('POST'), path: fc.constant('/assistants'), body: fc.string().map((raw) => ({ raw })) }),
 );
 
 function isDocumentedError(status: number, body: any): boolean {
   if (status === 422) {
-    return Array.isArray(body.detail) && body.detail.length > 0 && body.detail.every(
-      (item: any) => Array.isArray(item.loc) && ['body', 'query', 'path', 'header'].includes(item.loc[0]) && typeof item.msg === 'string' && typeof item.type === 'string',
+    return (
+      Array.isArray(body.detail) &&
+      body.detail.length > 0 &&
+      body.detail.every(
+        (item: any) =>
+          Array.isArray(item.loc) &&
+          ['body', 'query', 'path', 'header'].includes(item.loc[0]) &&
+          typeof item.msg === 'string' &&
+          typeof item.type === 'string',
+      )
     );
   }
   return typeof body.code === 'string' && typeof body.detail === 'string';
@@ -79,11 +151,7 @@ describe('fuzzing the API with bad input', () => {
       fc.asyncProperty(request, async ({ method, path, body }) => {
         count++;
         const raw = body && typeof body === 'object' && 'raw' in body && Object.keys(body).length === 1;
-        const response = await tenant.request(
-          method,
-          path.replace('ID', String(assistantId)),
-          raw ? (body as { raw: string }).raw : body,
-        );
+        const response = await tenant.request(method, path.replace('ID', String(assistantId)), raw ? (body as { raw: string }).raw : body);
         expect(response.status).toBeLessThan(500);
         const text = await response.text();
         if (response.status >= 400) expect(isDocumentedError(response.status, JSON.parse(text))).toBe(true);

@@ -8,14 +8,22 @@ async function setup(minutes: number, calls: number) {
   const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
   const callIds: number[] = [];
   for (let i = 0; i < calls; i++) {
-    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as {
+      id: number;
+    };
     callIds.push(call.id);
   }
   return { harness, tenant, callIds, ledger: new MinutesRepository(harness.core.db) };
 }
 
 describe('minutes ledger', () => {
-  it.each([[0, 0], [1, 1], [60, 1], [61, 2], [599, 10]])('bills %i s as %i whole minutes', (seconds, minutes) => {
+  it.each([
+    [0, 0],
+    [1, 1],
+    [60, 1],
+    [61, 2],
+    [599, 10],
+  ])('bills %i s as %i whole minutes', (seconds, minutes) => {
     expect(billableMinutes(seconds)).toBe(minutes);
   });
 
@@ -80,7 +88,10 @@ describe('minutes ledger', () => {
     const charged = await ledger.settle(tenant.businessId, callIds[0]!, 130);
     // Assert
     expect(granted).toBe(2);
-    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, callIds[0]!)).toMatchObject({ reserved_minutes: 2, time_limit_s: 120 });
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, callIds[0]!)).toMatchObject({
+      reserved_minutes: 2,
+      time_limit_s: 120,
+    });
     expect(charged).toBe(2);
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_balance: 0, minutes_reserved: 0 });
   });

@@ -117,23 +117,36 @@ describe('attack: bodies built to hurt', () => {
     const text = await response.text();
     // Assert
     expect(response.status).toBe(422);
-    expect(JSON.parse(text).detail[0]).toMatchObject({ loc: ['body'], type: 'json_invalid', ctx: { error: 'JSON nested deeper than 64 levels' } });
+    expect(JSON.parse(text).detail[0]).toMatchObject({
+      loc: ['body'],
+      type: 'json_invalid',
+      ctx: { error: 'JSON nested deeper than 64 levels' },
+    });
     expect(text.length).toBeLessThan(500);
   });
 
   it('bounds every string inside a list, and echoes only a cut of what was sent', async () => {
     // Arrange
     const huge = 'x'.repeat(50_000);
-    const config = { advanced: { idle_messages: [huge], end_call_phrases: [huge] }, transcriber: { keyterms: [huge] }, analysis: { structured: [{ name: 'size', type: 'enum', options: [huge] }] } };
+    const config = {
+      advanced: { idle_messages: [huge], end_call_phrases: [huge] },
+      transcriber: { keyterms: [huge] },
+      analysis: { structured: [{ name: 'size', type: 'enum', options: [huge] }] },
+    };
     // Act
     const response = await tenant.request('POST', '/assistants', { config });
     const text = await response.text();
     // Assert
     expect(response.status).toBe(422);
     const locs = (JSON.parse(text).detail as Json[]).map((item) => item.loc.join('.'));
-    expect(locs).toEqual(expect.arrayContaining([
-      'body.config.advanced.idle_messages.0', 'body.config.advanced.end_call_phrases.0', 'body.config.transcriber.keyterms.0', 'body.config.analysis.structured.0.options.0',
-    ]));
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        'body.config.advanced.idle_messages.0',
+        'body.config.advanced.end_call_phrases.0',
+        'body.config.transcriber.keyterms.0',
+        'body.config.analysis.structured.0.options.0',
+      ]),
+    );
     for (const item of JSON.parse(text).detail as Json[]) expect(String(item.input).length).toBeLessThanOrEqual(101);
     expect(text.length).toBeLessThan(4000);
   });
@@ -148,7 +161,9 @@ describe('attack: bodies built to hurt', () => {
     const response = await tenant.request('POST', '/assistants', { config });
     // Assert
     expect(response.status).toBe(422);
-    expect((await json(response)).detail).toEqual([expect.objectContaining({ loc: ['body', 'config'], type: 'value_error', ctx: expect.objectContaining({ max_bytes: 131072 }) })]);
+    expect((await json(response)).detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'config'], type: 'value_error', ctx: expect.objectContaining({ max_bytes: 131072 }) }),
+    ]);
   });
 
   it('refuses a body over 256 KiB with 413', async () => {
@@ -186,17 +201,24 @@ describe('attack: paths, queries and headers', () => {
     const response = await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' }, { 'idempotency-key': '' });
     // Assert
     expect(response.status).toBe(422);
-    expect((await json(response)).detail[0]).toMatchObject({ loc: ['header', 'idempotency-key'], type: 'string_too_short', msg: 'String should have at least 1 character' });
+    expect((await json(response)).detail[0]).toMatchObject({
+      loc: ['header', 'idempotency-key'],
+      type: 'string_too_short',
+      msg: 'String should have at least 1 character',
+    });
   });
 
-  it.each([['x'.repeat(129)], ['<script>alert(1)</script>'], ['a b']])('replaces a client X-Request-Id that is too long or not plain (%#)', async (forged) => {
-    // Act
-    const response = await fetch(`${base}/openapi.json`, { headers: { 'x-request-id': forged } });
-    // Assert
-    const id = response.headers.get('x-request-id') ?? '';
-    expect(id).not.toBe(forged);
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
-  });
+  it.each([['x'.repeat(129)], ['<script>alert(1)</script>'], ['a b']])(
+    'replaces a client X-Request-Id that is too long or not plain (%#)',
+    async (forged) => {
+      // Act
+      const response = await fetch(`${base}/openapi.json`, { headers: { 'x-request-id': forged } });
+      // Assert
+      const id = response.headers.get('x-request-id') ?? '';
+      expect(id).not.toBe(forged);
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
 
   it('keeps a plain client X-Request-Id', async () => {
     // Act

@@ -55,7 +55,11 @@ describe('attack: a custom model URL that redirects to an internal address', () 
     const model = { provider: 'custom', custom_url: `http://127.0.0.1:${evil.port}/v1`, custom_key: 'sk-biz-key' };
     const steps = [waitForAssistant(), step.say('What are your opening hours?'), waitForAssistant(), step.hangup()];
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello from Acme.', model, advanced: { ...QUIET, safety_fallback: false } }, steps);
+    const { tenant, callId } = await callScripted(
+      stack,
+      { first_message: 'Hello from Acme.', model, advanced: { ...QUIET, safety_fallback: false } },
+      steps,
+    );
     const { call } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(call.ended_reason).toBe('error');
@@ -85,7 +89,15 @@ describe('attack: DNS rebinding of a custom model URL', () => {
     const custom = { ...config, model: { ...config.model, provider: 'custom' as const, custom_url: `http://localhost:${port}/v1` } };
     // Act
     const model = await factory(7, custom, sealed);
-    const stream = model.stream({ model: 'm', messages: [{ role: 'user', content: 'hi' }], temperature: 0, maxTokens: 50, priority: false, race: false, signal: new AbortController().signal });
+    const stream = model.stream({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0,
+      maxTokens: 50,
+      priority: false,
+      race: false,
+      signal: new AbortController().signal,
+    });
     const chunks: string[] = [];
     for await (const chunk of stream) if (chunk.type === 'text') chunks.push(chunk.text);
     await approved.close();
@@ -133,7 +145,10 @@ describe('attack: the stored custom_key and a changed custom_url', () => {
   it('keeps the key for the same URL, and takes a new key sent with a new URL', async () => {
     // Arrange
     const { tenant, created } = await assistantWithCustomKey();
-    const moved = { ...created.config, model: { ...created.config.model, custom_url: 'https://llm2.example.com/v1', custom_key: 'sk-new-456' } };
+    const moved = {
+      ...created.config,
+      model: { ...created.config.model, custom_url: 'https://llm2.example.com/v1', custom_key: 'sk-new-456' },
+    };
     // Act
     const same = await json(await tenant.request('PATCH', `/assistants/${created.id}`, { config: created.config }));
     const withNewKey = await json(await tenant.request('PATCH', `/assistants/${created.id}`, { config: moved }));

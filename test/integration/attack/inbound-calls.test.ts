@@ -27,7 +27,9 @@ const json = async (response: Response): Promise<Json> => (await response.json()
 /** A tenant whose plan has `minutes` left, an assistant, and its sandbox number. */
 async function tenantWith(minutes: number) {
   const tenant = await stack.api.newTenant({ minutes });
-  const assistant = await json(await tenant.request('POST', '/assistants', { name: 'Front desk', config: { first_message: 'Hello, Acme here.', advanced: QUIET } }));
+  const assistant = await json(
+    await tenant.request('POST', '/assistants', { name: 'Front desk', config: { first_message: 'Hello, Acme here.', advanced: QUIET } }),
+  );
   const numbers = await json(await tenant.request('GET', '/phone-numbers'));
   return { tenant, assistantId: assistant.id as number, number: numbers.data[0].number as string };
 }
@@ -37,7 +39,10 @@ async function voiceWebhook(form: Record<string, string>): Promise<string> {
   const url = `http://127.0.0.1:${stack.media.port}/twilio/voice`;
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(stack.carrier.authToken, url, form) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': twilioSignature(stack.carrier.authToken, url, form),
+    },
     body: new URLSearchParams(form).toString(),
   });
   expect(response.status).toBe(200);
@@ -59,11 +64,24 @@ describe('attack: many inbound and outbound calls on a nearly empty plan', () =>
   it('connects only what the plan can pay for, and the balance never goes below zero', { timeout: 90_000 }, async () => {
     // Arrange: 2 minutes left; 5 people call in and 5 outbound calls are placed, all at once
     const { tenant, assistantId, number } = await tenantWith(2);
-    const talk = scenario('short talk', [waitForAssistant(), step.say('Are you open today?'), waitForAssistant(), step.say('Thanks, bye!'), step.hangup()]);
+    const talk = scenario('short talk', [
+      waitForAssistant(),
+      step.say('Are you open today?'),
+      waitForAssistant(),
+      step.say('Thanks, bye!'),
+      step.hangup(),
+    ]);
     const outbound = Array.from({ length: 5 }, () => uniqueNumber());
     for (const to of outbound) stack.carrier.registerScenario(to, talk);
     // Act
-    const inbound = Array.from({ length: 5 }, () => stack.carrier.startInboundCall({ to: number, from: uniqueNumber(), voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`, scenario: talk }));
+    const inbound = Array.from({ length: 5 }, () =>
+      stack.carrier.startInboundCall({
+        to: number,
+        from: uniqueNumber(),
+        voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
+        scenario: talk,
+      }),
+    );
     const placed = await Promise.all(outbound.map((to) => tenant.request('POST', '/calls', { assistant_id: assistantId, to })));
     const calls = await whenAllEnded(tenant, 10);
     // Assert
@@ -83,10 +101,20 @@ describe('attack: a replayed voice webhook', () => {
   it('makes one call however often it is replayed, in sequence or at once, and reserves its minutes once', async () => {
     // Arrange
     const { tenant, number } = await tenantWith(100);
-    const form = { CallSid: `CA${'a'.repeat(24)}${Date.now().toString(16).padStart(8, '0')}`, From: '+14155550100', To: number, Direction: 'inbound', CallStatus: 'ringing' };
+    const form = {
+      CallSid: `CA${'a'.repeat(24)}${Date.now().toString(16).padStart(8, '0')}`,
+      From: '+14155550100',
+      To: number,
+      Direction: 'inbound',
+      CallStatus: 'ringing',
+    };
     // Act
     const first = await voiceWebhook(form);
-    const replays = [await voiceWebhook(form), await voiceWebhook(form), ...(await Promise.all([voiceWebhook(form), voiceWebhook(form), voiceWebhook(form)]))];
+    const replays = [
+      await voiceWebhook(form),
+      await voiceWebhook(form),
+      ...(await Promise.all([voiceWebhook(form), voiceWebhook(form), voiceWebhook(form)])),
+    ];
     // Assert
     const callId = /name="call_id" value="(\d+)"/.exec(first)?.[1];
     expect(callId).toBeDefined();
@@ -100,7 +128,13 @@ describe('attack: a replayed voice webhook', () => {
   it('never reconnects a replay of a call that has ended: the caller hears the apology and nothing is charged', async () => {
     // Arrange
     const { tenant, number } = await tenantWith(100);
-    const form = { CallSid: `CA${'b'.repeat(24)}${Date.now().toString(16).padStart(8, '0')}`, From: '+14155550100', To: number, Direction: 'inbound', CallStatus: 'ringing' };
+    const form = {
+      CallSid: `CA${'b'.repeat(24)}${Date.now().toString(16).padStart(8, '0')}`,
+      From: '+14155550100',
+      To: number,
+      Direction: 'inbound',
+      CallStatus: 'ringing',
+    };
     const first = await voiceWebhook(form);
     const callId = Number(/name="call_id" value="(\d+)"/.exec(first)?.[1]);
     await stack.lifecycle.end(tenant.businessId, callId, { endedReason: 'caller_hung_up' });
@@ -111,7 +145,10 @@ describe('attack: a replayed voice webhook', () => {
     expect(replay).not.toContain('<Stream');
     expect(replay).toContain('<Say>');
     expect((await json(await tenant.request('GET', '/calls'))).data).toHaveLength(1);
-    expect(await stack.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_balance: before.minutes_balance, minutes_reserved: 0 });
+    expect(await stack.core.businesses.getBusiness(tenant.businessId)).toMatchObject({
+      minutes_balance: before.minutes_balance,
+      minutes_reserved: 0,
+    });
   });
 });
 
@@ -120,9 +157,20 @@ describe('attack: a number whose assistant was deleted', () => {
     // Arrange
     const { tenant, assistantId: defaultId } = await tenantWith(100);
     const other = await json(await tenant.request('POST', '/assistants', { name: 'Sales' }));
-    const line = await stack.api.admin.addNumber(tenant.businessId, { number: uniqueNumber(), provider: 'sandbox', assistantId: other.id, label: 'sales' });
+    const line = await stack.api.admin.addNumber(tenant.businessId, {
+      number: uniqueNumber(),
+      provider: 'sandbox',
+      assistantId: other.id,
+      label: 'sales',
+    });
     await tenant.request('DELETE', `/assistants/${other.id}`);
-    const form = { CallSid: `CA${'c'.repeat(24)}${Date.now().toString(16).padStart(8, '0')}`, From: '+14155550100', To: line.number, Direction: 'inbound', CallStatus: 'ringing' };
+    const form = {
+      CallSid: `CA${'c'.repeat(24)}${Date.now().toString(16).padStart(8, '0')}`,
+      From: '+14155550100',
+      To: line.number,
+      Direction: 'inbound',
+      CallStatus: 'ringing',
+    };
     // Act
     const twiml = await voiceWebhook(form);
     // Assert

@@ -45,7 +45,14 @@ function replayStream(callSid: string, parameters: Record<string, string>) {
   });
   ws.on('open', () => {
     ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
-    const start = { accountSid: stack.carrier.accountSid, streamSid: 'MZreplay', callSid, tracks: ['inbound'], customParameters: parameters, mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 } };
+    const start = {
+      accountSid: stack.carrier.accountSid,
+      streamSid: 'MZreplay',
+      callSid,
+      tracks: ['inbound'],
+      customParameters: parameters,
+      mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+    };
     ws.send(JSON.stringify({ event: 'start', sequenceNumber: '1', start, streamSid: 'MZreplay' }));
   });
   const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
@@ -105,8 +112,13 @@ function floodBody(path: string, headers: Record<string, string>, limit: number,
     socket.on('close', finish);
     socket.on('error', (error) => (done ? undefined : answer ? finish() : reject(error)));
     socket.on('connect', () => {
-      const head = Object.entries({ host: `127.0.0.1:${stack.media.port}`, 'content-type': 'application/x-www-form-urlencoded', ...headers })
-        .map(([name, value]) => `${name}: ${value}`).join('\r\n');
+      const head = Object.entries({
+        host: `127.0.0.1:${stack.media.port}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        ...headers,
+      })
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n');
       socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n\r\n`);
       pump();
     });
@@ -164,7 +176,10 @@ describe('attack: forged Twilio requests', () => {
     // Act
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature('sandbox-auth-token', url, form) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilioSignature('sandbox-auth-token', url, form),
+      },
       body: new URLSearchParams(form).toString(),
     });
     // Assert

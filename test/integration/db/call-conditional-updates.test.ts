@@ -13,8 +13,15 @@ const AT = '2026-11-24T10:00:00.000Z';
 async function seedCall(sid?: string) {
   const businessId = await ids.nextId();
   const record = initialCallRecord({
-    id: await ids.nextId(), business_id: businessId, assistant_id: 1, direction: 'outbound', from_number: '+15550100001',
-    to_number: '+14155550123', phone_number_id: null, variables: {}, now: new Date().toISOString(),
+    id: await ids.nextId(),
+    business_id: businessId,
+    assistant_id: 1,
+    direction: 'outbound',
+    from_number: '+15550100001',
+    to_number: '+14155550123',
+    phone_number_id: null,
+    variables: {},
+    now: new Date().toISOString(),
   });
   await calls.insertCall(record);
   if (sid) await calls.updateCall(businessId, record.id, { carrier_call_sid: sid });

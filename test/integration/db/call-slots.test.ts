@@ -18,14 +18,27 @@ const slots = new CallSlotsRepository(db);
 async function seed(maxConcurrentCalls: number, count: number) {
   const businessId = await ids.nextId();
   await new BusinessRepository(db).putBusiness({
-    id: businessId, name: 'Slots', created_at: new Date().toISOString(), minutes_balance: 100, minutes_reserved: 0,
-    max_concurrent_calls: maxConcurrentCalls, profile: emptyBusinessProfile(), webhook_secret_sealed: 'unused',
+    id: businessId,
+    name: 'Slots',
+    created_at: new Date().toISOString(),
+    minutes_balance: 100,
+    minutes_reserved: 0,
+    max_concurrent_calls: maxConcurrentCalls,
+    profile: emptyBusinessProfile(),
+    webhook_secret_sealed: 'unused',
   });
   const callIds: number[] = [];
   for (let i = 0; i < count; i++) {
     const record = initialCallRecord({
-      id: await ids.nextId(), business_id: businessId, assistant_id: 1, direction: 'outbound', from_number: '+15550100001',
-      to_number: '+14155550123', phone_number_id: null, variables: {}, now: new Date().toISOString(),
+      id: await ids.nextId(),
+      business_id: businessId,
+      assistant_id: 1,
+      direction: 'outbound',
+      from_number: '+15550100001',
+      to_number: '+14155550123',
+      phone_number_id: null,
+      variables: {},
+      now: new Date().toISOString(),
     });
     await calls.insertCall(record);
     callIds.push(record.id);

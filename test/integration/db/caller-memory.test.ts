@@ -20,7 +20,14 @@ describe('CallerMemoryRepository', () => {
   it('recalls newest first, the default 3, or the limit asked for', async () => {
     // Arrange
     const businessId = freshBusiness();
-    for (const [id, day] of [[1, 3], [2, 9], [3, 1], [4, 12], [5, 7]] as const) await memory.remember(businessId, CALLER, entry(id, day));
+    for (const [id, day] of [
+      [1, 3],
+      [2, 9],
+      [3, 1],
+      [4, 12],
+      [5, 7],
+    ] as const)
+      await memory.remember(businessId, CALLER, entry(id, day));
     // Act
     const byDefault = await memory.recall(businessId, CALLER);
     const two = await memory.recall(businessId, CALLER, 2);

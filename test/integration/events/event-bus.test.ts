@@ -30,7 +30,11 @@ async function body(request: IncomingMessage): Promise<string> {
 beforeAll(async () => {
   server = createServer(async (request, response) => {
     const parsed = JSON.parse(await body(request)) as { Entries: Received['entries'] };
-    received.push({ target: request.headers['x-amz-target'] as string, contentType: request.headers['content-type'], entries: parsed.Entries });
+    received.push({
+      target: request.headers['x-amz-target'] as string,
+      contentType: request.headers['content-type'],
+      entries: parsed.Entries,
+    });
     const plan = failPlan.shift() ?? [];
     const entries = parsed.Entries.map((_, i) =>
       plan[i] ? { ErrorCode: plan[i], ErrorMessage: 'throttled' } : { EventId: `evt-${received.length}-${i}` },
@@ -45,7 +49,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 function event(i: number, type: CallEvent['type'] = 'call.ended'): CallEvent {
-  return { type, detail: { event_id: `e${i}`, business_id: 1, call_id: 100 + i, assistant_id: 5, occurred_at: '2026-11-23T10:00:00.000Z' } };
+  return {
+    type,
+    detail: { event_id: `e${i}`, business_id: 1, call_id: 100 + i, assistant_id: 5, occurred_at: '2026-11-23T10:00:00.000Z' },
+  };
 }
 
 function bus(attempts = 4) {
@@ -109,7 +116,13 @@ describe('LocalEventRouter', () => {
     let calls = 0;
     const logs: string[] = [];
     const router = new LocalEventRouter(
-      { analysis: async () => void calls++, webhooks: async () => { calls++; throw new Error('down'); } },
+      {
+        analysis: async () => void calls++,
+        webhooks: async () => {
+          calls++;
+          throw new Error('down');
+        },
+      },
       (message) => logs.push(message),
     );
     // Act

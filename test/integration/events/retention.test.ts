@@ -12,7 +12,10 @@ function s3() {
 }
 
 const exists = (client: S3Client, Key: string) =>
-  client.send(new HeadObjectCommand({ Bucket: 'retention-test', Key })).then(() => true, () => false);
+  client.send(new HeadObjectCommand({ Bucket: 'retention-test', Key })).then(
+    () => true,
+    () => false,
+  );
 
 describe('recording retention (DynamoDB TTL stream → S3 delete)', () => {
   it('deletes recordings of TTL-removed calls, leaves others and refuses keys outside recordings/', async () => {
@@ -43,7 +46,11 @@ describe('recording retention (DynamoDB TTL stream → S3 delete)', () => {
 
   it('reports a failed delete by sequence number for a retry', async () => {
     // Arrange
-    const failing = { send: async () => { throw new Error('throttled'); } };
+    const failing = {
+      send: async () => {
+        throw new Error('throttled');
+      },
+    };
     // Act
     const result = await deleteExpiredRecordings(
       [{ eventName: 'REMOVE', dynamodb: { SequenceNumber: '77', OldImage: { recording_key: { S: 'recordings/2/5.wav' } } } }],

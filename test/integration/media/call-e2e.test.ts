@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step, scenario } from '../../../media-service/src/sandbox/scenarios';
 import { keys } from '../../../shared/db/table';
 import { uniqueNumber } from '../../support/api-harness';
-import { callScripted, carrierCall, getCall, llmRequestsWith, placeCall, QUIET, tenantWithAssistant, waitForAssistant } from '../../support/call-scenarios';
+import {
+  callScripted,
+  carrierCall,
+  getCall,
+  llmRequestsWith,
+  placeCall,
+  QUIET,
+  tenantWithAssistant,
+  waitForAssistant,
+} from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
 let stack: CallStack;
@@ -22,7 +31,14 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
   it('an outbound call: greeting with variables, two caller turns, goodbye, end_call; transcript, metrics and events', T, async () => {
     // Arrange
     const config = { first_message: 'Hi {{name}}, this is Acme Dental calling about your visit.', advanced: QUIET };
-    const steps = [waitForAssistant(), step.say('Are you open on Saturday mornings?'), waitForAssistant(), step.say('Great, thank you. Goodbye!'), waitForAssistant(), step.hangup()];
+    const steps = [
+      waitForAssistant(),
+      step.say('Are you open on Saturday mornings?'),
+      waitForAssistant(),
+      step.say('Great, thank you. Goodbye!'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
     const reads: string[] = [];
     const counter = 'reads-outbound-e2e';
     stack.core.db.doc.middlewareStack.add(
@@ -36,7 +52,8 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     const { tenant, callId, to } = await callScripted(stack, config, steps, { name: 'Sam' });
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // The carrier's completed callback has been answered.
-    const completed = (entry: { kind: string; params: Record<string, string>; httpStatus?: number }) => entry.kind === 'status' && entry.params.CallStatus === 'completed' && entry.httpStatus !== undefined;
+    const completed = (entry: { kind: string; params: Record<string, string>; httpStatus?: number }) =>
+      entry.kind === 'status' && entry.params.CallStatus === 'completed' && entry.httpStatus !== undefined;
     await stack.carrier.waitFor(carrierCall(stack, to).sid, (record) => record.callbacks.some(completed), 10_000);
     stack.core.db.doc.middlewareStack.remove(counter);
     // Assert
@@ -48,7 +65,11 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     expect(detail.transcript.map(({ role, text, interrupted }) => ({ role, text, interrupted }))).toEqual([
       { role: 'assistant', text: 'Hi Sam, this is Acme Dental calling about your visit.', interrupted: false },
       { role: 'user', text: 'Are you open on Saturday mornings?', interrupted: false },
-      { role: 'assistant', text: "We're open Monday through Friday from nine to five, and Saturday mornings until noon.", interrupted: false },
+      {
+        role: 'assistant',
+        text: "We're open Monday through Friday from nine to five, and Saturday mornings until noon.",
+        interrupted: false,
+      },
       { role: 'user', text: 'Great, thank you. Goodbye!', interrupted: false },
       { role: 'assistant', text: 'Thank you for calling. Have a great day, goodbye!', interrupted: false },
       { role: 'tool', text: 'end_call', interrupted: false },
@@ -63,7 +84,11 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
       expect(turn.tts_first_byte_ms).toBeGreaterThanOrEqual(0);
       expect(turn.first_audio_sent_ms).toBeGreaterThanOrEqual(0);
     }
-    expect(metrics).toMatchObject({ interruptions: 0, sandbox: true, providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' } });
+    expect(metrics).toMatchObject({
+      interruptions: 0,
+      sandbox: true,
+      providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
+    });
     expect(metrics.llm_tokens.output).toBeGreaterThan(0);
     expect(metrics.tts_characters).toBeGreaterThan(100);
     expect(metrics.stt_seconds).toBeGreaterThan(1);
@@ -77,8 +102,12 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(call.status).toBe('ended');
-    const heard = detail.transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text).join(' ');
-    for (const line of ['Hello, this is Sam speaking.', 'are you open on Saturday mornings?', 'Tuesday at ten works for me.', 'Goodbye!']) expect(heard).toContain(line);
+    const heard = detail.transcript
+      .filter((entry) => entry.role === 'user')
+      .map((entry) => entry.text)
+      .join(' ');
+    for (const line of ['Hello, this is Sam speaking.', 'are you open on Saturday mornings?', 'Tuesday at ten works for me.', 'Goodbye!'])
+      expect(heard).toContain(line);
   });
 
   it('an inbound call: signed voice webhook → the number’s default assistant answers; direction inbound', T, async () => {
@@ -102,8 +131,17 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     );
     // Act
     const { callSid } = stack.carrier.startInboundCall({
-      from: caller, to: ours, voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
-      scenario: scenario('inbound', [waitForAssistant(), step.say('Hi, I would like to book a cleaning.'), waitForAssistant(), step.say('Okay, goodbye!'), waitForAssistant(), step.hangup()]),
+      from: caller,
+      to: ours,
+      voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
+      scenario: scenario('inbound', [
+        waitForAssistant(),
+        step.say('Hi, I would like to book a cleaning.'),
+        waitForAssistant(),
+        step.say('Okay, goodbye!'),
+        waitForAssistant(),
+        step.hangup(),
+      ]),
     });
     await stack.carrier.whenEnded(callSid, 40_000);
     const list = (await (await tenant.request('GET', '/calls?direction=inbound')).json()) as { data: { id: number }[] };
@@ -132,7 +170,12 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
 
   it('records both sides as a two-channel WAV in S3 and GET /calls/{id} links it', T, async () => {
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello there.', advanced: { ...QUIET, recording: true } }, [waitForAssistant(), step.say('Bye bye now.'), waitForAssistant(), step.hangup()]);
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello there.', advanced: { ...QUIET, recording: true } }, [
+      waitForAssistant(),
+      step.say('Bye bye now.'),
+      waitForAssistant(),
+      step.hangup(),
+    ]);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(detail.recording_key).toBe(`recordings/${tenant.businessId}/${callId}.wav`);
@@ -146,7 +189,11 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
   it('HIPAA: no recording and no transcript anywhere (DynamoDB, S3, logs)', T, async () => {
     // Act
     const secret = `My member number is ${Date.now()}, bye bye now.`;
-    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello there.', advanced: { recording: true, recording_notice: true, ai_disclosure: false, hipaa: true } }, [waitForAssistant(), step.say(secret), waitForAssistant(), step.hangup()]);
+    const { tenant, callId } = await callScripted(
+      stack,
+      { first_message: 'Hello there.', advanced: { recording: true, recording_notice: true, ai_disclosure: false, hipaa: true } },
+      [waitForAssistant(), step.say(secret), waitForAssistant(), step.hangup()],
+    );
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(detail.recording_key).toBeNull();
@@ -160,7 +207,11 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
 
   it('speaks the AI disclosure and recording notice once, after the first message', T, async () => {
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello there.', advanced: { recording: true, recording_notice: true, ai_disclosure: true } }, [waitForAssistant(), step.say('Okay, bye bye now.'), waitForAssistant(), step.hangup()]);
+    const { tenant, callId } = await callScripted(
+      stack,
+      { first_message: 'Hello there.', advanced: { recording: true, recording_notice: true, ai_disclosure: true } },
+      [waitForAssistant(), step.say('Okay, bye bye now.'), waitForAssistant(), step.hangup()],
+    );
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     const said = detail.transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
@@ -174,7 +225,10 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     const { tenant, assistantId } = await tenantWithAssistant(stack, { first_message: 'Hello, Acme Dental.', advanced: QUIET });
     await stack.api.admin.setProfile(tenant.businessId, { transfer_number: '+15550142424' });
     const to = uniqueNumber();
-    stack.carrier.registerScenario(to, scenario('wants a person', [waitForAssistant(), step.say('Can I talk to a person please?'), step.silence()]));
+    stack.carrier.registerScenario(
+      to,
+      scenario('wants a person', [waitForAssistant(), step.say('Can I talk to a person please?'), step.silence()]),
+    );
     // Act
     const response = await tenant.request('POST', '/calls', { assistant_id: assistantId, to });
     const callId = ((await response.json()) as { id: number }).id;
@@ -189,7 +243,11 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
 
   it('end phrase: the assistant saying one of end_call_phrases ends the call (end_phrase)', T, async () => {
     // Act
-    const config = { first_message: 'Hello.', builtin: { end_call: false }, advanced: { ...QUIET, end_call_phrases: ['Have a great day'] } };
+    const config = {
+      first_message: 'Hello.',
+      builtin: { end_call: false },
+      advanced: { ...QUIET, end_call_phrases: ['Have a great day'] },
+    };
     const { tenant, callId } = await callScripted(stack, config, [waitForAssistant(), step.say('That is all, goodbye.'), step.silence()]);
     const { call } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
@@ -200,7 +258,12 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     // Act
     const marker = `${Date.now() % 100000}`;
     const { tenant, callId } = await callScripted(stack, { first_message: `Please enter your code ${marker}.`, advanced: QUIET }, [
-      waitForAssistant(), step.dtmf('1234#', { gapMs: 100 }), waitForAssistant(), step.say('Thanks, goodbye.'), waitForAssistant(), step.hangup(),
+      waitForAssistant(),
+      step.dtmf('1234#', { gapMs: 100 }),
+      waitForAssistant(),
+      step.say('Thanks, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
     ]);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
@@ -212,7 +275,12 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
   it('keypad off: digits are ignored', T, async () => {
     // Act
     const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: { ...QUIET, keypad: false } }, [
-      waitForAssistant(), step.dtmf('9#', { gapMs: 100 }), step.pause(2000), step.say('Goodbye.'), waitForAssistant(), step.hangup(),
+      waitForAssistant(),
+      step.dtmf('9#', { gapMs: 100 }),
+      step.pause(2000),
+      step.say('Goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
     ]);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
@@ -225,7 +293,12 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     const steps = [waitForAssistant(), step.say('Hi, it is me again.'), waitForAssistant(), step.hangup()];
     const withMemory = await tenantWithAssistant(stack, { first_message: 'Hello again.', advanced: QUIET });
     const to = uniqueNumber();
-    await stack.core.callerMemory.remember(withMemory.tenant.businessId, to, { call_id: 1, ended_at: '2026-11-20T10:00:00.000Z', summary: remembered, outcome: 'resolved' });
+    await stack.core.callerMemory.remember(withMemory.tenant.businessId, to, {
+      call_id: 1,
+      ended_at: '2026-11-20T10:00:00.000Z',
+      summary: remembered,
+      outcome: 'resolved',
+    });
     stack.carrier.registerScenario(to, scenario('returning caller', steps));
     // Act
     const response = await withMemory.tenant.request('POST', '/calls', { assistant_id: withMemory.assistantId, to });
@@ -237,34 +310,54 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     expect(prompts.every((body) => body.includes(remembered))).toBe(true);
   });
 
-  it('settings reach the providers on the wire: Flux thresholds and keyterms, Aura voice, speed and pronunciations, OpenAI model options', T, async () => {
-    // Arrange
-    const config = {
-      first_message: 'Welcome to Acme Dental.',
-      advanced: QUIET,
-      transcriber: { keyterms: ['Acme Dental'], eot_threshold: 0.8, eager: true },
-      voice: { voice_id: 'aura-2-orion-en', speed: 1.13, pronunciations: [{ word: 'Acme', say: 'Ack-mee' }] },
-      model: { temperature: 0.9, max_tokens: 123, priority: true, race: true },
-    };
-    const marker = `What are your hours on day ${Date.now() % 1000}?`;
-    // Act
-    const { tenant, callId, to } = await callScripted(stack, config, [waitForAssistant(), step.say(marker), waitForAssistant(), step.hangup()]);
-    await stack.whenCallEnded(tenant.businessId, callId);
-    // Assert
-    const flux = stack.deepgram.fluxConnections.find((connection) => connection.query.tag === carrierCall(stack, to).sid)!;
-    expect(flux.query).toMatchObject({ model: 'flux-general-en', encoding: 'mulaw', sampleRate: 8000, eotThreshold: 0.8, keyterms: ['Acme Dental'] });
-    expect(flux.query.eagerEotThreshold).toBeCloseTo(0.6);
-    const aura = stack.deepgram.auraConnections.find((connection) => connection.query.speed === 1.13)!;
-    expect(aura.query).toMatchObject({ model: 'aura-2-orion-en', encoding: 'mulaw', sampleRate: 8000 });
-    expect(JSON.stringify(aura.received)).toContain('Welcome to Ack-mee Dental.');
-    const bodies = llmRequestsWith(stack, marker).map((request) => request.body as Record<string, unknown>);
-    expect(bodies.length).toBeGreaterThanOrEqual(2); // race: two identical requests per reply
-    for (const body of bodies) expect(body).toMatchObject({ temperature: 0.9, max_completion_tokens: 123, service_tier: 'priority', stream: true });
-  });
+  it(
+    'settings reach the providers on the wire: Flux thresholds and keyterms, Aura voice, speed and pronunciations, OpenAI model options',
+    T,
+    async () => {
+      // Arrange
+      const config = {
+        first_message: 'Welcome to Acme Dental.',
+        advanced: QUIET,
+        transcriber: { keyterms: ['Acme Dental'], eot_threshold: 0.8, eager: true },
+        voice: { voice_id: 'aura-2-orion-en', speed: 1.13, pronunciations: [{ word: 'Acme', say: 'Ack-mee' }] },
+        model: { temperature: 0.9, max_tokens: 123, priority: true, race: true },
+      };
+      const marker = `What are your hours on day ${Date.now() % 1000}?`;
+      // Act
+      const { tenant, callId, to } = await callScripted(stack, config, [
+        waitForAssistant(),
+        step.say(marker),
+        waitForAssistant(),
+        step.hangup(),
+      ]);
+      await stack.whenCallEnded(tenant.businessId, callId);
+      // Assert
+      const flux = stack.deepgram.fluxConnections.find((connection) => connection.query.tag === carrierCall(stack, to).sid)!;
+      expect(flux.query).toMatchObject({
+        model: 'flux-general-en',
+        encoding: 'mulaw',
+        sampleRate: 8000,
+        eotThreshold: 0.8,
+        keyterms: ['Acme Dental'],
+      });
+      expect(flux.query.eagerEotThreshold).toBeCloseTo(0.6);
+      const aura = stack.deepgram.auraConnections.find((connection) => connection.query.speed === 1.13)!;
+      expect(aura.query).toMatchObject({ model: 'aura-2-orion-en', encoding: 'mulaw', sampleRate: 8000 });
+      expect(JSON.stringify(aura.received)).toContain('Welcome to Ack-mee Dental.');
+      const bodies = llmRequestsWith(stack, marker).map((request) => request.body as Record<string, unknown>);
+      expect(bodies.length).toBeGreaterThanOrEqual(2); // race: two identical requests per reply
+      for (const body of bodies)
+        expect(body).toMatchObject({ temperature: 0.9, max_completion_tokens: 123, service_tier: 'priority', stream: true });
+    },
+  );
 
   it('background office: ambience keeps flowing to the caller between replies', T, async () => {
     // Act
-    const { tenant, callId, to } = await callScripted(stack, { first_message: 'Hello.', advanced: { ...QUIET, background: 'office' } }, [waitForAssistant(), step.pause(3000), step.hangup()]);
+    const { tenant, callId, to } = await callScripted(stack, { first_message: 'Hello.', advanced: { ...QUIET, background: 'office' } }, [
+      waitForAssistant(),
+      step.pause(3000),
+      step.hangup(),
+    ]);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     const stream = carrierCall(stack, to).streams[0]!;

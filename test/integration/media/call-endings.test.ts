@@ -17,12 +17,22 @@ afterAll(async () => {
 });
 
 const T = { timeout: 60_000 };
-const assistantLines = (transcript: { role: string; text: string }[]) => transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
+const assistantLines = (transcript: { role: string; text: string }[]) =>
+  transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
 
 describe.concurrent('how calls end', () => {
   it('silence: an idle message after silence_timeout_s, then end_call_message and silence_timeout', T, async () => {
     // Act
-    const config = { first_message: 'Hello.', advanced: { ...QUIET, silence_timeout_s: 5, idle_messages: ['Are you still there?'], idle_max: 1, end_call_message: 'Goodbye for now.' } };
+    const config = {
+      first_message: 'Hello.',
+      advanced: {
+        ...QUIET,
+        silence_timeout_s: 5,
+        idle_messages: ['Are you still there?'],
+        idle_max: 1,
+        end_call_message: 'Goodbye for now.',
+      },
+    };
     const { tenant, callId } = await callScripted(stack, config, [step.silence()]);
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId, 50_000);
     // Assert
@@ -35,7 +45,10 @@ describe.concurrent('how calls end', () => {
 
   it('max duration: the engine says end_call_message and ends max_duration before the carrier limit', { timeout: 70_000 }, async () => {
     // Act
-    const config = { first_message: 'Hello.', advanced: { ...QUIET, max_duration_s: 30, silence_timeout_s: 60, end_call_message: 'Our time is up, goodbye.' } };
+    const config = {
+      first_message: 'Hello.',
+      advanced: { ...QUIET, max_duration_s: 30, silence_timeout_s: 60, end_call_message: 'Our time is up, goodbye.' },
+    };
     const { tenant, callId } = await callScripted(stack, config, [step.silence()]);
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId, 60_000);
     // Assert
@@ -47,7 +60,10 @@ describe.concurrent('how calls end', () => {
 
   it('voicemail: after the greeting and beep, voicemail_message is left and the call ends voicemail', T, async () => {
     // Act
-    const config = { first_message: 'Hi, this is Acme Dental.', advanced: { ...QUIET, voicemail_message: 'Hi Jordan, this is Acme Dental. Please call us back.' } };
+    const config = {
+      first_message: 'Hi, this is Acme Dental.',
+      advanced: { ...QUIET, voicemail_message: 'Hi Jordan, this is Acme Dental. Please call us back.' },
+    };
     const { tenant, callId, to } = await placeCall(stack, config, '+15005550003');
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
@@ -66,13 +82,20 @@ describe.concurrent('how calls end', () => {
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(call.ended_reason).toBe('voicemail');
-    expect(assistantLines(detail.transcript).every((text) => text.startsWith('Hi, this is Acme') || 'Hi, this is Acme Dental.'.startsWith(text))).toBe(true);
+    expect(
+      assistantLines(detail.transcript).every((text) => text.startsWith('Hi, this is Acme') || 'Hi, this is Acme Dental.'.startsWith(text)),
+    ).toBe(true);
   });
 
   it('fillers: a slow reply gets a filler, which stays out of the model history', T, async () => {
     // Act
     const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: QUIET }, [
-      waitForAssistant(), step.say(`Hmm, ${SLOW} for me.`), waitForAssistant(), step.say('Thanks, goodbye.'), waitForAssistant(), step.hangup(),
+      waitForAssistant(),
+      step.say(`Hmm, ${SLOW} for me.`),
+      waitForAssistant(),
+      step.say('Thanks, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
     ]);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
@@ -86,9 +109,11 @@ describe.concurrent('how calls end', () => {
 
   it('wait_for_user: the assistant speaks only after the caller', T, async () => {
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message_mode: 'wait_for_user', first_message: 'Hello.', advanced: QUIET }, [
-      step.pause(800), step.say('Hello? Who is this?'), waitForAssistant(), step.hangup(),
-    ]);
+    const { tenant, callId } = await callScripted(
+      stack,
+      { first_message_mode: 'wait_for_user', first_message: 'Hello.', advanced: QUIET },
+      [step.pause(800), step.say('Hello? Who is this?'), waitForAssistant(), step.hangup()],
+    );
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(detail.transcript[0]).toMatchObject({ role: 'user', text: 'Hello? Who is this?' });
@@ -97,7 +122,10 @@ describe.concurrent('how calls end', () => {
 
   it('model_generated: the model writes the greeting', T, async () => {
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message_mode: 'model_generated', advanced: QUIET }, [waitForAssistant(), step.hangup()]);
+    const { tenant, callId } = await callScripted(stack, { first_message_mode: 'model_generated', advanced: QUIET }, [
+      waitForAssistant(),
+      step.hangup(),
+    ]);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(detail.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello! Thanks for calling. How can I help you today?' });
@@ -105,9 +133,11 @@ describe.concurrent('how calls end', () => {
 
   it('greet_after_silence_s: with wait_for_user, a silent caller is greeted after the delay', T, async () => {
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message_mode: 'wait_for_user', first_message: 'Hello?', advanced: { ...QUIET, greet_after_silence_s: 2 } }, [
-      waitForAssistant(), step.hangup(),
-    ]);
+    const { tenant, callId } = await callScripted(
+      stack,
+      { first_message_mode: 'wait_for_user', first_message: 'Hello?', advanced: { ...QUIET, greet_after_silence_s: 2 } },
+      [waitForAssistant(), step.hangup()],
+    );
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(detail.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello?' });
@@ -116,7 +146,10 @@ describe.concurrent('how calls end', () => {
 
   it('greeting_delay_ms delays the first message', T, async () => {
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: { ...QUIET, greeting_delay_ms: 1500 } }, [waitForAssistant(), step.hangup()]);
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: { ...QUIET, greeting_delay_ms: 1500 } }, [
+      waitForAssistant(),
+      step.hangup(),
+    ]);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(detail.transcript[0]!.start_ms).toBeGreaterThanOrEqual(1500);

@@ -21,14 +21,19 @@ const T = { timeout: 60_000 };
 const FALLBACK = "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
 // One LLM request per turn (no eager guess, no hedged twin), so one injected failure hits the reply.
 const ONE_REQUEST = { model: { race: false }, transcriber: { eager: false } };
-const assistantLines = (transcript: { role: string; text: string }[]) => transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
+const assistantLines = (transcript: { role: string; text: string }[]) =>
+  transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
 
 describe('provider failures and bad streams end calls cleanly', () => {
   it('the LLM fails: with safety_fallback the caller hears a graceful line and the call ends error', T, async () => {
     // Arrange
     stack.openai.failNext({ kind: 'status', status: 500, message: 'upstream exploded' });
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', ...ONE_REQUEST, advanced: QUIET }, [waitForAssistant(), step.say('What are your hours?'), step.silence()]);
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', ...ONE_REQUEST, advanced: QUIET }, [
+      waitForAssistant(),
+      step.say('What are your hours?'),
+      step.silence(),
+    ]);
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(call.ended_reason).toBe('error');
@@ -53,7 +58,10 @@ describe('provider failures and bad streams end calls cleanly', () => {
     stack.deepgram.setFluxFault('error');
     try {
       // Act
-      const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: QUIET }, [waitForAssistant(), step.silence()]);
+      const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: QUIET }, [
+        waitForAssistant(),
+        step.silence(),
+      ]);
       const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
       // Assert
       expect(call.ended_reason).toBe('error');
@@ -67,7 +75,11 @@ describe('provider failures and bad streams end calls cleanly', () => {
     // Arrange
     stack.openai.failNext({ kind: 'garbage' });
     // Act
-    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', ...ONE_REQUEST, advanced: QUIET }, [waitForAssistant(), step.say('What are your hours?'), step.silence()]);
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', ...ONE_REQUEST, advanced: QUIET }, [
+      waitForAssistant(),
+      step.say('What are your hours?'),
+      step.silence(),
+    ]);
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(call.ended_reason).toBe('error');
@@ -80,7 +92,11 @@ describe('provider failures and bad streams end calls cleanly', () => {
     stack.deepgram.setFluxFault('stall-after-start-of-turn');
     try {
       // Act
-      const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: QUIET }, [waitForAssistant(), step.say('What are your hours?'), step.silence()]);
+      const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', advanced: QUIET }, [
+        waitForAssistant(),
+        step.say('What are your hours?'),
+        step.silence(),
+      ]);
       const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
       // Assert
       expect(call.ended_reason).toBe('error');
@@ -101,7 +117,21 @@ describe('provider failures and bad streams end calls cleanly', () => {
     const ws = new WebSocket(url, { headers: { 'X-Twilio-Signature': twilioSignature(stack.carrier.authToken, url) } });
     await new Promise((resolve) => ws.once('open', resolve));
     ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
-    ws.send(JSON.stringify({ event: 'start', sequenceNumber: '1', streamSid: 'MZreplay', start: { accountSid: stack.carrier.accountSid, streamSid: 'MZreplay', callSid: 'CAreplay', tracks: ['inbound'], customParameters: { call_id: String(callId), token }, mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 } } }));
+    ws.send(
+      JSON.stringify({
+        event: 'start',
+        sequenceNumber: '1',
+        streamSid: 'MZreplay',
+        start: {
+          accountSid: stack.carrier.accountSid,
+          streamSid: 'MZreplay',
+          callSid: 'CAreplay',
+          tracks: ['inbound'],
+          customParameters: { call_id: String(callId), token },
+          mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+        },
+      }),
+    );
     ws.send('this is not json');
     const code = await new Promise<number>((resolve) => ws.once('close', (closeCode) => resolve(closeCode)));
     // Assert

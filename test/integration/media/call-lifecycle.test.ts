@@ -15,7 +15,9 @@ async function setup(advanced: Record<string, unknown>) {
   const harness = await createApiHarness();
   const tenant = await harness.newTenant({ minutes: 50 });
   const assistant = (await (await tenant.request('POST', '/assistants', { config: { advanced } })).json()) as { id: number };
-  const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+  const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as {
+    id: number;
+  };
   const events: CallEvent[] = [];
   let clock = Date.parse('2026-11-23T10:00:00.000Z');
   const minutes = new MinutesRepository(harness.core.db);
@@ -68,8 +70,11 @@ describe('call lifecycle', () => {
     expect([ended, again]).toEqual([true, false]);
     const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, any>;
     expect(detail).toMatchObject({
-      status: 'ended', ended_reason: 'end_phrase', duration_s: 125,
-      started_at: '2026-11-23T10:00:03.000Z', ended_at: '2026-11-23T10:02:08.000Z',
+      status: 'ended',
+      ended_reason: 'end_phrase',
+      duration_s: 125,
+      started_at: '2026-11-23T10:00:03.000Z',
+      ended_at: '2026-11-23T10:02:08.000Z',
     });
     expect(detail.transcript[0].text).not.toContain('ana@example.com');
     const expiry = Math.floor(Date.parse('2026-11-23T10:02:08.000Z') / 1000) + 30 * 86_400;
@@ -124,8 +129,16 @@ describe('call lifecycle', () => {
       { step: 'initialize', name: 'count-reads' },
     );
     // Act
-    const ended = await lifecycle.end(tenant.businessId, call.id, { endedReason: 'assistant_ended', call: answered!, config: defaultAssistantConfig() });
-    const again = await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up', call: answered!, config: defaultAssistantConfig() });
+    const ended = await lifecycle.end(tenant.businessId, call.id, {
+      endedReason: 'assistant_ended',
+      call: answered!,
+      config: defaultAssistantConfig(),
+    });
+    const again = await lifecycle.end(tenant.businessId, call.id, {
+      endedReason: 'caller_hung_up',
+      call: answered!,
+      config: defaultAssistantConfig(),
+    });
     harness.core.db.doc.middlewareStack.remove('count-reads');
     // Assert
     // The second mark wrote nothing but brought the call back as the first left it.
@@ -155,8 +168,13 @@ describe('call lifecycle', () => {
     const { harness, tenant, call } = await setup({});
     const ended: string[] = [];
     const lifecycle = new CallLifecycle({
-      calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: new MinutesRepository(harness.core.db),
-      events: { publish: async () => undefined }, now: () => new Date(), newEventId: () => 'evt', onEnded: (record) => void ended.push(String(record.ended_reason)),
+      calls: harness.core.callRepo,
+      assistants: harness.core.assistantRepo,
+      minutes: new MinutesRepository(harness.core.db),
+      events: { publish: async () => undefined },
+      now: () => new Date(),
+      newEventId: () => 'evt',
+      onEnded: (record) => void ended.push(String(record.ended_reason)),
     });
     // Act
     await lifecycle.end(tenant.businessId, call.id, { endedReason: 'error' });
@@ -185,8 +203,12 @@ describe('call lifecycle', () => {
     const { harness, tenant, call, lifecycle, minutes, slots, business } = await setup({});
     await slots.acquire(tenant.businessId, call.id);
     const withoutSlots = new CallLifecycle({
-      calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes,
-      events: { publish: async () => undefined }, now: () => new Date(), newEventId: () => 'evt',
+      calls: harness.core.callRepo,
+      assistants: harness.core.assistantRepo,
+      minutes,
+      events: { publish: async () => undefined },
+      now: () => new Date(),
+      newEventId: () => 'evt',
     });
     await withoutSlots.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' });
     // Act
@@ -217,7 +239,11 @@ describe('call lifecycle', () => {
     const report = await sweeper.sweepOnce();
     // Assert
     expect(report.ended.heartbeat_stale).toBe(1);
-    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, call.id)).toMatchObject({ status: 'ended', ended_reason: 'error', slot_released: true });
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, call.id)).toMatchObject({
+      status: 'ended',
+      ended_reason: 'error',
+      slot_released: true,
+    });
     expect(await business()).toMatchObject({ live_calls: 0 });
   });
 });

@@ -23,13 +23,20 @@ async function run(advanced: Record<string, unknown>, steps: Parameters<typeof c
   return { ...placed, ...ended, carrier: carrierCall(stack, placed.to) };
 }
 
-const greetingOf = (transcript: { role: string; text: string; interrupted: boolean }[]) => transcript.find((entry) => entry.role === 'assistant')!;
+const greetingOf = (transcript: { role: string; text: string; interrupted: boolean }[]) =>
+  transcript.find((entry) => entry.role === 'assistant')!;
 
 describe.concurrent('barge-in and interruption settings', () => {
   it('barge-in: clear within 100 ms of the interrupting words, no stale audio after it, history cut to what was heard', T, async () => {
     // Arrange
     const question = 'Sorry, can I stop you there? What are your hours?';
-    const steps = [step.bargeIn(question, { afterAssistantStartsMs: 1000 }), waitForAssistant(), step.say('Thanks, goodbye.'), waitForAssistant(), step.hangup()];
+    const steps = [
+      step.bargeIn(question, { afterAssistantStartsMs: 1000 }),
+      waitForAssistant(),
+      step.say('Thanks, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
     // Act
     const { detail, carrier } = await run({ interruptions: 'anytime' }, steps);
     // Assert
@@ -37,7 +44,11 @@ describe.concurrent('barge-in and interruption settings', () => {
     expect(stream.clears.length).toBeGreaterThanOrEqual(1);
     const clearAt = carrier.clockStartMs + stream.clears[0]!.atMs;
     const flux = stack.deepgram.fluxConnections.find((connection) => connection.query.tag === carrier.sid)!;
-    const wordsAt = flux.sent.findIndex((message) => (message as { event?: string; transcript?: string }).event === 'Update' && ((message as { transcript?: string }).transcript ?? '') !== '');
+    const wordsAt = flux.sent.findIndex(
+      (message) =>
+        (message as { event?: string; transcript?: string }).event === 'Update' &&
+        ((message as { transcript?: string }).transcript ?? '') !== '',
+    );
     expect(clearAt - flux.sentAt[wordsAt]!).toBeGreaterThanOrEqual(0);
     expect(clearAt - flux.sentAt[wordsAt]!).toBeLessThan(100);
     const bargeIn = carrier.callee!.said.find((line) => line.bargeIn)!;
@@ -54,7 +65,13 @@ describe.concurrent('barge-in and interruption settings', () => {
 
   it('interruptions: never — the greeting plays to the end and the question is answered after it', T, async () => {
     // Act
-    const steps = [step.bargeIn('Sorry, what are your hours?', { afterAssistantStartsMs: 800 }), waitForAssistant(), step.say('Thanks, goodbye.'), waitForAssistant(), step.hangup()];
+    const steps = [
+      step.bargeIn('Sorry, what are your hours?', { afterAssistantStartsMs: 800 }),
+      waitForAssistant(),
+      step.say('Thanks, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
     const { detail, carrier } = await run({ interruptions: 'never' }, steps);
     // Assert
     expect(carrier.streams[0]!.clears).toHaveLength(0);
@@ -66,9 +83,14 @@ describe.concurrent('barge-in and interruption settings', () => {
   it('interruptions: after_greeting — the greeting is protected, a later reply is not', T, async () => {
     // Act
     const steps = [
-      step.bargeIn('Sorry, what are your hours?', { afterAssistantStartsMs: 800 }), waitForAssistant(),
-      step.say('Tell me about parking please.'), step.bargeIn('Wait, one more thing please.', { afterAssistantStartsMs: 800 }),
-      waitForAssistant(), step.say('Goodbye.'), waitForAssistant(), step.hangup(),
+      step.bargeIn('Sorry, what are your hours?', { afterAssistantStartsMs: 800 }),
+      waitForAssistant(),
+      step.say('Tell me about parking please.'),
+      step.bargeIn('Wait, one more thing please.', { afterAssistantStartsMs: 800 }),
+      waitForAssistant(),
+      step.say('Goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
     ];
     const { detail, carrier } = await run({ interruptions: 'after_greeting' }, steps);
     // Assert
@@ -83,7 +105,13 @@ describe.concurrent('barge-in and interruption settings', () => {
     ['enough words interrupt', 3, 'Wait, wait, please stop now.', 1],
   ])('min words: %s', T, async (_name, minWords, words, clears) => {
     // Act
-    const steps = [step.bargeIn(words, { afterAssistantStartsMs: 800 }), waitForAssistant(), step.say('Okay, goodbye.'), waitForAssistant(), step.hangup()];
+    const steps = [
+      step.bargeIn(words, { afterAssistantStartsMs: 800 }),
+      waitForAssistant(),
+      step.say('Okay, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
     const { carrier } = await run({ interruptions: 'anytime', interrupt_min_words: minWords }, steps);
     // Assert
     expect(carrier.streams[0]!.clears).toHaveLength(clears);
@@ -95,7 +123,12 @@ describe.concurrent('eager end of turn', () => {
 
   it('eager hit: the reply starts on EagerEndOfTurn and is kept at EndOfTurn', T, async () => {
     // Act
-    const placed = await callScripted(stack, short, [waitForAssistant(), step.say('Are you open on Saturday mornings?'), waitForAssistant(), step.hangup()]);
+    const placed = await callScripted(stack, short, [
+      waitForAssistant(),
+      step.say('Are you open on Saturday mornings?'),
+      waitForAssistant(),
+      step.hangup(),
+    ]);
     const { detail } = await stack.whenCallEnded(placed.tenant.businessId, placed.callId);
     // Assert
     const metrics = detail.metrics as unknown as { turns: { eager: boolean }[]; eager: { started: number; discarded: number } };
@@ -105,7 +138,13 @@ describe.concurrent('eager end of turn', () => {
 
   it('eager miss: the caller goes on after a pause, the early reply is discarded and the full turn answered', T, async () => {
     // Act
-    const placed = await callScripted(stack, short, [waitForAssistant(), step.say('I would like to'), step.say('book a cleaning next week.'), waitForAssistant(), step.hangup()]);
+    const placed = await callScripted(stack, short, [
+      waitForAssistant(),
+      step.say('I would like to'),
+      step.say('book a cleaning next week.'),
+      waitForAssistant(),
+      step.hangup(),
+    ]);
     const { detail } = await stack.whenCallEnded(placed.tenant.businessId, placed.callId);
     // Assert
     const metrics = detail.metrics as unknown as { turns: { eager: boolean }[]; eager: { started: number; discarded: number } };
@@ -118,7 +157,12 @@ describe.concurrent('eager end of turn', () => {
 
   it('eager off: no early requests', T, async () => {
     // Act
-    const placed = await callScripted(stack, { ...short, transcriber: { eager: false } }, [waitForAssistant(), step.say('Are you open on Saturday mornings?'), waitForAssistant(), step.hangup()]);
+    const placed = await callScripted(stack, { ...short, transcriber: { eager: false } }, [
+      waitForAssistant(),
+      step.say('Are you open on Saturday mornings?'),
+      waitForAssistant(),
+      step.hangup(),
+    ]);
     const { detail } = await stack.whenCallEnded(placed.tenant.businessId, placed.callId);
     // Assert
     const metrics = detail.metrics as unknown as { turns: { eager: boolean }[]; eager: { started: number } };

@@ -26,20 +26,37 @@ function recordingTelephony(failWith?: ProviderError) {
 async function setup(minutes: number, failWith?: ProviderError) {
   const harness = await createApiHarness();
   const tenant = await harness.newTenant({ minutes: Math.max(minutes, 1) });
-  const assistant = (await (await tenant.request('POST', '/assistants', { config: { advanced: { max_duration_s: 300 } } })).json()) as { id: number };
-  const created = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+  const assistant = (await (await tenant.request('POST', '/assistants', { config: { advanced: { max_duration_s: 300 } } })).json()) as {
+    id: number;
+  };
+  const created = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as {
+    id: number;
+  };
   if (minutes === 0) await harness.admin.setMinutes(tenant.businessId, 0);
   const minutesRepo = new MinutesRepository(harness.core.db);
   const slots = new CallSlotsRepository(harness.core.db);
   const now = () => new Date('2026-11-23T10:00:00.000Z');
   const lifecycle = new CallLifecycle({
-    calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: minutesRepo, slots,
-    events: { publish: async () => undefined }, now, newEventId: () => 'evt',
+    calls: harness.core.callRepo,
+    assistants: harness.core.assistantRepo,
+    minutes: minutesRepo,
+    slots,
+    events: { publish: async () => undefined },
+    now,
+    newEventId: () => 'evt',
   });
   const { telephony, placed } = recordingTelephony(failWith);
   const dial = dialOutbound({
-    telephony, calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: minutesRepo, slots, lifecycle,
-    publicBaseUrl: 'https://media.example.com', streamTokenSecret: 's', now, log: () => undefined,
+    telephony,
+    calls: harness.core.callRepo,
+    assistants: harness.core.assistantRepo,
+    minutes: minutesRepo,
+    slots,
+    lifecycle,
+    publicBaseUrl: 'https://media.example.com',
+    streamTokenSecret: 's',
+    now,
+    log: () => undefined,
   });
   const record = (await harness.core.callRepo.getCallRecord(tenant.businessId, created.id))!;
   return { harness, tenant, assistant, record, dial, placed, slots };
@@ -64,7 +81,10 @@ describe('dialling an outbound call', () => {
     expect(verifyStreamToken('s', request.parameters.token!, Date.parse('2026-11-23T10:01:00.000Z'))).toMatchObject({ callId: record.id });
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_reserved: 5, live_calls: 1 });
     expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({
-      carrier_call_sid: 'CA-placed', reserved_minutes: 5, time_limit_s: 300, slot_held: true,
+      carrier_call_sid: 'CA-placed',
+      reserved_minutes: 5,
+      time_limit_s: 300,
+      slot_held: true,
     });
   });
 
@@ -86,7 +106,11 @@ describe('dialling an outbound call', () => {
     // Assert
     expect(result).toBe('ended');
     expect(placed).toEqual([]);
-    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({ status: 'ended', ended_reason: 'failed', slot_released: true });
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({
+      status: 'ended',
+      ended_reason: 'failed',
+      slot_released: true,
+    });
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 0 });
   });
 
@@ -94,7 +118,9 @@ describe('dialling an outbound call', () => {
     // Arrange
     const { harness, tenant, assistant, record, dial, placed, slots } = await setup(100);
     await harness.admin.setMaxConcurrentCalls(tenant.businessId, 1);
-    const other = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550124' })).json()) as { id: number };
+    const other = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550124' })).json()) as {
+      id: number;
+    };
     await slots.acquire(tenant.businessId, other.id);
     // Act
     const result = await dial(record);
@@ -115,7 +141,9 @@ describe('dialling an outbound call', () => {
     await refused.dial(refused.record);
     const thrown = await flaky.dial(flaky.record).catch((error: unknown) => error);
     // Assert
-    expect(await refused.harness.core.callRepo.getCallRecord(refused.tenant.businessId, refused.record.id)).toMatchObject({ ended_reason: 'failed' });
+    expect(await refused.harness.core.callRepo.getCallRecord(refused.tenant.businessId, refused.record.id)).toMatchObject({
+      ended_reason: 'failed',
+    });
     expect(thrown).toBeInstanceOf(ProviderError);
   });
 });

@@ -29,8 +29,20 @@ function realtimeOf(to: string) {
 describe.concurrent('live mode (speech-to-speech over the sandbox Realtime endpoint)', () => {
   it('a live call: verbatim greeting, a question answered, goodbye + end_call; transcript and metrics', T, async () => {
     // Arrange
-    const config = { mode: 'live', live_voice: 'cedar', first_message: 'Hi, this is Acme Dental calling about your visit.', advanced: QUIET };
-    const steps = [waitForAssistant(), step.say('Are you open on Saturday mornings?'), waitForAssistant(), step.say('Great, thank you. Goodbye!'), waitForAssistant(), step.hangup()];
+    const config = {
+      mode: 'live',
+      live_voice: 'cedar',
+      first_message: 'Hi, this is Acme Dental calling about your visit.',
+      advanced: QUIET,
+    };
+    const steps = [
+      waitForAssistant(),
+      step.say('Are you open on Saturday mornings?'),
+      waitForAssistant(),
+      step.say('Great, thank you. Goodbye!'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
     // Act
     const { tenant, callId, to } = await callScripted(stack, config, steps);
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
@@ -39,7 +51,11 @@ describe.concurrent('live mode (speech-to-speech over the sandbox Realtime endpo
     expect(detail.transcript.map(({ role, text, interrupted }) => ({ role, text, interrupted }))).toEqual([
       { role: 'assistant', text: 'Hi, this is Acme Dental calling about your visit.', interrupted: false },
       { role: 'user', text: 'Are you open on Saturday mornings?', interrupted: false },
-      { role: 'assistant', text: "We're open Monday through Friday from nine to five, and Saturday mornings until noon.", interrupted: false },
+      {
+        role: 'assistant',
+        text: "We're open Monday through Friday from nine to five, and Saturday mornings until noon.",
+        interrupted: false,
+      },
       { role: 'user', text: 'Great, thank you. Goodbye!', interrupted: false },
       { role: 'assistant', text: 'Thank you for calling. Have a great day, goodbye!', interrupted: false },
       { role: 'tool', text: 'end_call', interrupted: false },
@@ -56,7 +72,13 @@ describe.concurrent('live mode (speech-to-speech over the sandbox Realtime endpo
   it('barge-in: clear sent, the response cancelled, the item truncated to what was heard, the transcript cut', T, async () => {
     // Arrange
     const config = { mode: 'live', first_message: LONG_GREETING, advanced: { ...QUIET, interruptions: 'anytime' } };
-    const steps = [step.bargeIn('Sorry, what are your hours?', { afterAssistantStartsMs: 1000 }), waitForAssistant(), step.say('Thanks, goodbye.'), waitForAssistant(), step.hangup()];
+    const steps = [
+      step.bargeIn('Sorry, what are your hours?', { afterAssistantStartsMs: 1000 }),
+      waitForAssistant(),
+      step.say('Thanks, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
     // Act
     const { tenant, callId, to } = await callScripted(stack, config, steps);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);

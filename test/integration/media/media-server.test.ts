@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { SessionHandle, SessionStart } from '../../../media-service/src/call/session-types';
-import { ACTIVE_CALLS_DIMENSION, ACTIVE_CALLS_METRIC_NAME, ACTIVE_CALLS_NAMESPACE, activeCallsEmf, CALLS_ENDED_WITH_ERROR_METRIC_NAME, callEndedWithErrorEmf } from '../../../media-service/src/server/active-calls-metric';
+import {
+  ACTIVE_CALLS_DIMENSION,
+  ACTIVE_CALLS_METRIC_NAME,
+  ACTIVE_CALLS_NAMESPACE,
+  activeCallsEmf,
+  CALLS_ENDED_WITH_ERROR_METRIC_NAME,
+  callEndedWithErrorEmf,
+} from '../../../media-service/src/server/active-calls-metric';
 import { MediaServer } from '../../../media-service/src/server/media-server';
 import { SessionRegistry } from '../../../media-service/src/server/session-registry';
 import { signStreamToken } from '../../../media-service/src/telephony/stream-token';
@@ -22,7 +29,13 @@ const NOW = Date.parse('2026-11-23T10:00:00.000Z');
 function fakeSession(input: SessionStart) {
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
-  const handle = { callId: input.claims.callId, businessId: input.claims.businessId, onAmd: vi.fn(), stop: vi.fn(() => finish()), done } satisfies SessionHandle;
+  const handle = {
+    callId: input.claims.callId,
+    businessId: input.claims.businessId,
+    onAmd: vi.fn(),
+    stop: vi.fn(() => finish()),
+    done,
+  } satisfies SessionHandle;
   return { input, handle, finish };
 }
 
@@ -33,11 +46,17 @@ async function setup() {
   const harness = await createApiHarness();
   const tenant = await harness.newTenant({ minutes: 50 });
   const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
-  const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+  const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as {
+    id: number;
+  };
   const now = () => new Date(NOW);
   const lifecycle = new CallLifecycle({
-    calls: harness.core.callRepo, assistants: harness.core.assistantRepo, minutes: new MinutesRepository(harness.core.db),
-    events: { publish: async () => undefined }, now, newEventId: () => 'evt_1',
+    calls: harness.core.callRepo,
+    assistants: harness.core.assistantRepo,
+    minutes: new MinutesRepository(harness.core.db),
+    events: { publish: async () => undefined },
+    now,
+    newEventId: () => 'evt_1',
   });
   let deadline: (() => void) | undefined;
   const registry = new SessionRegistry({ timer: (run) => ((deadline = run), () => (deadline = undefined)) });
@@ -55,8 +74,18 @@ async function setup() {
   const server = await MediaServer.start(
     {
       twilio: {
-        catalog: harness.core.catalog, businesses: harness.core.businesses, assistants: harness.core.assistantRepo, calls: harness.core.callRepo, ids: harness.core.ids,
-        minutes: new MinutesRepository(harness.core.db), lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: SECRET, now, log: (message) => logs.push(message),
+        catalog: harness.core.catalog,
+        businesses: harness.core.businesses,
+        assistants: harness.core.assistantRepo,
+        calls: harness.core.callRepo,
+        ids: harness.core.ids,
+        minutes: new MinutesRepository(harness.core.db),
+        lifecycle,
+        authToken: AUTH_TOKEN,
+        publicBaseUrl: BASE,
+        streamTokenSecret: SECRET,
+        now,
+        log: (message) => logs.push(message),
       },
       startSession: started,
       registry,
@@ -73,8 +102,23 @@ async function setup() {
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
       body: new URLSearchParams(form).toString(),
     });
-  const token = (callId = call.id, expiresAt = NOW + 60_000) => signStreamToken(SECRET, { callId, businessId: tenant.businessId, expiresAt });
-  return { harness, tenant, call, server, registry, sessions, started, sessionStarted, logs, local, post, token, fireDeadline: () => deadline?.() };
+  const token = (callId = call.id, expiresAt = NOW + 60_000) =>
+    signStreamToken(SECRET, { callId, businessId: tenant.businessId, expiresAt });
+  return {
+    harness,
+    tenant,
+    call,
+    server,
+    registry,
+    sessions,
+    started,
+    sessionStarted,
+    logs,
+    local,
+    post,
+    token,
+    fireDeadline: () => deadline?.(),
+  };
 }
 
 /** Opens a media stream like Twilio: signed upgrade, `connected`, then `start` with our parameters. */
@@ -88,7 +132,14 @@ function openStream(local: string, parameters: Record<string, string> | undefine
   ws.on('open', () => {
     ws.send(JSON.stringify({ event: 'connected', protocol: 'Call', version: '1.0.0' }));
     if (!parameters) return;
-    const start = { accountSid: 'AC1', streamSid: 'MZ1', callSid: 'CA1', tracks: ['inbound'], customParameters: parameters, mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 } };
+    const start = {
+      accountSid: 'AC1',
+      streamSid: 'MZ1',
+      callSid: 'CA1',
+      tracks: ['inbound'],
+      customParameters: parameters,
+      mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+    };
     ws.send(JSON.stringify({ event: 'start', sequenceNumber: '1', start, streamSid: 'MZ1' }));
   });
   return { ws, outcome };
@@ -113,7 +164,8 @@ describe('media server: stream upgrades', () => {
     // Arrange
     const { local, token, call, started, logs } = await setup();
     const good = token();
-    const parameters = variant === 'other-call' ? { call_id: String(call.id + 1), token: good } : { call_id: String(call.id), token: tamper!(good) };
+    const parameters =
+      variant === 'other-call' ? { call_id: String(call.id + 1), token: good } : { call_id: String(call.id), token: tamper!(good) };
     // Act
     const { outcome } = openStream(local, parameters);
     // Assert
@@ -237,8 +289,16 @@ describe('ActiveCalls metric', () => {
     // Arrange / Act
     const line = JSON.parse(activeCallsEmf('prod', 3, NOW)) as Record<string, unknown>;
     // Assert
-    expect([ACTIVE_CALLS_NAMESPACE, ACTIVE_CALLS_METRIC_NAME, ACTIVE_CALLS_DIMENSION]).toEqual([METRIC_NAMESPACE, ACTIVE_CALLS_METRIC, STAGE_DIMENSION]);
-    expect(line).toMatchObject({ Stage: 'prod', ActiveCalls: 3, _aws: { CloudWatchMetrics: [{ Namespace: 'VoiceAgent', Dimensions: [['Stage']] }] } });
+    expect([ACTIVE_CALLS_NAMESPACE, ACTIVE_CALLS_METRIC_NAME, ACTIVE_CALLS_DIMENSION]).toEqual([
+      METRIC_NAMESPACE,
+      ACTIVE_CALLS_METRIC,
+      STAGE_DIMENSION,
+    ]);
+    expect(line).toMatchObject({
+      Stage: 'prod',
+      ActiveCalls: 3,
+      _aws: { CloudWatchMetrics: [{ Namespace: 'VoiceAgent', Dimensions: [['Stage']] }] },
+    });
   });
 });
 
@@ -248,6 +308,10 @@ describe('CallsEndedWithError metric', () => {
     const line = JSON.parse(callEndedWithErrorEmf('prod', NOW)) as Record<string, unknown>;
     // Assert
     expect(CALLS_ENDED_WITH_ERROR_METRIC_NAME).toBe(CALLS_ENDED_WITH_ERROR_METRIC);
-    expect(line).toMatchObject({ Stage: 'prod', CallsEndedWithError: 1, _aws: { CloudWatchMetrics: [{ Namespace: METRIC_NAMESPACE, Dimensions: [[STAGE_DIMENSION]] }] } });
+    expect(line).toMatchObject({
+      Stage: 'prod',
+      CallsEndedWithError: 1,
+      _aws: { CloudWatchMetrics: [{ Namespace: METRIC_NAMESPACE, Dimensions: [[STAGE_DIMENSION]] }] },
+    });
   });
 });

@@ -14,7 +14,9 @@ async function setup() {
   const harness = await createApiHarness();
   const tenant = await harness.newTenant();
   const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
-  const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number };
+  const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as {
+    id: number;
+  };
   const dialled: CallRecord[] = [];
   const logs: string[] = [];
   const consumer = new OutboundConsumer({
@@ -29,7 +31,8 @@ async function setup() {
     log: (message) => logs.push(message),
   });
   const receive = async () =>
-    (await harness.sqs.send(new ReceiveMessageCommand({ QueueUrl: harness.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
+    (await harness.sqs.send(new ReceiveMessageCommand({ QueueUrl: harness.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 })))
+      .Messages ?? [];
   return { harness, tenant, call, consumer, dialled, logs, receive };
 }
 
@@ -51,7 +54,10 @@ describe('outbound-calls consumer (fauxqs + DynamoDB Local)', () => {
     // Arrange
     const { harness, tenant, call, consumer, dialled, receive } = await setup();
     await harness.sqs.send(
-      new SendMessageCommand({ QueueUrl: harness.queueUrl, MessageBody: JSON.stringify({ business_id: tenant.businessId, call_id: call.id }) }),
+      new SendMessageCommand({
+        QueueUrl: harness.queueUrl,
+        MessageBody: JSON.stringify({ business_id: tenant.businessId, call_id: call.id }),
+      }),
     );
     const messages = await receive();
     // Act
@@ -67,7 +73,9 @@ describe('outbound-calls consumer (fauxqs + DynamoDB Local)', () => {
     const { harness, consumer, logs, receive } = await setup();
     await receive(); // take the API's own job out of the way (it becomes visible again later)
     await harness.sqs.send(new SendMessageCommand({ QueueUrl: harness.queueUrl, MessageBody: '{"business_id": "x"}' }));
-    await harness.sqs.send(new SendMessageCommand({ QueueUrl: harness.queueUrl, MessageBody: JSON.stringify({ business_id: 1, call_id: 987654321 }) }));
+    await harness.sqs.send(
+      new SendMessageCommand({ QueueUrl: harness.queueUrl, MessageBody: JSON.stringify({ business_id: 1, call_id: 987654321 }) }),
+    );
     const messages = await receive();
     // Act
     const outcomes = await Promise.all(messages.map((message) => consumer.handle(message)));
@@ -83,12 +91,15 @@ async function cappedSetup(deferDelayS?: number) {
   const tenant = await harness.newTenant();
   await harness.admin.setMaxConcurrentCalls(tenant.businessId, 1);
   const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
-  const create = async () => ((await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number }).id;
+  const create = async () =>
+    ((await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as { id: number }).id;
   const [first, second] = [await create(), await create()];
   const now = () => new Date('2026-11-23T10:00:00.000Z');
   const repos = {
-    calls: harness.core.callRepo, assistants: harness.core.assistantRepo,
-    minutes: new MinutesRepository(harness.core.db), slots: new CallSlotsRepository(harness.core.db),
+    calls: harness.core.callRepo,
+    assistants: harness.core.assistantRepo,
+    minutes: new MinutesRepository(harness.core.db),
+    slots: new CallSlotsRepository(harness.core.db),
   };
   const lifecycle = new CallLifecycle({ ...repos, events: { publish: async () => undefined }, now, newEventId: () => 'evt' });
   const placed: PlaceCallRequest[] = [];
@@ -97,13 +108,29 @@ async function cappedSetup(deferDelayS?: number) {
     hangup: async () => undefined,
     transfer: async () => undefined,
   };
-  const dial = dialOutbound({ ...repos, telephony, lifecycle, publicBaseUrl: 'https://media.example.com', streamTokenSecret: 's', now, log: () => undefined });
+  const dial = dialOutbound({
+    ...repos,
+    telephony,
+    lifecycle,
+    publicBaseUrl: 'https://media.example.com',
+    streamTokenSecret: 's',
+    now,
+    log: () => undefined,
+  });
   const consumer = new OutboundConsumer({
-    jobs: new SqsOutboundJobs(harness.sqs, harness.queueUrl), calls: harness.core.callRepo, dial, owner: 'task-1', now, log: () => undefined, deferDelayS,
+    jobs: new SqsOutboundJobs(harness.sqs, harness.queueUrl),
+    calls: harness.core.callRepo,
+    dial,
+    owner: 'task-1',
+    now,
+    log: () => undefined,
+    deferDelayS,
   });
   const receive = async () =>
-    (await harness.sqs.send(new ReceiveMessageCommand({ QueueUrl: harness.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
-  const jobFor = (messages: Awaited<ReturnType<typeof receive>>, callId: number) => messages.find((message) => JSON.parse(message.Body!).call_id === callId)!;
+    (await harness.sqs.send(new ReceiveMessageCommand({ QueueUrl: harness.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 })))
+      .Messages ?? [];
+  const jobFor = (messages: Awaited<ReturnType<typeof receive>>, callId: number) =>
+    messages.find((message) => JSON.parse(message.Body!).call_id === callId)!;
   const placedIds = () => placed.map((request) => Number(request.parameters.call_id));
   return { harness, tenant, first, second, lifecycle, consumer, receive, jobFor, placedIds };
 }
@@ -123,7 +150,11 @@ describe('outbound-calls consumer at the concurrency cap', () => {
     // Assert
     expect([firstOutcome, secondOutcome, stillFull, afterEnd]).toEqual(['dialled', 'deferred', 'deferred', 'dialled']);
     expect(placedIds()).toEqual([first, second]);
-    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, second)).toMatchObject({ status: 'queued', claimed_by: 'task-1', carrier_call_sid: 'CA-2' });
+    expect(await harness.core.callRepo.getCallRecord(tenant.businessId, second)).toMatchObject({
+      status: 'queued',
+      claimed_by: 'task-1',
+      carrier_call_sid: 'CA-2',
+    });
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 1 });
     expect(await receive()).toEqual([]);
   });

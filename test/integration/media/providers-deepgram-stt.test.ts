@@ -79,14 +79,25 @@ describe('DeepgramSpeechToText against the sandbox Flux', () => {
     await until('closed');
     // Assert
     expect(events[0]).toEqual({ type: 'start_of_turn', turnIndex: 0 });
-    expect(end).toEqual({ type: 'end_of_turn', turnIndex: 0, transcript: 'I would like to book a cleaning next Tuesday', endOfSpeechMs: 1700 });
+    expect(end).toEqual({
+      type: 'end_of_turn',
+      turnIndex: 0,
+      transcript: 'I would like to book a cleaning next Tuesday',
+      endOfSpeechMs: 1700,
+    });
     const updates = events.filter((e) => e.type === 'update').map((e) => (e as { transcript: string }).transcript);
     expect(updates.length).toBeGreaterThanOrEqual(4);
     for (const text of updates) expect('I would like to book a cleaning next Tuesday'.startsWith(text)).toBe(true);
     expect(events.some((e) => e.type === 'eager_end_of_turn' || e.type === 'error')).toBe(false);
     const record = deepgram.fluxConnections.at(-1)!;
     expect(record.authorization).toBe('Token dg-key');
-    expect(record.query).toMatchObject({ model: 'flux-general-en', encoding: 'mulaw', sampleRate: 8000, eotThreshold: 0.7, tag: 'CA-basic' });
+    expect(record.query).toMatchObject({
+      model: 'flux-general-en',
+      encoding: 'mulaw',
+      sampleRate: 8000,
+      eotThreshold: 0.7,
+      tag: 'CA-basic',
+    });
     expect(record.query.keyterms).toEqual(['Acme Dental', 'cleaning']);
     expect(record.received).toContainEqual({ type: 'CloseStream' });
   });
@@ -214,7 +225,9 @@ describe('DeepgramSpeechToText against the sandbox Flux', () => {
   it('closes without an error event when the signal aborts', async () => {
     // Arrange
     const controller = new AbortController();
-    const stream = await new DeepgramSpeechToText({ apiKey: 'k', baseUrl: deepgram.baseUrl }).open(options('CA-abort', { signal: controller.signal }));
+    const stream = await new DeepgramSpeechToText({ apiKey: 'k', baseUrl: deepgram.baseUrl }).open(
+      options('CA-abort', { signal: controller.signal }),
+    );
     const { events, until } = collect(stream);
     // Act
     controller.abort();

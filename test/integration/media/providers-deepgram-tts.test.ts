@@ -151,7 +151,11 @@ describe('DeepgramTextToSpeech against the sandbox Aura', () => {
   it('reports a refused key as a non-retryable 401 error, then closed', async () => {
     // Arrange
     const strict = await DeepgramSandboxServer.start({ board: new TranscriptBoard(), apiKey: 'right' });
-    const stream = new DeepgramTextToSpeech({ apiKey: 'wrong', baseUrl: strict.baseUrl }).open({ voice: '', speed: 1, signal: new AbortController().signal });
+    const stream = new DeepgramTextToSpeech({ apiKey: 'wrong', baseUrl: strict.baseUrl }).open({
+      voice: '',
+      speed: 1,
+      signal: new AbortController().signal,
+    });
     const { events, until } = watch(stream);
     // Act
     stream.speak('Hello?');

@@ -66,13 +66,22 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
     expect(text(chunks)).toBe("We're open Monday through Friday from nine to five, and Saturday mornings until noon.");
     expect(chunks.filter((c) => c.type === 'text').length).toBeGreaterThan(5);
     const textChunks = chunks.filter((c) => c.type === 'text').length;
-    expect(chunks.slice(-2)).toEqual([{ type: 'usage', input: expect.any(Number), output: textChunks }, { type: 'done', finishReason: 'stop' }]);
+    expect(chunks.slice(-2)).toEqual([
+      { type: 'usage', input: expect.any(Number), output: textChunks },
+      { type: 'done', finishReason: 'stop' },
+    ]);
     expect(stream.firstTokenMs).toBeGreaterThanOrEqual(35);
     expect(stream.serviceTier).toBe('default');
     expect(openai.requests).toHaveLength(before + 1);
     const seen = openai.requests.at(-1)!;
     expect(seen.authorization).toBe('Bearer sk-test');
-    expect(seen.body).toMatchObject({ model: 'gpt-4.1-mini', stream: true, stream_options: { include_usage: true }, temperature: 0.4, max_completion_tokens: 300 });
+    expect(seen.body).toMatchObject({
+      model: 'gpt-4.1-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.4,
+      max_completion_tokens: 300,
+    });
     expect(seen.body).not.toHaveProperty('service_tier');
     expect(seen.body).not.toHaveProperty('max_tokens');
   });
@@ -91,24 +100,39 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
       { role: 'tool', toolCallId: 'call_1', content: '{"status":"shipped"}' },
       { role: 'user', content: 'Book me in for Tuesday.' },
     ];
-    const tools = [{ name: 'book_appointment', description: 'Books a visit.', parameters: { type: 'object', properties: { day: { type: 'string' } } } }];
+    const tools = [
+      { name: 'book_appointment', description: 'Books a visit.', parameters: { type: 'object', properties: { day: { type: 'string' } } } },
+    ];
     // Act
     const chunks = await drain(llm().stream(request({ messages, tools })));
     // Assert
     expect(chunks.filter((c) => c.type === 'tool_call')).toEqual([
-      { type: 'tool_call', call: { id: expect.stringMatching(/^call_/), name: 'book_appointment', arguments: '{"day":"Tuesday","time":"10:00","service":"cleaning"}' } },
+      {
+        type: 'tool_call',
+        call: {
+          id: expect.stringMatching(/^call_/),
+          name: 'book_appointment',
+          arguments: '{"day":"Tuesday","time":"10:00","service":"cleaning"}',
+        },
+      },
       { type: 'tool_call', call: { id: expect.stringMatching(/^call_/), name: 'send_sms', arguments: '{"to":"+15550100002"}' } },
     ]);
     expect(chunks.at(-1)).toEqual({ type: 'done', finishReason: 'tool_calls' });
     const body = openai.requests.at(-1)!.body as { messages: unknown[]; tools: unknown[] };
-    expect(body.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"id":7}' } }] });
+    expect(body.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"id":7}' } }],
+    });
     expect(body.messages[2]).toEqual({ role: 'tool', tool_call_id: 'call_1', content: '{"status":"shipped"}' });
     expect(body.tools).toEqual([{ type: 'function', function: tools[0] }]);
   });
 
   it('says goodbye and calls end_call when the caller says goodbye and the tool is offered', async () => {
     // Arrange
-    const tools = [{ name: 'end_call', description: 'Ends the call.', parameters: { type: 'object', properties: {}, additionalProperties: false } }];
+    const tools = [
+      { name: 'end_call', description: 'Ends the call.', parameters: { type: 'object', properties: {}, additionalProperties: false } },
+    ];
     // Act
     const chunks = await drain(llm().stream(request({ messages: [{ role: 'user', content: "No, that's all, goodbye." }], tools })));
     // Assert
@@ -298,7 +322,13 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
     const ajv = new Ajv({ strict: false });
     addFormats(ajv);
     expect(ajv.validate(schema, value), JSON.stringify(ajv.errors)).toBe(true);
-    expect(value.structured_data).toEqual({ caller_name: 'Jane Doe', appointment_date: '2026-03-14', service: 'cleaning', party_size: 2, wants_callback: null });
+    expect(value.structured_data).toEqual({
+      caller_name: 'Jane Doe',
+      appointment_date: '2026-03-14',
+      service: 'cleaning',
+      party_size: 2,
+      wants_callback: null,
+    });
     expect(value.success_evaluation).toBe(8);
     expect(value.summary).toContain('Jane Doe');
   });

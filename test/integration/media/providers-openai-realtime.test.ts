@@ -25,8 +25,15 @@ const END_CALL = { name: 'end_call', description: 'Hang up.', parameters: { type
 function open(tag: string, overrides: Partial<S2sOpenOptions> = {}, apiKey = 'sk-right') {
   const realtime = new OpenAiRealtime({ apiKey, baseUrl: openai.baseUrl, sendTag: true, log: () => undefined });
   const session = realtime.open({
-    instructions: 'You are a receptionist.', voice: 'marin', tools: [END_CALL], language: 'en-US', speed: 1, interruptResponse: true, tag,
-    signal: new AbortController().signal, ...overrides,
+    instructions: 'You are a receptionist.',
+    voice: 'marin',
+    tools: [END_CALL],
+    language: 'en-US',
+    speed: 1,
+    interruptResponse: true,
+    tag,
+    signal: new AbortController().signal,
+    ...overrides,
   });
   return { session, ...watch(session) };
 }
@@ -42,7 +49,10 @@ function watch(session: S2sSession) {
     new Promise<Extract<S2sEvent, { type: T }>>((resolve) => {
       const found = events.find((event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>));
       if (found) return resolve(found as Extract<S2sEvent, { type: T }>);
-      waiters.push({ test: (event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>), resolve: (event) => resolve(event as Extract<S2sEvent, { type: T }>) });
+      waiters.push({
+        test: (event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>),
+        resolve: (event) => resolve(event as Extract<S2sEvent, { type: T }>),
+      });
     });
   return { events, until };
 }
@@ -60,10 +70,14 @@ describe('OpenAiRealtime against the sandbox Realtime endpoint', () => {
     expect(update.type).toBe('session.update');
     expect(update.session).not.toHaveProperty('temperature');
     expect(update.session).toMatchObject({
-      type: 'realtime', instructions: 'You are a receptionist.', output_modalities: ['audio'], tool_choice: 'auto',
+      type: 'realtime',
+      instructions: 'You are a receptionist.',
+      output_modalities: ['audio'],
+      tool_choice: 'auto',
       audio: {
         input: {
-          format: { type: 'audio/pcmu' }, transcription: { model: 'gpt-4o-mini-transcribe', language: 'en' },
+          format: { type: 'audio/pcmu' },
+          transcription: { model: 'gpt-4o-mini-transcribe', language: 'en' },
           turn_detection: { type: 'server_vad', silence_duration_ms: 500, create_response: true, interrupt_response: true },
         },
         output: { format: { type: 'audio/pcmu' }, voice: 'marin', speed: 1 },

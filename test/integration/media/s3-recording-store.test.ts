@@ -15,7 +15,8 @@ const s3 = new S3Client({
 });
 
 beforeAll(async () => {
-  if (!endpoint.includes('127.0.0.1') && !endpoint.includes('localhost')) throw new Error('Refusing to run against a non-local S3 endpoint.');
+  if (!endpoint.includes('127.0.0.1') && !endpoint.includes('localhost'))
+    throw new Error('Refusing to run against a non-local S3 endpoint.');
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
 });
 
@@ -44,7 +45,12 @@ describe('S3RecordingStore', () => {
   it('asks for SSE-KMS with the given key (fauxqs does not echo it, so the request headers are observed)', async () => {
     // Arrange
     const kmsKeyId = 'arn:aws:kms:us-east-1:000000000000:key/recordings';
-    const observed = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const observed = new S3Client({
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     const sent: Record<string, string>[] = [];
     observed.middlewareStack.add(
       (next) => async (args) => {

@@ -20,8 +20,18 @@ import { ProviderError } from '../../../shared/errors';
  * test waits on conditions (never on durations).
  */
 
-interface Webhook { path: string; params: Record<string, string>; signed: boolean }
-interface Leg { path: string; signed: boolean; transport: TwilioMediaStream; events: CallTransportEvent[]; raw: Record<string, any>[] }
+interface Webhook {
+  path: string;
+  params: Record<string, string>;
+  signed: boolean;
+}
+interface Leg {
+  path: string;
+  signed: boolean;
+  transport: TwilioMediaStream;
+  events: CallTransportEvent[];
+  raw: Record<string, any>[];
+}
 
 let carrier: SandboxCarrier;
 let app: Server;
@@ -47,7 +57,11 @@ beforeAll(async () => {
     });
   });
   new WebSocketServer({ server: app }).on('connection', (ws, req) => {
-    const signed = isValidTwilioSignature(carrier.authToken, req.headers['x-twilio-signature'] as string, `ws://127.0.0.1:${port()}${req.url}`);
+    const signed = isValidTwilioSignature(
+      carrier.authToken,
+      req.headers['x-twilio-signature'] as string,
+      `ws://127.0.0.1:${port()}${req.url}`,
+    );
     const leg: Leg = { path: req.url!, signed, transport: new TwilioMediaStream(ws, { log: () => undefined }), events: [], raw: [] };
     ws.on('message', (data) => void leg.raw.push(JSON.parse(data.toString())));
     leg.transport.on((event) => void leg.events.push(event));
@@ -76,8 +90,16 @@ async function until<T>(probe: () => T | undefined | false): Promise<T> {
 }
 
 const request = (to: string, path: string, overrides: Partial<PlaceCallRequest> = {}): PlaceCallRequest => ({
-  to, from: '+15550100001', streamUrl: `ws://127.0.0.1:${port()}${path}`, parameters: { callId: '42', token: 'tok' },
-  statusCallbackUrl: `${origin}/status`, machineDetection: false, amdCallbackUrl: `${origin}/amd`, timeoutS: 30, timeLimitS: 600, ...overrides,
+  to,
+  from: '+15550100001',
+  streamUrl: `ws://127.0.0.1:${port()}${path}`,
+  parameters: { callId: '42', token: 'tok' },
+  statusCallbackUrl: `${origin}/status`,
+  machineDetection: false,
+  amdCallbackUrl: `${origin}/amd`,
+  timeoutS: 30,
+  timeLimitS: 600,
+  ...overrides,
 });
 const statusesOf = (callSid: string, path = '/status') => webhooks.filter((w) => w.path === path && w.params.CallSid === callSid);
 const legAt = (path: string) => until(() => legs.find((leg) => leg.path === path && leg.events.some((e) => e.type === 'start')));
@@ -104,18 +126,29 @@ describe('SandboxCarrier driven by TwilioTelephony and TwilioMediaStream', () =>
     // Act 3
     await telephony.hangup(callSid);
     const ended = await carrier.whenEnded(callSid);
-    await until(() => leg.events.some((e) => e.type === 'closed') && statusesOf(callSid).length === 4 && statusesOf(callSid, '/amd').length === 1);
+    await until(
+      () => leg.events.some((e) => e.type === 'closed') && statusesOf(callSid).length === 4 && statusesOf(callSid, '/amd').length === 1,
+    );
     // Assert: the stream
     const stream = ended.streams[0]!;
     expect(leg.signed).toBe(true);
-    expect(leg.events[0]).toMatchObject({ type: 'start', callSid, customParameters: { callId: '42', token: 'tok' }, mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 } });
+    expect(leg.events[0]).toMatchObject({
+      type: 'start',
+      callSid,
+      customParameters: { callId: '42', token: 'tok' },
+      mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+    });
     expect(marksOf(leg)).toEqual([
       { type: 'mark', name: 'm1', afterClear: false },
       { type: 'mark', name: 'm2', afterClear: true },
       { type: 'mark', name: 'm3', afterClear: true },
     ]);
     expect(mediaAtEcho - mediaBefore).toBeGreaterThanOrEqual(9); // one caller frame per 20 ms played
-    expect(stream.marksEchoed.map((m) => [m.name, m.playedBytes, m.afterClear])).toEqual([['m1', 1600, false], ['m2', 9600, true], ['m3', 9600, true]]);
+    expect(stream.marksEchoed.map((m) => [m.name, m.playedBytes, m.afterClear])).toEqual([
+      ['m1', 1600, false],
+      ['m2', 9600, true],
+      ['m3', 9600, true],
+    ]);
     expect(stream.clears[0]!.droppedBytes).toBeGreaterThan(0);
     expect(leg.events.slice(-2).map((e) => e.type)).toEqual(['stop', 'closed']);
     // Assert: the wire format
@@ -129,7 +162,12 @@ describe('SandboxCarrier driven by TwilioTelephony and TwilioMediaStream', () =>
     expect(ended).toMatchObject({ status: 'completed', endedBy: 'api' });
     const statuses = statusesOf(callSid);
     expect(statuses.every((w) => w.signed)).toBe(true);
-    expect(statuses.map((w) => [w.params.CallStatus, w.params.SequenceNumber])).toEqual([['initiated', '0'], ['ringing', '1'], ['in-progress', '2'], ['completed', '3']]);
+    expect(statuses.map((w) => [w.params.CallStatus, w.params.SequenceNumber])).toEqual([
+      ['initiated', '0'],
+      ['ringing', '1'],
+      ['in-progress', '2'],
+      ['completed', '3'],
+    ]);
     expect(statuses[3]!.params.CallDuration).toMatch(/^\d+$/);
     expect(statusesOf(callSid, '/amd')[0]).toMatchObject({ signed: true, params: { AnsweredBy: 'human', CallSid: callSid } });
   });
@@ -140,7 +178,9 @@ describe('SandboxCarrier driven by TwilioTelephony and TwilioMediaStream', () =>
     const leg = await legAt('/media/keys');
     const speak = () => leg.transport.sendAudio(speechLike(300));
     speak();
-    leg.transport.on((event) => event.type === 'dtmf' && (event.digit === '#' || leg.events.filter((e) => e.type === 'dtmf').length === 1) && speak());
+    leg.transport.on(
+      (event) => event.type === 'dtmf' && (event.digit === '#' || leg.events.filter((e) => e.type === 'dtmf').length === 1) && speak(),
+    );
     // Act
     const ended = await carrier.whenEnded(callSid);
     // Assert
@@ -188,12 +228,22 @@ describe('SandboxCarrier driven by TwilioTelephony and TwilioMediaStream', () =>
     voiceTwiml = `<Response><Say>Hi</Say><Connect><Stream url="ws://127.0.0.1:${port()}/media/in"><Parameter name="direction" value="inbound"/></Stream></Connect></Response>`;
     const caller = scenario('caller', [step.say('I need help with my order.', { durationMs: 200 }), step.pause(100), step.hangup()]);
     // Act
-    const { callSid } = carrier.startInboundCall({ from: '+14155550100', to: '+15550100001', voiceUrl: `${origin}/voice`, scenario: caller, statusCallbackUrl: `${origin}/status` });
+    const { callSid } = carrier.startInboundCall({
+      from: '+14155550100',
+      to: '+15550100001',
+      voiceUrl: `${origin}/voice`,
+      scenario: caller,
+      statusCallbackUrl: `${origin}/status`,
+    });
     const leg = await legAt('/media/in');
     const ended = await carrier.whenEnded(callSid);
     // Assert
     expect(statusesOf(callSid, '/voice')).toEqual([
-      { path: '/voice', signed: true, params: expect.objectContaining({ CallStatus: 'ringing', Direction: 'inbound', From: '+14155550100', To: '+15550100001' }) },
+      {
+        path: '/voice',
+        signed: true,
+        params: expect.objectContaining({ CallStatus: 'ringing', Direction: 'inbound', From: '+14155550100', To: '+15550100001' }),
+      },
     ]);
     expect(leg.signed).toBe(true);
     expect(leg.events[0]).toMatchObject({ type: 'start', callSid, customParameters: { direction: 'inbound' } });
@@ -207,7 +257,11 @@ describe('SandboxCarrier driven by TwilioTelephony and TwilioMediaStream', () =>
     const auth = `Basic ${Buffer.from(`${carrier.accountSid}:${carrier.authToken}`).toString('base64')}`;
     const form = new URLSearchParams({ To: '+15550100126', From: '+15550100001', Twiml: '<Response><Say>hi</Response>' });
     // Act
-    const created = await fetch(`${carrier.baseUrl}/2010-04-01/Accounts/${carrier.accountSid}/Calls.json`, { method: 'POST', headers: { authorization: auth }, body: form });
+    const created = await fetch(`${carrier.baseUrl}/2010-04-01/Accounts/${carrier.accountSid}/Calls.json`, {
+      method: 'POST',
+      headers: { authorization: auth },
+      body: form,
+    });
     const { sid } = (await created.json()) as { sid: string };
     const ended = await carrier.whenEnded(sid);
     // Assert
@@ -227,6 +281,11 @@ describe('SandboxCarrier driven by TwilioTelephony and TwilioMediaStream', () =>
     expect(error).toMatchObject({ statusCode: 401, retryable: false });
     expect(raw.status).toBe(401);
     expect(raw.headers.get('www-authenticate')).toContain('Basic');
-    expect(await raw.json()).toEqual({ code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
+    expect(await raw.json()).toEqual({
+      code: 20003,
+      message: 'Authenticate',
+      more_info: 'https://www.twilio.com/docs/errors/20003',
+      status: 401,
+    });
   });
 });

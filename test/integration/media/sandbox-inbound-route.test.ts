@@ -27,9 +27,10 @@ beforeAll(async () => {
     req.on('end', () => {
       const params = Object.fromEntries(new URLSearchParams(body));
       voiceHooks.push(params);
-      const twiml = params.To === STREAM_NUMBER
-        ? `<Response><Connect><Stream url="ws://127.0.0.1:${port()}/media"/></Connect></Response>`
-        : '<Response><Say>Hello from the test</Say><Hangup/></Response>';
+      const twiml =
+        params.To === STREAM_NUMBER
+          ? `<Response><Connect><Stream url="ws://127.0.0.1:${port()}/media"/></Connect></Response>`
+          : '<Response><Say>Hello from the test</Say><Hangup/></Response>';
       res.writeHead(200, { 'content-type': 'text/xml' }).end(twiml);
     });
   });
@@ -51,8 +52,18 @@ afterAll(async () => {
 const port = () => (app.address() as AddressInfo).port;
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-async function send(method: 'GET' | 'POST', path: string, body?: string, auth = basic(carrier.accountSid, carrier.authToken), on = carrier) {
-  const response = await fetch(`${on.baseUrl}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, ...(body !== undefined && { body }) });
+async function send(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: string,
+  auth = basic(carrier.accountSid, carrier.authToken),
+  on = carrier,
+) {
+  const response = await fetch(`${on.baseUrl}${path}`, {
+    method,
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    ...(body !== undefined && { body }),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
@@ -67,7 +78,10 @@ describe('POST /sandbox/inbound-calls and GET /sandbox/calls/{sid}', () => {
     // Act
     const answer = await send(method, path, method === 'POST' ? '{"to":"+15550100001"}' : undefined, auth);
     // Assert
-    expect(answer).toEqual({ status: 401, body: { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 } });
+    expect(answer).toEqual({
+      status: 401,
+      body: { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 },
+    });
     expect(carrier.calls()).toHaveLength(0);
   });
 
@@ -98,11 +112,23 @@ describe('POST /sandbox/inbound-calls and GET /sandbox/calls/{sid}', () => {
     const record = await send('GET', `/sandbox/calls/${callSid}`);
     // Assert
     expect(started).toEqual({ status: 201, body: { call_sid: expect.stringMatching(/^CA[0-9a-f]{32}$/) } });
-    expect(voiceHooks.find((hook) => hook.CallSid === callSid)).toMatchObject({ To: '+15550100001', From: SANDBOX_DEFAULT_CALLER, Direction: 'inbound', CallStatus: 'ringing' });
+    expect(voiceHooks.find((hook) => hook.CallSid === callSid)).toMatchObject({
+      To: '+15550100001',
+      From: SANDBOX_DEFAULT_CALLER,
+      Direction: 'inbound',
+      CallStatus: 'ringing',
+    });
     expect(record.status).toBe(200);
     expect(record.body).toMatchObject({
-      sid: callSid, direction: 'inbound', to: '+15550100001', from: SANDBOX_DEFAULT_CALLER, scenario: 'voicemail',
-      status: 'completed', endedBy: 'twiml', said: ['Hello from the test'], streams: [],
+      sid: callSid,
+      direction: 'inbound',
+      to: '+15550100001',
+      from: SANDBOX_DEFAULT_CALLER,
+      scenario: 'voicemail',
+      status: 'completed',
+      endedBy: 'twiml',
+      said: ['Hello from the test'],
+      streams: [],
     });
     expect(record.body.statusHistory.map((entry: { status: string }) => entry.status)).toContain('completed');
     expect(record.body.callbacks[0]).toMatchObject({ kind: 'voice', url: `http://127.0.0.1:${port()}/voice`, httpStatus: 200 });
@@ -123,7 +149,12 @@ describe('POST /sandbox/inbound-calls and GET /sandbox/calls/{sid}', () => {
     // Assert
     const stream = record.body.streams[0];
     expect(record.body).toMatchObject({ from: '+14155550199', scenario: 'silent', callee: { scenario: 'silent', said: [] } });
-    expect(stream).toMatchObject({ audioBytes: 4000, mediaMessages: 25, marksEchoed: [{ name: 'greeting:1', afterClear: true }], clears: [{ droppedBytes: expect.any(Number) }] });
+    expect(stream).toMatchObject({
+      audioBytes: 4000,
+      mediaMessages: 25,
+      marksEchoed: [{ name: 'greeting:1', afterClear: true }],
+      clears: [{ droppedBytes: expect.any(Number) }],
+    });
     expect(stream).not.toHaveProperty('audioChunks');
     expect(stream.received.map((event: { event: string }) => event.event)).toEqual(['mark', 'clear']);
   });
@@ -139,7 +170,13 @@ describe('POST /sandbox/inbound-calls and GET /sandbox/calls/{sid}', () => {
     // Arrange
     const bare = await SandboxCarrier.start({ timing: TIMING, log: () => undefined });
     // Act
-    const answer = await send('POST', '/sandbox/inbound-calls', '{"to":"+15550100001"}', basic(bare.accountSid, bare.authToken), bare).finally(() => bare.close());
+    const answer = await send(
+      'POST',
+      '/sandbox/inbound-calls',
+      '{"to":"+15550100001"}',
+      basic(bare.accountSid, bare.authToken),
+      bare,
+    ).finally(() => bare.close());
     // Assert
     expect(answer.status).toBe(400);
     expect(answer.body.message).toMatch(/no voice webhook/);

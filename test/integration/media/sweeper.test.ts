@@ -71,8 +71,15 @@ async function setup() {
   const insert = async (agoMs: number, fields: Partial<CallRecord> = {}, businessId = tenant.businessId) => {
     const at = new Date(clock - agoMs).toISOString();
     const record = initialCallRecord({
-      id: await harness.core.ids.nextId(), business_id: businessId, assistant_id: assistant.id, direction: 'outbound',
-      from_number: '+15550100001', to_number: '+14155550123', phone_number_id: null, variables: {}, now: at,
+      id: await harness.core.ids.nextId(),
+      business_id: businessId,
+      assistant_id: assistant.id,
+      direction: 'outbound',
+      from_number: '+15550100001',
+      to_number: '+14155550123',
+      phone_number_id: null,
+      variables: {},
+      now: at,
     });
     await harness.core.callRepo.insertCall({ ...record, ...fields });
     return record.id;
@@ -95,16 +102,48 @@ describe('sweepAction (the rules)', () => {
     ['queued 3 min, unclaimed', call({ created_at: iso(now - 3 * MIN) }), { kind: 'requeue' }],
     ['inbound queued 3 min, no sid', call({ direction: 'inbound', created_at: iso(now - 3 * MIN) }), undefined],
     ['queued 31 min, unclaimed', call({ created_at: iso(now - 31 * MIN) }), { kind: 'end', rule: 'never_claimed', reason: 'error' }],
-    ['waiting 2 h at the concurrency cap, retried 5 s ago', call({ claimed_by: null, created_at: iso(now - 120 * MIN), updated_at: iso(now - 5000) }), undefined],
-    ['deferred at the cap but its retries stopped 3 min ago', call({ claimed_by: null, created_at: iso(now - 120 * MIN), updated_at: iso(now - 3 * MIN) }), { kind: 'requeue' }],
+    [
+      'waiting 2 h at the concurrency cap, retried 5 s ago',
+      call({ claimed_by: null, created_at: iso(now - 120 * MIN), updated_at: iso(now - 5000) }),
+      undefined,
+    ],
+    [
+      'deferred at the cap but its retries stopped 3 min ago',
+      call({ claimed_by: null, created_at: iso(now - 120 * MIN), updated_at: iso(now - 3 * MIN) }),
+      { kind: 'requeue' },
+    ],
     ['claimed 1 min ago', call({ claimed_by: 't', claimed_at: iso(now - MIN), created_at: iso(now - 9 * MIN) }), undefined],
-    ['claimed 3 min ago, no sid', call({ claimed_by: 't', claimed_at: iso(now - 3 * MIN) }), { kind: 'end', rule: 'dial_died', reason: 'error' }],
-    ['dialled, silent 6 min', call({ claimed_by: 't', carrier_call_sid: 'CA1', updated_at: iso(now - 6 * MIN) }), { kind: 'end', rule: 'no_progress', reason: 'error' }],
+    [
+      'claimed 3 min ago, no sid',
+      call({ claimed_by: 't', claimed_at: iso(now - 3 * MIN) }),
+      { kind: 'end', rule: 'dial_died', reason: 'error' },
+    ],
+    [
+      'dialled, silent 6 min',
+      call({ claimed_by: 't', carrier_call_sid: 'CA1', updated_at: iso(now - 6 * MIN) }),
+      { kind: 'end', rule: 'no_progress', reason: 'error' },
+    ],
     ['ringing 4 min', call({ status: 'ringing', updated_at: iso(now - 4 * MIN) }), undefined],
-    ['ringing 6 min', call({ status: 'ringing', updated_at: iso(now - 6 * MIN) }), { kind: 'end', rule: 'ringing_too_long', reason: 'no_answer' }],
-    ['in progress, heartbeat 1 min ago', call({ status: 'in_progress', started_at: iso(now - 50 * MIN), heartbeat_at: iso(now - MIN) }), undefined],
-    ['in progress, heartbeat 3 min ago', call({ status: 'in_progress', heartbeat_at: iso(now - 3 * MIN) }), { kind: 'end', rule: 'heartbeat_stale', reason: 'error' }],
-    ['in progress, no heartbeat, started 3 min ago', call({ status: 'in_progress', started_at: iso(now - 3 * MIN) }), { kind: 'end', rule: 'heartbeat_stale', reason: 'error' }],
+    [
+      'ringing 6 min',
+      call({ status: 'ringing', updated_at: iso(now - 6 * MIN) }),
+      { kind: 'end', rule: 'ringing_too_long', reason: 'no_answer' },
+    ],
+    [
+      'in progress, heartbeat 1 min ago',
+      call({ status: 'in_progress', started_at: iso(now - 50 * MIN), heartbeat_at: iso(now - MIN) }),
+      undefined,
+    ],
+    [
+      'in progress, heartbeat 3 min ago',
+      call({ status: 'in_progress', heartbeat_at: iso(now - 3 * MIN) }),
+      { kind: 'end', rule: 'heartbeat_stale', reason: 'error' },
+    ],
+    [
+      'in progress, no heartbeat, started 3 min ago',
+      call({ status: 'in_progress', started_at: iso(now - 3 * MIN) }),
+      { kind: 'end', rule: 'heartbeat_stale', reason: 'error' },
+    ],
     ['ended long ago', call({ status: 'ended', updated_at: iso(now - 60 * MIN) }), undefined],
   ])('%s', (_name, record, expected) => {
     expect(sweepAction(record, now, DEFAULT_SWEEP_LIMITS)).toEqual(expected);
@@ -151,7 +190,9 @@ describe('call sweeper (DynamoDB Local + fauxqs)', () => {
     expect(report.ended.ringing_too_long).toBe(1);
     expect(await stored(id)).toMatchObject({ status: 'ended', ended_reason: 'no_answer' });
     expect(hangups).toEqual(['/2010-04-01/Accounts/AC1/Calls/CAring.json']);
-    expect(logs.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ call_id: id, action: 'ended', rule: 'ringing_too_long' }));
+    expect(logs.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ call_id: id, action: 'ended', rule: 'ringing_too_long' }),
+    );
   });
 
   it('ends an in-progress call with a stale heartbeat even when the hang-up fails', async () => {
@@ -159,7 +200,12 @@ describe('call sweeper (DynamoDB Local + fauxqs)', () => {
     const { insert, stored, sweeper, telephony, base } = await setup();
     hangups.length = 0;
     failNext = true;
-    const id = await insert(10 * MIN, { status: 'in_progress', carrier_call_sid: 'CAlive', started_at: iso(base - 9 * MIN), heartbeat_at: iso(base - 3 * MIN) });
+    const id = await insert(10 * MIN, {
+      status: 'in_progress',
+      carrier_call_sid: 'CAlive',
+      started_at: iso(base - 9 * MIN),
+      heartbeat_at: iso(base - 3 * MIN),
+    });
     // Act
     const report = await sweeper(telephony()).sweepOnce();
     // Assert
@@ -178,7 +224,13 @@ describe('call sweeper (DynamoDB Local + fauxqs)', () => {
     // Act
     await sweeper().sweepOnce();
     // Assert
-    expect(await stored(id)).toMatchObject({ status: 'ended', ended_reason: 'error', duration_s: 12, ended_at: lastBeat, charged_minutes: 1 });
+    expect(await stored(id)).toMatchObject({
+      status: 'ended',
+      ended_reason: 'error',
+      duration_s: 12,
+      ended_at: lastBeat,
+      charged_minutes: 1,
+    });
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ minutes_balance: 49, minutes_reserved: 0 });
   });
 

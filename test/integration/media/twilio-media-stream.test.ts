@@ -52,12 +52,19 @@ const START = {
   sequenceNumber: '1',
   streamSid: 'MZ1',
   start: {
-    accountSid: 'AC1', streamSid: 'MZ1', callSid: 'CA1', tracks: ['inbound'], customParameters: { token: 't0k' },
+    accountSid: 'AC1',
+    streamSid: 'MZ1',
+    callSid: 'CA1',
+    tracks: ['inbound'],
+    customParameters: { token: 't0k' },
     mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
   },
 };
 const media = (seq: number, timestamp: number, bytes: Uint8Array) => ({
-  event: 'media', sequenceNumber: String(seq), streamSid: 'MZ1', media: { track: 'inbound', chunk: String(seq - 1), timestamp: String(timestamp), payload: Buffer.from(bytes).toString('base64') },
+  event: 'media',
+  sequenceNumber: String(seq),
+  streamSid: 'MZ1',
+  media: { track: 'inbound', chunk: String(seq - 1), timestamp: String(timestamp), payload: Buffer.from(bytes).toString('base64') },
 });
 const echo = (seq: number, name: string) => ({ event: 'mark', sequenceNumber: String(seq), streamSid: 'MZ1', mark: { name } });
 const send = (ws: WebSocket, message: unknown) => ws.send(JSON.stringify(message));
@@ -75,7 +82,13 @@ describe('TwilioMediaStream', () => {
     subscribe();
     // Assert
     expect(events.map((event) => event.type)).toEqual(['start', 'media', 'dtmf']);
-    expect(events[0]).toMatchObject({ type: 'start', streamSid: 'MZ1', callSid: 'CA1', customParameters: { token: 't0k' }, tracks: ['inbound'] });
+    expect(events[0]).toMatchObject({
+      type: 'start',
+      streamSid: 'MZ1',
+      callSid: 'CA1',
+      customParameters: { token: 't0k' },
+      tracks: ['inbound'],
+    });
     expect(events[1]).toMatchObject({ type: 'media', timestampMs: 0 });
     expect([...(events[1] as { payload: Uint8Array }).payload]).toEqual(new Array(160).fill(0x7f));
     expect(events[2]).toEqual({ type: 'dtmf', digit: '5' });
@@ -95,7 +108,12 @@ describe('TwilioMediaStream', () => {
     await until(() => entry.raw === 5);
     // Assert
     expect(events.map((event) => event.type)).toEqual(['start']);
-    expect(logs.map((log) => log.message)).toEqual(['twilio.stream.dropped', 'twilio.stream.dropped', 'twilio.stream.dropped', 'twilio.stream.dropped']);
+    expect(logs.map((log) => log.message)).toEqual([
+      'twilio.stream.dropped',
+      'twilio.stream.dropped',
+      'twilio.stream.dropped',
+      'twilio.stream.dropped',
+    ]);
     expect(logs[1]!.fields).toMatchObject({ reason: 'binary frame' });
     twilio.close();
   });
@@ -145,7 +163,11 @@ describe('TwilioMediaStream', () => {
     // Assert
     expect(fromServer).toEqual([]);
     expect(stream.pendingMarks).toEqual([]);
-    expect(logs.map((log) => log.message)).toEqual(['twilio.stream.send_before_start', 'twilio.stream.send_before_start', 'twilio.stream.send_after_close']);
+    expect(logs.map((log) => log.message)).toEqual([
+      'twilio.stream.send_before_start',
+      'twilio.stream.send_before_start',
+      'twilio.stream.send_after_close',
+    ]);
     expect(events.map((event) => event.type)).toEqual(['start', 'stop', 'closed']);
     expect(events.at(-1)).toEqual({ type: 'closed', code: 1000, reason: 'bye' });
   });

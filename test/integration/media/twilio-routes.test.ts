@@ -15,7 +15,12 @@ async function setup(live: { hasLiveSession?: (callId: number) => boolean; onAmd
   const harness = await createApiHarness();
   const tenant = await harness.newTenant({ numbers: 0 });
   const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
-  const number = await harness.admin.addNumber(tenant.businessId, { number: uniqueNumber(), provider: 'twilio', assistantId: null, label: '' });
+  const number = await harness.admin.addNumber(tenant.businessId, {
+    number: uniqueNumber(),
+    provider: 'twilio',
+    assistantId: null,
+    label: '',
+  });
   const events: CallEvent[] = [];
   const now = () => new Date('2026-11-23T10:00:00.000Z');
   const slots = new CallSlotsRepository(harness.core.db);
@@ -29,8 +34,20 @@ async function setup(live: { hasLiveSession?: (callId: number) => boolean; onAmd
     newEventId: () => `evt_${events.length}`,
   });
   const app = twilioRoutes({
-    catalog: harness.core.catalog, businesses: harness.core.businesses, assistants: harness.core.assistantRepo, calls: harness.core.callRepo, ids: harness.core.ids,
-    minutes: new MinutesRepository(harness.core.db), slots, lifecycle, authToken: AUTH_TOKEN, publicBaseUrl: BASE, streamTokenSecret: 'stream-secret', now, log: () => undefined, ...live,
+    catalog: harness.core.catalog,
+    businesses: harness.core.businesses,
+    assistants: harness.core.assistantRepo,
+    calls: harness.core.callRepo,
+    ids: harness.core.ids,
+    minutes: new MinutesRepository(harness.core.db),
+    slots,
+    lifecycle,
+    authToken: AUTH_TOKEN,
+    publicBaseUrl: BASE,
+    streamTokenSecret: 'stream-secret',
+    now,
+    log: () => undefined,
+    ...live,
   });
   const post = (path: string, form: Record<string, string>, signature = twilioSignature(AUTH_TOKEN, BASE + path, form)) =>
     app.request(path, {
@@ -46,14 +63,23 @@ describe('Twilio HTTP callbacks', () => {
     // Arrange
     const { tenant, assistant, number, events, post } = await setup();
     // Act
-    const response = await post('/twilio/voice', { CallSid: 'CA1', From: '+14155550100', To: number.number, Direction: 'inbound', CallStatus: 'ringing' });
+    const response = await post('/twilio/voice', {
+      CallSid: 'CA1',
+      From: '+14155550100',
+      To: number.number,
+      Direction: 'inbound',
+      CallStatus: 'ringing',
+    });
     // Assert
     expect(response.status).toBe(200);
     const twiml = await response.text();
     expect(twiml).toContain('<Connect><Stream url="wss://media.example.com/twilio/media">');
     const callId = Number(/name="call_id" value="(\d+)"/.exec(twiml)![1]);
     const token = /name="token" value="([^"]+)"/.exec(twiml)![1]!;
-    expect(verifyStreamToken('stream-secret', token, Date.parse('2026-11-23T10:00:30.000Z'))).toMatchObject({ callId, businessId: tenant.businessId });
+    expect(verifyStreamToken('stream-secret', token, Date.parse('2026-11-23T10:00:30.000Z'))).toMatchObject({
+      callId,
+      businessId: tenant.businessId,
+    });
     const call = (await (await tenant.request('GET', `/calls/${callId}`)).json()) as Record<string, unknown>;
     expect(call).toMatchObject({ direction: 'inbound', status: 'in_progress', assistant_id: assistant.id, from_number: '+14155550100' });
     expect(events.map((event) => event.type)).toEqual(['call.started']);
@@ -63,7 +89,8 @@ describe('Twilio HTTP callbacks', () => {
     // Arrange
     const { harness, tenant, number, lifecycle, post } = await setup();
     await harness.admin.setMaxConcurrentCalls(tenant.businessId, 1);
-    const voice = (sid: string) => post('/twilio/voice', { CallSid: sid, From: '+14155550100', To: number.number, Direction: 'inbound', CallStatus: 'ringing' });
+    const voice = (sid: string) =>
+      post('/twilio/voice', { CallSid: sid, From: '+14155550100', To: number.number, Direction: 'inbound', CallStatus: 'ringing' });
     const first = await (await voice('CA-cap-1')).text();
     // Act
     const refused = await (await voice('CA-cap-2')).text();
@@ -74,7 +101,11 @@ describe('Twilio HTTP callbacks', () => {
     expect(refused).not.toContain('<Stream');
     expect(next).toContain('<Connect><Stream');
     const calls = ((await (await tenant.request('GET', '/calls')).json()) as { data: Record<string, unknown>[] }).data;
-    expect(calls.map((call) => [call.status, call.ended_reason])).toEqual([['in_progress', null], ['ended', 'failed'], ['ended', 'caller_hung_up']]);
+    expect(calls.map((call) => [call.status, call.ended_reason])).toEqual([
+      ['in_progress', null],
+      ['ended', 'failed'],
+      ['ended', 'caller_hung_up'],
+    ]);
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 1 });
   });
 
@@ -100,7 +131,9 @@ describe('Twilio HTTP callbacks', () => {
   it('ends an outbound call busy from a signed status callback', async () => {
     // Arrange
     const { tenant, assistant, number, post } = await setup();
-    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })).json()) as { id: number };
+    const call = (await (
+      await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })
+    ).json()) as { id: number };
     const path = `/twilio/status/${tenant.businessId}/${call.id}`;
     // Act
     await post(path, { CallSid: 'CA4', CallStatus: 'ringing' });
@@ -118,7 +151,9 @@ describe('Twilio HTTP callbacks', () => {
   ])('%s', async (_name, status, live, expected) => {
     // Arrange
     const { tenant, assistant, number, post } = await setup({ hasLiveSession: () => live });
-    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })).json()) as { id: number };
+    const call = (await (
+      await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })
+    ).json()) as { id: number };
     const path = `/twilio/status/${tenant.businessId}/${call.id}`;
     await post(path, { CallSid: 'CA5', CallStatus: 'in-progress' });
     // Act
@@ -132,7 +167,9 @@ describe('Twilio HTTP callbacks', () => {
     // Arrange
     const onAmd = vi.fn();
     const { tenant, assistant, number, post, harness } = await setup({ onAmd });
-    const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })).json()) as { id: number };
+    const call = (await (
+      await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })
+    ).json()) as { id: number };
     const path = `/twilio/amd/${tenant.businessId}/${call.id}`;
     // Act
     const forged = await post(path, { CallSid: 'CA6', AnsweredBy: 'human' }, 'forged');

@@ -23,11 +23,20 @@ beforeAll(async () => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      seen.push({ path: request.url!, authorization: request.headers.authorization, contentType: request.headers['content-type'], form: new URLSearchParams(body) });
+      seen.push({
+        path: request.url!,
+        authorization: request.headers.authorization,
+        contentType: request.headers['content-type'],
+        form: new URLSearchParams(body),
+      });
       const status = nextStatus;
       nextStatus = 201;
       response.writeHead(status, { 'content-type': 'application/json' });
-      const answer = nextBody ?? (status < 300 ? JSON.stringify({ sid: 'CA0123456789abcdef0123456789abcdef', status: 'queued' }) : JSON.stringify({ code: 20404, message: 'The requested resource was not found' }));
+      const answer =
+        nextBody ??
+        (status < 300
+          ? JSON.stringify({ sid: 'CA0123456789abcdef0123456789abcdef', status: 'queued' })
+          : JSON.stringify({ code: 20404, message: 'The requested resource was not found' }));
       nextBody = undefined;
       response.end(answer);
     });
@@ -64,8 +73,20 @@ describe('TwilioTelephony (REST wire contract)', () => {
     expect(request.contentType).toBe('application/x-www-form-urlencoded');
     expect(request.form.get('Twiml')).toContain('<Stream url="wss://media.example.com/twilio/media"><Parameter name="callId" value="42"/>');
     expect(request.form.getAll('StatusCallbackEvent')).toEqual(['initiated', 'ringing', 'answered', 'completed']);
-    expect(Object.fromEntries(['To', 'From', 'Timeout', 'TimeLimit', 'MachineDetection', 'AsyncAmd', 'AsyncAmdStatusCallback'].map((k) => [k, request.form.get(k)]))).toEqual({
-      To: '+14155550123', From: '+15550100001', Timeout: '30', TimeLimit: '600', MachineDetection: 'DetectMessageEnd', AsyncAmd: 'true',
+    expect(
+      Object.fromEntries(
+        ['To', 'From', 'Timeout', 'TimeLimit', 'MachineDetection', 'AsyncAmd', 'AsyncAmdStatusCallback'].map((k) => [
+          k,
+          request.form.get(k),
+        ]),
+      ),
+    ).toEqual({
+      To: '+14155550123',
+      From: '+15550100001',
+      Timeout: '30',
+      TimeLimit: '600',
+      MachineDetection: 'DetectMessageEnd',
+      AsyncAmd: 'true',
       AsyncAmdStatusCallback: 'https://media.example.com/twilio/amd',
     });
   });
@@ -97,7 +118,9 @@ describe('TwilioTelephony (REST wire contract)', () => {
     // Arrange
     nextStatus = 400;
     // Act
-    const error = await telephony().transfer('CA9', '+1').catch((e: unknown) => e);
+    const error = await telephony()
+      .transfer('CA9', '+1')
+      .catch((e: unknown) => e);
     // Assert
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ statusCode: 400, retryable: false });
@@ -108,7 +131,9 @@ describe('TwilioTelephony (REST wire contract)', () => {
     seen.length = 0;
     const parameters = { token: 'x'.repeat(4000) };
     // Act
-    const error = await telephony().placeCall({ ...placeRequest, parameters }).catch((e: unknown) => e);
+    const error = await telephony()
+      .placeCall({ ...placeRequest, parameters })
+      .catch((e: unknown) => e);
     // Assert
     expect(error).toMatchObject({ name: 'ProviderError', statusCode: 400, retryable: false });
     expect(seen).toEqual([]);
@@ -117,10 +142,14 @@ describe('TwilioTelephony (REST wire contract)', () => {
   it('maps an answer without a sid or without JSON to a retryable 502', async () => {
     // Arrange
     nextBody = '{"status":"queued"}';
-    const noSid = await telephony().placeCall(placeRequest).catch((e: unknown) => e);
+    const noSid = await telephony()
+      .placeCall(placeRequest)
+      .catch((e: unknown) => e);
     nextBody = '<html>gateway</html>';
     // Act
-    const notJson = await telephony().placeCall(placeRequest).catch((e: unknown) => e);
+    const notJson = await telephony()
+      .placeCall(placeRequest)
+      .catch((e: unknown) => e);
     // Assert
     expect(noSid).toMatchObject({ statusCode: 502, retryable: true });
     expect(notJson).toMatchObject({ statusCode: 502, retryable: true });
@@ -128,6 +157,13 @@ describe('TwilioTelephony (REST wire contract)', () => {
 });
 
 const placeRequest = {
-  to: '+14155550123', from: '+15550100001', streamUrl: 'wss://media.example.com/twilio/media', parameters: {},
-  statusCallbackUrl: 'https://media.example.com/twilio/status', machineDetection: false, amdCallbackUrl: '', timeoutS: 30, timeLimitS: 600,
+  to: '+14155550123',
+  from: '+15550100001',
+  streamUrl: 'wss://media.example.com/twilio/media',
+  parameters: {},
+  statusCallbackUrl: 'https://media.example.com/twilio/status',
+  machineDetection: false,
+  amdCallbackUrl: '',
+  timeoutS: 30,
+  timeLimitS: 600,
 };

@@ -73,7 +73,11 @@ beforeEach(() => {
 describe('guardedFetch with allowPrivate (local development)', () => {
   it('reaches a loopback receiver and returns status, headers, body and latency', async () => {
     // Act
-    const response = await guardedFetch(`http://127.0.0.1:${port}/ok`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }, DEV);
+    const response = await guardedFetch(
+      `http://127.0.0.1:${port}/ok`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' },
+      DEV,
+    );
 
     // Assert
     expect(response).toMatchObject({ status: 200, bodyText: 'hello', bodyTruncated: false });
@@ -144,9 +148,9 @@ describe('guardedFetch without allowPrivate (production)', () => {
   });
 
   it('refuses a public-looking name that resolves to loopback (DNS rebinding) before connecting', async () => {
-    await expect(guardedFetch(`http://rebind.example.com:${port}/ok`, {}, { ...PROD_HTTP, lookup: resolvingTo('127.0.0.1') })).rejects.toThrow(
-      'resolves to a blocked address (127.0.0.1 is a loopback address)',
-    );
+    await expect(
+      guardedFetch(`http://rebind.example.com:${port}/ok`, {}, { ...PROD_HTTP, lookup: resolvingTo('127.0.0.1') }),
+    ).rejects.toThrow('resolves to a blocked address (127.0.0.1 is a loopback address)');
     expect(seen).toEqual([]);
   });
 
@@ -173,9 +177,31 @@ describe.skipIf(!openssl())('guardedFetch over https', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'guarded-fetch-'));
     const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=receiver.test', '-addext', 'subjectAltName=DNS:receiver.test'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=receiver.test',
+        '-addext',
+        'subjectAltName=DNS:receiver.test',
+      ],
+      { stdio: 'ignore' },
+    );
     const context = createSecureContext({ key: readFileSync(key), cert: readFileSync(cert) });
-    tls = createTlsServer({ SNICallback: (name, done) => (serverNames.push(name), done(null, context)) }, (_, response) => response.end('secret'));
+    tls = createTlsServer({ SNICallback: (name, done) => (serverNames.push(name), done(null, context)) }, (_, response) =>
+      response.end('secret'),
+    );
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     tlsPort = (tls.address() as AddressInfo).port;
   });
@@ -187,7 +213,11 @@ describe.skipIf(!openssl())('guardedFetch over https', () => {
 
   it('sends the name as SNI and verifies the certificate (a self-signed one is refused)', async () => {
     // Act
-    const attempt = guardedFetch(`https://receiver.test:${tlsPort}/`, {}, { allowPrivate: true, requireHttps: true, timeoutMs: 2_000, lookup: resolvingTo('127.0.0.1') });
+    const attempt = guardedFetch(
+      `https://receiver.test:${tlsPort}/`,
+      {},
+      { allowPrivate: true, requireHttps: true, timeoutMs: 2_000, lookup: resolvingTo('127.0.0.1') },
+    );
 
     // Assert
     await expect(attempt).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });

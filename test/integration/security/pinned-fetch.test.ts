@@ -27,10 +27,13 @@ const routes: Record<string, (response: ServerResponse) => void> = {
 };
 
 function resolvingTo(address: string): LookupAll & { calls: number } {
-  const lookup = Object.assign(async () => {
-    lookup.calls += 1;
-    return [{ address, family: 4 }];
-  }, { calls: 0 });
+  const lookup = Object.assign(
+    async () => {
+      lookup.calls += 1;
+      return [{ address, family: 4 }];
+    },
+    { calls: 0 },
+  );
   return lookup;
 }
 
@@ -57,7 +60,11 @@ describe('pinnedFetch', () => {
     const lookup = resolvingTo('127.0.0.1');
     const fetch = pinnedFetch({ policy: DEV, lookup });
     // Act
-    const response = await fetch(`http://llm.test:${port}/v1/ok`, { method: 'POST', headers: { authorization: 'Bearer k' }, body: '{"a":1}' });
+    const response = await fetch(`http://llm.test:${port}/v1/ok`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k' },
+      body: '{"a":1}',
+    });
     // Assert
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true });

@@ -23,7 +23,11 @@ let script: ((response: ServerResponse) => void)[] = [];
 
 const current = generateWebhookSecret();
 const rotatedOut = generateWebhookSecret();
-const payload = { type: 'call.completed', timestamp: '2026-11-22T09:21:23.123Z', data: { id: 99, outcome: 'resolved', summary: 'Naïve café ✓' } };
+const payload = {
+  type: 'call.completed',
+  timestamp: '2026-11-22T09:21:23.123Z',
+  data: { id: 99, outcome: 'resolved', summary: 'Naïve café ✓' },
+};
 
 function verify(body: string, headers: IncomingHttpHeaders, secret: string): unknown {
   try {
@@ -35,8 +39,13 @@ function verify(body: string, headers: IncomingHttpHeaders, secret: string): unk
 
 function attempt(overrides: Partial<SendWebhookInput> = {}) {
   return sendWebhook({
-    url: `http://127.0.0.1:${port}/hooks`, payload, webhookId: 'msg_99_completed', secrets: [current],
-    now: () => new Date(), allowPrivate: true, ...overrides,
+    url: `http://127.0.0.1:${port}/hooks`,
+    payload,
+    webhookId: 'msg_99_completed',
+    secrets: [current],
+    now: () => new Date(),
+    allowPrivate: true,
+    ...overrides,
   });
 }
 
@@ -122,12 +131,20 @@ describe('sendWebhook against a loopback receiver', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await attempt({ url: `http://127.0.0.1:${closedPort}/` })).toMatchObject({ status: null, outcome: 'retry', error: 'network: ECONNREFUSED' });
+    expect(await attempt({ url: `http://127.0.0.1:${closedPort}/` })).toMatchObject({
+      status: null,
+      outcome: 'retry',
+      error: 'network: ECONNREFUSED',
+    });
   });
 
   it('refuses a loopback receiver in production settings without sending anything', async () => {
     const result = await attempt({ allowPrivate: false, requireHttps: false });
-    expect(result).toMatchObject({ status: null, outcome: 'give_up', error: expect.stringContaining('blocked: 127.0.0.1 is a loopback address') });
+    expect(result).toMatchObject({
+      status: null,
+      outcome: 'give_up',
+      error: expect.stringContaining('blocked: 127.0.0.1 is a loopback address'),
+    });
     expect(received).toEqual([]);
   });
 });

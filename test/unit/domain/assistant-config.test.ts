@@ -13,24 +13,57 @@ type Path = (string | number)[];
 
 /** The spec's defaults, written out in full: parse of `{}` must equal this. */
 const DEFAULTS = {
-  first_message_mode: 'assistant_first', first_message: '', system_prompt: '', business_context: true,
-  language: 'en', mode: 'standard', live_voice: 'marin',
+  first_message_mode: 'assistant_first',
+  first_message: '',
+  system_prompt: '',
+  business_context: true,
+  language: 'en',
+  mode: 'standard',
+  live_voice: 'marin',
   model: { provider: 'openai', model: 'gpt-5.6-luna', temperature: 0.4, max_tokens: 300, custom_url: '', priority: true, race: true },
   transcriber: { provider: 'deepgram', model: 'flux-general-en', keyterms: [], eot_threshold: 0.7, eager: true },
   voice: { voice_id: '', speed: 1.0, volume: 1.0, read_titles: true, pronunciations: [] },
   builtin: {
-    booking: true, messages: true, transfer: true, sms: false, payment_links: false, knowledge: true, end_call: true,
-    email_caller: true, team_messages: true,
+    booking: true,
+    messages: true,
+    transfer: true,
+    sms: false,
+    payment_links: false,
+    knowledge: true,
+    end_call: true,
+    email_caller: true,
+    team_messages: true,
   },
   tool_ids: [],
   knowledge_ids: null,
   analysis: { summary_prompt: '', success_rubric: '', success_scale: 'score_10', structured: [] },
   advanced: {
-    max_duration_s: 600, silence_timeout_s: 12, idle_messages: [], idle_max: 2, end_call_message: '', end_call_phrases: [],
-    recording: true, recording_notice: true, ai_disclosure: true, waivers: {}, interrupt_min_words: 1, background: 'off',
-    voicemail_detection: true, voicemail_message: '', server_url: '', hipaa: false, memory: true, safety_fallback: true,
-    fillers: true, interruptions: 'anytime', greeting_delay_ms: 0, greet_after_silence_s: 0, keypad: true, redact: [],
-    keep_days: 0, server_events: [],
+    max_duration_s: 600,
+    silence_timeout_s: 12,
+    idle_messages: [],
+    idle_max: 2,
+    end_call_message: '',
+    end_call_phrases: [],
+    recording: true,
+    recording_notice: true,
+    ai_disclosure: true,
+    waivers: {},
+    interrupt_min_words: 1,
+    background: 'off',
+    voicemail_detection: true,
+    voicemail_message: '',
+    server_url: '',
+    hipaa: false,
+    memory: true,
+    safety_fallback: true,
+    fillers: true,
+    interruptions: 'anytime',
+    greeting_delay_ms: 0,
+    greet_after_silence_s: 0,
+    keypad: true,
+    redact: [],
+    keep_days: 0,
+    server_events: [],
   },
   variables: {},
   workflow_id: null,
@@ -130,13 +163,34 @@ describe.each(NUMERIC_BOUNDS)('%j bounds', (path, min, max, below, above, intege
     const high = errorsOf(at(path, above));
 
     // Assert
-    expect(low).toEqual([{ loc: [...LOC, ...path], msg: `Input should be greater than or equal to ${min}`, type: 'greater_than_equal', input: below, ctx: { ge: min } }]);
-    expect(high).toEqual([{ loc: [...LOC, ...path], msg: `Input should be less than or equal to ${max}`, type: 'less_than_equal', input: above, ctx: { le: max } }]);
+    expect(low).toEqual([
+      {
+        loc: [...LOC, ...path],
+        msg: `Input should be greater than or equal to ${min}`,
+        type: 'greater_than_equal',
+        input: below,
+        ctx: { ge: min },
+      },
+    ]);
+    expect(high).toEqual([
+      {
+        loc: [...LOC, ...path],
+        msg: `Input should be less than or equal to ${max}`,
+        type: 'less_than_equal',
+        input: above,
+        ctx: { le: max },
+      },
+    ]);
   });
 
   it('refuses a numeric string, and for an integer a fraction, without coercion', () => {
     // Arrange
-    const cases: [unknown, string][] = integer ? [[String(min), 'int_type'], [min + 0.5, 'int_from_float']] : [[String(min), 'float_type']];
+    const cases: [unknown, string][] = integer
+      ? [
+          [String(min), 'int_type'],
+          [min + 0.5, 'int_from_float'],
+        ]
+      : [[String(min), 'float_type']];
 
     // Act
     const types = cases.map(([value]) => errorsOf(at(path, value)).map((item) => item.type));
@@ -149,14 +203,27 @@ describe.each(NUMERIC_BOUNDS)('%j bounds', (path, min, max, below, above, intege
 const WORD = { word: 'w', say: 's' };
 // [path, max, sibling fields an item in an array needs, min]
 const STRING_BOUNDS: [Path, number, Record<string, unknown>?, number?][] = [
-  [['first_message'], 1000], [['system_prompt'], 30_000], [['language'], 16],
-  [['setup', 'name'], 40], [['setup', 'helps_with'], 1500], [['setup', 'always'], 1500], [['setup', 'never'], 1500],
-  [['model', 'model'], 80], [['model', 'custom_url'], 300], [['model', 'custom_key'], 500],
-  [['transcriber', 'model'], 60], [['voice', 'voice_id'], 80],
-  [['voice', 'pronunciations', 0, 'word'], 60, WORD, 1], [['voice', 'pronunciations', 0, 'say'], 120, WORD, 1],
-  [['analysis', 'summary_prompt'], 2000], [['analysis', 'success_rubric'], 2000],
-  [['analysis', 'structured', 0, 'name'], 60, {}], [['analysis', 'structured', 0, 'description'], 300, { name: 'f' }],
-  [['advanced', 'end_call_message'], 300], [['advanced', 'voicemail_message'], 600], [['advanced', 'server_url'], 500],
+  [['first_message'], 1000],
+  [['system_prompt'], 30_000],
+  [['language'], 16],
+  [['setup', 'name'], 40],
+  [['setup', 'helps_with'], 1500],
+  [['setup', 'always'], 1500],
+  [['setup', 'never'], 1500],
+  [['model', 'model'], 80],
+  [['model', 'custom_url'], 300],
+  [['model', 'custom_key'], 500],
+  [['transcriber', 'model'], 60],
+  [['voice', 'voice_id'], 80],
+  [['voice', 'pronunciations', 0, 'word'], 60, WORD, 1],
+  [['voice', 'pronunciations', 0, 'say'], 120, WORD, 1],
+  [['analysis', 'summary_prompt'], 2000],
+  [['analysis', 'success_rubric'], 2000],
+  [['analysis', 'structured', 0, 'name'], 60, {}],
+  [['analysis', 'structured', 0, 'description'], 300, { name: 'f' }],
+  [['advanced', 'end_call_message'], 300],
+  [['advanced', 'voicemail_message'], 600],
+  [['advanced', 'server_url'], 500],
   [['variables', 'greeting'], 1000],
 ];
 
@@ -171,7 +238,15 @@ describe.each(STRING_BOUNDS)('%j length', (path, max, item = {}) => {
 
     // Assert
     expect(valid).not.toThrow();
-    expect(items).toEqual([{ loc: [...LOC, ...path], msg: `String should have at most ${max} characters`, type: 'string_too_long', input: tooLong, ctx: { max_length: max } }]);
+    expect(items).toEqual([
+      {
+        loc: [...LOC, ...path],
+        msg: `String should have at most ${max} characters`,
+        type: 'string_too_long',
+        input: tooLong,
+        ctx: { max_length: max },
+      },
+    ]);
   });
 });
 
@@ -181,16 +256,29 @@ describe.each(STRING_BOUNDS.filter((row) => row[3] === 1))('%j minimum', (path, 
     const items = errorsOf(at(path, '', item));
 
     // Assert
-    expect(items).toEqual([{ loc: [...LOC, ...path], msg: 'String should have at least 1 character', type: 'string_too_short', input: '', ctx: { min_length: 1 } }]);
+    expect(items).toEqual([
+      {
+        loc: [...LOC, ...path],
+        msg: 'String should have at least 1 character',
+        type: 'string_too_short',
+        input: '',
+        ctx: { min_length: 1 },
+      },
+    ]);
   });
 });
 
 // [path, max, a valid item, sibling fields of the enclosing array item]
 const LIST_BOUNDS: [Path, number, unknown, Record<string, unknown>?][] = [
-  [['transcriber', 'keyterms'], 50, 'appointment'], [['tool_ids'], 64, 1], [['voice', 'pronunciations'], 100, WORD],
-  [['analysis', 'structured'], 40, { name: 'f' }], [['analysis', 'structured', 0, 'options'], 30, 'yes', { name: 'f' }],
-  [['advanced', 'idle_messages'], 5, 'Still there?'], [['advanced', 'end_call_phrases'], 20, 'bye'],
-  [['advanced', 'redact'], 5, 'card'], [['advanced', 'server_events'], 3, 'call.started'],
+  [['transcriber', 'keyterms'], 50, 'appointment'],
+  [['tool_ids'], 64, 1],
+  [['voice', 'pronunciations'], 100, WORD],
+  [['analysis', 'structured'], 40, { name: 'f' }],
+  [['analysis', 'structured', 0, 'options'], 30, 'yes', { name: 'f' }],
+  [['advanced', 'idle_messages'], 5, 'Still there?'],
+  [['advanced', 'end_call_phrases'], 20, 'bye'],
+  [['advanced', 'redact'], 5, 'card'],
+  [['advanced', 'server_events'], 3, 'call.started'],
 ];
 
 describe.each(LIST_BOUNDS)('%j items', (path, max, value, item) => {
@@ -204,27 +292,48 @@ describe.each(LIST_BOUNDS)('%j items', (path, max, value, item) => {
 
     // Assert
     expect(valid).not.toThrow();
-    expect(items).toEqual([{
-      loc: [...LOC, ...path], msg: `List should have at most ${max} items after validation, not ${max + 1}`, type: 'too_long',
-      input: tooMany, ctx: { field_type: 'List', max_length: max, actual_length: max + 1 },
-    }]);
+    expect(items).toEqual([
+      {
+        loc: [...LOC, ...path],
+        msg: `List should have at most ${max} items after validation, not ${max + 1}`,
+        type: 'too_long',
+        input: tooMany,
+        ctx: { field_type: 'List', max_length: max, actual_length: max + 1 },
+      },
+    ]);
   });
 });
 
 // [path, allowed values, pydantic's expected text]
 const ENUMS: [Path, string[], string][] = [
-  [['first_message_mode'], ['assistant_first', 'wait_for_user', 'model_generated'], "'assistant_first', 'wait_for_user' or 'model_generated'"],
+  [
+    ['first_message_mode'],
+    ['assistant_first', 'wait_for_user', 'model_generated'],
+    "'assistant_first', 'wait_for_user' or 'model_generated'",
+  ],
   [['mode'], ['standard', 'live'], "'standard' or 'live'"],
   [['model', 'provider'], ['openai', 'custom'], "'openai' or 'custom'"],
   [['transcriber', 'provider'], ['deepgram', 'openai'], "'deepgram' or 'openai'"],
-  [['setup', 'role'], ['receptionist', 'scheduler', 'lead_qualifier', 'support'], "'receptionist', 'scheduler', 'lead_qualifier' or 'support'"],
+  [
+    ['setup', 'role'],
+    ['receptionist', 'scheduler', 'lead_qualifier', 'support'],
+    "'receptionist', 'scheduler', 'lead_qualifier' or 'support'",
+  ],
   [['setup', 'tone'], ['friendly', 'professional', 'relaxed'], "'friendly', 'professional' or 'relaxed'"],
   [['analysis', 'success_scale'], ['pass_fail', 'score_10', 'descriptive'], "'pass_fail', 'score_10' or 'descriptive'"],
-  [['analysis', 'structured', 0, 'type'], ['string', 'number', 'boolean', 'enum', 'date'], "'string', 'number', 'boolean', 'enum' or 'date'"],
+  [
+    ['analysis', 'structured', 0, 'type'],
+    ['string', 'number', 'boolean', 'enum', 'date'],
+    "'string', 'number', 'boolean', 'enum' or 'date'",
+  ],
   [['advanced', 'background'], ['off', 'office'], "'off' or 'office'"],
   [['advanced', 'interruptions'], ['anytime', 'after_greeting', 'never'], "'anytime', 'after_greeting' or 'never'"],
   [['advanced', 'redact', 0], ['card', 'ssn', 'email', 'phone', 'dob'], "'card', 'ssn', 'email', 'phone' or 'dob'"],
-  [['advanced', 'server_events', 0], ['call.started', 'call.transferred', 'call.completed'], "'call.started', 'call.transferred' or 'call.completed'"],
+  [
+    ['advanced', 'server_events', 0],
+    ['call.started', 'call.transferred', 'call.completed'],
+    "'call.started', 'call.transferred' or 'call.completed'",
+  ],
 ];
 
 /** A value inside an array of scalars (redact, server_events) sits in a one-item list. */
@@ -245,7 +354,9 @@ describe.each(ENUMS)('%j values', (path, values, expected) => {
     const items = errorsOf(enumInput(path, 'nope'));
 
     // Assert
-    expect(items).toEqual([{ loc: [...LOC, ...path], msg: `Input should be ${expected}`, type: 'literal_error', input: 'nope', ctx: { expected } }]);
+    expect(items).toEqual([
+      { loc: [...LOC, ...path], msg: `Input should be ${expected}`, type: 'literal_error', input: 'nope', ctx: { expected } },
+    ]);
   });
 });
 
@@ -253,7 +364,9 @@ describe.each(ENUMS)('%j values', (path, values, expected) => {
 function booleanPaths(node: Record<string, unknown>, prefix: Path = []): Path[] {
   return Object.entries(node).flatMap(([key, value]) => {
     if (typeof value === 'boolean') return [[...prefix, key]];
-    return value && typeof value === 'object' && !Array.isArray(value) ? booleanPaths(value as Record<string, unknown>, [...prefix, key]) : [];
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? booleanPaths(value as Record<string, unknown>, [...prefix, key])
+      : [];
   });
 }
 
@@ -277,7 +390,16 @@ describe('toConfigView', () => {
     const echoed = parseAssistantConfig(view, LOC);
 
     // Assert
-    expect(Object.keys(view.model)).toEqual(['provider', 'model', 'temperature', 'max_tokens', 'custom_url', 'custom_key_set', 'priority', 'race']);
+    expect(Object.keys(view.model)).toEqual([
+      'provider',
+      'model',
+      'temperature',
+      'max_tokens',
+      'custom_url',
+      'custom_key_set',
+      'priority',
+      'race',
+    ]);
     expect(view.model.custom_key_set).toBe(true);
     expect(echoed).toEqual({ config: stored, customKey: undefined });
     expect(parseWith(AssistantConfigStoredSchema, stored, [])).toEqual(stored);

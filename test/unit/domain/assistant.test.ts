@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  TEMPLATE_NAMES,
-  parseCreateAssistantBody,
-  parseUpdateAssistantBody,
-} from '../../../shared/domain/assistant';
+import { TEMPLATE_NAMES, parseCreateAssistantBody, parseUpdateAssistantBody } from '../../../shared/domain/assistant';
 import { defaultAssistantConfig, toConfigView } from '../../../shared/domain/assistant-config';
 import { ValidationError, type ValidationItem } from '../../../shared/errors';
 
@@ -73,14 +69,42 @@ describe('parseCreateAssistantBody', () => {
   });
 
   describe.each<[string, unknown, ValidationItem[]]>([
-    ['a name of 121 characters', { name: 'n'.repeat(121) }, [
-      { loc: ['body', 'name'], msg: 'String should have at most 120 characters', type: 'string_too_long', input: 'n'.repeat(121), ctx: { max_length: 120 } },
-    ]],
-    ['an unknown template', { template: 'dentist' }, [
-      { loc: ['body', 'template'], msg: "Input should be 'receptionist', 'scheduler', 'lead_qualifier', 'support' or 'blank'", type: 'literal_error', input: 'dentist', ctx: { expected: "'receptionist', 'scheduler', 'lead_qualifier', 'support' or 'blank'" } },
-    ]],
-    ['an unknown field', { nam: 'x' }, [{ loc: ['body', 'nam'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: 'x' }]],
-    ['a config that is a list', { config: [] }, [{ loc: ['body', 'config'], msg: NOT_AN_OBJECT, type: 'model_attributes_type', input: [] }]],
+    [
+      'a name of 121 characters',
+      { name: 'n'.repeat(121) },
+      [
+        {
+          loc: ['body', 'name'],
+          msg: 'String should have at most 120 characters',
+          type: 'string_too_long',
+          input: 'n'.repeat(121),
+          ctx: { max_length: 120 },
+        },
+      ],
+    ],
+    [
+      'an unknown template',
+      { template: 'dentist' },
+      [
+        {
+          loc: ['body', 'template'],
+          msg: "Input should be 'receptionist', 'scheduler', 'lead_qualifier', 'support' or 'blank'",
+          type: 'literal_error',
+          input: 'dentist',
+          ctx: { expected: "'receptionist', 'scheduler', 'lead_qualifier', 'support' or 'blank'" },
+        },
+      ],
+    ],
+    [
+      'an unknown field',
+      { nam: 'x' },
+      [{ loc: ['body', 'nam'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: 'x' }],
+    ],
+    [
+      'a config that is a list',
+      { config: [] },
+      [{ loc: ['body', 'config'], msg: NOT_AN_OBJECT, type: 'model_attributes_type', input: [] }],
+    ],
     ['an array body', [], [{ loc: ['body'], msg: NOT_AN_OBJECT, type: 'model_attributes_type', input: [] }]],
     ['a string body', 'hello', [{ loc: ['body'], msg: NOT_AN_OBJECT, type: 'model_attributes_type', input: 'hello' }]],
     ['a null body', null, [{ loc: ['body'], msg: NOT_AN_OBJECT, type: 'model_attributes_type', input: null }]],
@@ -96,8 +120,14 @@ describe('parseCreateAssistantBody', () => {
     const body = {
       name: 5,
       config: {
-        first_message: 7, model: { max_tokens: 10 }, voice: { pronunciations: [{ word: 'x' }] }, tool_ids: ['1'],
-        advanced: { waivers: { consent: { version: 1.5 } }, redact: ['iban'] }, variables: { a: 1 }, knowledge_ids: 'none', zz: true,
+        first_message: 7,
+        model: { max_tokens: 10 },
+        voice: { pronunciations: [{ word: 'x' }] },
+        tool_ids: ['1'],
+        advanced: { waivers: { consent: { version: 1.5 } }, redact: ['iban'] },
+        variables: { a: 1 },
+        knowledge_ids: 'none',
+        zz: true,
       },
       extra: 1,
     };
@@ -107,10 +137,17 @@ describe('parseCreateAssistantBody', () => {
 
     // Assert
     expect(items.map((item) => [item.loc.join('.'), item.type])).toEqual([
-      ['body.name', 'string_type'], ['body.config.first_message', 'string_type'], ['body.config.model.max_tokens', 'greater_than_equal'],
-      ['body.config.voice.pronunciations.0.say', 'missing'], ['body.config.tool_ids.0', 'int_type'], ['body.config.knowledge_ids', 'list_type'],
-      ['body.config.advanced.waivers.consent.version', 'int_from_float'], ['body.config.advanced.redact.0', 'literal_error'],
-      ['body.config.variables.a', 'string_type'], ['body.config.zz', 'extra_forbidden'], ['body.extra', 'extra_forbidden'],
+      ['body.name', 'string_type'],
+      ['body.config.first_message', 'string_type'],
+      ['body.config.model.max_tokens', 'greater_than_equal'],
+      ['body.config.voice.pronunciations.0.say', 'missing'],
+      ['body.config.tool_ids.0', 'int_type'],
+      ['body.config.knowledge_ids', 'list_type'],
+      ['body.config.advanced.waivers.consent.version', 'int_from_float'],
+      ['body.config.advanced.redact.0', 'literal_error'],
+      ['body.config.variables.a', 'string_type'],
+      ['body.config.zz', 'extra_forbidden'],
+      ['body.extra', 'extra_forbidden'],
     ]);
   });
 
@@ -125,10 +162,15 @@ describe('parseCreateAssistantBody', () => {
     const parsed = parseCreateAssistantBody({ config: { advanced: { waivers }, variables: { a: 'x'.repeat(1000) } } });
 
     // Assert
-    expect(tooMany).toEqual([{
-      loc: ['body', 'config', 'variables'], msg: 'Dictionary should have at most 100 items after validation, not 101', type: 'too_long',
-      input: variables, ctx: { field_type: 'Dictionary', max_length: 100, actual_length: 101 },
-    }]);
+    expect(tooMany).toEqual([
+      {
+        loc: ['body', 'config', 'variables'],
+        msg: 'Dictionary should have at most 100 items after validation, not 101',
+        type: 'too_long',
+        input: variables,
+        ctx: { field_type: 'Dictionary', max_length: 100, actual_length: 101 },
+      },
+    ]);
     expect(tooLong.map((item) => [item.loc, item.type])).toEqual([[['body', 'config', 'variables', 'a'], 'string_too_long']]);
     expect(parsed.config?.advanced.waivers).toEqual(waivers);
   });
@@ -164,14 +206,38 @@ describe('parseUpdateAssistantBody', () => {
   });
 
   describe.each<[string, unknown, ValidationItem[]]>([
-    ['an empty name', { name: '' }, [
-      { loc: ['body', 'name'], msg: 'String should have at least 1 character', type: 'string_too_short', input: '', ctx: { min_length: 1 } },
-    ]],
-    ['a name of 121 characters', { name: 'n'.repeat(121) }, [
-      { loc: ['body', 'name'], msg: 'String should have at most 120 characters', type: 'string_too_long', input: 'n'.repeat(121), ctx: { max_length: 120 } },
-    ]],
+    [
+      'an empty name',
+      { name: '' },
+      [
+        {
+          loc: ['body', 'name'],
+          msg: 'String should have at least 1 character',
+          type: 'string_too_short',
+          input: '',
+          ctx: { min_length: 1 },
+        },
+      ],
+    ],
+    [
+      'a name of 121 characters',
+      { name: 'n'.repeat(121) },
+      [
+        {
+          loc: ['body', 'name'],
+          msg: 'String should have at most 120 characters',
+          type: 'string_too_long',
+          input: 'n'.repeat(121),
+          ctx: { max_length: 120 },
+        },
+      ],
+    ],
     ['a null config', { config: null }, [{ loc: ['body', 'config'], msg: NOT_AN_OBJECT, type: 'model_attributes_type', input: null }]],
-    ['an unknown field', { template: 'blank' }, [{ loc: ['body', 'template'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: 'blank' }]],
+    [
+      'an unknown field',
+      { template: 'blank' },
+      [{ loc: ['body', 'template'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden', input: 'blank' }],
+    ],
     ['an array body', [{ name: 'x' }], [{ loc: ['body'], msg: NOT_AN_OBJECT, type: 'model_attributes_type', input: [{ name: 'x' }] }]],
   ])('%s', (_name, body, expected) => {
     it('is a 422 with exactly these items', () => {

@@ -37,7 +37,13 @@ describe('fillVariables', () => {
     { name: 'empty value replaces', text: '[{{x}}]', call: { x: '' }, assistant: { x: 'no' }, expected: '[]' },
     { name: 'repeated placeholder', text: '{{x}}{{x}}', call: { x: 'ab' }, assistant: {}, expected: 'abab' },
     { name: 'not a placeholder', text: '{name} {{ }} {{a b}}', call: { name: 'x' }, assistant: {}, expected: '{name} {{ }} {{a b}}' },
-    { name: 'object prototype names stay unknown', text: '{{constructor}} {{toString}}', call: {}, assistant: {}, expected: '{{constructor}} {{toString}}' },
+    {
+      name: 'object prototype names stay unknown',
+      text: '{{constructor}} {{toString}}',
+      call: {},
+      assistant: {},
+      expected: '{{constructor}} {{toString}}',
+    },
     { name: 'value is not re-expanded', text: '{{a}}', call: { a: '{{b}}', b: 'no' }, assistant: {}, expected: '{{b}}' },
   ])('$name', ({ text, call, assistant, expected }) => {
     it(`fills ${JSON.stringify(text)}`, () => {
@@ -123,11 +129,36 @@ describe('buildSystemPrompt', () => {
 
 describe('buildNotice', () => {
   describe.each([
-    { name: 'defaults, named business', adv: {}, profile: acme, expected: "Just so you know, I'm an automated AI assistant for Acme Dental, and this call is recorded." },
-    { name: 'defaults, no profile', adv: {}, profile: null, expected: "Just so you know, I'm an automated AI assistant, and this call is recorded." },
-    { name: 'unnamed business', adv: {}, profile: emptyBusinessProfile(), expected: "Just so you know, I'm an automated AI assistant, and this call is recorded." },
-    { name: 'recording off', adv: { recording: false }, profile: acme, expected: "Just so you know, I'm an automated AI assistant for Acme Dental." },
-    { name: 'recording notice off', adv: { recording_notice: false }, profile: null, expected: "Just so you know, I'm an automated AI assistant." },
+    {
+      name: 'defaults, named business',
+      adv: {},
+      profile: acme,
+      expected: "Just so you know, I'm an automated AI assistant for Acme Dental, and this call is recorded.",
+    },
+    {
+      name: 'defaults, no profile',
+      adv: {},
+      profile: null,
+      expected: "Just so you know, I'm an automated AI assistant, and this call is recorded.",
+    },
+    {
+      name: 'unnamed business',
+      adv: {},
+      profile: emptyBusinessProfile(),
+      expected: "Just so you know, I'm an automated AI assistant, and this call is recorded.",
+    },
+    {
+      name: 'recording off',
+      adv: { recording: false },
+      profile: acme,
+      expected: "Just so you know, I'm an automated AI assistant for Acme Dental.",
+    },
+    {
+      name: 'recording notice off',
+      adv: { recording_notice: false },
+      profile: null,
+      expected: "Just so you know, I'm an automated AI assistant.",
+    },
     { name: 'hipaa (never recorded)', adv: { hipaa: true }, profile: null, expected: "Just so you know, I'm an automated AI assistant." },
     { name: 'disclosure off', adv: { ai_disclosure: false }, profile: acme, expected: 'Just so you know, this call is recorded.' },
     { name: 'nothing to say', adv: { ai_disclosure: false, recording: false }, profile: acme, expected: '' },

@@ -29,11 +29,29 @@ describe('call enums (docs/design.md §4)', () => {
     // Arrange / Act / Assert
     expect(CALL_STATUSES).toEqual(['queued', 'ringing', 'in_progress', 'ended']);
     expect(ENDED_REASONS).toEqual([
-      'caller_hung_up', 'assistant_ended', 'end_phrase', 'silence_timeout', 'max_duration', 'voicemail',
-      'no_answer', 'busy', 'transferred', 'failed', 'error', 'canceled',
+      'caller_hung_up',
+      'assistant_ended',
+      'end_phrase',
+      'silence_timeout',
+      'max_duration',
+      'voicemail',
+      'no_answer',
+      'busy',
+      'transferred',
+      'failed',
+      'error',
+      'canceled',
     ]);
     expect(OUTCOMES).toEqual([
-      'resolved', 'unresolved', 'appointment_booked', 'message_taken', 'transferred', 'voicemail', 'no_answer', 'busy', 'failed',
+      'resolved',
+      'unresolved',
+      'appointment_booked',
+      'message_taken',
+      'transferred',
+      'voicemail',
+      'no_answer',
+      'busy',
+      'failed',
     ]);
     expect(CALL_DIRECTIONS).toEqual(['inbound', 'outbound']);
     expect(CALL_CHANNELS).toEqual(['phone', 'web']);
@@ -75,24 +93,50 @@ describe('parseCreateCallBody', () => {
       const items = caught(() => parseCreateCallBody({ assistant_id: 1, to }));
 
       // Assert
-      expect(items).toEqual([{ loc: ['body', 'to'], msg: `String should match pattern '${E164}'`, type: 'string_pattern_mismatch', input: to, ctx: { pattern: E164 } }]);
+      expect(items).toEqual([
+        {
+          loc: ['body', 'to'],
+          msg: `String should match pattern '${E164}'`,
+          type: 'string_pattern_mismatch',
+          input: to,
+          ctx: { pattern: E164 },
+        },
+      ]);
     });
   });
 
   describe.each<[string, unknown, [string, string][]]>([
-    ['an empty body', {}, [['body.assistant_id', 'missing'], ['body.to', 'missing']]],
+    [
+      'an empty body',
+      {},
+      [
+        ['body.assistant_id', 'missing'],
+        ['body.to', 'missing'],
+      ],
+    ],
     ['a string assistant id', { assistant_id: '1', to: '+15550100002' }, [['body.assistant_id', 'int_type']]],
     ['assistant id 0', { assistant_id: 0, to: '+15550100002' }, [['body.assistant_id', 'greater_than_equal']]],
     ['phone_number_id 1.5', { assistant_id: 1, to: '+15550100002', phone_number_id: 1.5 }, [['body.phone_number_id', 'int_from_float']]],
     ['a number as to', { assistant_id: 1, to: 15550100002 }, [['body.to', 'string_type']]],
     ['variables as a list', { assistant_id: 1, to: '+15550100002', variables: ['a'] }, [['body.variables', 'dict_type']]],
     ['a non-string variable', { assistant_id: 1, to: '+15550100002', variables: { n: 1 } }, [['body.variables.n', 'string_type']]],
-    ['a variable of 1001 characters', { assistant_id: 1, to: '+15550100002', variables: { n: 'x'.repeat(1001) } }, [['body.variables.n', 'string_too_long']]],
+    [
+      'a variable of 1001 characters',
+      { assistant_id: 1, to: '+15550100002', variables: { n: 'x'.repeat(1001) } },
+      [['body.variables.n', 'string_too_long']],
+    ],
     ['an unknown field', { assistant_id: 1, to: '+15550100002', from: '+15550100001' }, [['body.from', 'extra_forbidden']]],
-    ['every field wrong', { assistant_id: 'a', to: 'b', phone_number_id: 'c', variables: 'd', x: 1 }, [
-      ['body.assistant_id', 'int_type'], ['body.to', 'string_pattern_mismatch'], ['body.phone_number_id', 'int_type'],
-      ['body.variables', 'dict_type'], ['body.x', 'extra_forbidden'],
-    ]],
+    [
+      'every field wrong',
+      { assistant_id: 'a', to: 'b', phone_number_id: 'c', variables: 'd', x: 1 },
+      [
+        ['body.assistant_id', 'int_type'],
+        ['body.to', 'string_pattern_mismatch'],
+        ['body.phone_number_id', 'int_type'],
+        ['body.variables', 'dict_type'],
+        ['body.x', 'extra_forbidden'],
+      ],
+    ],
     ['a list body', [], [['body', 'model_attributes_type']]],
   ])('%s', (_name, input, expected) => {
     it('reports exactly these fields', () => {
@@ -114,7 +158,9 @@ describe('parseCreateCallBody', () => {
 
     // Assert
     expect(Object.keys(ok.variables)).toHaveLength(100);
-    expect(items.map((item) => [item.type, item.ctx])).toEqual([['too_long', { field_type: 'Dictionary', max_length: 100, actual_length: 101 }]]);
+    expect(items.map((item) => [item.type, item.ctx])).toEqual([
+      ['too_long', { field_type: 'Dictionary', max_length: 100, actual_length: 101 }],
+    ]);
   });
 });
 
@@ -134,14 +180,54 @@ describe('parseListCallsQuery', () => {
   });
 
   describe.each<[string, Record<string, string>, ValidationItem]>([
-    ['limit 0', { limit: '0' }, { loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal', input: '0', ctx: { ge: 1 } }],
-    ['limit 201', { limit: '201' }, { loc: ['query', 'limit'], msg: 'Input should be less than or equal to 200', type: 'less_than_equal', input: '201', ctx: { le: 200 } }],
+    [
+      'limit 0',
+      { limit: '0' },
+      {
+        loc: ['query', 'limit'],
+        msg: 'Input should be greater than or equal to 1',
+        type: 'greater_than_equal',
+        input: '0',
+        ctx: { ge: 1 },
+      },
+    ],
+    [
+      'limit 201',
+      { limit: '201' },
+      {
+        loc: ['query', 'limit'],
+        msg: 'Input should be less than or equal to 200',
+        type: 'less_than_equal',
+        input: '201',
+        ctx: { le: 200 },
+      },
+    ],
     ['limit abc', { limit: 'abc' }, { loc: ['query', 'limit'], msg: INT_PARSING, type: 'int_parsing', input: 'abc' }],
     ['limit 1.5', { limit: '1.5' }, { loc: ['query', 'limit'], msg: INT_PARSING, type: 'int_parsing', input: '1.5' }],
     ['an empty limit', { limit: '' }, { loc: ['query', 'limit'], msg: INT_PARSING, type: 'int_parsing', input: '' }],
-    ['offset -1', { offset: '-1' }, { loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', type: 'greater_than_equal', input: '-1', ctx: { ge: 0 } }],
+    [
+      'offset -1',
+      { offset: '-1' },
+      {
+        loc: ['query', 'offset'],
+        msg: 'Input should be greater than or equal to 0',
+        type: 'greater_than_equal',
+        input: '-1',
+        ctx: { ge: 0 },
+      },
+    ],
     ['assistant_id x', { assistant_id: 'x' }, { loc: ['query', 'assistant_id'], msg: INT_PARSING, type: 'int_parsing', input: 'x' }],
-    ['direction both', { direction: 'both' }, { loc: ['query', 'direction'], msg: "Input should be 'inbound' or 'outbound'", type: 'literal_error', input: 'both', ctx: { expected: "'inbound' or 'outbound'" } }],
+    [
+      'direction both',
+      { direction: 'both' },
+      {
+        loc: ['query', 'direction'],
+        msg: "Input should be 'inbound' or 'outbound'",
+        type: 'literal_error',
+        input: 'both',
+        ctx: { expected: "'inbound' or 'outbound'" },
+      },
+    ],
   ])('%s', (_name, query, expected) => {
     it('is one 422 item', () => {
       // Arrange / Act / Assert
@@ -167,7 +253,11 @@ describe('parseListCallsQuery', () => {
 });
 
 describe('parseIdParam', () => {
-  it.each([['1', 1], ['42', 42], ['9007199254740991', 9007199254740991]])('%s is %d', (raw, expected) => {
+  it.each([
+    ['1', 1],
+    ['42', 42],
+    ['9007199254740991', 9007199254740991],
+  ])('%s is %d', (raw, expected) => {
     // Arrange / Act / Assert
     expect(parseIdParam(raw, 'assistant_id')).toBe(expected);
   });
@@ -175,9 +265,36 @@ describe('parseIdParam', () => {
   describe.each<[string, ValidationItem]>([
     ['abc', { loc: ['path', 'call_id'], msg: INT_PARSING, type: 'int_parsing', input: 'abc' }],
     ['1.0', { loc: ['path', 'call_id'], msg: INT_PARSING, type: 'int_parsing', input: '1.0' }],
-    ['0', { loc: ['path', 'call_id'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal', input: '0', ctx: { ge: 1 } }],
-    ['-4', { loc: ['path', 'call_id'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal', input: '-4', ctx: { ge: 1 } }],
-    ['9007199254740992', { loc: ['path', 'call_id'], msg: 'Input should be less than or equal to 9007199254740991', type: 'less_than_equal', input: '9007199254740992', ctx: { le: 9007199254740991 } }],
+    [
+      '0',
+      {
+        loc: ['path', 'call_id'],
+        msg: 'Input should be greater than or equal to 1',
+        type: 'greater_than_equal',
+        input: '0',
+        ctx: { ge: 1 },
+      },
+    ],
+    [
+      '-4',
+      {
+        loc: ['path', 'call_id'],
+        msg: 'Input should be greater than or equal to 1',
+        type: 'greater_than_equal',
+        input: '-4',
+        ctx: { ge: 1 },
+      },
+    ],
+    [
+      '9007199254740992',
+      {
+        loc: ['path', 'call_id'],
+        msg: 'Input should be less than or equal to 9007199254740991',
+        type: 'less_than_equal',
+        input: '9007199254740992',
+        ctx: { le: 9007199254740991 },
+      },
+    ],
   ])('%j', (raw, expected) => {
     it('is one 422 item at the path parameter', () => {
       // Arrange / Act / Assert

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { isRememberableNumber, MEMORY_SUMMARY_MAX_CHARS, memoryContext, type CallerMemoryEntry } from '../../../shared/domain/memory-prompt';
+import {
+  isRememberableNumber,
+  MEMORY_SUMMARY_MAX_CHARS,
+  memoryContext,
+  type CallerMemoryEntry,
+} from '../../../shared/domain/memory-prompt';
 
-const entry = (call_id: number, ended_at: string, summary: string, outcome: string | null = null): CallerMemoryEntry => ({ call_id, ended_at, summary, outcome });
+const entry = (call_id: number, ended_at: string, summary: string, outcome: string | null = null): CallerMemoryEntry => ({
+  call_id,
+  ended_at,
+  summary,
+  outcome,
+});
 
 describe('memoryContext', () => {
   it('is empty for no entries, and for entries with only blank summaries', () => {

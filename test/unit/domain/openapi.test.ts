@@ -133,7 +133,10 @@ describe('buildOpenApiDocument', () => {
 
     // Act / Assert
     expect(list.parameters.map((p: Json) => [p.name, p.in, p.schema.default])).toEqual([
-      ['limit', 'query', 50], ['offset', 'query', 0], ['assistant_id', 'query', undefined], ['direction', 'query', undefined],
+      ['limit', 'query', 50],
+      ['offset', 'query', 0],
+      ['assistant_id', 'query', undefined],
+      ['direction', 'query', undefined],
     ]);
     expect(list.parameters[0].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
     expect(list.parameters[1].schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 1000 });
@@ -143,6 +146,12 @@ describe('buildOpenApiDocument', () => {
     expect(schemas.ErrorBody!.required).toEqual(['code', 'detail']);
     expect(schemas.HTTPValidationError!.properties.detail.items).toEqual({ $ref: '#/components/schemas/ValidationItem' });
     expect(doc.components.responses.RateLimited.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
-    expect(Object.keys(doc.components.headers)).toEqual(['X-API-Version', 'RateLimit-Policy', 'RateLimit', 'Retry-After', 'WWW-Authenticate']);
+    expect(Object.keys(doc.components.headers)).toEqual([
+      'X-API-Version',
+      'RateLimit-Policy',
+      'RateLimit',
+      'Retry-After',
+      'WWW-Authenticate',
+    ]);
   });
 });

@@ -6,7 +6,10 @@ const CONVERSATION = [
   { role: 'assistant', text: 'Hello, Acme Dental.' },
   { role: 'user', text: 'Hi, I need a cleaning.' },
 ];
-const SILENT = [{ role: 'assistant', text: 'Hello, Acme Dental.' }, { role: 'user', text: '   ' }];
+const SILENT = [
+  { role: 'assistant', text: 'Hello, Acme Dental.' },
+  { role: 'user', text: '   ' },
+];
 
 describe('outcomeForEndedReason (docs/design.md §4)', () => {
   it.each<[EndedReason, Outcome | null]>([

@@ -116,7 +116,11 @@ describe('redactText', () => {
 
   it('leaves no valid card number behind, whatever its grouping and surroundings (property)', () => {
     const pan = fc
-      .tuple(fc.constantFrom('4', '51', '37', '6011'), fc.integer({ min: 13, max: 19 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 19, maxLength: 19 }))
+      .tuple(
+        fc.constantFrom('4', '51', '37', '6011'),
+        fc.integer({ min: 13, max: 19 }),
+        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 19, maxLength: 19 }),
+      )
       .map(([prefix, length, digits]) => {
         const body = (prefix + digits.join('')).slice(0, length - 1);
         const check = [...Array(10).keys()].find((d) => luhnValid(body + d))!;
@@ -138,7 +142,10 @@ describe('redactText', () => {
       .array(fc.integer({ min: 0, max: 9 }), { minLength: 16, maxLength: 16 })
       .map((digits) => digits.join(''))
       .filter((digits) => !luhnValid(digits));
-    fc.assert(fc.property(invalid, (digits) => redactText(`order ${digits}`, ['card']) === `order ${digits}`), { numRuns: 200 });
+    fc.assert(
+      fc.property(invalid, (digits) => redactText(`order ${digits}`, ['card']) === `order ${digits}`),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -172,7 +179,11 @@ describe('redactDeep', () => {
   });
 
   it('keeps the values of skipped keys and ISO timestamps', () => {
-    const payload = { type: 'call.completed', timestamp: '2026-11-22T09:21:23.123Z', data: { to_number: '+15550100002', summary: 'Call +15550100002' } };
+    const payload = {
+      type: 'call.completed',
+      timestamp: '2026-11-22T09:21:23.123Z',
+      data: { to_number: '+15550100002', summary: 'Call +15550100002' },
+    };
     expect(redactDeep(payload, ['phone', 'dob'], { skipKeys: ['to_number'] })).toEqual({
       type: 'call.completed',
       timestamp: '2026-11-22T09:21:23.123Z',

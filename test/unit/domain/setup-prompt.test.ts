@@ -42,7 +42,15 @@ const TONE_MARKERS: Record<SetupTone, string> = {
   relaxed: 'Easygoing and conversational',
 };
 
-const PHONE_RULES = ['# Speaking on the phone', 'one or two sentences', 'Ask only one question at a time', 'Never use markdown', 'emoji', 'digit by digit', 'Confirm the spelling'];
+const PHONE_RULES = [
+  '# Speaking on the phone',
+  'one or two sentences',
+  'Ask only one question at a time',
+  'Never use markdown',
+  'emoji',
+  'digit by digit',
+  'Confirm the spelling',
+];
 
 const ROLE_TONE_CASES = SETUP_ROLES.flatMap((role) => SETUP_TONES.map((tone) => ({ role, tone })));
 
@@ -88,7 +96,13 @@ describe('buildSetupPrompt', () => {
   it.each([
     { helps_with: 'Cleanings', always: '', never: '', present: ['You can help with: Cleanings'], absent: ['Always:', 'Never:'] },
     { helps_with: '', always: 'Be brief.', never: '', present: ['Always: Be brief.'], absent: ['You can help with', 'Never:'] },
-    { helps_with: '', always: '', never: 'Promise refunds.', present: ['Never: Promise refunds.'], absent: ['You can help with', 'Always:'] },
+    {
+      helps_with: '',
+      always: '',
+      never: 'Promise refunds.',
+      present: ['Never: Promise refunds.'],
+      absent: ['You can help with', 'Always:'],
+    },
     { helps_with: ' ', always: '\n', never: '', present: [], absent: ['# Instructions from the business', 'You can help with', 'Always:'] },
   ])('includes only the filled instructions ($helps_with/$always/$never)', ({ present, absent, ...fields }) => {
     // Act
@@ -98,7 +112,7 @@ describe('buildSetupPrompt', () => {
     for (const text of absent) expect(prompt).not.toContain(text);
   });
 
-  it('turns several written lines into a list, replacing the business\'s own bullets', () => {
+  it("turns several written lines into a list, replacing the business's own bullets", () => {
     // Arrange
     const setup = setupOf({ always: '- Greet warmly\n\n2) Confirm the number\n• Say goodbye' });
     // Act
@@ -173,37 +187,51 @@ describe('applySetupRule', () => {
   it.each([
     {
       case: 'a save that echoes the stored prompt after the profile changed → rebuilt',
-      prompt: builtWith(oldProfile), previous: builtWith(oldProfile), context: true,
+      prompt: builtWith(oldProfile),
+      previous: builtWith(oldProfile),
+      context: true,
       expected: { keepsSetup: true, prompt: builtWith(PROFILE) },
     },
     {
       case: 'an empty prompt → rebuilt',
-      prompt: '', previous: 'anything stored before', context: true,
+      prompt: '',
+      previous: 'anything stored before',
+      context: true,
       expected: { keepsSetup: true, prompt: builtWith(PROFILE) },
     },
     {
       case: 'a create with an empty prompt → built',
-      prompt: '', previous: null, context: true,
+      prompt: '',
+      previous: null,
+      context: true,
       expected: { keepsSetup: true, prompt: builtWith(PROFILE) },
     },
     {
       case: 'a create whose prompt is what the setup builds → kept with the setup',
-      prompt: builtWith(PROFILE), previous: null, context: true,
+      prompt: builtWith(PROFILE),
+      previous: null,
+      context: true,
       expected: { keepsSetup: true, prompt: builtWith(PROFILE) },
     },
     {
       case: 'business_context off → built without the profile',
-      prompt: builtWith(PROFILE), previous: builtWith(PROFILE), context: false,
+      prompt: builtWith(PROFILE),
+      previous: builtWith(PROFILE),
+      context: false,
       expected: { keepsSetup: true, prompt: builtWith(null) },
     },
     {
       case: 'a hand-edited prompt → setup cleared, prompt kept',
-      prompt: 'You are a pirate.', previous: builtWith(PROFILE), context: true,
+      prompt: 'You are a pirate.',
+      previous: builtWith(PROFILE),
+      context: true,
       expected: { keepsSetup: false, prompt: 'You are a pirate.' },
     },
     {
       case: 'a create with a different prompt → setup cleared, prompt kept',
-      prompt: 'My own prompt.', previous: null, context: true,
+      prompt: 'My own prompt.',
+      previous: null,
+      context: true,
       expected: { keepsSetup: false, prompt: 'My own prompt.' },
     },
   ])('$case', ({ prompt, previous, context, expected }) => {

@@ -6,22 +6,67 @@ import { TEMPLATE_DESCRIPTIONS, TEMPLATE_NAMES, templateConfig } from '../../../
 // TranscriberCfg) on purpose: the test checks the templates against the contract, not against
 // constants the code under test could get wrong in the same way.
 const CONFIG_FIELDS = [
-  'first_message_mode', 'first_message', 'system_prompt', 'business_context', 'language', 'mode', 'live_voice', 'model',
-  'transcriber', 'voice', 'builtin', 'tool_ids', 'knowledge_ids', 'analysis', 'advanced', 'variables', 'workflow_id', 'setup',
+  'first_message_mode',
+  'first_message',
+  'system_prompt',
+  'business_context',
+  'language',
+  'mode',
+  'live_voice',
+  'model',
+  'transcriber',
+  'voice',
+  'builtin',
+  'tool_ids',
+  'knowledge_ids',
+  'analysis',
+  'advanced',
+  'variables',
+  'workflow_id',
+  'setup',
 ];
 const ADVANCED_FIELDS = [
-  'max_duration_s', 'silence_timeout_s', 'idle_messages', 'idle_max', 'end_call_message', 'end_call_phrases', 'recording',
-  'recording_notice', 'ai_disclosure', 'waivers', 'interrupt_min_words', 'background', 'voicemail_detection',
-  'voicemail_message', 'server_url', 'hipaa', 'memory', 'safety_fallback', 'fillers', 'interruptions', 'greeting_delay_ms',
-  'greet_after_silence_s', 'keypad', 'redact', 'keep_days', 'server_events',
+  'max_duration_s',
+  'silence_timeout_s',
+  'idle_messages',
+  'idle_max',
+  'end_call_message',
+  'end_call_phrases',
+  'recording',
+  'recording_notice',
+  'ai_disclosure',
+  'waivers',
+  'interrupt_min_words',
+  'background',
+  'voicemail_detection',
+  'voicemail_message',
+  'server_url',
+  'hipaa',
+  'memory',
+  'safety_fallback',
+  'fillers',
+  'interruptions',
+  'greeting_delay_ms',
+  'greet_after_silence_s',
+  'keypad',
+  'redact',
+  'keep_days',
+  'server_events',
 ];
 const INTEGER_RANGES: Record<string, [number, number]> = {
-  max_duration_s: [30, 3600], silence_timeout_s: [5, 120], idle_max: [1, 5],
+  max_duration_s: [30, 3600],
+  silence_timeout_s: [5, 120],
+  idle_max: [1, 5],
 };
 const FIELD_TYPES = ['string', 'number', 'boolean', 'enum', 'date'];
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-interface Field { name: string; type: string; description: string; options?: string[] }
+interface Field {
+  name: string;
+  type: string;
+  description: string;
+  options?: string[];
+}
 interface Template {
   first_message: string;
   setup: SimpleSetupShape;

@@ -96,25 +96,28 @@ describe('event rules (declared once in shared/events/rules.ts)', () => {
     webhooks.resourceCountIs('AWS::Events::Rule', EVENT_RULES.length);
   });
 
-  it.each(EVENT_RULES.map((rule) => [rule.name, rule] as const))('%s: same pattern, its consumer, a DLQ and 24 h of retries', (_name, rule) => {
-    // Arrange
-    const target = rule.target === 'analysis' ? analysisFn : bufferQueue;
+  it.each(EVENT_RULES.map((rule) => [rule.name, rule] as const))(
+    '%s: same pattern, its consumer, a DLQ and 24 h of retries',
+    (_name, rule) => {
+      // Arrange
+      const target = rule.target === 'analysis' ? analysisFn : bufferQueue;
 
-    // Assert
-    webhooks.hasResourceProperties('AWS::Events::Rule', {
-      Name: `voice-agent-test-${rule.name}`,
-      Description: rule.description,
-      EventBusName: Match.anyValue(),
-      EventPattern: { source: rule.pattern.source, 'detail-type': rule.pattern['detail-type'] },
-      Targets: [
-        Match.objectLike({
-          Arn: { 'Fn::GetAtt': [target, 'Arn'] },
-          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [eventsDlq, 'Arn'] } },
-          RetryPolicy: { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 },
-        }),
-      ],
-    });
-  });
+      // Assert
+      webhooks.hasResourceProperties('AWS::Events::Rule', {
+        Name: `voice-agent-test-${rule.name}`,
+        Description: rule.description,
+        EventBusName: Match.anyValue(),
+        EventPattern: { source: rule.pattern.source, 'detail-type': rule.pattern['detail-type'] },
+        Targets: [
+          Match.objectLike({
+            Arn: { 'Fn::GetAtt': [target, 'Arn'] },
+            DeadLetterConfig: { Arn: { 'Fn::GetAtt': [eventsDlq, 'Arn'] } },
+            RetryPolicy: { MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 },
+          }),
+        ],
+      });
+    },
+  );
 });
 
 describe('analysis', () => {

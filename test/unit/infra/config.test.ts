@@ -25,7 +25,13 @@ describe('loadStageConfig overrides and refusals', () => {
     // Act
     const config = loadStageConfig(
       'prod',
-      { domainName: 'voice.example.com', certificateArn: CERT, hostedZoneId: 'Z1', hostedZoneName: 'example.com', alarmEmail: 'ops@example.com' },
+      {
+        domainName: 'voice.example.com',
+        certificateArn: CERT,
+        hostedZoneId: 'Z1',
+        hostedZoneName: 'example.com',
+        alarmEmail: 'ops@example.com',
+      },
       { CDK_DEFAULT_ACCOUNT: '123456789012' },
     );
 

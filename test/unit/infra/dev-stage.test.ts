@@ -33,7 +33,10 @@ describe('dev stage without a certificate', () => {
 
   it('can be torn down: data is not retained and the table is not deletion-protected', () => {
     const data = service.templates.data;
-    data.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete', Properties: Match.objectLike({ DeletionProtectionEnabled: false }) });
+    data.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: false }),
+    });
     data.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Delete' });
   });
 });

@@ -91,7 +91,12 @@ describe('task', () => {
     const env = Object.fromEntries(container().Environment.map((entry) => [entry.Name, entry.Value]));
 
     // Assert
-    expect(env).toMatchObject({ PORT: '8080', TABLE_NAME: 'voice-agent-test', PUBLIC_BASE_URL: 'https://voice.example.com', STAGE: 'test' });
+    expect(env).toMatchObject({
+      PORT: '8080',
+      TABLE_NAME: 'voice-agent-test',
+      PUBLIC_BASE_URL: 'https://voice.example.com',
+      STAGE: 'test',
+    });
     for (const name of ['OUTBOUND_QUEUE_URL', 'EVENT_BUS_NAME', 'RECORDINGS_BUCKET', 'KMS_KEY_ID']) expect(env).toHaveProperty(name);
     expect(Object.keys(env).filter((name) => /TOKEN|SECRET|API_KEY|AUTH/.test(name))).toEqual([]);
     // A deployed task never runs the sandbox carrier: without Twilio credentials it does not start.
@@ -99,13 +104,11 @@ describe('task', () => {
   });
 
   it('injects provider credentials from Secrets Manager', () => {
-    expect(container().Secrets.map((secret) => secret.Name).sort()).toEqual([
-      'DEEPGRAM_API_KEY',
-      'OPENAI_API_KEY',
-      'STREAM_TOKEN_SECRET',
-      'TWILIO_ACCOUNT_SID',
-      'TWILIO_AUTH_TOKEN',
-    ]);
+    expect(
+      container()
+        .Secrets.map((secret) => secret.Name)
+        .sort(),
+    ).toEqual(['DEEPGRAM_API_KEY', 'OPENAI_API_KEY', 'STREAM_TOKEN_SECRET', 'TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN']);
   });
 });
 
@@ -121,7 +124,8 @@ describe('image', () => {
     expect(image).toMatchObject({ dockerFile: 'media-service/Dockerfile', platform: 'linux/arm64' });
     expect(existsSync(join(context, 'media-service/Dockerfile'))).toBe(true);
     expect(existsSync(join(context, 'package-lock.json'))).toBe(true);
-    for (const excluded of ['node_modules', 'functions', 'infra', 'test', '.git']) expect(existsSync(join(context, excluded)), excluded).toBe(false);
+    for (const excluded of ['node_modules', 'functions', 'infra', 'test', '.git'])
+      expect(existsSync(join(context, excluded)), excluded).toBe(false);
   });
 });
 

@@ -16,7 +16,11 @@ const alarm = (suffix: string): AlarmProps => {
 /** The metric names an alarm reads (directly or inside metric math). */
 const metricNames = (props: AlarmProps): string[] =>
   props.Metrics
-    ? props.Metrics.flatMap((query) => ((query.MetricStat as { Metric?: { MetricName: string } })?.Metric ? [(query.MetricStat as { Metric: { MetricName: string } }).Metric.MetricName] : []))
+    ? props.Metrics.flatMap((query) =>
+        (query.MetricStat as { Metric?: { MetricName: string } })?.Metric
+          ? [(query.MetricStat as { Metric: { MetricName: string } }).Metric.MetricName]
+          : [],
+      )
     : [props.MetricName as string];
 
 beforeAll(() => {
@@ -74,11 +78,25 @@ describe('alarms on the call engine', () => {
     // Arrange
     const filters = Object.values(service.templates.media.findResources('AWS::Logs::MetricFilter')).map((filter) => filter.Properties);
     // Assert
-    expect(alarm('media-start-failed')).toMatchObject({ Namespace: 'VoiceAgent', MetricName: 'MediaStartFailed', Dimensions: [{ Name: 'Stage', Value: 'test' }], Threshold: 1 });
-    expect(filters).toContainEqual(expect.objectContaining({
-      FilterPattern: `{ $.message = "${MEDIA_START_FAILED}" }`,
-      MetricTransformations: [expect.objectContaining({ MetricNamespace: 'VoiceAgent', MetricName: 'MediaStartFailed', MetricValue: '1', Dimensions: [{ Key: 'Stage', Value: '$.stage' }] })],
-    }));
+    expect(alarm('media-start-failed')).toMatchObject({
+      Namespace: 'VoiceAgent',
+      MetricName: 'MediaStartFailed',
+      Dimensions: [{ Name: 'Stage', Value: 'test' }],
+      Threshold: 1,
+    });
+    expect(filters).toContainEqual(
+      expect.objectContaining({
+        FilterPattern: `{ $.message = "${MEDIA_START_FAILED}" }`,
+        MetricTransformations: [
+          expect.objectContaining({
+            MetricNamespace: 'VoiceAgent',
+            MetricName: 'MediaStartFailed',
+            MetricValue: '1',
+            Dimensions: [{ Key: 'Stage', Value: '$.stage' }],
+          }),
+        ],
+      }),
+    );
   });
 
   it('all notify the alarm topic on alarm and on recovery, and never alarm on missing data', () => {
@@ -102,7 +120,9 @@ describe('alarm topic and dashboard', () => {
       },
     });
     ops.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
     });
     ops.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: TLS_STAGE.alarmEmail });
   });

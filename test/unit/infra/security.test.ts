@@ -16,7 +16,10 @@ let statements: Array<{ owner: string; statement: Record<string, unknown> }>;
 const ownedBy = (prefix: string) => statements.filter(({ owner }) => owner.split('/')[1]!.startsWith(prefix));
 const mentions = (statement: Record<string, unknown>, text: string) => JSON.stringify(statement.Resource).includes(text);
 const actionsOn = (prefix: string, awsService: string) =>
-  ownedBy(prefix).flatMap(({ statement }) => actionsOf(statement)).filter((action) => action.startsWith(`${awsService}:`)).sort();
+  ownedBy(prefix)
+    .flatMap(({ statement }) => actionsOf(statement))
+    .filter((action) => action.startsWith(`${awsService}:`))
+    .sort();
 
 /** Actions AWS offers no resource-level permission for; only these may use `Resource: *`. */
 const NO_RESOURCE_LEVEL = new Set([
@@ -49,7 +52,9 @@ describe('least privilege', () => {
   it('the API function can only GetObject recordings (to presign recording_url): no write, delete or list', () => {
     // Arrange
     const api = ownedBy('ApiRole');
-    const onRecordingsKey = api.filter(({ statement }) => mentions(statement, 'RecordingsKey')).flatMap(({ statement }) => actionsOf(statement));
+    const onRecordingsKey = api
+      .filter(({ statement }) => mentions(statement, 'RecordingsKey'))
+      .flatMap(({ statement }) => actionsOf(statement));
 
     // Assert
     expect(api.length).toBeGreaterThan(0);
@@ -68,7 +73,8 @@ describe('least privilege', () => {
         .filter(({ statement }) => mentions(statement, 'SecretsKey'))
         .flatMap(({ statement }) => actionsOf(statement));
     expect(onSecretsKey('ApiRole')).toEqual(['kms:Encrypt']);
-    for (const consumer of ['AnalysisRole', 'WebhookDeliveryRole', 'MediaTaskTaskRole']) expect(onSecretsKey(consumer), consumer).toEqual(['kms:Decrypt']);
+    for (const consumer of ['AnalysisRole', 'WebhookDeliveryRole', 'MediaTaskTaskRole'])
+      expect(onSecretsKey(consumer), consumer).toEqual(['kms:Decrypt']);
   });
 
   it('only the media service can read the Twilio secret, and only to inject it at task start', () => {

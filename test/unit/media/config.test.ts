@@ -37,7 +37,9 @@ describe('media configuration: the carrier', () => {
     // Assert
     expect(sandbox.SANDBOX_CARRIER).toBe(true);
     expect(twilio.SANDBOX_CARRIER).toBe(false);
-    expect(() => readMediaConfig({ ...DEPLOYED, SANDBOX_CARRIER: 'true', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok' })).toThrow(/choose one carrier/);
+    expect(() => readMediaConfig({ ...DEPLOYED, SANDBOX_CARRIER: 'true', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok' })).toThrow(
+      /choose one carrier/,
+    );
     expect(() => readMediaConfig({ ...DEPLOYED, TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/must be set together/);
   });
 

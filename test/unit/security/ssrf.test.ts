@@ -132,12 +132,17 @@ describe('checkUrlSyntax: literal addresses in every spelling', () => {
 });
 
 describe('allowPrivate (the explicit local-development setting)', () => {
-  it.each([['http://127.0.0.1:4000/'], ['http://localhost:4000/'], ['http://[::1]:4000/'], ['http://10.1.2.3/'], ['http://192.168.0.10/'], ['http://[fd12::1]/'], ['http://app.localhost/']])(
-    'opens loopback and private targets: %s',
-    (url) => {
-      expect(checkUrlSyntax(url, DEV).ok).toBe(true);
-    },
-  );
+  it.each([
+    ['http://127.0.0.1:4000/'],
+    ['http://localhost:4000/'],
+    ['http://[::1]:4000/'],
+    ['http://10.1.2.3/'],
+    ['http://192.168.0.10/'],
+    ['http://[fd12::1]/'],
+    ['http://app.localhost/'],
+  ])('opens loopback and private targets: %s', (url) => {
+    expect(checkUrlSyntax(url, DEV).ok).toBe(true);
+  });
 
   it.each([
     ['http://169.254.169.254/', 'link-local'],
@@ -157,16 +162,36 @@ describe('allowPrivate (the explicit local-development setting)', () => {
 
 describe('isBlockedAddress', () => {
   it.each([
-    '127.0.0.1', '127.1', '0x7f.1', '2130706433', '017700000001', '012.1.2.3', '0', '10.0.0.1', '169.254.169.254',
-    '::1', '::', '::ffff:127.0.0.1', '::ffff:7f00:1', '::7f00:1', '64:ff9b::a00:1', '64:ff9b::808:808', '2002:808:808::',
-    'fe80::1%eth0', 'not-an-ip', '',
+    '127.0.0.1',
+    '127.1',
+    '0x7f.1',
+    '2130706433',
+    '017700000001',
+    '012.1.2.3',
+    '0',
+    '10.0.0.1',
+    '169.254.169.254',
+    '::1',
+    '::',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::7f00:1',
+    '64:ff9b::a00:1',
+    '64:ff9b::808:808',
+    '2002:808:808::',
+    'fe80::1%eth0',
+    'not-an-ip',
+    '',
   ])('blocks %s', (ip) => {
     expect(isBlockedAddress(ip)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700:4700::1111', '::ffff:8.8.8.8', '172.32.0.1', '100.128.0.1'])('allows %s', (ip) => {
-    expect(isBlockedAddress(ip)).toBe(false);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '2606:4700:4700::1111', '::ffff:8.8.8.8', '172.32.0.1', '100.128.0.1'])(
+    'allows %s',
+    (ip) => {
+      expect(isBlockedAddress(ip)).toBe(false);
+    },
+  );
 
   it('blocks every spelling of every blocked IPv4 address (property)', () => {
     const blockedV4 = fc.oneof(
@@ -216,7 +241,9 @@ describe('resolveAndCheck (connection time)', () => {
 
   it('refuses a name when ANY resolved address is blocked (public and private mixed)', async () => {
     expect(await refusal('https://mixed.example.com/', PROD, answering('93.184.215.14', '169.254.169.254'))).toContain('169.254.169.254');
-    expect(await refusal('https://mixed.example.com/', PROD, answering('2606:4700::1', '::ffff:127.0.0.1'))).toContain('127.0.0.1 is a loopback');
+    expect(await refusal('https://mixed.example.com/', PROD, answering('2606:4700::1', '::ffff:127.0.0.1'))).toContain(
+      '127.0.0.1 is a loopback',
+    );
   });
 
   it('refuses a name that resolves to nothing', async () => {
@@ -229,7 +256,10 @@ describe('resolveAndCheck (connection time)', () => {
 
     // Act / Assert
     expect(await refusal('https://[::ffff:a9fe:a9fe]/', PROD, lookup)).toContain('169.254.169.254');
-    expect(await resolveAndCheck('https://[2606:4700:4700::1111]/', PROD, lookup)).toMatchObject({ address: '2606:4700:4700::1111', family: 6 });
+    expect(await resolveAndCheck('https://[2606:4700:4700::1111]/', PROD, lookup)).toMatchObject({
+      address: '2606:4700:4700::1111',
+      family: 6,
+    });
     expect(lookup.calls).toEqual([]);
   });
 
@@ -239,7 +269,9 @@ describe('resolveAndCheck (connection time)', () => {
   });
 
   it('lets a loopback answer through only with allowPrivate', async () => {
-    expect(await refusal('http://dev.example.com/', { allowPrivate: false, requireHttps: false }, answering('127.0.0.1'))).toContain('loopback');
+    expect(await refusal('http://dev.example.com/', { allowPrivate: false, requireHttps: false }, answering('127.0.0.1'))).toContain(
+      'loopback',
+    );
     expect(await resolveAndCheck('http://dev.example.com/', DEV, answering('127.0.0.1'))).toMatchObject({ address: '127.0.0.1' });
   });
 

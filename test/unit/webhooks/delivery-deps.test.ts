@@ -10,7 +10,10 @@ beforeAll(() => {
   process.env.AWS_SECRET_ACCESS_KEY = 'secret';
 });
 afterAll(() => {
-  for (const [name, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+  for (const [name, value] of [
+    ['AWS_ACCESS_KEY_ID', saved.id],
+    ['AWS_SECRET_ACCESS_KEY', saved.secret],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }

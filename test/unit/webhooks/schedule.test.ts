@@ -20,9 +20,12 @@ describe('retry schedule (docs/design.md §4)', () => {
     expect(RETRY_SCHEDULE_MS.reduce((a, b) => a + b, 0)).toBe(75 * H + 35 * M + 5 * S);
   });
 
-  it.each(RETRY_SCHEDULE_MS.map((delay, index) => [index + 1, delay]))('attempt %i waits %i ms with no jitter at the midpoint', (attempt, delay) => {
-    expect(nextAttemptDelayMs(attempt, middle)).toBe(delay);
-  });
+  it.each(RETRY_SCHEDULE_MS.map((delay, index) => [index + 1, delay]))(
+    'attempt %i waits %i ms with no jitter at the midpoint',
+    (attempt, delay) => {
+      expect(nextAttemptDelayMs(attempt, middle)).toBe(delay);
+    },
+  );
 
   it('sends the first attempt at once whatever the random source says', () => {
     expect(nextAttemptDelayMs(1, () => 0.99)).toBe(0);
@@ -38,11 +41,15 @@ describe('retry schedule (docs/design.md §4)', () => {
 
   it('stays within ±10 % of the schedule (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: MAX_ATTEMPTS }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
-        const base = RETRY_SCHEDULE_MS[attempt - 1]!;
-        const delay = nextAttemptDelayMs(attempt, () => r)!;
-        return delay >= Math.floor(base * 0.9) && delay <= Math.ceil(base * 1.1);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: MAX_ATTEMPTS }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (attempt, r) => {
+          const base = RETRY_SCHEDULE_MS[attempt - 1]!;
+          const delay = nextAttemptDelayMs(attempt, () => r)!;
+          return delay >= Math.floor(base * 0.9) && delay <= Math.ceil(base * 1.1);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -101,7 +101,12 @@ describe('sendWebhook', () => {
     ['timeout', new RequestTimeoutError(10_000), 'timeout after 10000 ms', 'retry'],
     ['refused connection', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'network: ECONNREFUSED', 'retry'],
     ['plain error', new Error('socket hang up'), 'network: socket hang up', 'retry'],
-    ['SSRF refusal', new BlockedUrlError('hooks.example.com resolves to a blocked address (10.0.0.1 is a private address)'), 'blocked: hooks.example.com resolves to a blocked address (10.0.0.1 is a private address)', 'give_up'],
+    [
+      'SSRF refusal',
+      new BlockedUrlError('hooks.example.com resolves to a blocked address (10.0.0.1 is a private address)'),
+      'blocked: hooks.example.com resolves to a blocked address (10.0.0.1 is a private address)',
+      'give_up',
+    ],
   ])('records a %s as an error with no status', async (_, error, text, outcome) => {
     // Arrange
     const now = clock('2026-11-22T09:00:00.000Z', '2026-11-22T09:00:10.000Z');
@@ -110,12 +115,21 @@ describe('sendWebhook', () => {
     const attempt = await sendWebhook({ ...base, now, fetchImpl: failWith(error) });
 
     // Assert
-    expect(attempt).toEqual({ at: '2026-11-22T09:00:00.000Z', status: null, latency_ms: 10_000, error: text, outcome, retry_after_s: null });
+    expect(attempt).toEqual({
+      at: '2026-11-22T09:00:00.000Z',
+      status: null,
+      latency_ms: 10_000,
+      error: text,
+      outcome,
+      retry_after_s: null,
+    });
   });
 
   it('throws before any request for a malformed secret (our bug, not the receiver)', async () => {
     const fetch = vi.fn<WebhookFetch>();
-    await expect(sendWebhook({ ...base, secrets: ['nope'], now: () => new Date(), fetchImpl: fetch })).rejects.toThrow('invalid webhook secret');
+    await expect(sendWebhook({ ...base, secrets: ['nope'], now: () => new Date(), fetchImpl: fetch })).rejects.toThrow(
+      'invalid webhook secret',
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -62,7 +62,11 @@ describe('generateWebhookSecret / parseWebhookSecret', () => {
 describe('signWebhook (verified by the standardwebhooks reference library)', () => {
   const current = generateWebhookSecret(bytes(1));
   const previous = generateWebhookSecret(bytes(2));
-  const body = JSON.stringify({ type: 'call.completed', timestamp: '2026-11-22T09:21:23.123Z', data: { id: 42, summary: 'Café ☕ booked' } });
+  const body = JSON.stringify({
+    type: 'call.completed',
+    timestamp: '2026-11-22T09:21:23.123Z',
+    data: { id: 42, summary: 'Café ☕ booked' },
+  });
 
   it('produces headers that Webhook.verify accepts, returning the payload', () => {
     // Arrange

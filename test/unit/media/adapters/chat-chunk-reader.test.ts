@@ -25,7 +25,14 @@ function body(parts: (string | Uint8Array)[]) {
 }
 
 function chunk(content: string, extra: Record<string, unknown> = {}) {
-  return { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }], ...extra };
+  return {
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    ...extra,
+  };
 }
 
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
@@ -51,7 +58,9 @@ describe('ChatChunkReader', () => {
 
   it('gives the same chunks however the bytes are split, through multi-byte characters and CRLF pairs', async () => {
     // Arrange
-    const wire = new TextEncoder().encode(`data: ${JSON.stringify(chunk('Grüße 👋'))}\r\n\r\ndata: ${JSON.stringify(chunk('ok'))}\r\n\r\ndata: [DONE]\r\n\r\n`);
+    const wire = new TextEncoder().encode(
+      `data: ${JSON.stringify(chunk('Grüße 👋'))}\r\n\r\ndata: ${JSON.stringify(chunk('ok'))}\r\n\r\ndata: [DONE]\r\n\r\n`,
+    );
     // Act: every split point of the stream into two reads, and one byte per read
     const whole = contents((await readAll([wire])).chunks);
     const splits = await Promise.all(Array.from({ length: wire.length - 1 }, (_, i) => readAll([wire.slice(0, i + 1), wire.slice(i + 1)])));
@@ -67,7 +76,11 @@ describe('ChatChunkReader', () => {
     const json = JSON.stringify(chunk('a'));
     const split = `${json.slice(0, 10)}\ndata:${json.slice(10)}`;
     // Act
-    const { chunks } = await readAll([`: keep-alive\r\rid: 7\rretry: 100\rdata: ${JSON.stringify(chunk('x'))}\r\r`, `data: ${split}\n\n`, `data:${JSON.stringify(chunk('z'))}`]);
+    const { chunks } = await readAll([
+      `: keep-alive\r\rid: 7\rretry: 100\rdata: ${JSON.stringify(chunk('x'))}\r\r`,
+      `data: ${split}\n\n`,
+      `data:${JSON.stringify(chunk('z'))}`,
+    ]);
     // Assert: the middle event parses only when its two data lines are joined into one
     expect(contents(chunks.slice(0, 1))).toBe('x');
     expect(chunks).toHaveLength(3);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_BYTES, mulawRms } from '../../../../media-service/src/audio/mulaw';
-import { beep, MIN_UTTERANCE_MS, rememberSynthesis, speechDurationMs, speechLike, textSeed } from '../../../../media-service/src/audio/tone';
+import {
+  beep,
+  MIN_UTTERANCE_MS,
+  rememberSynthesis,
+  speechDurationMs,
+  speechLike,
+  textSeed,
+} from '../../../../media-service/src/audio/tone';
 
 describe('speech-like audio', () => {
   it.each([0, 1, 12345, 0xffffffff])('keeps every 20 ms frame far above the 500 RMS speech threshold (seed %s)', (seed) => {

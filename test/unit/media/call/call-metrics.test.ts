@@ -25,33 +25,94 @@ describe('turnMetrics', () => {
   describe.each<{ name: string; turn: TurnTiming; expected: Record<string, number | boolean | null> }>([
     {
       name: 'a full breakdown',
-      turn: { endOfSpeechAt: 1000, endOfTurnAt: 1250, eager: false, llmFirstTokenMs: 300.4, requestAt: 1252, utterance: utterance({ requestedAt: 1570, firstByteMs: 120.6, firstSentAt: 1700, firstPlayedAt: 1790 }) },
-      expected: { latency_ms: 790, end_of_turn_ms: 250, llm_first_token_ms: 300, tts_first_byte_ms: 121, first_text_ms: 318, first_audio_sent_ms: 450, transport_ms: 90, eager: false },
+      turn: {
+        endOfSpeechAt: 1000,
+        endOfTurnAt: 1250,
+        eager: false,
+        llmFirstTokenMs: 300.4,
+        requestAt: 1252,
+        utterance: utterance({ requestedAt: 1570, firstByteMs: 120.6, firstSentAt: 1700, firstPlayedAt: 1790 }),
+      },
+      expected: {
+        latency_ms: 790,
+        end_of_turn_ms: 250,
+        llm_first_token_ms: 300,
+        tts_first_byte_ms: 121,
+        first_text_ms: 318,
+        first_audio_sent_ms: 450,
+        transport_ms: 90,
+        eager: false,
+      },
     },
     {
       name: 'an eager reply: its first clause was ready before EndOfTurn',
       turn: { endOfTurnAt: 1250, eager: true, requestAt: 1000, utterance: utterance({ requestedAt: 1240, firstSentAt: 1262 }) },
-      expected: { latency_ms: null, end_of_turn_ms: null, llm_first_token_ms: null, tts_first_byte_ms: null, first_text_ms: 0, first_audio_sent_ms: 12, transport_ms: null, eager: true },
+      expected: {
+        latency_ms: null,
+        end_of_turn_ms: null,
+        llm_first_token_ms: null,
+        tts_first_byte_ms: null,
+        first_text_ms: 0,
+        first_audio_sent_ms: 12,
+        transport_ms: null,
+        eager: true,
+      },
     },
     {
       name: 'no word end times: latency from EndOfTurn',
       turn: { endOfTurnAt: 1250, eager: true, utterance: utterance({ firstSentAt: 1500, firstPlayedAt: 1600 }) },
-      expected: { latency_ms: 350, end_of_turn_ms: null, llm_first_token_ms: null, tts_first_byte_ms: null, first_text_ms: null, first_audio_sent_ms: 250, transport_ms: 100, eager: true },
+      expected: {
+        latency_ms: 350,
+        end_of_turn_ms: null,
+        llm_first_token_ms: null,
+        tts_first_byte_ms: null,
+        first_text_ms: null,
+        first_audio_sent_ms: 250,
+        transport_ms: 100,
+        eager: true,
+      },
     },
     {
       name: 'never played (interrupted before audio)',
       turn: { endOfSpeechAt: 1000, endOfTurnAt: 1200, eager: false, llmFirstTokenMs: 400, utterance: utterance({ firstSentAt: 1900 }) },
-      expected: { latency_ms: null, end_of_turn_ms: 200, llm_first_token_ms: 400, tts_first_byte_ms: null, first_text_ms: null, first_audio_sent_ms: 700, transport_ms: null, eager: false },
+      expected: {
+        latency_ms: null,
+        end_of_turn_ms: 200,
+        llm_first_token_ms: 400,
+        tts_first_byte_ms: null,
+        first_text_ms: null,
+        first_audio_sent_ms: 700,
+        transport_ms: null,
+        eager: false,
+      },
     },
     {
       name: 'no utterance at all (tool-only turn)',
       turn: { endOfSpeechAt: 1000, endOfTurnAt: 1100, eager: false },
-      expected: { latency_ms: null, end_of_turn_ms: 100, llm_first_token_ms: null, tts_first_byte_ms: null, first_text_ms: null, first_audio_sent_ms: null, transport_ms: null, eager: false },
+      expected: {
+        latency_ms: null,
+        end_of_turn_ms: 100,
+        llm_first_token_ms: null,
+        tts_first_byte_ms: null,
+        first_text_ms: null,
+        first_audio_sent_ms: null,
+        transport_ms: null,
+        eager: false,
+      },
     },
     {
       name: 'clock skew never goes negative',
       turn: { endOfSpeechAt: 1300, endOfTurnAt: 1250, eager: false, utterance: utterance({ firstSentAt: 1200, firstPlayedAt: 1190 }) },
-      expected: { latency_ms: 0, end_of_turn_ms: 0, llm_first_token_ms: null, tts_first_byte_ms: null, first_text_ms: null, first_audio_sent_ms: 0, transport_ms: 0, eager: false },
+      expected: {
+        latency_ms: 0,
+        end_of_turn_ms: 0,
+        llm_first_token_ms: null,
+        tts_first_byte_ms: null,
+        first_text_ms: null,
+        first_audio_sent_ms: 0,
+        transport_ms: 0,
+        eager: false,
+      },
     },
   ])('$name', ({ turn, expected }) => {
     it('reports each stage in whole ms', () => {
@@ -91,9 +152,23 @@ describe('buildCallMetrics', () => {
   it('builds metrics that validate against CallMetricsSchema, with percentiles over played turns', () => {
     // Arrange
     const counters = newCounters();
-    const played = (at: number) => ({ endOfSpeechAt: 0, endOfTurnAt: 100, eager: false, utterance: utterance({ firstSentAt: at - 50, firstPlayedAt: at }) });
+    const played = (at: number) => ({
+      endOfSpeechAt: 0,
+      endOfTurnAt: 100,
+      eager: false,
+      utterance: utterance({ firstSentAt: at - 50, firstPlayedAt: at }),
+    });
     counters.turns.push(played(900), played(500), { endOfTurnAt: 100, eager: false }, played(700));
-    Object.assign(counters, { interruptions: 2, llmInput: 1200, llmOutput: 80, ttsCharacters: 340, sttBytes: 8000 * 61.26, eagerStarted: 3, eagerDiscarded: 1, fillers: 1 });
+    Object.assign(counters, {
+      interruptions: 2,
+      llmInput: 1200,
+      llmOutput: 80,
+      ttsCharacters: 340,
+      sttBytes: 8000 * 61.26,
+      eagerStarted: 3,
+      eagerDiscarded: 1,
+      fillers: 1,
+    });
     // Act
     const metrics = buildCallMetrics(counters, 62.4, vendors);
     // Assert
@@ -121,7 +196,14 @@ describe('buildCallMetrics', () => {
     const metrics = buildCallMetrics(counters, -0.2, { ...vendors, tts: 'sandbox' });
     // Assert
     expect(v.parse(CallMetricsSchema, metrics)).toEqual(metrics);
-    expect(metrics).toMatchObject({ turns: [], interruptions: 0, latency_ms: { p50: null, p95: null, max: null }, stt_seconds: 0, duration_s: 0, sandbox: true });
+    expect(metrics).toMatchObject({
+      turns: [],
+      interruptions: 0,
+      latency_ms: { p50: null, p95: null, max: null },
+      stt_seconds: 0,
+      duration_s: 0,
+      sandbox: true,
+    });
   });
 
   describe.each([

@@ -92,7 +92,14 @@ describe('Speaker playback tracking', () => {
     clock.now = 2300;
     speaker.onMark('1:end', false);
     // Assert
-    expect(afterFirst).toMatchObject({ requestedAt: 1000, firstByteMs: 250, firstQueuedAt: 1250, firstSentAt: 1260, firstPlayedAt: 2000, bytesPlayed: 160 });
+    expect(afterFirst).toMatchObject({
+      requestedAt: 1000,
+      firstByteMs: 250,
+      firstQueuedAt: 1250,
+      firstSentAt: 1260,
+      firstPlayedAt: 2000,
+      bytesPlayed: 160,
+    });
     expect(afterSecond.bytesPlayed).toBe(800);
     expect(utterance).toMatchObject({ bytesPlayed: 1600, firstPlayedAt: 2000, playedAt: 2300, finished: true, interrupted: false });
     expect(await settled(utterance.done)).toBe(true);

@@ -31,7 +31,11 @@ describe('heardText', () => {
     { name: 'most of the flushed audio', fields: { bytesReceived: 8000, bytesPlayed: 7000, flushed: true }, expected: 'Hello there' },
     { name: 'inside the first word', fields: { bytesReceived: 8000, bytesPlayed: 800, flushed: true }, expected: '' },
     { name: 'not flushed: against the estimate', fields: { bytesReceived: 6000, bytesPlayed: 5040, flushed: false }, expected: 'Hello' },
-    { name: 'not flushed: against more audio than estimated', fields: { bytesReceived: 20_160, bytesPlayed: 10_080, flushed: false }, expected: 'Hello' },
+    {
+      name: 'not flushed: against more audio than estimated',
+      fields: { bytesReceived: 20_160, bytesPlayed: 10_080, flushed: false },
+      expected: 'Hello',
+    },
   ])('$name', ({ fields, expected }) => {
     it(`is ${JSON.stringify(expected)}`, () => {
       // Arrange
@@ -48,8 +52,27 @@ describe('TranscriptLog.entries', () => {
   it('lists caller, tool and assistant lines in start order, in ms from the stream start, all schema-valid', () => {
     // Arrange
     const log = new TranscriptLog(T0);
-    const greeting = utterance({ kind: 'greeting', text: 'Hi, Acme Dental.', bytesReceived: 8000, bytesPlayed: 8000, flushed: true, finished: true, firstSentAt: T0 + 180, firstPlayedAt: T0 + 200, playedAt: T0 + 1200 });
-    const reply = utterance({ text: 'Booked for Monday.', bytesReceived: 8000, bytesPlayed: 8000, flushed: true, finished: true, firstSentAt: T0 + 4100, firstPlayedAt: T0 + 4150.4, playedAt: T0 + 5150.6 });
+    const greeting = utterance({
+      kind: 'greeting',
+      text: 'Hi, Acme Dental.',
+      bytesReceived: 8000,
+      bytesPlayed: 8000,
+      flushed: true,
+      finished: true,
+      firstSentAt: T0 + 180,
+      firstPlayedAt: T0 + 200,
+      playedAt: T0 + 1200,
+    });
+    const reply = utterance({
+      text: 'Booked for Monday.',
+      bytesReceived: 8000,
+      bytesPlayed: 8000,
+      flushed: true,
+      finished: true,
+      firstSentAt: T0 + 4100,
+      firstPlayedAt: T0 + 4150.4,
+      playedAt: T0 + 5150.6,
+    });
     log.utterance(greeting);
     log.user('Book me in for Monday', T0 + 1500, T0 + 3000);
     log.utterance(reply);
@@ -70,7 +93,15 @@ describe('TranscriptLog.entries', () => {
   describe.each<{ name: string; fields: Partial<Utterance>; expected: object | undefined }>([
     {
       name: 'interrupted: cut to what was heard, ends where playback stopped',
-      fields: { text: 'Hello there friend', bytesReceived: 8000, bytesPlayed: 4000, flushed: true, finished: true, interrupted: true, firstPlayedAt: T0 + 1000 },
+      fields: {
+        text: 'Hello there friend',
+        bytesReceived: 8000,
+        bytesPlayed: 4000,
+        flushed: true,
+        finished: true,
+        interrupted: true,
+        firstPlayedAt: T0 + 1000,
+      },
       expected: { role: 'assistant', text: 'Hello', start_ms: 1000, end_ms: 1500, interrupted: true },
     },
     {
@@ -80,7 +111,15 @@ describe('TranscriptLog.entries', () => {
     },
     {
       name: 'all audio heard, cut before its :end mark echoed: complete',
-      fields: { text: 'Hello there friend', bytesReceived: 8000, bytesPlayed: 8000, flushed: true, finished: true, interrupted: false, firstPlayedAt: T0 + 500 },
+      fields: {
+        text: 'Hello there friend',
+        bytesReceived: 8000,
+        bytesPlayed: 8000,
+        flushed: true,
+        finished: true,
+        interrupted: false,
+        firstPlayedAt: T0 + 500,
+      },
       expected: { role: 'assistant', text: 'Hello there friend', start_ms: 500, end_ms: 1500, interrupted: false },
     },
     {
@@ -95,7 +134,15 @@ describe('TranscriptLog.entries', () => {
     },
     {
       name: 'no text (audio without words): left out',
-      fields: { text: '', bytesReceived: 800, bytesPlayed: 800, flushed: true, finished: true, firstPlayedAt: T0 + 1000, playedAt: T0 + 1100 },
+      fields: {
+        text: '',
+        bytesReceived: 800,
+        bytesPlayed: 800,
+        flushed: true,
+        finished: true,
+        firstPlayedAt: T0 + 1000,
+        playedAt: T0 + 1100,
+      },
       expected: undefined,
     },
     {
@@ -138,7 +185,10 @@ describe('TranscriptLog.entries', () => {
     // Act
     const entries = log.entries(T0 + 1000);
     // Assert
-    expect(entries.map(({ start_ms, end_ms }) => [start_ms, end_ms])).toEqual([[0, 0], [900, 900]]);
+    expect(entries.map(({ start_ms, end_ms }) => [start_ms, end_ms])).toEqual([
+      [0, 0],
+      [900, 900],
+    ]);
     expect(log.userTurns).toBe(2);
   });
 

@@ -63,7 +63,11 @@ describe('shouldInterrupt', () => {
   describe.each<{ name: string; context: Partial<InterruptContext>; expected: boolean }>([
     { name: 'anytime, one word', context: {}, expected: true },
     { name: 'assistant quiet', context: { assistantSpeaking: false }, expected: false },
-    { name: 'assistant quiet, many words', context: { assistantSpeaking: false, transcript: 'I want to book please', minWords: 1 }, expected: false },
+    {
+      name: 'assistant quiet, many words',
+      context: { assistantSpeaking: false, transcript: 'I want to book please', minWords: 1 },
+      expected: false,
+    },
     { name: 'never', context: { mode: 'never', transcript: 'stop stop stop please' }, expected: false },
     { name: 'after_greeting during greeting', context: { mode: 'after_greeting', greetingDone: false }, expected: false },
     { name: 'after_greeting after greeting', context: { mode: 'after_greeting', greetingDone: true }, expected: true },
@@ -93,7 +97,7 @@ describe('soundsLikeVoicemail', () => {
     { text: 'after the beep', expected: true },
     { text: "Hi, you've reached Sam. I'm not available right now.", expected: true },
     { text: "You've reached Sam. He isn't available.", expected: true },
-    { text: "You have reached the voicemail of 555-0100.", expected: true },
+    { text: 'You have reached the voicemail of 555-0100.', expected: true },
     { text: 'The mailbox is full. Leave your name and number.', expected: true },
     { text: 'Sorry, we are not able to take your call. Please leave a message.', expected: true },
     { text: 'We are not here to take your call; leave your number.', expected: true },

@@ -22,7 +22,16 @@ function rig(options: { enabled?: boolean; message?: string; endingTaken?: boole
       finish: () => void done.push('finish'),
     },
   });
-  return { clock, done, voicemail, played: async () => { release(); await Promise.resolve(); await Promise.resolve(); } };
+  return {
+    clock,
+    done,
+    voicemail,
+    played: async () => {
+      release();
+      await Promise.resolve();
+      await Promise.resolve();
+    },
+  };
 }
 
 describe('Voicemail', () => {

@@ -42,7 +42,11 @@ describe('PacerScheduler lateness percentile', () => {
     // Arrange: 99 ticks on time, then one 42 ms late
     let now = 0;
     let fire: (() => void) | undefined;
-    const scheduler = new PacerScheduler({ now: () => now, ticker: { start: (_ms, onTick) => ((fire = onTick), () => undefined) }, tickMs: 10 });
+    const scheduler = new PacerScheduler({
+      now: () => now,
+      ticker: { start: (_ms, onTick) => ((fire = onTick), () => undefined) },
+      tickMs: 10,
+    });
     scheduler.add({ tick: () => undefined });
     // Act
     for (let i = 1; i <= 99; i++) {

@@ -32,7 +32,9 @@ function run(tickAt: (pacer: Pacer, ms: number) => void, pacer: Pacer, from: num
 const tone = (sample: number, bytes: number) => new Uint8Array(bytes).fill(encodeSample(sample));
 
 /** A background that is one constant byte, so mixed frames can be predicted exactly. */
-const constantBackground = (sample: number): FrameSource => ({ nextFrame: (out = new Uint8Array(FRAME_BYTES)) => out.fill(encodeSample(sample)) });
+const constantBackground = (sample: number): FrameSource => ({
+  nextFrame: (out = new Uint8Array(FRAME_BYTES)) => out.fill(encodeSample(sample)),
+});
 
 describe('Pacer', () => {
   it('releases 20 ms frames in real time, never more than the lead ahead', () => {
@@ -215,7 +217,11 @@ describe('PacerScheduler', () => {
     const { sink, sent } = recorder();
     const pacer = new Pacer(sink);
     pacer.enqueue(tone(4000, FRAME_BYTES));
-    scheduler.add({ tick: () => { throw new Error('boom'); } });
+    scheduler.add({
+      tick: () => {
+        throw new Error('boom');
+      },
+    });
     scheduler.add(pacer);
     // Act
     clock.advance(10);
@@ -228,7 +234,11 @@ describe('PacerScheduler', () => {
     // Arrange: a clock that jumps 25 ms past the nominal tick once
     let now = 0;
     let fire: (() => void) | undefined;
-    const scheduler = new PacerScheduler({ now: () => now, ticker: { start: (_ms, onTick) => ((fire = onTick), () => undefined) }, tickMs: 10 });
+    const scheduler = new PacerScheduler({
+      now: () => now,
+      ticker: { start: (_ms, onTick) => ((fire = onTick), () => undefined) },
+      tickMs: 10,
+    });
     scheduler.add({ tick: () => undefined });
     // Act
     now = 10;

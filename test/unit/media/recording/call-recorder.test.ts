@@ -102,7 +102,11 @@ describe('CallRecorder timeline', () => {
     const wav = recorder.toWav();
     expect(recorder.durationMs).toBe(20);
     expect(frames(wav)).toHaveLength(160);
-    expect(frames(wav).slice(120).every(([l, r]) => l === decodeSample(A) && r === 0)).toBe(true);
+    expect(
+      frames(wav)
+        .slice(120)
+        .every(([l, r]) => l === decodeSample(A) && r === 0),
+    ).toBe(true);
   });
 
   it('drops the part of a write that starts before the stream (negative time)', () => {

@@ -16,7 +16,10 @@ function line() {
 }
 
 /** What the callee hears at each audio time: loud assistant speech inside the given windows. */
-const assistantSpeaks = (...windows: [number, number][]) => (ms: number) => (windows.some(([from, to]) => ms > from && ms <= to) ? 2000 : null);
+const assistantSpeaks =
+  (...windows: [number, number][]) =>
+  (ms: number) =>
+    windows.some(([from, to]) => ms > from && ms <= to) ? 2000 : null;
 
 /** Drives the callee frame by frame on the audio clock; returns each frame with its time. */
 function drive(callee: SimulatedCallee, toMs: number, heard: (ms: number) => number | null = () => null, fromMs = 0) {
@@ -30,7 +33,9 @@ const loudTimes = (frames: { atMs: number; frame: Uint8Array }[]) => frames.filt
 function callee(steps: readonly ScenarioStep[], options: { maxCallMs?: number } = {}) {
   const { events, calleeLine } = line();
   const said: string[] = [];
-  const person = new SimulatedCallee(scenario('test', steps, options), calleeLine, { utterances: { push: (_sid, text) => void said.push(text) } });
+  const person = new SimulatedCallee(scenario('test', steps, options), calleeLine, {
+    utterances: { push: (_sid, text) => void said.push(text) },
+  });
   return { person, events, said };
 }
 
@@ -52,7 +57,11 @@ describe('SimulatedCallee', () => {
 
   it('waits for the assistant to speak and then be quiet before its next line', () => {
     // Arrange
-    const { person } = callee([step.say('Hi.', { durationMs: 400 }), step.waitForAssistant({ quietMs: 700 }), step.say('Yes.', { durationMs: 400 })]);
+    const { person } = callee([
+      step.say('Hi.', { durationMs: 400 }),
+      step.waitForAssistant({ quietMs: 700 }),
+      step.say('Yes.', { durationMs: 400 }),
+    ]);
     // Act: the assistant talks over (600, 1000]
     drive(person, 3000, assistantSpeaks([600, 1000]));
     // Assert: last loud frame heard at 1000, so the next line starts 700 ms later

@@ -49,7 +49,15 @@ describe('eotSilenceMs / eagerSilenceMs', () => {
 describe('FluxTurnDetector', () => {
   it.each([0.5, 0.7, 0.9])('with eot_threshold %f: StartOfTurn at the speech onset, EndOfTurn after the derived silence', (eot) => {
     // Act
-    const events = run([['silence', 300], ['speech', 1200], ['silence', 800]], ['book a cleaning please'], { eotThreshold: eot });
+    const events = run(
+      [
+        ['silence', 300],
+        ['speech', 1200],
+        ['silence', 800],
+      ],
+      ['book a cleaning please'],
+      { eotThreshold: eot },
+    );
     // Assert
     expect(names(events)).toEqual(['StartOfTurn', 'EndOfTurn']);
     const [start, end] = [events[0]!, events.at(-1)!];
@@ -63,7 +71,13 @@ describe('FluxTurnDetector', () => {
 
   it('sends Updates about every 250 ms of audio (whole frames) with a growing prefix, never the last word while speaking', () => {
     // Act
-    const events = run([['speech', 2000], ['silence', 600]], ['one two three four five six seven eight']);
+    const events = run(
+      [
+        ['speech', 2000],
+        ['silence', 600],
+      ],
+      ['one two three four five six seven eight'],
+    );
     // Assert
     const updates = events.filter((e) => e.event === 'Update');
     const times = updates.map((u) => u.windowEndMs);
@@ -76,7 +90,16 @@ describe('FluxTurnDetector', () => {
 
   it('eager path: EagerEndOfTurn (non-empty) → TurnResumed → EagerEndOfTurn → EndOfTurn equal to the last eager', () => {
     // Act
-    const events = run([['speech', 800], ['silence', 300], ['speech', 600], ['silence', 700]], ['I need to', 'reschedule'], { eagerEotThreshold: 0.5 });
+    const events = run(
+      [
+        ['speech', 800],
+        ['silence', 300],
+        ['speech', 600],
+        ['silence', 700],
+      ],
+      ['I need to', 'reschedule'],
+      { eagerEotThreshold: 0.5 },
+    );
     // Assert
     expect(names(events)).toEqual(['StartOfTurn', 'EagerEndOfTurn', 'TurnResumed', 'EagerEndOfTurn', 'EndOfTurn']);
     const eager = events.filter((e) => e.event === 'EagerEndOfTurn');
@@ -86,7 +109,15 @@ describe('FluxTurnDetector', () => {
 
   it('counts turns and pops one board text per turn', () => {
     // Act
-    const events = run([['speech', 500], ['silence', 600], ['speech', 500], ['silence', 600]], ['hello', 'yes']);
+    const events = run(
+      [
+        ['speech', 500],
+        ['silence', 600],
+        ['speech', 500],
+        ['silence', 600],
+      ],
+      ['hello', 'yes'],
+    );
     // Assert
     expect(events.filter((e) => e.event === 'EndOfTurn').map((e) => [e.turnIndex, e.transcript])).toEqual([
       [0, 'hello'],
@@ -95,12 +126,28 @@ describe('FluxTurnDetector', () => {
   });
 
   it('ignores a 20 ms click and stays quiet during silence', () => {
-    expect(run([['silence', 500], ['speech', 20], ['silence', 2000]], ['never heard'])).toEqual([]);
+    expect(
+      run(
+        [
+          ['silence', 500],
+          ['speech', 20],
+          ['silence', 2000],
+        ],
+        ['never heard'],
+      ),
+    ).toEqual([]);
   });
 
   it('with nothing on the board: an empty transcript and no EagerEndOfTurn', () => {
     // Act
-    const events = run([['speech', 600], ['silence', 600]], [], { eagerEotThreshold: 0.4 });
+    const events = run(
+      [
+        ['speech', 600],
+        ['silence', 600],
+      ],
+      [],
+      { eagerEotThreshold: 0.4 },
+    );
     // Assert
     expect(names(events)).toEqual(['StartOfTurn', 'EndOfTurn']);
     expect(events.at(-1)!.transcript).toBe('');
@@ -119,7 +166,12 @@ describe('FluxTurnDetector', () => {
   });
 
   it('is deterministic: the same audio gives the same events', () => {
-    const parts: Part[] = [['speech', 900], ['silence', 250], ['speech', 400], ['silence', 900]];
+    const parts: Part[] = [
+      ['speech', 900],
+      ['silence', 250],
+      ['speech', 400],
+      ['silence', 900],
+    ];
     expect(run(parts, ['a b c', 'd e'], { eagerEotThreshold: 0.3 })).toEqual(run(parts, ['a b c', 'd e'], { eagerEotThreshold: 0.3 }));
   });
 });

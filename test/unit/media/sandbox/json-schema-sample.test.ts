@@ -25,7 +25,12 @@ describe('sampleJsonSchema', () => {
     { name: 'const', schema: { const: 'v1' } },
     {
       name: '$ref and $defs',
-      schema: { type: 'object', properties: { who: { $ref: '#/$defs/person' } }, required: ['who'], $defs: { person: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
+      schema: {
+        type: 'object',
+        properties: { who: { $ref: '#/$defs/person' } },
+        required: ['who'],
+        $defs: { person: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+      },
     },
     {
       name: 'strict analysis object',
@@ -93,7 +98,9 @@ describe('sampleJsonSchema', () => {
     { conversation: unhappy, score: 4, verdict: 'fail' },
   ])('judges success from the tone: score $score, $verdict', ({ conversation, score, verdict }) => {
     expect(sampleJsonSchema({ type: 'integer', minimum: 1, maximum: 10, title: 'score' }, conversation)).toBeTypeOf('number');
-    expect(sampleJsonSchema({ type: 'object', properties: { success_score: { type: 'integer', minimum: 1, maximum: 10 } } }, conversation)).toEqual({ success_score: score });
+    expect(
+      sampleJsonSchema({ type: 'object', properties: { success_score: { type: 'integer', minimum: 1, maximum: 10 } } }, conversation),
+    ).toEqual({ success_score: score });
     expect(sampleJsonSchema({ type: 'string', enum: ['pass', 'fail'] }, conversation)).toBe(verdict);
   });
 

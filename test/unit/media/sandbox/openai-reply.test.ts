@@ -65,7 +65,10 @@ describe('writeStream', () => {
     const text = res.writes
       .map((write) => write.text)
       .filter((line) => line.includes('"content"'))
-      .map((line) => (JSON.parse(line.slice('data: '.length)) as { choices: { delta: { content?: string } }[] }).choices[0]!.delta.content ?? '')
+      .map(
+        (line) =>
+          (JSON.parse(line.slice('data: '.length)) as { choices: { delta: { content?: string } }[] }).choices[0]!.delta.content ?? '',
+      )
       .join('');
     expect(text).toBe('We are open nine to five, Monday to Friday.');
     expect(res.writes.at(-1)!.text).toBe('data: [DONE]\n\n');

@@ -7,20 +7,39 @@ function request(messages: ChatRequest['messages'], extra: Partial<ChatRequest> 
 }
 
 const system = { role: 'system' as const, content: 'You are a receptionist.' };
-const endCall = { type: 'function' as const, function: { name: 'end_call', parameters: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] } } };
+const endCall = {
+  type: 'function' as const,
+  function: { name: 'end_call', parameters: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] } },
+};
 
 describe('SandboxLlmScript', () => {
   it.each([
     { name: 'greets when the caller has not spoken', messages: [system], text: 'Hello! Thanks for calling. How can I help you today?' },
-    { name: 'books', messages: [system, { role: 'user' as const, content: 'Can I book an appointment?' }], text: expect.stringContaining('book that') },
-    { name: 'answers hours', messages: [system, { role: 'user' as const, content: 'When are you open?' }], text: expect.stringContaining('Monday through Friday') },
-    { name: 'acknowledges a tool result', messages: [system, { role: 'tool' as const, tool_call_id: 'c1', content: '{}' }], text: expect.stringContaining('All done') },
+    {
+      name: 'books',
+      messages: [system, { role: 'user' as const, content: 'Can I book an appointment?' }],
+      text: expect.stringContaining('book that'),
+    },
+    {
+      name: 'answers hours',
+      messages: [system, { role: 'user' as const, content: 'When are you open?' }],
+      text: expect.stringContaining('Monday through Friday'),
+    },
+    {
+      name: 'acknowledges a tool result',
+      messages: [system, { role: 'tool' as const, tool_call_id: 'c1', content: '{}' }],
+      text: expect.stringContaining('All done'),
+    },
     {
       name: 'echoes anything else',
       messages: [system, { role: 'user' as const, content: 'My cat ate my retainer.' }],
       text: 'I understand, you said: My cat ate my retainer. I can help with that. Could you tell me a little more?',
     },
-    { name: 'says goodbye (no end_call offered)', messages: [system, { role: 'user' as const, content: 'Bye!' }], text: 'Thank you for calling. Have a great day, goodbye!' },
+    {
+      name: 'says goodbye (no end_call offered)',
+      messages: [system, { role: 'user' as const, content: 'Bye!' }],
+      text: 'Thank you for calling. Have a great day, goodbye!',
+    },
   ])('$name', ({ messages, text }) => {
     // Act
     const reply = new SandboxLlmScript().reply(request(messages));
@@ -30,7 +49,9 @@ describe('SandboxLlmScript', () => {
 
   it('calls end_call with schema-valid arguments when the caller says goodbye', () => {
     // Act
-    const reply = new SandboxLlmScript().reply(request([system, { role: 'user', content: "That's all, thanks. Goodbye." }], { tools: [endCall] }));
+    const reply = new SandboxLlmScript().reply(
+      request([system, { role: 'user', content: "That's all, thanks. Goodbye." }], { tools: [endCall] }),
+    );
     // Assert
     expect(reply.toolCalls).toHaveLength(1);
     expect(reply.toolCalls![0]!.name).toBe('end_call');
@@ -54,7 +75,11 @@ describe('SandboxLlmScript', () => {
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
     const script = new SandboxLlmScript();
     // Act
-    const structured = script.reply(request([system, { role: 'user', content: 'It went fine, ok.' }], { response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } } }));
+    const structured = script.reply(
+      request([system, { role: 'user', content: 'It went fine, ok.' }], {
+        response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } },
+      }),
+    );
     const loose = script.reply(request([system, { role: 'user', content: 'Hi' }], { response_format: { type: 'json_object' } }));
     // Assert
     expect(JSON.parse(structured.text!)).toEqual({ ok: false });

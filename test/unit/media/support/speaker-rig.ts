@@ -26,10 +26,17 @@ export function speakerRig(toSpeech: (text: string) => string = (text) => text, 
     clear: () => void sent.push('clear'),
   };
   const pacer = new Pacer(sink);
-  speaker = new Speaker({ tts, pacer, now: () => clock.now, toSpeech, onFailure: (error) => void failures.push(error), ...(options.kick && { kick: () => pacer.tick(clock.now) }) });
+  speaker = new Speaker({
+    tts,
+    pacer,
+    now: () => clock.now,
+    toSpeech,
+    onFailure: (error) => void failures.push(error),
+    ...(options.kick && { kick: () => pacer.tick(clock.now) }),
+  });
   /** Ticks the pacer every 10 ms for `ms` of fake time. */
   const play = (ms: number) => {
-    for (const end = clock.now + ms; clock.now < end; ) {
+    for (const end = clock.now + ms; clock.now < end;) {
       clock.now += 10;
       pacer.tick(clock.now);
     }

@@ -12,8 +12,26 @@ import {
 describe('Twilio Media Streams messages', () => {
   it.each([
     ['connected', { event: 'connected', protocol: 'Call', version: '1.0.0' }],
-    ['start', { event: 'start', sequenceNumber: '1', streamSid: 'MZ1', start: { accountSid: 'AC1', streamSid: 'MZ1', callSid: 'CA1', tracks: ['inbound'], customParameters: { callId: '42' }, mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 } } }],
-    ['media', { event: 'media', sequenceNumber: '4', streamSid: 'MZ1', media: { track: 'inbound', chunk: '2', timestamp: '5', payload: 'AAEC' } }],
+    [
+      'start',
+      {
+        event: 'start',
+        sequenceNumber: '1',
+        streamSid: 'MZ1',
+        start: {
+          accountSid: 'AC1',
+          streamSid: 'MZ1',
+          callSid: 'CA1',
+          tracks: ['inbound'],
+          customParameters: { callId: '42' },
+          mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+        },
+      },
+    ],
+    [
+      'media',
+      { event: 'media', sequenceNumber: '4', streamSid: 'MZ1', media: { track: 'inbound', chunk: '2', timestamp: '5', payload: 'AAEC' } },
+    ],
     ['dtmf', { event: 'dtmf', sequenceNumber: '5', streamSid: 'MZ1', dtmf: { track: 'inbound_track', digit: '1' } }],
     ['mark', { event: 'mark', sequenceNumber: '6', streamSid: 'MZ1', mark: { name: 'r1-c2' } }],
     ['stop', { event: 'stop', sequenceNumber: '7', streamSid: 'MZ1', stop: { accountSid: 'AC1', callSid: 'CA1' } }],
@@ -35,7 +53,11 @@ describe('Twilio Media Streams messages', () => {
   });
 
   it('builds media, mark and clear exactly as Twilio expects', () => {
-    expect(JSON.parse(mediaMessage('MZ1', new Uint8Array([0, 1, 2])))).toEqual({ event: 'media', streamSid: 'MZ1', media: { payload: 'AAEC' } });
+    expect(JSON.parse(mediaMessage('MZ1', new Uint8Array([0, 1, 2])))).toEqual({
+      event: 'media',
+      streamSid: 'MZ1',
+      media: { payload: 'AAEC' },
+    });
     expect(JSON.parse(markMessage('MZ1', 'r1'))).toEqual({ event: 'mark', streamSid: 'MZ1', mark: { name: 'r1' } });
     expect(JSON.parse(clearMessage('MZ1'))).toEqual({ event: 'clear', streamSid: 'MZ1' });
   });

@@ -1,13 +1,25 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseTwilioAmdCallback, parseTwilioStatusCallback } from '../../../../media-service/src/adapters/twilio-telephony';
-import { mediaMessage, parseServerMessage, parseTwilioMessage, toBase64 } from '../../../../media-service/src/telephony/media-stream-messages';
+import {
+  mediaMessage,
+  parseServerMessage,
+  parseTwilioMessage,
+  toBase64,
+} from '../../../../media-service/src/telephony/media-stream-messages';
 import { isValidTwilioSignatureWithBody, twilioSignature } from '../../../../media-service/src/telephony/twilio-signature';
 
 describe('parseTwilioStatusCallback', () => {
   it('reads status, duration, sequence number and SIP code', () => {
     // Act
-    const update = parseTwilioStatusCallback({ CallSid: 'CA1', CallStatus: 'completed', CallDuration: '42', SequenceNumber: '3', SipResponseCode: '200', Extra: 'x' });
+    const update = parseTwilioStatusCallback({
+      CallSid: 'CA1',
+      CallStatus: 'completed',
+      CallDuration: '42',
+      SequenceNumber: '3',
+      SipResponseCode: '200',
+      Extra: 'x',
+    });
     // Assert
     expect(update).toEqual({ callSid: 'CA1', status: 'completed', durationS: 42, sequenceNumber: 3, sipResponseCode: 200 });
   });
@@ -28,7 +40,9 @@ describe('parseTwilioStatusCallback', () => {
 describe('parseTwilioAmdCallback', () => {
   it('reads the verdict and detection time', () => {
     expect(parseTwilioAmdCallback({ CallSid: 'CA1', AnsweredBy: 'machine_end_beep', MachineDetectionDuration: '3100' })).toEqual({
-      callSid: 'CA1', answeredBy: 'machine_end_beep', detectionMs: 3100,
+      callSid: 'CA1',
+      answeredBy: 'machine_end_beep',
+      detectionMs: 3100,
     });
   });
 
@@ -57,7 +71,12 @@ describe('isValidTwilioSignatureWithBody', () => {
 describe('media fast path and server messages', () => {
   it('accepts a well-formed media message without the schema and refuses a malformed one', () => {
     // Arrange
-    const good = { event: 'media', sequenceNumber: '4', streamSid: 'MZ1', media: { track: 'inbound', chunk: '2', timestamp: '5', payload: 'AAA=' } };
+    const good = {
+      event: 'media',
+      sequenceNumber: '4',
+      streamSid: 'MZ1',
+      media: { track: 'inbound', chunk: '2', timestamp: '5', payload: 'AAA=' },
+    };
     // Act / Assert
     expect(parseTwilioMessage(JSON.stringify(good))).toEqual(good);
     expect(parseTwilioMessage(JSON.stringify({ ...good, media: { payload: 'AAA=' } }))).toBeUndefined();
@@ -73,7 +92,11 @@ describe('media fast path and server messages', () => {
   it('parses what our server sends (as the sandbox carrier reads it)', () => {
     // Act / Assert
     expect(parseServerMessage(mediaMessage('MZ1', new Uint8Array([0xff])))).toEqual({ event: 'media', streamSid: 'MZ1', payload: '/w==' });
-    expect(parseServerMessage('{"event":"mark","streamSid":"MZ1","mark":{"name":"m"}}')).toEqual({ event: 'mark', streamSid: 'MZ1', mark: { name: 'm' } });
+    expect(parseServerMessage('{"event":"mark","streamSid":"MZ1","mark":{"name":"m"}}')).toEqual({
+      event: 'mark',
+      streamSid: 'MZ1',
+      mark: { name: 'm' },
+    });
     expect(parseServerMessage('{"event":"clear","streamSid":"MZ1"}')).toEqual({ event: 'clear', streamSid: 'MZ1' });
     expect(parseServerMessage('{"event":"media","streamSid":"MZ1","media":{}}')).toBeUndefined();
     expect(parseServerMessage('{"event":"dance","streamSid":"MZ1"}')).toBeUndefined();

@@ -11,14 +11,42 @@ function chunk(text: string, deltaSize = 3, chunker = new SentenceChunker()): st
 
 describe('SentenceChunker', () => {
   describe.each([
-    { name: 'splits at sentence ends', text: 'Hello there! How are you today? I am fine.', pieces: ['Hello there!', 'How are you today?', 'I am fine.'] },
+    {
+      name: 'splits at sentence ends',
+      text: 'Hello there! How are you today? I am fine.',
+      pieces: ['Hello there!', 'How are you today?', 'I am fine.'],
+    },
     { name: 'keeps decimals whole', text: 'It costs 3.50 today. That is all.', pieces: ['It costs 3.50 today.', 'That is all.'] },
-    { name: 'keeps titles with their names', text: 'Dr. Smith and Mrs. Jones will see you. Bring your card.', pieces: ['Dr. Smith and Mrs. Jones will see you.', 'Bring your card.'] },
-    { name: 'keeps initials and e.g.', text: 'Ask J. R. Tolkien, e.g. about books. Thanks.', pieces: ['Ask J. R. Tolkien, e.g. about books.', 'Thanks.'] },
-    { name: 'ends at p.m. only before a capital', text: 'Come at 5 p.m. tomorrow or at 6 p.m. See you then.', pieces: ['Come at 5 p.m. tomorrow or at 6 p.m.', 'See you then.'] },
-    { name: 'keeps thousands and times', text: 'We have 1,000 slots at 10:30 each day. Book now.', pieces: ['We have 1,000 slots at 10:30 each day.', 'Book now.'] },
-    { name: 'keeps "No. 5" but ends at "No."', text: 'It is No. 5 on the list. No. I cannot do that.', pieces: ['It is No. 5 on the list.', 'No.', 'I cannot do that.'] },
-    { name: 'keeps closing quotes with the sentence', text: 'She said "hello." Then she left.', pieces: ['She said "hello."', 'Then she left.'] },
+    {
+      name: 'keeps titles with their names',
+      text: 'Dr. Smith and Mrs. Jones will see you. Bring your card.',
+      pieces: ['Dr. Smith and Mrs. Jones will see you.', 'Bring your card.'],
+    },
+    {
+      name: 'keeps initials and e.g.',
+      text: 'Ask J. R. Tolkien, e.g. about books. Thanks.',
+      pieces: ['Ask J. R. Tolkien, e.g. about books.', 'Thanks.'],
+    },
+    {
+      name: 'ends at p.m. only before a capital',
+      text: 'Come at 5 p.m. tomorrow or at 6 p.m. See you then.',
+      pieces: ['Come at 5 p.m. tomorrow or at 6 p.m.', 'See you then.'],
+    },
+    {
+      name: 'keeps thousands and times',
+      text: 'We have 1,000 slots at 10:30 each day. Book now.',
+      pieces: ['We have 1,000 slots at 10:30 each day.', 'Book now.'],
+    },
+    {
+      name: 'keeps "No. 5" but ends at "No."',
+      text: 'It is No. 5 on the list. No. I cannot do that.',
+      pieces: ['It is No. 5 on the list.', 'No.', 'I cannot do that.'],
+    },
+    {
+      name: 'keeps closing quotes with the sentence',
+      text: 'She said "hello." Then she left.',
+      pieces: ['She said "hello."', 'Then she left.'],
+    },
     { name: 'treats ellipses and ?! as one end', text: 'Well... maybe?! Sure.', pieces: ['Well...', 'maybe?!', 'Sure.'] },
     { name: 'splits at newlines', text: 'First line\nSecond line', pieces: ['First line', 'Second line'] },
     {

@@ -33,7 +33,10 @@ describe('expandTitles', () => {
     { text: 'turn at st. then left', expected: 'turn at st. then left' },
     { text: 'We moved to 4 Oak Dr. last year.', expected: 'We moved to 4 Oak Drive last year.' },
     { text: 'Ask the Dr. about it.', expected: 'Ask the Doctor about it.' },
-    { text: 'Bring ID, insurance, etc. to the visit, e.g. a card.', expected: 'Bring ID, insurance, et cetera to the visit, for example a card.' },
+    {
+      text: 'Bring ID, insurance, etc. to the visit, e.g. a card.',
+      expected: 'Bring ID, insurance, et cetera to the visit, for example a card.',
+    },
     { text: 'Apples, pears, etc.', expected: 'Apples, pears, et cetera.' },
     { text: 'Suite 5, 10 Elm Ave. and Mt. Hood.', expected: 'Suite 5, 10 Elm Avenue and Mount Hood.' },
   ])('"$text"', ({ text, expected }) => {
