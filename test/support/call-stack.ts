@@ -31,8 +31,19 @@ import { freePort } from '../stand-ins/dynamodb-local';
 /** An event bus that keeps what it is given, so tests can assert on `call.started` / `call.ended`. */
 export class CapturingBus implements EventBus {
   readonly events: CallEvent[] = [];
+  readonly #endedWaiters = new Map<number, (() => void)[]>();
   async publish(events: CallEvent[]): Promise<void> {
     this.events.push(...events);
+    for (const event of events) {
+      if (event.type !== 'call.ended') continue;
+      for (const resolve of this.#endedWaiters.get(event.detail.call_id) ?? []) resolve();
+      this.#endedWaiters.delete(event.detail.call_id);
+    }
+  }
+  /** Resolves when `call.ended` has been published for the call (at once if it already was). */
+  ended(callId: number): Promise<void> {
+    if (this.events.some((event) => event.type === 'call.ended' && event.detail.call_id === callId)) return Promise.resolve();
+    return new Promise((resolve) => this.#endedWaiters.set(callId, [...(this.#endedWaiters.get(callId) ?? []), resolve]));
   }
   of(callId: number): string[] {
     return this.events.filter((event) => event.detail.call_id === callId).map((event) => event.type);
@@ -167,16 +178,24 @@ export async function startCallStack(options: CallStackOptions = {}) {
   });
   const polling = consumer.run().catch((error: unknown) => log('consumer.failed', { error: String(error) }));
 
-  /** Resolves once the call has ended in DynamoDB with its transcript written (session done). */
+  /**
+   * Resolves once the call has ended with its transcript written: after its `call.ended` event and,
+   * when a session ran it, after that session is done (event-driven: no polling).
+   */
   async function whenCallEnded(businessId: number, callId: number, timeoutMs = 45_000) {
-    const started = Date.now();
-    for (;;) {
-      const found = await core.callRepo.findCall(businessId, callId, Math.floor(Date.now() / 1000));
-      if (found?.call.status === 'ended' && media.registry.get(callId) === undefined) return found;
-      if (Date.now() - started > timeoutMs)
-        throw new Error(`call ${callId} did not end within ${timeoutMs} ms (status ${found?.call.status})`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`call ${callId} did not end within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([bus.ended(callId), timeout]);
+      await Promise.race([media.registry.get(callId)?.done, timeout]);
+    } finally {
+      clearTimeout(timer);
     }
+    const found = await core.callRepo.findCall(businessId, callId, Math.floor(Date.now() / 1000));
+    if (found?.call.status !== 'ended') throw new Error(`call ${callId} published call.ended but reads as ${found?.call.status}`);
+    return found;
   }
 
   async function stop(): Promise<void> {
