@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
-import { buildOpenApiDocument } from '../../shared/domain/openapi';
+import { buildOpenApiDocument, OPENAPI_VERSION } from '../../shared/domain/openapi';
 import { boundedInput } from '../../shared/domain/validation';
 import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import type { CatalogRepository } from '../../shared/db/catalog-repository';
@@ -28,7 +28,7 @@ export interface ApiDeps {
 }
 
 /** The public API version, sent as `X-API-Version` on every response. */
-export const API_VERSION = '1.0.0';
+export const API_VERSION = OPENAPI_VERSION;
 
 /**
  * The one Hono app behind every route: served by `@hono/node-server` locally and by

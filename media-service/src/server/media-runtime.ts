@@ -46,7 +46,7 @@ export interface MediaRuntimeOptions {
   events: EventBus;
   /** Opens custom LLM keys (KMS on AWS, the local box in `npm run dev`). */
   secretBox: SecretBox;
-  /** The shared 20 ms ticker (pass the sandbox carrier's, so one timer serves both). */
+  /** The shared 10 ms ticker (pass the sandbox carrier's, so one timer serves both). */
   scheduler?: PacerScheduler;
   host?: string;
   /** Replaces `startCallSession` (tests). */

@@ -45,7 +45,7 @@ export interface StartProvidersOptions {
   board?: TranscriptBoard;
   /** An OpenAI-compatible sandbox already running (shared with the after-call analysis). */
   openAiSandboxUrl?: string;
-  /** The shared 20 ms ticker, also driving the sandbox carrier's simulated callees. */
+  /** The shared 10 ms ticker, also driving the sandbox carrier's simulated callees. */
   scheduler?: PacerScheduler;
   log: (message: string, fields?: Record<string, unknown>) => void;
 }
