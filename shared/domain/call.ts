@@ -213,11 +213,20 @@ const optionalMs = v.optional(v.nullable(numberField({ ge: 0 })));
  * LLM first token → TTS first byte → first audio played; `latency_ms` is the whole path.
  */
 export const TurnMetricsSchema = looseDict({
-  latency_ms: optionalMs,
-  end_of_turn_ms: optionalMs,
-  llm_first_token_ms: optionalMs,
-  tts_first_byte_ms: optionalMs,
-  transport_ms: optionalMs,
+  at_ms: v.optional(
+    v.pipe(v.nullable(numberField({ ge: 0 })), v.description("When the caller's turn ended, ms from the start of the call.")),
+  ),
+  latency_ms: v.pipe(optionalMs, v.description("End of the caller's speech → first assistant audio played (echoed mark).")),
+  end_of_turn_ms: v.pipe(optionalMs, v.description("End of speech → the recogniser's end of turn.")),
+  llm_first_token_ms: v.pipe(optionalMs, v.description("Request → the model's first token.")),
+  first_text_ms: v.pipe(
+    optionalMs,
+    v.description("Wait for the model's first speakable clause, from the later of the end of turn and the request."),
+  ),
+  tts_first_byte_ms: v.pipe(optionalMs, v.description("The voice's first audio byte after its text was sent.")),
+  first_audio_sent_ms: v.pipe(optionalMs, v.description('End of turn → first audio frame sent to the carrier.')),
+  transport_ms: v.pipe(optionalMs, v.description('First frame sent → first frame played.')),
+  eager: v.optional(v.pipe(v.boolean(), v.description('The reply started on the eager end of turn and was kept.'))),
 });
 
 const nullableMs = v.nullable(numberField({ ge: 0 }));
@@ -237,6 +246,24 @@ export const CallMetricsSchema = looseDict({
   duration_s: intField({ ge: 0 }),
   providers: v.optional(v.record(v.string(), v.string())),
   sandbox: v.optional(v.boolean()),
+  eager: v.optional(
+    v.pipe(
+      looseDict({ started: intField({ ge: 0 }), discarded: intField({ ge: 0 }) }),
+      v.description('Replies started on an eager end of turn, and how many of them were discarded (the caller went on).'),
+    ),
+  ),
+  fillers: v.optional(v.pipe(intField({ ge: 0 }), v.description('Fillers ("One moment.") played while the model was slow.'))),
+  pacing: v.optional(
+    v.pipe(
+      looseDict({
+        underruns: intField({ ge: 0 }),
+        underrun_ms: intField({ ge: 0 }),
+        max_lead_ms: intField({ ge: 0 }),
+        voice_frames: intField({ ge: 0 }),
+      }),
+      v.description('Outbound audio as the caller hears it: gaps where voice was due but late, and the largest lead over real time.'),
+    ),
+  ),
 });
 
 /** A call's metrics. */

@@ -14,6 +14,7 @@ import {
   waitForAssistant,
 } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
+import { strictResponseErrors } from '../../support/openapi-strict';
 
 let stack: CallStack;
 
@@ -94,6 +95,8 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     expect(metrics.stt_seconds).toBeGreaterThan(1);
     expect(metrics.duration_s).toBeGreaterThanOrEqual(1);
     expect(stack.bus.of(callId)).toEqual(['call.started', 'call.ended']);
+    // What GET /calls/{id} returns is exactly what the OpenAPI document describes (no field left out).
+    expect(strictResponseErrors('CallDetail', await getCall(tenant, callId))).toEqual([]);
   });
 
   it('the default sandbox callee (any ordinary number) has a whole conversation', T, async () => {

@@ -1,0 +1,39 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { buildOpenApiDocument } from '../../shared/domain/openapi';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Closes every object schema that lists its properties (`additionalProperties: false`), so a
+ * response field the document does not describe fails validation. Dictionaries (no `properties`,
+ * a value schema) stay open: their keys are data.
+ */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Json = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
+  if (copy.properties !== undefined && copy.additionalProperties !== false && typeof copy.additionalProperties !== 'object') {
+    copy.additionalProperties = false;
+  }
+  return copy;
+}
+
+/**
+ * Validates a response body against a component schema of the OpenAPI document in strict mode:
+ * returns the errors (empty when it conforms), so tests show what drifted.
+ *
+ * @example
+ * expect(strictResponseErrors('CallDetail', await response.json())).toEqual([]);
+ */
+export function strictResponseErrors(component: string, body: unknown): string[] {
+  const document = closed(buildOpenApiDocument()) as { components: { schemas: Json } };
+  if (!(component in document.components.schemas)) throw new Error(`no component schema ${component}`);
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: 'openapi', components: document.components });
+  const validate = ajv.compile({ $ref: `openapi#/components/schemas/${component}` });
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message} ${JSON.stringify(error.params)}`);
+}
