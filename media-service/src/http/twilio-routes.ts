@@ -8,6 +8,7 @@ import { isValidTwilioSignature, type TwilioParams } from '../telephony/twilio-s
 import { connectStreamTwiml, sayAndHangupTwiml } from '../telephony/twiml';
 import { acceptInboundCall, type InboundCallDeps } from './inbound-call';
 import { isConditionFailure } from '../../../shared/db/conditions';
+import { DEFAULT_SWEEP_LIMITS } from '../calls/sweeper';
 
 export interface TwilioRoutesOptions extends InboundCallDeps {
   lifecycle: CallLifecycle;
@@ -20,7 +21,8 @@ export interface TwilioRoutesOptions extends InboundCallDeps {
   log: (message: string, error?: unknown) => void;
   /**
    * True while this process runs the call's media session. A `completed` status then leaves the
-   * ending to the session, which ends the call with its transcript and metrics (first reason wins).
+   * ending to the session, which ends the call with its transcript and metrics (first reason wins);
+   * a session on another task is recognised by its attached stream and fresh heartbeat.
    */
   hasLiveSession?: (callId: number) => boolean;
   /** Hands an answering-machine verdict to the call's live session (no-op when none runs here). */
@@ -75,7 +77,7 @@ export function twilioRoutes(options: TwilioRoutesOptions) {
       const transition = carrierTransition(form.CallStatus ?? '');
       if (transition.kind === 'ringing') await options.lifecycle.markRinging(ids.businessId, ids.callId);
       if (transition.kind === 'answered') await options.lifecycle.markAnswered(ids.businessId, ids.callId);
-      if (transition.kind === 'ended' && !(form.CallStatus === 'completed' && options.hasLiveSession?.(ids.callId))) {
+      if (transition.kind === 'ended' && !(await leftToItsSession(options, ids, form.CallStatus))) {
         await options.lifecycle.end(ids.businessId, ids.callId, { endedReason: transition.endedReason });
       }
       return c.body(null, 204);
@@ -91,6 +93,37 @@ export function twilioRoutes(options: TwilioRoutesOptions) {
       return c.body(null, 204);
     });
 }
+
+/**
+ * Whether a `completed` callback must leave the call to the media session that owns it. The
+ * session ends the call itself, with its transcript, metrics and recording, when the carrier stops
+ * its stream; ending it here first would win the "first reason wins" write and lose all of that.
+ * The session may run on this task (the registry knows) or on any other one behind the load
+ * balancer: then the call has an attached stream and a heartbeat fresher than the sweeper's limit,
+ * and the callback is only recorded (`carrier_completed_at`). A session that died leaves a stale
+ * heartbeat, so the callback ends the call; the sweeper remains the backstop.
+ */
+async function leftToItsSession(
+  options: TwilioRoutesOptions,
+  ids: { businessId: number; callId: number },
+  status: string | undefined,
+): Promise<boolean> {
+  if (status !== 'completed') return false;
+  if (options.hasLiveSession?.(ids.callId)) return true;
+  const call = await options.calls.getCallRecord(ids.businessId, ids.callId);
+  if (!call || call.status === 'ended' || typeof call.media_started_at !== 'string') return false;
+  const now = options.now();
+  const lastBeat = Date.parse(typeof call.heartbeat_at === 'string' ? call.heartbeat_at : call.media_started_at);
+  if (!(now.getTime() - lastBeat < DEFAULT_SWEEP_LIMITS.staleHeartbeatMs)) return false;
+  await options.calls
+    .updateCall(ids.businessId, ids.callId, { carrier_completed_at: now.toISOString() }, NOT_ENDED)
+    .catch((error: unknown) => {
+      if (!isConditionFailure(error)) throw error;
+    });
+  return true;
+}
+
+const NOT_ENDED = { expression: '#status <> :ended', names: { '#status': 'status' }, values: { ':ended': 'ended' } };
 
 /** The business and call ids of a callback path; undefined when they are not integers. */
 function callIds(c: Context): { businessId: number; callId: number } | undefined {

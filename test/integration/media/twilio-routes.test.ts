@@ -163,6 +163,28 @@ describe('Twilio HTTP callbacks', () => {
     expect(((await (await tenant.request('GET', `/calls/${call.id}`)).json()) as { status: string }).status).toBe(expected);
   });
 
+  it.each([
+    ['records, and leaves to its session, a completed call whose stream runs on another task (fresh heartbeat)', 30_000, 'in_progress'],
+    ['ends a completed call whose session on another task died (heartbeat older than the sweeper limit)', 150_000, 'ended'],
+  ])('%s', async (_name, heartbeatAgeMs, expected) => {
+    // Arrange: no session here (hasLiveSession false), but the call's stream is attached elsewhere
+    const { harness, tenant, assistant, number, post } = await setup({ hasLiveSession: () => false });
+    const call = (await (
+      await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123', phone_number_id: number.id })
+    ).json()) as { id: number };
+    const path = `/twilio/status/${tenant.businessId}/${call.id}`;
+    await post(path, { CallSid: 'CA6', CallStatus: 'in-progress' });
+    const beat = new Date(Date.parse('2026-11-23T10:00:00.000Z') - heartbeatAgeMs).toISOString();
+    await harness.core.callRepo.updateCall(tenant.businessId, call.id, { media_started_at: beat, heartbeat_at: beat });
+    // Act
+    const response = await post(path, { CallSid: 'CA6', CallStatus: 'completed' });
+    // Assert
+    expect(response.status).toBe(204);
+    const stored = await harness.core.callRepo.getCallRecord(tenant.businessId, call.id);
+    expect(stored?.status).toBe(expected);
+    if (expected === 'in_progress') expect(stored?.carrier_completed_at).toBe('2026-11-23T10:00:00.000Z');
+  });
+
   it('stores a signed AMD verdict and hands it to the session; forged, malformed or unknown-call verdicts change nothing', async () => {
     // Arrange
     const onAmd = vi.fn();
