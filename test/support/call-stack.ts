@@ -27,6 +27,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RecordingStore } from '../../media-service/src/adapters/s3-recording-store';
 import { createApiHarness, type ApiHarness } from './api-harness';
 import { freePort } from '../stand-ins/dynamodb-local';
+import { startRoundRobinProxy } from '../../scripts/local/round-robin-proxy';
 
 /** An event bus that keeps what it is given, so tests can assert on `call.started` / `call.ended`. */
 export class CapturingBus implements EventBus {
@@ -56,6 +57,8 @@ export interface CallStackOptions {
   flux?: Partial<FluxTuning>;
   aura?: Partial<AuraTuning>;
   tuning?: Partial<SessionTuning>;
+  /** Call-engine processes behind a round-robin proxy (default 1: no proxy). */
+  tasks?: number;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -149,11 +152,28 @@ export async function startCallStack(options: CallStackOptions = {}) {
     streamTokenSecret: STREAM_SECRET,
     log: (message: string) => log(message),
   };
-  const media = await MediaServer.start(
-    { twilio: twilioOptions, startSession: (input) => startCallSession(sessionDeps, input), log },
-    port,
-    '127.0.0.1',
+  // One call-engine process, or several behind a round-robin proxy (the load balancer): each has
+  // its own server and session registry, so a call's callbacks and its stream land on different ones.
+  const tasks = options.tasks ?? 1;
+  const medias = await Promise.all(
+    Array.from({ length: tasks }, async () =>
+      MediaServer.start(
+        { twilio: twilioOptions, startSession: (input) => startCallSession(sessionDeps, input), log },
+        tasks === 1 ? port : await freePort(),
+        '127.0.0.1',
+      ),
+    ),
   );
+  const media = medias[0]!;
+  const proxy =
+    tasks === 1
+      ? undefined
+      : await startRoundRobinProxy(
+          medias.map((server) => server.port),
+          port,
+        );
+  /** The session running the call on any of the processes. */
+  const sessionOf = (callId: number) => medias.map((server) => server.registry.get(callId)).find((handle) => handle !== undefined);
   const dial = dialOutbound({
     telephony,
     calls: core.callRepo,
@@ -189,7 +209,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     });
     try {
       await Promise.race([bus.ended(callId), timeout]);
-      await Promise.race([media.registry.get(callId)?.done, timeout]);
+      await Promise.race([sessionOf(callId)?.done, timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -201,7 +221,8 @@ export async function startCallStack(options: CallStackOptions = {}) {
   async function stop(): Promise<void> {
     consumer.stop();
     await carrier.close();
-    await media.close();
+    await proxy?.close();
+    await Promise.all(medias.map((server) => server.close()));
     await Promise.all([deepgram.close(), openai.close(), polling]);
   }
 
@@ -214,6 +235,8 @@ export async function startCallStack(options: CallStackOptions = {}) {
     deepgram,
     openai,
     media,
+    medias,
+    proxy,
     bus,
     logs,
     lifecycle,
