@@ -278,6 +278,58 @@ export class CallRepository {
     });
   }
 
+  /**
+   * Ends the call and stores its detail (transcript, metrics, recording key) in one transaction,
+   * so an ending never lands without what the call said. The write holds only while the call has
+   * not ended and still has the slot and reservation the caller saw (`seen`): the steps that follow
+   * (give the slot back, settle the minutes) act on exactly that. It also sets `finish_pending`,
+   * which the follow-up clears once every step has run. `lost` (with the call as it now stands,
+   * from the failed condition: no read) when the call ended meanwhile, or its slot or reservation
+   * changed.
+   */
+  async endCall(
+    businessId: number,
+    callId: number,
+    fields: Record<string, unknown>,
+    detail: CallDetailRecord,
+    seen: { slotHeld: boolean; reservedMinutes: number | undefined },
+  ): Promise<'ended' | { lost: CallRecord | undefined }> {
+    const update = this.#update(
+      businessId,
+      callId,
+      { ...fields, finish_pending: true },
+      {
+        expression: [
+          '#status <> :ended',
+          seen.slotHeld ? 'slot_held = :true' : '(attribute_not_exists(slot_held) OR slot_held <> :true)',
+          seen.reservedMinutes === undefined ? 'attribute_not_exists(reserved_minutes)' : 'reserved_minutes = :reserved',
+        ].join(' AND '),
+        names: { '#status': 'status' },
+        values: { ':ended': 'ended', ':true': true, ...(seen.reservedMinutes !== undefined && { ':reserved': seen.reservedMinutes }) },
+      },
+    ).input;
+    const updateItem = {
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      TableName: update.TableName!,
+      Key: update.Key!,
+      UpdateExpression: update.UpdateExpression!,
+      ...(update.ConditionExpression !== undefined && { ConditionExpression: update.ConditionExpression }),
+      ...(update.ExpressionAttributeNames !== undefined && { ExpressionAttributeNames: update.ExpressionAttributeNames }),
+      ...(update.ExpressionAttributeValues !== undefined && { ExpressionAttributeValues: update.ExpressionAttributeValues }),
+    };
+    const detailItem = {
+      Put: { TableName: this.db.tableName, Item: { ...keys.callDetail(businessId, callId), entity: 'call_detail', ...detail } },
+    };
+    try {
+      await this.db.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: updateItem }, detailItem] }));
+      return 'ended';
+    } catch (error) {
+      if (!isCancelledTransaction(error, 0)) throw error;
+      const item = (error as { CancellationReasons?: { Item?: Record<string, unknown> }[] }).CancellationReasons?.[0]?.Item;
+      return { lost: item ? fromItem<CallRecord>(unmarshall(item as Parameters<typeof unmarshall>[0])) : undefined };
+    }
+  }
+
   /** Replaces the call's detail item (transcript, metrics, recording key). */
   async putCallDetail(businessId: number, callId: number, detail: CallDetailRecord): Promise<void> {
     await this.db.doc.send(

@@ -52,8 +52,6 @@ export interface CallEnding {
 
 const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_released !== true;
 
-const notEnded = { expression: '#status <> :ended', names: { '#status': 'status' }, values: { ':ended': 'ended' } };
-
 /**
  * The call record's state changes, shared by the call engine and the carrier callbacks: ringing,
  * answered (starts the clock), ended. Ending is idempotent (the first reason wins), applies the
@@ -123,64 +121,104 @@ export class CallLifecycle {
   }
 
   /**
-   * Ends the call once; returns false when it had already ended. The write is conditional on the
-   * call not having ended, so an ending that starts from the caller's own view (`ending.call`)
-   * cannot end a call twice either.
+   * Ends the call once; returns false when it had already ended. The ended state and the call's
+   * detail (transcript, metrics, recording) are written together, conditional on the call not
+   * having ended, so the first reason wins and never lands without its transcript. The rest (the
+   * slot given back, the minutes settled, `call.ended` published) is {@link finish}: each step is
+   * idempotent, and if one fails the call keeps `finish_pending`, so the next ending attempt or
+   * the sweeper completes it. Nothing is lost or leaked by a crash or a throttle at any step.
    */
   async end(businessId: number, callId: number, ending: CallEnding): Promise<boolean> {
-    const call = ending.call ?? (await this.deps.calls.getCallRecord(businessId, callId));
-    if (!call || call.status === 'ended') {
-      // An earlier ending that stopped before giving the slot back: give it back now (once).
-      if (call && holdsSlot(call)) await this.deps.slots?.release(businessId, callId);
-      return false;
+    let call = ending.call ?? (await this.deps.calls.getCallRecord(businessId, callId));
+    for (let attempt = 0; attempt < 4; attempt++) {
+      if (!call) return false;
+      if (call.status === 'ended') {
+        // An earlier ending that stopped before giving the slot back: give it back now (once). The
+        // rest of an unfinished ending is the sweeper's (it waits a minute, so it never races the
+        // ending's own writer and publishes call.ended twice).
+        if (holdsSlot(call)) await this.deps.slots?.release(businessId, callId);
+        return false;
+      }
+      const written = await this.writeEnding(call, ending);
+      if (written.ended) {
+        await this.finish(written.ended);
+        this.deps.onEnded?.(written.ended);
+        return true;
+      }
+      // Ended by someone else, or its slot or reservation moved since we read it: the failed
+      // write brought the call back as it now stands (no read).
+      call = written.current;
     }
-    const config = ending.config ?? (await this.configFor(businessId, call.assistant_id));
+    throw new Error(`Could not end call ${callId}: it kept changing.`);
+  }
+
+  /**
+   * Completes an ending: gives the slot back, settles the minutes, publishes `call.ended` (always
+   * with the event id the ending stored, so a repeat is recognisable), then clears
+   * `finish_pending`. Safe to run any number of times, concurrently too.
+   */
+  async finish(call: CallRecord): Promise<void> {
+    if (holdsSlot(call)) await this.deps.slots?.release(call.business_id, call.id);
+    if (call.finish_pending !== true) return;
+    const duration = typeof call.duration_s === 'number' ? call.duration_s : 0;
+    await this.deps.minutes.settle(call.business_id, call.id, duration, { reserved_minutes: call.reserved_minutes, settled: call.settled });
+    await this.publish('call.ended', call, typeof call.ended_event_id === 'string' ? call.ended_event_id : undefined);
+    await this.guarded(() =>
+      this.deps.calls.updateCall(
+        call.business_id,
+        call.id,
+        { finish_pending: false },
+        {
+          expression: '#status = :ended',
+          names: { '#status': 'status' },
+          values: { ':ended': 'ended' },
+        },
+      ),
+    );
+  }
+
+  /** The one conditional write of an ending (state + detail): the ended call, or the call as it stands when the write lost. */
+  private async writeEnding(call: CallRecord, ending: CallEnding): Promise<{ ended?: CallRecord; current?: CallRecord }> {
+    const config = ending.config ?? (await this.configFor(call.business_id, call.assistant_id));
     const now = this.deps.now().toISOString();
     const endedAt = lastSignOfLife(ending.endedAt, call.started_at, now) ?? now;
     const expiresAt = expiryFor(endedAt, config.advanced.keep_days);
-    const duration = durationSeconds(call.started_at, endedAt);
-    const updated = await this.guarded(() =>
-      this.deps.calls.updateCall(
-        businessId,
-        callId,
-        {
-          status: 'ended',
-          ended_at: endedAt,
-          ended_reason: ending.endedReason,
-          duration_s: duration,
-          outcome: outcomeForEndedReason(ending.endedReason),
-          updated_at: now,
-          ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
-        },
-        notEnded,
-      ),
-    );
-    if (!updated) return false;
-    // The ended record is read back from the write: a slot taken before it is seen, none can be taken after.
-    if (holdsSlot(updated)) await this.deps.slots?.release(businessId, callId);
+    const fields = {
+      status: 'ended',
+      ended_at: endedAt,
+      ended_reason: ending.endedReason,
+      duration_s: durationSeconds(call.started_at, endedAt),
+      outcome: outcomeForEndedReason(ending.endedReason),
+      updated_at: now,
+      ended_event_id: this.deps.newEventId(),
+      ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
+    };
     const hipaa = config.advanced.hipaa;
-    await this.deps.calls.putCallDetail(businessId, callId, {
+    const detail = {
       transcript: hipaa ? [] : redactDeep(ending.transcript ?? [], config.advanced.redact),
       metrics: ending.metrics ?? {},
       recording_key: hipaa ? null : (ending.recordingKey ?? null),
       ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
-    });
-    await this.deps.minutes.settle(businessId, callId, duration, { reserved_minutes: updated.reserved_minutes, settled: updated.settled });
-    await this.publish('call.ended', updated);
-    this.deps.onEnded?.(updated);
-    return true;
+    };
+    const seen = {
+      slotHeld: call.slot_held === true,
+      reservedMinutes: typeof call.reserved_minutes === 'number' ? call.reserved_minutes : undefined,
+    };
+    const written = await this.deps.calls.endCall(call.business_id, call.id, fields, detail, seen);
+    if (written === 'ended') return { ended: { ...call, ...fields, finish_pending: true } as CallRecord };
+    return written.lost ? { current: written.lost } : {};
   }
 
   private async configFor(businessId: number, assistantId: number): Promise<AssistantConfig> {
     return (await this.deps.assistants.findAssistant(businessId, assistantId))?.config ?? defaultAssistantConfig();
   }
 
-  private async publish(type: CallEvent['type'], call: CallRecord): Promise<void> {
+  private async publish(type: CallEvent['type'], call: CallRecord, eventId?: string): Promise<void> {
     await this.deps.events.publish([
       {
         type,
         detail: {
-          event_id: this.deps.newEventId(),
+          event_id: eventId ?? this.deps.newEventId(),
           business_id: call.business_id,
           call_id: call.id,
           assistant_id: call.assistant_id,

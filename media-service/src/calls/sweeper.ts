@@ -41,11 +41,13 @@ export type SweepRule =
   | 'heartbeat_stale';
 
 /** What to do with one unfinished call. */
-export type SweepAction = { kind: 'requeue' } | { kind: 'end'; rule: SweepRule; reason: 'error' | 'no_answer' };
+export type SweepAction = { kind: 'requeue' } | { kind: 'finish' } | { kind: 'end'; rule: SweepRule; reason: 'error' | 'no_answer' };
 
 /** The age limits (ms) the rules compare against. */
 export interface SweepLimits {
   staleHeartbeatMs: number;
+  /** An ending still unfinished this long after it was written failed halfway: finish it. */
+  unfinishedEndingMs: number;
   queuedTooLongMs: number;
   queuedGiveUpMs: number;
   ringingTooLongMs: number;
@@ -54,6 +56,7 @@ export interface SweepLimits {
 /** Defaults: ~4 missed 30 s heartbeats; 2 queue receive cycles; Twilio rings ≤ 600 s, we ask 30 s. */
 export const DEFAULT_SWEEP_LIMITS: SweepLimits = {
   staleHeartbeatMs: 120_000,
+  unfinishedEndingMs: 60_000,
   queuedTooLongMs: 120_000,
   queuedGiveUpMs: 30 * 60_000,
   ringingTooLongMs: 300_000,
@@ -83,6 +86,8 @@ export function sweepAction(call: CallRecord, nowMs: number, limits: SweepLimits
       return age(call.heartbeat_at ?? call.started_at ?? call.updated_at) > limits.staleHeartbeatMs
         ? end('heartbeat_stale', 'error')
         : undefined;
+    case 'ended':
+      return call.finish_pending === true && age(call.updated_at) > limits.unfinishedEndingMs ? { kind: 'finish' } : undefined;
     default:
       return undefined;
   }
@@ -98,6 +103,8 @@ export interface SweepReport {
   /** Unfinished calls inside the horizon that were looked at. */
   open: number;
   requeued: number;
+  /** Endings that had stopped halfway, completed by this sweep. */
+  finished: number;
   /** Calls this sweeper ended, by rule. */
   ended: Record<SweepRule, number>;
   /** Ends another writer (a concurrent sweeper, a carrier callback) got to first. */
@@ -111,7 +118,7 @@ export interface SweepReport {
 export interface SweeperOptions extends Partial<SweepLimits> {
   calls: CallRepository;
   businesses: Pick<BusinessRepository, 'listBusinessIds'>;
-  lifecycle: Pick<CallLifecycle, 'end'>;
+  lifecycle: Pick<CallLifecycle, 'end' | 'finish'>;
   queue: OutboundCallQueue;
   /** Hangs up the carrier leg of calls it ends; without it only our records are ended. */
   telephony?: Pick<Telephony, 'hangup'>;
@@ -137,6 +144,7 @@ export class CallSweeper {
   constructor(private readonly options: SweeperOptions) {
     this.limits = {
       staleHeartbeatMs: options.staleHeartbeatMs ?? DEFAULT_SWEEP_LIMITS.staleHeartbeatMs,
+      unfinishedEndingMs: options.unfinishedEndingMs ?? DEFAULT_SWEEP_LIMITS.unfinishedEndingMs,
       queuedTooLongMs: options.queuedTooLongMs ?? DEFAULT_SWEEP_LIMITS.queuedTooLongMs,
       queuedGiveUpMs: options.queuedGiveUpMs ?? DEFAULT_SWEEP_LIMITS.queuedGiveUpMs,
       ringingTooLongMs: options.ringingTooLongMs ?? DEFAULT_SWEEP_LIMITS.ringingTooLongMs,
@@ -201,12 +209,20 @@ export class CallSweeper {
       const complete = !page.hasMore || (oldest !== undefined && oldest.created_at < since);
       if (!complete && limit >= max)
         this.options.log(JSON.stringify({ msg: 'sweeper.business_truncated', business_id: businessId, limit }));
-      if (complete || limit >= max) return page.calls.filter((call) => call.created_at >= since && call.status !== 'ended');
+      if (complete || limit >= max)
+        return page.calls.filter((call) => call.created_at >= since && (call.status !== 'ended' || call.finish_pending === true));
     }
   }
 
   private async apply(call: CallRecord, action: SweepAction, now: Date, report: SweepReport): Promise<void> {
     const line = { msg: 'sweeper.action', business_id: call.business_id, call_id: call.id, status: call.status };
+    if (action.kind === 'finish') {
+      // An ending that stopped halfway (a throttle, a crash): the lifecycle completes what is left.
+      await this.options.lifecycle.finish(call);
+      report.finished++;
+      this.options.log(JSON.stringify({ ...line, action: 'finished' }));
+      return;
+    }
     if (action.kind === 'requeue') {
       await this.options.queue.enqueue({ business_id: call.business_id, call_id: call.id });
       report.requeued++;
@@ -250,6 +266,7 @@ function emptyReport(): SweepReport {
     businesses: 0,
     open: 0,
     requeued: 0,
+    finished: 0,
     ended: { never_claimed: 0, dial_died: 0, no_progress: 0, ringing_too_long: 0, heartbeat_stale: 0 },
     alreadyEnded: 0,
     hangupFailures: 0,

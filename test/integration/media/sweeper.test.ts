@@ -57,7 +57,7 @@ async function setup() {
     newEventId: () => `evt_${Math.random()}`,
   });
   const logs: string[] = [];
-  const sweeper = (telephony?: TwilioTelephony, ends: Pick<CallLifecycle, 'end'> = lifecycle) =>
+  const sweeper = (telephony?: TwilioTelephony, ends: Pick<CallLifecycle, 'end' | 'finish'> = lifecycle) =>
     new CallSweeper({
       calls: harness.core.callRepo,
       businesses: harness.core.businesses,
@@ -281,7 +281,8 @@ describe('call sweeper (DynamoDB Local + fauxqs)', () => {
     let open!: () => void;
     const bothDecided = new Promise<void>((resolve) => (open = resolve));
     let arrived = 0;
-    const gated: Pick<CallLifecycle, 'end'> = {
+    const gated: Pick<CallLifecycle, 'end' | 'finish'> = {
+      finish: (call) => lifecycle.finish(call),
       end: async (...args) => {
         if (++arrived === 2) open();
         await bothDecided;
