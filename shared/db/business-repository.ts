@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { BusinessProfile } from '../domain/business-profile';
 import { NotFoundError } from '../errors';
@@ -33,13 +33,26 @@ export interface ApiKeyRecord {
 export class BusinessRepository {
   constructor(private readonly db: Db) {}
 
-  /** Creates the business record; its id must be fresh (conditional put). */
+  /**
+   * Creates the business record and its entry in the all-businesses listing, together; the id must
+   * be fresh (conditional puts). The listing entry is written once and never again, so the
+   * business item's frequent rewrites never touch the listing's single partition.
+   */
   async putBusiness(business: Business): Promise<void> {
+    const put = (item: Record<string, unknown>) => ({
+      Put: { TableName: this.db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+    });
     await this.db.doc.send(
-      new PutCommand({
-        TableName: this.db.tableName,
-        Item: { ...keys.business(business.id), ...keys.businessIndex(business.id), entity: 'business', ...business },
-        ConditionExpression: 'attribute_not_exists(pk)',
+      new TransactWriteCommand({
+        TransactItems: [
+          put({ ...keys.business(business.id), entity: 'business', ...business }),
+          put({
+            ...keys.businessDirectory(business.id),
+            ...keys.businessIndex(business.id),
+            entity: 'business_directory',
+            id: business.id,
+          }),
+        ],
       }),
     );
   }
@@ -66,7 +79,9 @@ export class BusinessRepository {
       ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
       cursor = page.LastEvaluatedKey;
     } while (cursor);
-    return ids;
+    // A business created before the listing had its own items appears twice (its old business item
+    // still carries the index keys): once is enough.
+    return [...new Set(ids)];
   }
 
   /** The business, or NotFoundError. */

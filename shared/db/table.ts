@@ -40,6 +40,12 @@ export const keys = {
   business: (businessId: number) => ({ pk: biz(businessId), sk: 'BUSINESS' }),
   /** All businesses, for ops listing; GSI1. */
   businessIndex: (businessId: number) => ({ gsi1pk: 'SYS#BUSINESSES', gsi1sk: padId(businessId) }),
+  /**
+   * The business's entry in that listing: a write-once item of its own. The business item itself
+   * carries no index keys, because it is rewritten by every call's slot and minutes transactions,
+   * and each rewrite of an indexed item is also a write to the one listing partition.
+   */
+  businessDirectory: (businessId: number) => ({ pk: biz(businessId), sk: 'DIRECTORY' }),
 
   /** Global lookup: SHA-256 of an API key → its business. Never holds the key itself. */
   apiKeyLookup: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
