@@ -38,6 +38,13 @@ export interface StageConfig {
   readonly env: { readonly account?: string; readonly region: string };
   readonly api: { readonly throttle: ApiThrottleConfig };
   readonly media: MediaStageConfig;
+  /**
+   * Lambda concurrency, so one slow part cannot starve another: the API's own reserved pool
+   * (undefined: none, for accounts whose regional limit is still the new-account minimum), and
+   * caps on the after-call functions (a dead webhook receiver holds one execution per attempt for
+   * up to its timeout; the analysis waits on the model).
+   */
+  readonly concurrency: { readonly apiReserved?: number; readonly analysisMax: number; readonly webhookDeliveryMax: number };
   /** Email address subscribed to the alarm topic (optional). */
   readonly alarmEmail?: string;
   /** CloudWatch Logs retention of every log group of the stage. */
@@ -56,6 +63,7 @@ export const STAGES: Readonly<Record<string, StageSettings>> = {
   dev: {
     api: { throttle: { rateLimit: 50, burstLimit: 100 } },
     media: { desiredTasks: 1, maxTasks: 2, targetActiveCallsPerTask: 50, cpu: 1024, memoryMiB: 2048 },
+    concurrency: { analysisMax: 5, webhookDeliveryMax: 5 },
     logRetention: RetentionDays.ONE_MONTH,
     natGateways: 1,
     retainData: false,
@@ -63,6 +71,10 @@ export const STAGES: Readonly<Record<string, StageSettings>> = {
   prod: {
     api: { throttle: { rateLimit: 1000, burstLimit: 2000 } },
     media: { desiredTasks: 2, maxTasks: 20, targetActiveCallsPerTask: 50, cpu: 2048, memoryMiB: 4096 },
+    // 1,000 concurrent calls end at ~2/s at most; analysis takes a few seconds each: 50 is ample.
+    // 2 webhook attempts per invocation, 10 s timeout each: 50 executions deliver ≥ 5/s even when
+    // every receiver hangs, and leave the rest of the account (the API's 300) alone.
+    concurrency: { apiReserved: 300, analysisMax: 50, webhookDeliveryMax: 50 },
     logRetention: RetentionDays.ONE_YEAR,
     natGateways: 2,
     retainData: true,

@@ -27,6 +27,8 @@ export interface NodeFunctionProps {
   readonly removalPolicy: RemovalPolicy;
   /** Asynchronous invocations (EventBridge targets): failures after Lambda's retries land here. */
   readonly asyncFailureQueue?: IQueue;
+  /** Executions reserved for (and the most allowed to) this function; unset: the account's shared pool. */
+  readonly reservedConcurrency?: number;
 }
 
 /** esbuild options shared by every function: one minified ESM file per entry, with source maps. */
@@ -83,6 +85,7 @@ export class NodeFunction extends Construct {
       tracing: Tracing.ACTIVE,
       environment: { POWERTOOLS_SERVICE_NAME: props.serviceName, LOG_LEVEL: 'INFO', NODE_OPTIONS: '--enable-source-maps' },
       bundling: BUNDLING,
+      ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
       ...(props.asyncFailureQueue
         ? { retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(props.asyncFailureQueue) }
         : {}),

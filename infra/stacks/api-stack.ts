@@ -87,6 +87,7 @@ export class ApiStack extends Stack {
       memorySize: 1024,
       logRetention: config.logRetention,
       removalPolicy,
+      ...(config.concurrency.apiReserved !== undefined && { reservedConcurrency: config.concurrency.apiReserved }),
     })
       .bindTable(stageNames(config.stage).tableName, 'read-write')
       .bindQueue('OUTBOUND_QUEUE_URL', data.outbound.queue, 'send')

@@ -19,7 +19,7 @@ export interface WebhooksStackProps extends StackProps {
 }
 
 /** Settings every function of the stack shares. */
-type FunctionDefaults = Pick<NodeFunctionProps, 'logRetention' | 'removalPolicy'>;
+type FunctionDefaults = Pick<NodeFunctionProps, 'logRetention' | 'removalPolicy' | 'reservedConcurrency'>;
 
 /** EventBridge keeps retrying a target for up to 24 h (then the event goes to the target DLQ). */
 const TARGET_MAX_EVENT_AGE = Duration.hours(24);
@@ -58,13 +58,13 @@ export class WebhooksStack extends Stack {
       purpose: 'analysis invocations that failed after two asynchronous retries',
       removalPolicy,
     });
-    this.analysis = this.createAnalysis(data, names.tableName, common);
+    this.analysis = this.createAnalysis(data, names.tableName, { ...common, reservedConcurrency: config.concurrency.analysisMax });
     this.buffer = new QueueWithDlq(this, 'WebhookBuffer', {
       queueName: `${names.prefix}-webhooks`,
       visibilityTimeout: Duration.seconds(WEBHOOK_VISIBILITY_TIMEOUT_S),
       removalPolicy,
     });
-    this.delivery = this.createDelivery(data, config.stage, common);
+    this.delivery = this.createDelivery(data, config.stage, common, config.concurrency.webhookDeliveryMax);
     this.rules = EVENT_RULES.map(
       (rule) =>
         new Rule(this, `Rule-${rule.name}`, {
@@ -95,7 +95,7 @@ export class WebhooksStack extends Stack {
   }
 
   /** The buffer's consumer: small batches, partial-batch failures, re-sends to its own queue. */
-  private createDelivery(data: DataStack, stage: string, common: FunctionDefaults): NodeFunction {
+  private createDelivery(data: DataStack, stage: string, common: FunctionDefaults, maxConcurrency: number): NodeFunction {
     const delivery = new NodeFunction(this, 'WebhookDelivery', {
       entry: 'functions/webhook-delivery/index.ts',
       description: 'Signs and POSTs webhooks to business servers; schedules retries as delayed messages.',
@@ -108,7 +108,11 @@ export class WebhooksStack extends Stack {
       .bindQueue('WEBHOOK_QUEUE_URL', this.buffer.queue, 'send-and-consume')
       .bindSecretsKey(data.secretsKey, ['decrypt'])
       .bindRecordings(recordingsBucketName(this, stage), data.recordingsKey, 'read');
-    delivery.fn.addEventSource(new SqsEventSource(this.buffer.queue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true }));
+    // The event source's own cap (not reserved concurrency): SQS then holds the backlog instead of
+    // Lambda throttling the poller, and dead receivers can hold at most this many executions.
+    delivery.fn.addEventSource(
+      new SqsEventSource(this.buffer.queue, { batchSize: WEBHOOK_BATCH_SIZE, reportBatchItemFailures: true, maxConcurrency }),
+    );
     return delivery;
   }
 

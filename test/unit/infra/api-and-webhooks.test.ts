@@ -138,6 +138,22 @@ describe('analysis', () => {
   });
 });
 
+describe('concurrency: one slow part cannot starve another', () => {
+  it('reserves the API its own executions, and caps the analysis and the webhook deliveries', () => {
+    api.hasResourceProperties('AWS::Lambda::Function', {
+      Handler: 'index.handler',
+      ReservedConcurrentExecutions: TLS_STAGE.concurrency.apiReserved,
+    });
+    expect(webhooks.findResources('AWS::Lambda::Function')[analysisFn]!.Properties.ReservedConcurrentExecutions).toBe(
+      TLS_STAGE.concurrency.analysisMax,
+    );
+    webhooks.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: deliveryFn },
+      ScalingConfig: { MaximumConcurrency: TLS_STAGE.concurrency.webhookDeliveryMax },
+    });
+  });
+});
+
 describe('webhook delivery', () => {
   it('consumes the buffer in small batches and reports partial failures', () => {
     webhooks.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
