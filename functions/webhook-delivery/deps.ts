@@ -5,7 +5,7 @@ import { BusinessRepository } from '../../shared/db/business-repository';
 import { CallRepository } from '../../shared/db/call-repository';
 import { createDb } from '../../shared/db/client';
 import { DeliveryRepository } from '../../shared/db/delivery-repository';
-import { KmsSecretBox } from '../../shared/security/secret-box';
+import { CachingSecretBox, KmsSecretBox } from '../../shared/security/secret-box';
 import { defaultLog } from '../lib/deps';
 import { kmsClient } from '../lib/kms';
 import { S3RecordingLinks } from '../lib/recording-links';
@@ -39,7 +39,8 @@ export function createDeliveryDeps(config: DeliveryConfig): DeliverDeps {
     assistants: new AssistantRepository(db),
     businesses: new BusinessRepository(db),
     deliveries: new DeliveryRepository(db),
-    secretBox: new KmsSecretBox(kmsClient(config.KMS_KEY_ID, config.AWS_REGION)),
+    // One KMS call per business secret every few minutes, not one per delivery attempt.
+    secretBox: new CachingSecretBox(new KmsSecretBox(kmsClient(config.KMS_KEY_ID, config.AWS_REGION))),
     queue: new SqsWebhookQueue(new SQSClient({ region: config.AWS_REGION }), config.WEBHOOK_QUEUE_URL),
     now: () => new Date(),
     random: Math.random,

@@ -64,3 +64,35 @@ export class KmsSecretBox implements SecretBox {
     return Buffer.from(await this.kms.decrypt(blob, context)).toString('utf8');
   }
 }
+
+/**
+ * Remembers what a box opened for a short time (default 5 minutes, at most 1,000 secrets), so a
+ * busy webhook sender makes one KMS call per business every few minutes instead of one per
+ * attempt (KMS bills and throttles per request). Only `open` is cached, keyed by the sealed text and
+ * its context, so a rotated secret (a new sealed text) is used at once. The plaintext stays in this
+ * process's memory for that long, no longer than the function instance that sends with it anyway.
+ */
+export class CachingSecretBox implements SecretBox {
+  readonly #opened = new Map<string, { plaintext: string; until: number }>();
+
+  constructor(
+    private readonly inner: SecretBox,
+    private readonly options: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
+  ) {}
+
+  seal(plaintext: string, context: Record<string, string>): Promise<string> {
+    return this.inner.seal(plaintext, context);
+  }
+
+  async open(sealed: string, context: Record<string, string>): Promise<string> {
+    const now = (this.options.now ?? Date.now)();
+    const key = `${aad(context).toString()}\n${sealed}`;
+    const hit = this.#opened.get(key);
+    if (hit && hit.until > now) return hit.plaintext;
+    const plaintext = await this.inner.open(sealed, context);
+    this.#opened.delete(key);
+    this.#opened.set(key, { plaintext, until: now + (this.options.ttlMs ?? 300_000) });
+    if (this.#opened.size > (this.options.maxEntries ?? 1000)) this.#opened.delete(this.#opened.keys().next().value as string);
+    return plaintext;
+  }
+}
