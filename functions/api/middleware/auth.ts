@@ -34,6 +34,13 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const MAX_REMEMBERED = 10_000;
 
 /**
+ * How long a key that authenticated stays exempt from its address's failure throttle (its record
+ * is still looked up again after `cacheMs`, so a revocation takes effect as usual). Longer than the
+ * failure window, so a business that shares an address with a noisy client keeps working.
+ */
+const KNOWN_GOOD_MS = 10 * 60_000;
+
+/**
  * The client's address as the platform reports it: API Gateway's `requestContext.http.sourceIp`
  * on Lambda (`hono/aws-lambda` puts the event in `c.env.event`), the socket's peer address on
  * `@hono/node-server` (`npm run dev`). Client headers such as X-Forwarded-For are never trusted.
@@ -51,12 +58,12 @@ export const requestSourceAddress: SourceAddress = (c) => {
  * Known keys and unknown keys are remembered in two separate bounded maps, so a flood of
  * well-formed but unknown keys costs one DynamoDB read each at most once per `cacheMs`, and can
  * never push the real keys out. Every failed authentication counts against its source address: past
- * `maxFailures` in a window, that address gets 429 for anything but a key already known good,
- * before any lookup (in each warm instance, on top of API Gateway's stage throttle).
+ * `maxFailures` in a window, that address gets 429 for anything but a key that authenticated on this
+ * instance in the last 10 minutes, before any lookup (in each warm instance, on top of API Gateway's stage throttle).
  */
 export function auth(options: AuthOptions): MiddlewareHandler<ApiEnv> {
   const cacheMs = options.cacheMs ?? 30_000;
-  const known = new BoundedMap<string, { record: ApiKeyRecord; until: number }>(MAX_REMEMBERED);
+  const known = new BoundedMap<string, { record: ApiKeyRecord; until: number; goodUntil: number }>(MAX_REMEMBERED);
   const unknown = new BoundedMap<string, number>(MAX_REMEMBERED);
   const failures = new FailureCounter(options.maxFailures ?? 20, options.failureWindowMs ?? 60_000);
   const sourceOf = options.sourceAddress ?? requestSourceAddress;
@@ -72,7 +79,8 @@ export function auth(options: AuthOptions): MiddlewareHandler<ApiEnv> {
     const keyHash = key !== undefined && isWellFormedApiKey(key) ? hashApiKey(key) : undefined;
     const cached = keyHash === undefined ? undefined : known.get(keyHash);
     const trusted = cached !== undefined && cached.until > now ? cached.record : undefined;
-    if (!trusted && source !== undefined) {
+    const knownGood = cached !== undefined && cached.goodUntil > now && cached.record.revoked_at === null;
+    if (!knownGood && source !== undefined) {
       const retryAfter = failures.retryAfterSeconds(source, now);
       if (retryAfter > 0) throw new AuthThrottledError(retryAfter);
     }
@@ -90,7 +98,7 @@ export function auth(options: AuthOptions): MiddlewareHandler<ApiEnv> {
     const unknownUntil = unknown.get(keyHash);
     if (unknownUntil !== undefined && unknownUntil > now) return undefined;
     const record = await options.findApiKey(keyHash);
-    if (record) known.set(keyHash, { record, until: now + cacheMs });
+    if (record) known.set(keyHash, { record, until: now + cacheMs, goodUntil: now + KNOWN_GOOD_MS });
     else unknown.set(keyHash, now + cacheMs);
     return record;
   }
