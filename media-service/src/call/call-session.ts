@@ -15,6 +15,12 @@ import { LiveConversation } from './live-conversation';
 import type { CallSessionDeps, SessionHandle, SessionStart, SessionTuning } from './session-types';
 import { Speaker } from './speaker';
 
+/**
+ * How long a hung-up call waits for the recogniser's last results. Flux answers CloseStream with its
+ * final turn in well under a second; the bound keeps a silent provider from holding the ending.
+ */
+const LAST_WORDS_WAIT_MS = 1500;
+
 /** 10 s of 20 ms frames: far more than loading a call and opening Flux ever takes. */
 const EARLY_AUDIO_FRAMES = 500;
 
@@ -68,6 +74,8 @@ class CallSession {
   #resolveEnded!: () => void;
   readonly #ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));
   #pendingAmd: AnsweredBy | undefined;
+  /** Waiting for the recogniser to close after the caller hung up. */
+  readonly #sttClosed: (() => void)[] = [];
 
   constructor(deps: CallSessionDeps, input: SessionStart) {
     this.#deps = deps;
@@ -293,20 +301,42 @@ class CallSession {
         return this.#conversation?.onDtmf(event.digit);
       case 'stop':
       case 'closed':
+        if (this.#carrierEnded) return;
         this.#carrierEnded = true;
-        return this.#finish(this.#conversation?.pendingReason ?? 'caller_hung_up');
+        return void this.#hearLastWords().finally(() => this.#finish(this.#conversation?.pendingReason ?? 'caller_hung_up'));
       case 'start':
         return;
     }
   }
 
   #onStt(event: SttEvent): void {
-    if (event.type === 'error') return this.#conversation?.fail(event.error);
     if (event.type === 'closed') {
-      if (this.#reason === undefined) this.#conversation?.fail(new Error('the speech-to-text stream closed'));
+      for (const resolve of this.#sttClosed.splice(0)) resolve();
+      if (this.#reason === undefined && !this.#carrierEnded) this.#conversation?.fail(new Error('the speech-to-text stream closed'));
       return;
     }
+    if (event.type === 'error') return this.#carrierEnded ? undefined : this.#conversation?.fail(event.error);
     if (this.#conversation instanceof Conversation) this.#conversation.onStt(event);
+  }
+
+  /**
+   * The caller hung up, perhaps mid-sentence: close the recogniser so it flushes what it heard, wait
+   * a bounded moment for those last results, and keep a turn it left unfinished. Otherwise words
+   * said just before hanging up ("Thanks, bye") never reach the transcript.
+   */
+  async #hearLastWords(): Promise<void> {
+    const conversation = this.#conversation;
+    const stt = this.#sttRef;
+    if (!(conversation instanceof Conversation) || !stt || this.#reason !== undefined) return;
+    conversation.callerLeft();
+    let timer: unknown;
+    await new Promise<void>((resolve) => {
+      this.#sttClosed.push(resolve);
+      timer = this.#deps.timers.setTimeout(resolve, LAST_WORDS_WAIT_MS);
+      stt.close();
+    });
+    this.#deps.timers.clearTimeout(timer);
+    conversation.keepUnfinishedCallerTurn();
   }
 
   #finish(reason: EndedReason): void {

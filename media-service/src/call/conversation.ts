@@ -47,6 +47,10 @@ export class Conversation {
   #greetingDone = false;
   #noticeSpoken = false;
   #userTurnStartAt: number | undefined;
+  /** The recogniser's latest words of the caller's turn still open (kept if the caller hangs up mid-turn). */
+  #openTurnText = '';
+  /** The caller hung up: what they said last is written down, never answered. */
+  #callerGone = false;
   #userSpoke = false;
   #heldUserTurn = false;
   readonly #idle: IdlePrompts;
@@ -112,7 +116,9 @@ export class Conversation {
 
   /** Recogniser events, in order. */
   onStt(event: SttEvent): void {
-    if (this.#ending && !this.#voicemail.active) return;
+    if ((event.type === 'update' || event.type === 'eager_end_of_turn') && event.transcript.trim() !== '')
+      this.#openTurnText = event.transcript.trim();
+    if (this.#ending && !this.#voicemail.active && !this.#callerGone) return;
     switch (event.type) {
       case 'start_of_turn':
         this.#userTurnStartAt = this.#d.now();
@@ -160,6 +166,8 @@ export class Conversation {
     const text = transcript.trim();
     const startAt = this.#userTurnStartAt ?? now;
     this.#userTurnStartAt = undefined;
+    this.#openTurnText = '';
+    if (text === '' && this.#callerGone) return;
     if (text === '') {
       this.#dropSpeculative();
       return this.#armSilence();
@@ -167,6 +175,7 @@ export class Conversation {
     const endAt = endOfSpeechMs === undefined ? now : Math.min(now, this.#d.t0 + endOfSpeechMs);
     this.#log.user(text, startAt, endAt);
     this.#userSpoke = true;
+    if (this.#callerGone) return;
     if (this.#voicemail.onCallerTurn(text, this.#log.userTurns) || this.#ending) return;
     this.#idle.reset();
     this.#history.push({ role: 'user', content: text });
@@ -399,6 +408,27 @@ export class Conversation {
   }
 
   /** Stops every timer and the model (the session is tearing down). */
+  /**
+   * The caller hung up: from now on the recogniser's last results (flushed by closing it) are
+   * written to the transcript and never answered.
+   */
+  callerLeft(): void {
+    this.#callerGone = true;
+    this.#dropSpeculative();
+  }
+
+  /**
+   * Keeps a caller turn the recogniser had not finished ("Thanks, bye" said just before hanging up):
+   * its latest words go to the transcript as the caller's last line.
+   */
+  keepUnfinishedCallerTurn(): void {
+    if (this.#openTurnText === '') return;
+    const now = this.#d.now();
+    this.#log.user(this.#openTurnText, this.#userTurnStartAt ?? now, now);
+    this.#openTurnText = '';
+    this.#userTurnStartAt = undefined;
+  }
+
   close(): void {
     this.#timers.clear(['transfer']);
     this.#dropSpeculative();

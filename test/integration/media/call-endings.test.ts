@@ -43,6 +43,18 @@ describe.concurrent('how calls end', () => {
     expect(goodbye!.start_ms - idle!.end_ms).toBeGreaterThanOrEqual(5000);
   });
 
+  it('the caller’s last words before hanging up are kept, though the recogniser had not closed their turn', T, async () => {
+    // Arrange: the caller says goodbye and hangs up at once, before any end of turn could come
+    const steps = [waitForAssistant(), step.say('Thanks so much, bye now.'), step.hangup()];
+    // Act
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello from Acme.', advanced: QUIET }, steps);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(call.ended_reason).toBe('caller_hung_up');
+    expect(detail.transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['Thanks so much, bye now.']);
+    expect(detail.transcript.at(-1)).toMatchObject({ role: 'user', text: 'Thanks so much, bye now.' });
+  });
+
   it('max duration: the engine says end_call_message and ends max_duration before the carrier limit', { timeout: 70_000 }, async () => {
     // Act
     const config = {
