@@ -49,8 +49,18 @@ export function fillVariables(
   return text.replace(PLACEHOLDER, (whole, name: string) => own(callVariables, name) ?? own(assistantVariables, name) ?? whole);
 }
 
+/**
+ * The built-in tools a call offers the model: the one list both the tools sent to the model and
+ * the prompt's lines about them come from, so the prompt never names a tool the model does not have
+ * (`transfer` needs the business profile's transfer number).
+ */
+export function offeredBuiltins(config: AssistantConfig, profile: BusinessProfile | null): { endCall: boolean; transfer: boolean } {
+  return { endCall: config.builtin.end_call, transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '' };
+}
+
 /** Rules every phone assistant follows, whatever its prompt: spoken style and the call's tools. */
-function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound'): string {
+function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound', profile: BusinessProfile | null): string {
+  const offered = offeredBuiltins(config, profile);
   const lines = [
     '# How to speak on this phone call',
     `You are on a live ${direction} phone call. Your words are spoken aloud by a text-to-speech voice.`,
@@ -58,8 +68,8 @@ function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound'):
     `Reply in the language with code "${config.language}" unless the caller clearly speaks another language.`,
   ];
   if (config.advanced.keypad) lines.push('Keys the caller presses arrive as messages like "[keypad] 1 2 3 #".');
-  if (config.builtin.end_call) lines.push('When the conversation is over and you have said goodbye, call the end_call tool.');
-  if (config.builtin.transfer) lines.push('If the caller asks for a person, or you cannot help, call the transfer tool.');
+  if (offered.endCall) lines.push('When the conversation is over and you have said goodbye, call the end_call tool.');
+  if (offered.transfer) lines.push('If the caller asks for a person, or you cannot help, call the transfer tool.');
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');
 }
@@ -71,7 +81,7 @@ export function buildSystemPrompt(input: CallScriptInput): string {
   const business = config.business_context && input.profile ? describeBusiness(input.profile) : '';
   if (business !== '' && !parts[0]!.includes(business)) parts.push(business);
   if (input.memory !== '') parts.push(input.memory);
-  parts.push(voiceRules(config, input.direction));
+  parts.push(voiceRules(config, input.direction, input.profile));
   return parts.filter((part) => part !== '').join('\n\n');
 }
 

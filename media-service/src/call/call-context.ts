@@ -1,6 +1,7 @@
 import type { CallRecord, StreamRefusal } from '../../../shared/db/call-repository';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
-import { buildCallScript, type CallScript } from '../../../shared/domain/call-script';
+import type { BusinessProfile } from '../../../shared/domain/business-profile';
+import { buildCallScript, offeredBuiltins, type CallScript } from '../../../shared/domain/call-script';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { CallSessionDeps, SessionStart } from './session-types';
 
@@ -22,16 +23,17 @@ export interface CallContext {
 export type ContextRefusal = StreamRefusal;
 
 /** The built-in tools this engine runs today; the others (booking, messages…) come later and are never offered unbuilt. */
-export function builtinTools(config: AssistantConfig, transferNumber: string): LlmToolDefinition[] {
+export function builtinTools(config: AssistantConfig, profile: BusinessProfile | null): LlmToolDefinition[] {
+  const offered = offeredBuiltins(config, profile);
   const tools: LlmToolDefinition[] = [];
-  if (config.builtin.end_call) {
+  if (offered.endCall) {
     tools.push({
       name: 'end_call',
       description: 'Hang up the call. Use it only after the conversation is finished and you have said goodbye.',
       parameters: { type: 'object', properties: {}, additionalProperties: false },
     });
   }
-  if (config.builtin.transfer && transferNumber !== '') {
+  if (offered.transfer) {
     tools.push({
       name: 'transfer',
       description: 'Transfer the caller to a person on the team. Tell the caller you are transferring them first.',
@@ -72,7 +74,7 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
     script,
     transferNumber,
     partyNumber,
-    tools: builtinTools(config, transferNumber),
+    tools: builtinTools(config, profile),
     ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
   };
 }

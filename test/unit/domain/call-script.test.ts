@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { builtinTools } from '../../../media-service/src/call/call-context';
 import { parseAssistantConfig, type AssistantConfig, type AssistantConfigInput } from '../../../shared/domain/assistant-config';
 import { describeBusiness, emptyBusinessProfile, type BusinessProfile } from '../../../shared/domain/business-profile';
 import {
@@ -106,7 +107,6 @@ describe('buildSystemPrompt', () => {
   describe.each([
     { setting: { advanced: { keypad: false } }, line: '[keypad]' },
     { setting: { builtin: { end_call: false } }, line: 'end_call tool' },
-    { setting: { builtin: { transfer: false } }, line: 'transfer tool' },
     { setting: { advanced: { ai_disclosure: false } }, line: 'you are an AI assistant' },
   ])('voice rules with $setting', ({ setting, line }) => {
     it(`mention "${line}" only when the setting is on`, () => {
@@ -118,6 +118,27 @@ describe('buildSystemPrompt', () => {
       expect(off).not.toContain(line);
     });
   });
+
+  it.each([
+    { transfer: true, number: '+15550100999', offered: true },
+    { transfer: true, number: '', offered: false },
+    { transfer: false, number: '+15550100999', offered: false },
+  ])(
+    'mentions the transfer tool exactly when the model is offered it (transfer $transfer, number "$number")',
+    ({ transfer, number, offered }) => {
+      // Arrange
+      const input = scriptInput({
+        config: config({ builtin: { transfer } } as AssistantConfigInput),
+        profile: { ...acme, transfer_number: number },
+      });
+      // Act
+      const prompt = buildSystemPrompt(input);
+      const tools = builtinTools(input.config, input.profile).map((tool) => tool.name);
+      // Assert: the prompt and the tools sent to the model agree
+      expect(prompt.includes('transfer tool')).toBe(offered);
+      expect(tools.includes('transfer')).toBe(offered);
+    },
+  );
 
   it('names the configured language', () => {
     // Arrange / Act
