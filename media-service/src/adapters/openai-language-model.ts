@@ -112,7 +112,8 @@ export class OpenAiLanguageModel implements LanguageModel {
       stream_options: { include_usage: true },
       temperature: request.temperature,
       ...limit,
-      ...(request.priority && { service_tier: 'priority' as const }),
+      // Priority processing is OpenAI's; an OpenAI-compatible server may reject the field.
+      ...(request.priority && this.#options.provider === 'openai' && { service_tier: 'priority' as const }),
       ...(tools.length > 0 && { tools }),
     };
   }

@@ -372,7 +372,13 @@ class CallSession {
     const durationS = (this.#deps.now() - this.#t0) / 1000;
     const transcript = this.#conversation?.transcript() ?? [];
     const { providers } = this.#deps;
-    const labels = this.#liveRef && providers.llm !== 'sandbox' ? { ...providers, llm: 'openai-realtime' } : providers;
+    const model = this.#context?.config.model.provider;
+    const labels =
+      this.#liveRef && providers.llm !== 'sandbox'
+        ? { ...providers, llm: 'openai-realtime' }
+        : model === 'custom' && !this.#liveRef
+          ? { ...providers, llm: 'custom' }
+          : providers;
     const metrics = buildCallMetrics(this.#counters, durationS, labels, this.#t0);
     try {
       await this.#deps.lifecycle.end(businessId, callId, {

@@ -60,9 +60,10 @@ describe('attack: a custom model URL that redirects to an internal address', () 
       { first_message: 'Hello from Acme.', model, advanced: { ...QUIET, safety_fallback: false } },
       steps,
     );
-    const { call } = await stack.whenCallEnded(tenant.businessId, callId);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(call.ended_reason).toBe('error');
+    expect((detail.metrics as { providers?: { llm?: string } }).providers?.llm).toBe('custom');
     expect(evil.hits.length).toBeGreaterThan(0);
     expect(internal.hits).toEqual([]);
     const failure = stack.logs.find((log) => log.message === 'call.provider.failed' && log.fields?.call_id === callId);

@@ -193,19 +193,20 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
     expect(stream.serviceTier).toBe('priority');
   });
 
-  it('custom provider: sends through the guarded fetch to the custom base URL, with its key and max_tokens', async () => {
+  it('custom provider: sends through the guarded fetch to the custom base URL, with its key and max_tokens, and never OpenAI’s service_tier', async () => {
     // Arrange
     const business = await OpenAiSandboxServer.start({ apiKey: 'biz-secret', ttftMs: 5 });
     const customUrl = business.baseUrl;
     const fetch = pinnedFetch({ policy: { allowPrivate: true, requireHttps: false } });
     const custom = new OpenAiLanguageModel({ provider: 'custom', customUrl, apiKey: 'biz-secret', fetch });
     // Act
-    const chunks = await drain(custom.stream(request({ model: 'my-llama' })));
+    const chunks = await drain(custom.stream(request({ model: 'my-llama', priority: true })));
     await business.close();
     // Assert
     expect(text(chunks)).toContain('Monday');
     expect(business.requests).toHaveLength(1);
     expect(business.requests[0]).toMatchObject({ authorization: 'Bearer biz-secret', body: { model: 'my-llama', max_tokens: 300 } });
+    expect(business.requests[0]!.body).not.toHaveProperty('service_tier');
     expect(business.requests[0]!.body).not.toHaveProperty('max_completion_tokens');
   });
 
