@@ -269,6 +269,22 @@ export const CallMetricsSchema = looseDict({
 /** A call's metrics. */
 export type CallMetrics = v.InferOutput<typeof CallMetricsSchema>;
 
+/**
+ * The metrics of a call that never connected (busy, no answer, refused, failed before its stream):
+ * the documented shape with nothing in it, so clients read every call's metrics the same way.
+ */
+export function metricsOfUnconnectedCall(durationS: number): CallMetrics {
+  return {
+    turns: [],
+    interruptions: 0,
+    latency_ms: { p50: null, p95: null, max: null },
+    llm_tokens: { input: 0, output: 0 },
+    tts_characters: 0,
+    stt_seconds: 0,
+    duration_s: Math.max(0, Math.round(durationS)),
+  };
+}
+
 /** Webhook delivery states: retried on schedule while `pending`, dead-lettered as `failed`. */
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 

@@ -1,5 +1,5 @@
 import { defaultAssistantConfig, type AssistantConfig } from '../domain/assistant-config';
-import type { CallMetrics, TranscriptEntry } from '../domain/call';
+import { metricsOfUnconnectedCall, type CallMetrics, type TranscriptEntry } from '../domain/call';
 import { durationSeconds, expiryFor } from '../domain/carrier-status';
 import { outcomeForEndedReason } from '../domain/outcome';
 import { redactDeep } from '../domain/redact';
@@ -196,7 +196,8 @@ export class CallLifecycle {
     const hipaa = config.advanced.hipaa;
     const detail = {
       transcript: hipaa ? [] : redactDeep(ending.transcript ?? [], config.advanced.redact),
-      metrics: ending.metrics ?? {},
+      // A call the engine never ran has no metrics of its own: it gets the documented empty ones.
+      metrics: ending.metrics && Object.keys(ending.metrics).length > 0 ? ending.metrics : metricsOfUnconnectedCall(fields.duration_s),
       recording_key: hipaa ? null : (ending.recordingKey ?? null),
       ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
     };

@@ -142,6 +142,16 @@ describe('Twilio HTTP callbacks', () => {
     expect(response.status).toBe(204);
     const stored = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, unknown>;
     expect(stored).toMatchObject({ status: 'ended', ended_reason: 'busy', outcome: 'busy', duration_s: 0 });
+    // A call that never connected still has the documented metrics, empty.
+    expect(stored.metrics).toEqual({
+      turns: [],
+      interruptions: 0,
+      latency_ms: { p50: null, p95: null, max: null },
+      llm_tokens: { input: 0, output: 0 },
+      tts_characters: 0,
+      stt_seconds: 0,
+      duration_s: 0,
+    });
   });
 
   it.each([
