@@ -87,6 +87,8 @@ describe('attack: many inbound and outbound calls on a nearly empty plan', () =>
     // Assert
     expect(placed.every((response) => response.status === 200 || response.status === 402)).toBe(true);
     expect(inbound).toHaveLength(5);
+    // Every ending finished (slot back, minutes settled, then call.ended published), not only written.
+    await Promise.all(calls.map((call) => stack.bus.ended(call.id as number)));
     const talked = calls.filter((call) => call.started_at !== null);
     expect(talked.length).toBeGreaterThan(0);
     expect(talked.length).toBeLessThanOrEqual(2);
