@@ -14,6 +14,27 @@ export const MAX_BODY_BYTES = 256 * 1024;
  */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * The longest list any body may hold. The longest legitimate list (pronunciations) has at most
+ * 100 items; a longer one is refused before validation, so a 250 KB body of 100,000 list items
+ * never costs 100,000 item validations.
+ */
+export const MAX_JSON_LIST_ITEMS = 1_000;
+
+/** Where in `value` a list longer than `limit` is (its path and length), or null; iterative, like the depth scan. */
+export function overlongList(value: unknown, limit: number): { path: (string | number)[]; length: number } | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (Array.isArray(next.value)) {
+      if (next.value.length > limit) return { path: next.path, length: next.value.length };
+      next.value.forEach((item, index) => stack.push({ value: item, path: [...next!.path, index] }));
+    } else if (next.value !== null && typeof next.value === 'object') {
+      for (const [key, item] of Object.entries(next.value)) stack.push({ value: item, path: [...next.path, key] });
+    }
+  }
+  return null;
+}
+
 function jsonInvalid(error: string): ValidationError {
   return new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error } }]);
 }
@@ -39,6 +60,28 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 }
 
 /**
+ * The request body as UTF-8 text, read chunk by chunk and abandoned as soon as it passes
+ * `maxBytes` (413): a chunked upload with no Content-Length is never buffered past the limit.
+ */
+export async function readBoundedText(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/**
  * Reads a JSON request body. Malformed JSON, a non-JSON content type and nesting deeper than
  * {@link MAX_JSON_DEPTH} are 422 `json_invalid` (never a 500); a body over {@link MAX_BODY_BYTES}
  * is a 413. An empty body reads as `emptyAs` (POST /assistants accepts no body at all).
@@ -46,17 +89,29 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 export async function readJsonBody(c: Context, emptyAs: unknown): Promise<unknown> {
   const declared = Number(c.req.header('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+  const text = await readBoundedText(c.req.raw, MAX_BODY_BYTES);
   if (text.trim() === '') return emptyAs;
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
     throw jsonInvalid(`Content-Type must be application/json, got "${type.slice(0, 100) || 'none'}"`);
   }
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw jsonInvalid(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw jsonInvalid(error instanceof Error ? error.message.slice(0, 200) : 'invalid JSON');
   }
+  const longList = overlongList(value, MAX_JSON_LIST_ITEMS);
+  if (longList) {
+    throw new ValidationError([
+      {
+        loc: ['body', ...longList.path],
+        msg: `List should have at most ${MAX_JSON_LIST_ITEMS} items after validation, not ${longList.length}`,
+        type: 'too_long',
+        ctx: { field_type: 'List', max_length: MAX_JSON_LIST_ITEMS, actual_length: longList.length },
+      },
+    ]);
+  }
+  return value;
 }

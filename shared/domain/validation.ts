@@ -220,13 +220,22 @@ function issueLoc(issue: Issue, locPrefix: Loc): Loc {
 }
 
 /**
+ * The most items a 422 lists: a small body can hold thousands of invalid fields, and a response
+ * naming each would run to megabytes (past Lambda's 6 MB response limit). The first ones found
+ * are enough to fix the request.
+ */
+export const MAX_VALIDATION_ITEMS = 50;
+
+/**
  * Maps valibot issues to pydantic v2 items (docs/design.md §4: clients of the original service read
- * `type`, `msg` and `ctx`), one item per invalid field, in the order valibot found them.
+ * `type`, `msg` and `ctx`), one item per invalid field, in the order valibot found them, at most
+ * {@link MAX_VALIDATION_ITEMS}.
  */
 export function issuesToItems(issues: readonly Issue[], locPrefix: Loc): ValidationItem[] {
   const seen = new Set<string>();
   const items: ValidationItem[] = [];
   for (const issue of issues) {
+    if (items.length === MAX_VALIDATION_ITEMS) break;
     const item = toItem(issue, issueLoc(issue, locPrefix));
     const key = JSON.stringify(item.loc);
     if (seen.has(key)) continue;

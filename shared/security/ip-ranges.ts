@@ -50,6 +50,9 @@ export const BLOCKED_RANGES: readonly BlockedRange[] = [
   range('2001::/32', 'a Teredo address'),
   range('2001:db8::/32', 'a documentation address'),
   range('2002::/16', 'a 6to4 address'),
+  // AWS's IPv6 instance metadata endpoint sits inside the unique-local block: closed even when
+  // private addresses are allowed, like 169.254.169.254.
+  range('fd00:ec2::/32', 'a cloud metadata address'),
   range('fc00::/7', 'a unique-local (private) address', true),
   range('fe80::/10', 'a link-local address'),
   range('fec0::/10', 'a site-local address'),

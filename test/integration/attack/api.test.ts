@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +165,66 @@ describe('attack: bodies built to hurt', () => {
     expect((await json(response)).detail).toEqual([
       expect.objectContaining({ loc: ['body', 'config'], type: 'value_error', ctx: expect.objectContaining({ max_bytes: 131072 }) }),
     ]);
+  });
+
+  it('answers a small body with 120,000 invalid list items with one short 422 (length checked before items)', async () => {
+    // Act
+    const ones = Array.from({ length: 120_000 }, () => 1);
+    const response = await tenant.request('POST', '/assistants', { config: { advanced: { idle_messages: ones } } });
+    const text = await response.text();
+    // Assert
+    expect(response.status).toBe(422);
+    const detail = JSON.parse(text).detail as Json[];
+    expect(detail).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'config', 'advanced', 'idle_messages'],
+        type: 'too_long',
+        ctx: expect.objectContaining({ max_length: 1000 }),
+      }),
+    ]);
+    expect(text.length).toBeLessThan(2_000);
+  });
+
+  it('lists at most 50 items however many fields are invalid', async () => {
+    // Act: 100 pronunciations (the most allowed), each with two fields of the wrong type
+    const pronunciations = Array.from({ length: 100 }, () => ({ word: 1, say: 2 }));
+    const response = await tenant.request('POST', '/assistants', { config: { voice: { pronunciations } } });
+    // Assert
+    expect(response.status).toBe(422);
+    expect((await json(response)).detail).toHaveLength(50);
+  });
+
+  it('refuses a chunked body (no Content-Length) with 413 once it passes 256 KiB, without reading the rest', async () => {
+    // Arrange: up to 64 MiB of spaces, written only as fast as the server reads them
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const url = new URL(`${base}/assistants`);
+    let written = 0;
+    // Act
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      let answered = false;
+      request.on('response', (response) => {
+        answered = true;
+        response.resume();
+        resolve(response.statusCode ?? 0);
+        request.destroy();
+      });
+      request.on('error', (error) => (answered ? undefined : reject(error)));
+      const pump = () => {
+        while (!answered && written < 64 * 1024 * 1024) {
+          written += chunk.length;
+          if (!request.write(chunk)) return void request.once('drain', pump);
+        }
+        if (!answered) request.end();
+      };
+      pump();
+    });
+    // Assert: socket buffers hold a few MiB at most; the whole 64 MiB was never sent
+    expect(status).toBe(413);
+    expect(written).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('refuses a body over 256 KiB with 413', async () => {
