@@ -6,7 +6,7 @@ import { Keypad } from './keypad';
 import type { ConversationBaseDeps } from './session-types';
 import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
-import { transferCall } from './transfer';
+import { TRANSFER_FAILED, transferCall } from './transfer';
 import { Voicemail } from './voicemail';
 
 /** What the assistant says when a provider fails and `safety_fallback` is on. */
@@ -39,10 +39,12 @@ export interface PolicyHooks<Call extends NamedCall> {
   bargeIn(): void;
   /** A keypad entry for the model (already in the transcript), entered at clock ms `at`. */
   answerKeypad(text: string, at: number): void;
-  /** The model called tools this call does not run: tell it so and ask again. */
-  toolsUnavailable(calls: readonly Call[]): void;
-  /** The `transfer` tool failed: tell the model and the caller, and carry on. */
-  transferFailed(call: Call): void;
+  /** Gives the model a tool call's error result. */
+  toolError(call: Call, error: string): void;
+  /** Asks the model for another reply (after tool results). */
+  replyAgain(): void;
+  /** Says fixed words as an assistant reply, then the conversation goes on (a failed transfer's apology). */
+  sayReply(text: string): void;
 }
 
 /**
@@ -95,6 +97,17 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   /** The reason the call is ending, once decided (a carrier `stop` then keeps it). */
   get pendingReason(): EndedReason | undefined {
     return this.#ending;
+  }
+
+  /**
+   * Starts the call per `first_message_mode`: `greet` after `greeting_delay_ms`; or, waiting for
+   * the caller, after `greet_after_silence_s` (when set) or else the silence clock.
+   */
+  open(greet: () => void): void {
+    const { advanced, first_message_mode: mode } = this.#d.context.config;
+    if (mode !== 'wait_for_user') return this.timers.set('greet', advanced.greeting_delay_ms, greet);
+    if (advanced.greet_after_silence_s > 0) this.timers.set('greet', advanced.greet_after_silence_s * 1000, greet);
+    else this.armSilence();
   }
 
   /** Starts the silence clock, unless the call is ending or someone is talking or thinking. */
@@ -152,7 +165,8 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
       return true;
     }
     if (calls.length > 0 && this.#toolRounds++ < MAX_TOOL_ROUNDS) {
-      this.#hooks.toolsUnavailable(calls);
+      for (const call of calls) this.#hooks.toolError(call, `The tool ${call.name} is not available on this call.`);
+      this.#hooks.replyAgain();
       return true;
     }
     if (!containsEndPhrase(text, config.advanced.end_call_phrases)) return false;
@@ -221,7 +235,8 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.log.tool(`transfer to ${this.#d.context.transferNumber}`, this.#d.now());
     if (await transferCall(this.#d, this.timers)) return;
     this.#ending = undefined;
-    this.#hooks.transferFailed(call);
+    this.#hooks.toolError(call, 'The transfer failed.');
+    this.#hooks.sayReply(TRANSFER_FAILED);
   }
 
   async #sayAndWait(kind: 'goodbye' | 'voicemail', text: string): Promise<void> {

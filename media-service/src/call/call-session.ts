@@ -6,9 +6,8 @@ import type { CallTransportEvent } from '../ports/call-transport';
 import type { AnsweredBy } from '../ports/telephony';
 import { CallRecorder } from '../recording/call-recorder';
 import { loadCallContext, type CallContext } from './call-context';
-import { buildCallMetrics, newCounters } from './call-metrics';
+import { buildCallMetrics, modelLabelFor, newCounters } from './call-metrics';
 import { CallerAudio } from './caller-audio';
-import { modelLabelFor } from './conversation';
 import { openConversation } from './conversation-drivers';
 import type { CallSessionDeps, ConversationDriver, SessionHandle, SessionStart, SessionTuning, SessionView } from './session-types';
 

@@ -1,8 +1,7 @@
-import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { LanguageModel, LlmToolCall } from '../ports/language-model';
 import type { SttEvent, SttStream } from '../ports/speech-to-text';
 import { CallPolicy } from './call-policy';
-import type { TurnTiming } from './call-metrics';
+import { modelLabelFor, type TurnTiming } from './call-metrics';
 import { CallerTurn } from './caller-turn';
 import { PolicyDriver } from './policy-driver';
 import { ChatHistory, type AssistantMessage } from './chat-history';
@@ -10,16 +9,7 @@ import { EagerGuess, type Guess } from './eager-guess';
 import { streamReply } from './reply-stream';
 import type { ConversationBaseDeps, ConversationDriver, SessionView } from './session-types';
 import { Speaker, type SpeakerOptions, type Utterance, type UtteranceKind } from './speaker';
-import { TRANSFER_FAILED } from './transfer';
 import { isBackchannel, shouldInterrupt } from './turn-taking';
-
-/**
- * The model's label in a standard call's metrics (and any call no conversation ran for): the
- * business's own endpoint says `custom`, otherwise the configured provider's label.
- */
-export function modelLabelFor(config: AssistantConfig, configured: string): string {
-  return config.model.provider === 'custom' ? 'custom' : configured;
-}
 
 /** What a standard conversation needs from its session. */
 export interface ConversationDeps extends ConversationBaseDeps {
@@ -77,25 +67,15 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
         this.#history.push({ role: 'user', content: text });
         this.#answer({ endOfTurnAt: at, eager: false }, text);
       },
-      toolsUnavailable: (calls) => {
-        for (const call of calls) this.#history.toolError(call.id, `The tool ${call.name} is not available on this call.`);
-        void this.#reply('reply');
-      },
-      transferFailed: (call) => {
-        this.#history.toolError(call.id, 'The transfer failed.');
-        void this.#say('reply', TRANSFER_FAILED).done.then(() => this.#afterSpeech());
-      },
+      toolError: (call, error) => this.#history.toolError(call.id, error),
+      replyAgain: () => void this.#reply('reply'),
+      sayReply: (text) => void this.#say('reply', text).done.then(() => this.#afterSpeech()),
     });
     this.#offStt = deps.stt.on((event) => this.#onStt(event));
   }
 
   start(): void {
-    const { advanced, first_message_mode: mode } = this.#d.context.config;
-    const { timers } = this.policy;
-    if (mode !== 'wait_for_user') return timers.set('greet', advanced.greeting_delay_ms, () => this.#greet());
-    if (advanced.greet_after_silence_s > 0)
-      timers.set('greet', advanced.greet_after_silence_s * 1000, () => !this.#userSpoke && this.#greet());
-    else this.policy.armSilence();
+    this.policy.open(() => this.#greet());
   }
 
   #greet(): void {
@@ -263,9 +243,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
   #cancelTurn(): void {
     const turn = this.#turn;
     if (!turn) return;
-    this.#turn = undefined;
-    turn.controller.abort();
-    this.#speaker.interrupt();
+    this.#silenceAssistant();
     if (turn.message) this.#history.forget(turn.message);
   }
 

@@ -6,7 +6,6 @@ import { LivePlayback, type PlaybackPacer } from './live-playback';
 import { LiveResponses, verbatim, type Reply } from './live-responses';
 import { PolicyDriver } from './policy-driver';
 import type { ConversationBaseDeps, ConversationDriver } from './session-types';
-import { TRANSFER_FAILED } from './transfer';
 
 export { verbatim } from './live-responses';
 
@@ -55,15 +54,9 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
         this.#session?.sendUserText(text);
         void this.#responses.request('reply');
       },
-      toolsUnavailable: (calls) => {
-        const output = (call: LiveCall) => JSON.stringify({ error: `The tool ${call.name} is not available on this call.` });
-        for (const call of calls) this.#session?.sendFunctionOutput(call.callId, output(call), false);
-        void this.#responses.request('reply');
-      },
-      transferFailed: (call) => {
-        this.#session?.sendFunctionOutput(call.callId, JSON.stringify({ error: 'The transfer failed.' }), false);
-        void this.#responses.request('reply', verbatim(TRANSFER_FAILED));
-      },
+      toolError: (call, error) => this.#session?.sendFunctionOutput(call.callId, JSON.stringify({ error }), false),
+      replyAgain: () => void this.#responses.request('reply'),
+      sayReply: (text) => void this.#responses.request('reply', verbatim(text)),
     });
   }
 
@@ -87,10 +80,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     this.#session = session;
     this.#d.callerAudio.attach((frame) => session.appendAudio(frame));
     this.#off = session.on((event) => this.#onEvent(event));
-    const { timers } = this.policy;
-    if (config.first_message_mode !== 'wait_for_user') return timers.set('greet', config.advanced.greeting_delay_ms, () => this.#greet());
-    if (config.advanced.greet_after_silence_s > 0) timers.set('greet', config.advanced.greet_after_silence_s * 1000, () => this.#greet());
-    else this.policy.armSilence();
+    this.policy.open(() => this.#greet());
   }
 
   #greet(): void {
