@@ -1,3 +1,4 @@
+import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { CallMetrics } from '../../../shared/domain/call';
 import type { ProviderLabels } from './session-types';
 import type { Utterance } from './speaker';
@@ -113,4 +114,12 @@ export function buildCallMetrics(counters: CallCounters, durationS: number, prov
       },
     }),
   } as CallMetrics;
+}
+
+/**
+ * The model's label in a call's metrics unless its conversation says otherwise (live mode): the
+ * business's own endpoint says `custom`, otherwise the configured provider's label.
+ */
+export function modelLabelFor(config: AssistantConfig, configured: string): string {
+  return config.model.provider === 'custom' ? 'custom' : configured;
 }

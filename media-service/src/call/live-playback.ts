@@ -1,9 +1,10 @@
-import type { PacerSink } from '../pipeline/pacer';
+import type { Pacer, PacerSink } from '../pipeline/pacer';
 import { FrameMarker, isFirstFrameMark, parseMark } from './frame-marker';
 import type { Utterance, UtteranceKind } from './speaker';
 
 /** The slice of the pacer playback needs (the real `Pacer`, or a recorder in tests). */
-export type PlaybackPacer = Pick<PacerSink, 'clear'> & { enqueue(mulaw: Uint8Array): void; mark(name: string): void };
+export type PlaybackPacer = Pick<PacerSink, 'clear'> &
+  Pick<Pacer, 'onMarkSent'> & { enqueue(mulaw: Uint8Array): void; mark(name: string): void };
 
 /** What a barge-in cut of one provider item: how much of it the caller heard. */
 export interface CutItem {
@@ -34,10 +35,12 @@ export class LivePlayback {
   /** Every item seen, finished or not, so a late event never re-creates a finished one. */
   readonly #seen = new Map<string, Utterance>();
   #nextId = 1;
+  readonly #offMarks: () => void;
 
   constructor(pacer: PlaybackPacer, now: () => number) {
     this.#pacer = pacer;
     this.#now = now;
+    this.#offMarks = pacer.onMarkSent((name) => this.#onMarkSent(name));
   }
 
   /** True while any item is playing or queued. */
@@ -113,16 +116,17 @@ export class LivePlayback {
     this.#finish(entry);
   }
 
-  /** The pacer sent a mark: the one after an item's first frame times its first audio out. */
-  onMarkSent(name: string): void {
+  /** The pacer sent a mark (subscribed at construction): the one after an item's first frame times its first audio out. */
+  #onMarkSent(name: string): void {
     const { utteranceId, position } = parseMark(name);
     if (!isFirstFrameMark(position)) return;
     const entry = this.#entries.find((candidate) => candidate.utterance.id === utteranceId);
     if (entry) entry.utterance.firstSentAt ??= this.#now();
   }
 
-  /** Finishes everything (the call is over). */
+  /** Finishes everything and stops listening to the pacer (the call is over). */
   close(): void {
+    this.#offMarks();
     for (const entry of [...this.#entries]) this.#finish(entry);
   }
 

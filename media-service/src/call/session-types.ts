@@ -1,8 +1,9 @@
 import type { CallRepository } from '../../../shared/db/call-repository';
-import type { EndedReason } from '../../../shared/domain/call';
+import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
 import type { AssistantRepository } from '../../../shared/db/assistant-repository';
 import type { BusinessRepository } from '../../../shared/db/business-repository';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import type { Pacer } from '../pipeline/pacer';
 import type { PacerScheduler } from '../pipeline/pacer-scheduler';
 import type { CallTransport, CallTransportEvent } from '../ports/call-transport';
 import type { LanguageModel } from '../ports/language-model';
@@ -15,6 +16,7 @@ import type { StreamClaims } from '../telephony/stream-token';
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { CallContext } from './call-context';
 import type { CallCounters } from './call-metrics';
+import type { CallerAudio } from './caller-audio';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -110,3 +112,66 @@ export interface ConversationBaseDeps {
   /** Clock ms of the stream start (transcript times are relative to it). */
   t0: number;
 }
+
+/**
+ * One call's conversation as its session drives it: the standard pipeline (Flux → model → Aura),
+ * live mode (speech to speech), and next workflows. The session routes the carrier's events here
+ * and knows nothing else of how the conversation runs; `conversation-drivers.ts` picks the
+ * driver by the assistant's `mode`.
+ */
+export interface ConversationDriver {
+  /** The reason the call is ending, once decided (a carrier `stop` then keeps it). */
+  readonly pendingReason: EndedReason | undefined;
+  /** Starts the call per `first_message_mode` and `greeting_delay_ms`. */
+  start(): void;
+  /** The carrier echoed a mark: that much of the assistant's audio was heard. */
+  onMark(name: string, afterClear: boolean): void;
+  /** The caller pressed a key. */
+  onDtmf(digit: string): void;
+  /** The carrier's answering-machine verdict (outbound calls with `voicemail_detection`). */
+  onAmd(answeredBy: AnsweredBy): void;
+  /** Ends the call: optional goodbye (`end_call_message`), then the session hangs up. */
+  endCall(reason: EndedReason, options: { goodbye: boolean }): Promise<void>;
+  /**
+   * The carrier ended the call while it was not ending: keep what the caller said last (a bounded
+   * wait for the recogniser's final words), never answering it.
+   */
+  callerHungUp(): Promise<void>;
+  /** The model's label in the call's metrics, given the configured provider's label. */
+  modelLabel(configured: string): string;
+  /** What each side said, assistant text cut to what was heard. */
+  transcript(): TranscriptEntry[];
+  /** Stops every timer and provider stream of the conversation (the session is tearing down). */
+  close(): void;
+}
+
+/** What a driver may ask of its session while the call runs. */
+export interface SessionView {
+  /** The session's ending is decided (first reason wins). */
+  readonly ended: boolean;
+  /** The carrier ended the call (`stop`, or the stream closed). */
+  readonly carrierEnded: boolean;
+}
+
+/** Everything a {@link DriverFactory} gets from the session to build one call's conversation. */
+export interface DriverSetup {
+  deps: CallSessionDeps;
+  context: CallContext;
+  /** The dependencies every conversation kind shares (policy, transfer). */
+  base: ConversationBaseDeps;
+  session: SessionView;
+  /** Aborts every provider stream when the session closes. */
+  signal: AbortSignal;
+  /** The caller's audio: frames that came early, then each one as it arrives. */
+  callerAudio: CallerAudio;
+  /** Opens the call's pacer (to the carrier, recorded) on the shared scheduler. */
+  openPacer(): Pacer;
+  /** Runs `cleanup` when the session tears down (in reverse order of registration). */
+  onClose(cleanup: () => void): void;
+}
+
+/**
+ * Builds one kind of conversation for a call; undefined when it cannot run (logged, and the
+ * call already finished `error`).
+ */
+export type DriverFactory = (setup: DriverSetup) => Promise<ConversationDriver | undefined>;

@@ -65,12 +65,12 @@ export class Speaker {
   charactersSent = 0;
   /** One for the TTS stream: audio arrives in utterance order, and a flush pads the tail. */
   readonly #framer: FrameMarker;
-  #off: () => void;
+  readonly #offs: (() => void)[];
 
   constructor(options: SpeakerOptions) {
     this.#options = options;
     this.#framer = new FrameMarker(options.pacer, options.now, () => options.kick?.());
-    this.#off = options.tts.on((event) => this.#onTts(event));
+    this.#offs = [options.tts.on((event) => this.#onTts(event)), options.pacer.onMarkSent((name) => this.onMarkSent(name))];
   }
 
   /** True while anything is queued, being synthesised or playing. */
@@ -167,7 +167,10 @@ export class Speaker {
     utterance.bytesPlayed = Math.max(utterance.bytesPlayed, Number(position));
   }
 
-  /** The pacer sent a mark: the one after an utterance's first frame times its first audio out. */
+  /**
+   * The pacer sent a mark (the speaker subscribes at construction): the one after an utterance's
+   * first frame times its first audio out.
+   */
   onMarkSent(name: string): void {
     const { utteranceId, position } = parseMark(name);
     if (!isFirstFrameMark(position)) return;
@@ -175,9 +178,9 @@ export class Speaker {
     if (utterance) utterance.firstSentAt ??= this.#options.now();
   }
 
-  /** Stops listening to the TTS (the call is over). */
+  /** Stops listening to the TTS and the pacer (the call is over). */
   close(): void {
-    this.#off();
+    for (const off of this.#offs) off();
     for (const utterance of this.#queue) if (!utterance.finished) this.#finish(utterance);
   }
 

@@ -100,6 +100,8 @@ export class Pacer implements Tickable {
   #allowanceMs = BURST_MS;
   #lastTickMs: number | undefined;
   #backlogged = false;
+  /** Told each mark as it leaves (the speaker times first audio out from it). */
+  #markListeners: ((name: string) => void)[] = [];
 
   constructor(sink: PacerSink, options: PacerOptions = {}) {
     this.#sink = sink;
@@ -169,6 +171,17 @@ export class Pacer implements Tickable {
     return { droppedMs, droppedMarks };
   }
 
+  /**
+   * Calls `listener` with each mark's name as it is sent, before the sink gets it (the speaker or
+   * live playback times an utterance's first audio out this way). Returns the unsubscribe.
+   */
+  onMarkSent(listener: (name: string) => void): () => void {
+    this.#markListeners.push(listener);
+    return () => {
+      this.#markListeners = this.#markListeners.filter((candidate) => candidate !== listener);
+    };
+  }
+
   /** Milliseconds of voice waiting to be sent (including a partial last frame). */
   get queuedMs(): number {
     return this.#queuedBytes / 8;
@@ -192,6 +205,7 @@ export class Pacer implements Tickable {
       if (typeof item === 'string') {
         this.#head++;
         this.#stats.marksSent++;
+        for (let i = 0; i < this.#markListeners.length; i++) this.#markListeners[i]!(item);
         this.#sink.sendMark(item);
         continue;
       }

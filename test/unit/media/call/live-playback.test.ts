@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { LivePlayback, type PlaybackPacer } from '../../../../media-service/src/call/live-playback';
 
-/** A pacer that only records what it is given, in order. */
+/** A pacer that only records what it is given, in order; `send(name)` plays the pacer sending a mark. */
 function recordingPacer() {
   const log: (string | number)[] = [];
+  const listeners: ((name: string) => void)[] = [];
   const pacer: PlaybackPacer = {
     enqueue: (mulaw) => void log.push(mulaw.length),
     mark: (name) => void log.push(`mark ${name}`),
     clear: () => void log.push('clear'),
+    onMarkSent: (listener) => {
+      listeners.push(listener);
+      return () => void listeners.splice(listeners.indexOf(listener), 1);
+    },
   };
-  return { pacer, log };
+  const send = (name: string) => listeners.forEach((listener) => listener(name));
+  return { pacer, log, send };
 }
 
 describe('LivePlayback', () => {
@@ -74,5 +80,27 @@ describe('LivePlayback', () => {
     // Assert
     expect(again).toEqual({ utterance: first, created: false });
     expect(first.finished).toBe(true);
+  });
+
+  it('times first audio out from the mark the pacer sends after the first frame, until closed', () => {
+    // Arrange
+    let now = 40;
+    const { pacer, send } = recordingPacer();
+    const playback = new LivePlayback(pacer, () => now);
+    const { utterance } = playback.item('item_1', 'reply');
+    const second = playback.item('item_2', 'reply').utterance;
+    playback.audio('item_1', new Uint8Array(1600));
+    // Act
+    send('1:800');
+    const early = utterance.firstSentAt;
+    send('1:160');
+    now = 90;
+    send('1:160');
+    playback.close();
+    send('2:160');
+    // Assert
+    expect(early).toBeUndefined();
+    expect(utterance.firstSentAt).toBe(40);
+    expect(second.firstSentAt).toBeUndefined();
   });
 });

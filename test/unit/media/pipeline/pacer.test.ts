@@ -72,6 +72,25 @@ describe('Pacer', () => {
     expect(pacer.stats().marksSent).toBe(2);
   });
 
+  it('tells mark-sent subscribers each mark as it leaves, before the sink, until they unsubscribe', () => {
+    // Arrange
+    const { sink, tickAt, shape } = recorder();
+    const pacer = new Pacer(sink, { leadMs: 20 });
+    const heard: string[] = [];
+    const off = pacer.onMarkSent((name) => heard.push(`${name} (sink had ${shape().length})`));
+    pacer.enqueue(tone(4000, 160));
+    pacer.mark('first');
+    pacer.enqueue(tone(4000, 160));
+    pacer.mark('second');
+    // Act
+    tickAt(pacer, 0);
+    off();
+    tickAt(pacer, 20);
+    // Assert
+    expect(heard).toEqual(['first (sink had 1)']);
+    expect(shape()).toEqual(['a160', 'first', 'a160', 'second']);
+  });
+
   it('sends voice zero-copy at gain 1 and scaled at any other gain', () => {
     // Arrange
     const plain = recorder();

@@ -4,8 +4,8 @@ import { FakeTextToSpeech } from './fake-tts';
 
 /**
  * A Speaker wired to a hand-driven TTS and a real Pacer ticked by hand. The sink records what
- * the carrier would get (`a160` per frame, mark names, `clear`) and reports sent marks back to the
- * Speaker as the session does; the test plays the carrier by calling `speaker.onMark`.
+ * the carrier would get (`a160` per frame, mark names, `clear`); the Speaker hears sent marks from
+ * the pacer itself. The test plays the carrier by calling `speaker.onMark`.
  */
 export function speakerRig(toSpeech: (text: string) => string = (text) => text, options: { kick?: boolean } = {}) {
   const tts = new FakeTextToSpeech();
@@ -13,20 +13,16 @@ export function speakerRig(toSpeech: (text: string) => string = (text) => text, 
   const sent: string[] = [];
   const frames: Uint8Array[] = [];
   const failures: Error[] = [];
-  let speaker: Speaker | undefined;
   const sink: PacerSink = {
     sendAudio: (frame) => {
       sent.push(`a${frame.length}`);
       frames.push(frame.slice());
     },
-    sendMark: (name) => {
-      sent.push(name);
-      speaker?.onMarkSent(name);
-    },
+    sendMark: (name) => void sent.push(name),
     clear: () => void sent.push('clear'),
   };
   const pacer = new Pacer(sink);
-  speaker = new Speaker({
+  const speaker = new Speaker({
     tts,
     pacer,
     now: () => clock.now,

@@ -1,0 +1,79 @@
+import type { LlmMessage, LlmRequest, LlmToolCall } from '../ports/language-model';
+import type { CallContext } from './call-context';
+import type { Utterance } from './speaker';
+import { heardText } from './transcript-log';
+
+/** One assistant message in the history, as the model gets it back. */
+export type AssistantMessage = Extract<LlmMessage, { role: 'assistant' }>;
+
+/** Asks the model to open the call when it writes the greeting (`model_generated`). */
+const GREETING_CUE: LlmMessage[] = [{ role: 'system', content: 'The call has just connected. Greet the caller briefly.' }];
+
+/**
+ * The model's view of a standard call: the system prompt, then each side's words, with the
+ * assistant's cut to what the caller heard after a barge-in (docs/protocols.md, barge-in recipe).
+ */
+export class ChatHistory {
+  readonly #context: CallContext;
+  readonly #messages: LlmMessage[] = [];
+
+  constructor(context: CallContext) {
+    this.#context = context;
+  }
+
+  /** Appends a caller or assistant message. */
+  push(message: LlmMessage): void {
+    this.#messages.push(message);
+  }
+
+  /** What the assistant said in a reply (with the tools it called); returned so a barge-in can cut it. */
+  said(utterance: Utterance, toolCalls: LlmToolCall[]): AssistantMessage {
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content: utterance.text === '' ? null : utterance.text,
+      ...(toolCalls.length > 0 && { toolCalls }),
+    };
+    this.#messages.push(message);
+    return message;
+  }
+
+  /** A tool call's error result, for the model's next round. */
+  toolError(toolCallId: string, error: string): void {
+    this.#messages.push({ role: 'tool', toolCallId, content: JSON.stringify({ error }) });
+  }
+
+  /** Barge-in: `message` becomes what the caller heard of `utterance` (dropped when nothing was). */
+  cutToHeard(message: AssistantMessage, utterance: Utterance): void {
+    const index = this.#messages.indexOf(message);
+    if (index < 0) return;
+    const heard = heardText(utterance);
+    if (heard === '') this.#messages.splice(index, 1);
+    else this.#messages[index] = { role: 'assistant', content: heard };
+  }
+
+  /** A reply superseded before anyone heard it: gone from the history. */
+  forget(message: AssistantMessage): void {
+    const index = this.#messages.indexOf(message);
+    if (index >= 0) this.#messages.splice(index, 1);
+  }
+
+  /** The model request for the next reply; `extra` messages go last (a greeting cue, an eager guess). */
+  request(signal: AbortSignal, extra: readonly LlmMessage[] = []): LlmRequest {
+    const { config, script, tools } = this.#context;
+    return {
+      model: config.model.model,
+      messages: [{ role: 'system', content: script.systemPrompt }, ...this.#messages, ...extra],
+      ...(tools.length > 0 && { tools }),
+      temperature: config.model.temperature,
+      maxTokens: config.model.max_tokens,
+      priority: config.model.priority,
+      race: config.model.race,
+      signal,
+    };
+  }
+
+  /** The request that asks the model to greet the caller. */
+  greetingRequest(signal: AbortSignal): LlmRequest {
+    return this.request(signal, GREETING_CUE);
+  }
+}

@@ -1,0 +1,74 @@
+import type { AssistantConfig } from '../../../shared/domain/assistant-config';
+import { applyPronunciations } from '../text/pronunciations';
+import { normalizeForSpeech } from '../text/normalize';
+import { Conversation } from './conversation';
+import { LiveConversation } from './live-conversation';
+import type { DriverFactory, DriverSetup } from './session-types';
+
+/**
+ * The standard pipeline: Flux hears the caller (early audio replayed), the assistant's model
+ * answers, Aura speaks through the pacer. Teardown: the conversation, then pacing stats, the
+ * pacer, the voice and the recogniser.
+ */
+export const openStandardConversation: DriverFactory = async (setup) => {
+  const { deps, context, base, signal } = setup;
+  const { config } = context;
+  const { transcriber } = config;
+  const stt = await deps.stt.open({
+    model: transcriber.model,
+    language: config.language,
+    keyterms: transcriber.keyterms,
+    eotThreshold: transcriber.eot_threshold,
+    ...(transcriber.eager && { eagerEotThreshold: Math.max(0.3, transcriber.eot_threshold - 0.2) }),
+    tag: base.callSid,
+    signal,
+  });
+  setup.onClose(() => stt.close());
+  setup.callerAudio.attach((frame) => stt.send(frame));
+  const tts = deps.tts.open({ voice: config.voice.voice_id, speed: config.voice.speed, signal });
+  setup.onClose(() => tts.close());
+  const llm = await deps.languageModelFor(base.context.call.business_id, config, context.customKeySealed);
+  const pacer = setup.openPacer();
+  setup.onClose(() => {
+    const stats = pacer.stats();
+    base.counters.pacing = {
+      underruns: stats.underruns,
+      underrunMs: stats.underrunMs,
+      maxLeadMs: stats.maxLeadMs,
+      voiceFrames: stats.voiceFramesSent,
+    };
+  });
+  const toSpeech = (text: string) =>
+    applyPronunciations(normalizeForSpeech(text, { readTitles: config.voice.read_titles }), config.voice.pronunciations);
+  const kick = () => pacer.tick(deps.scheduler.now());
+  return new Conversation({ ...base, voice: { tts, pacer, now: deps.now, toSpeech, kick }, llm, stt, session: setup.session });
+};
+
+/**
+ * Live mode (docs/design.md §6): one speech-to-speech session replaces Flux, the model and Aura.
+ * Without a `realtime` provider the call cannot run: logged, and it ends `error`.
+ */
+export const openLiveConversation: DriverFactory = (setup) => {
+  const { realtime, log } = setup.deps;
+  if (!realtime) {
+    log('call.live.unavailable', { call_id: setup.context.call.id, reason: 'no speech-to-speech provider configured' });
+    setup.base.finish('error');
+    return Promise.resolve(undefined);
+  }
+  const pacer = setup.openPacer();
+  return Promise.resolve(new LiveConversation({ ...setup.base, realtime, pacer, callerAudio: setup.callerAudio }));
+};
+
+/**
+ * The conversation kind of each assistant `mode`: the one place a new kind (workflows next) plugs
+ * in. Every kind implements `ConversationDriver` over the shared `CallPolicy`.
+ */
+export const CONVERSATION_DRIVERS: Record<AssistantConfig['mode'], DriverFactory> = {
+  standard: openStandardConversation,
+  live: openLiveConversation,
+};
+
+/** Opens the conversation `setup.context`'s assistant asks for. */
+export function openConversation(setup: DriverSetup): ReturnType<DriverFactory> {
+  return CONVERSATION_DRIVERS[setup.context.config.mode](setup);
+}
