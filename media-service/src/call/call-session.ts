@@ -128,7 +128,8 @@ class CallSession {
     const ringing = call.status === 'queued' || call.status === 'ringing';
     this.#answered = ringing ? await deps.lifecycle.markAnswered(claims.businessId, claims.callId) : call;
     if (config.advanced.recording && !config.advanced.hipaa && deps.recordings) {
-      this.#recorder = new CallRecorder({ maxMs: (config.advanced.max_duration_s + 60) * 1000 });
+      const target = { businessId: claims.businessId, callId: claims.callId };
+      this.#recorder = new CallRecorder({ store: deps.recordings, target, maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
     if (config.mode === 'live') return this.#converseLive(context);
     const stt = await this.#openStt(context);
@@ -362,9 +363,9 @@ class CallSession {
     const { businessId, callId } = this.#input.claims;
     const reason = this.#reason ?? 'error';
     let recordingKey: string | null = null;
-    if (this.#recorder && this.#deps.recordings && !context.config.advanced.hipaa && this.#recorder.durationMs > 0) {
+    if (this.#recorder) {
       try {
-        recordingKey = (await this.#deps.recordings.save({ businessId, callId, wav: this.#recorder.toWav() })).key;
+        recordingKey = await this.#recorder.finish();
       } catch (error) {
         this.#deps.log('call.recording.failed', { call_id: callId, error: String(error) });
       }
