@@ -42,7 +42,8 @@ class FrameQueue {
 
 /**
  * Turns finished stereo μ-law into the call's WAV in the store while the call runs, holding at
- * most two parts of μ-law and one part of 16-bit PCM on its way out.
+ * most part 1 and the filling part as μ-law, plus the part on its way out (as μ-law while it is
+ * decoded, and as 16-bit PCM).
  *
  * The WAV header holds the data length, known only at the end, and a multipart object's parts
  * must be ≥ 5 MiB except the last, so the header cannot be a part of its own. Part 1 is therefore
@@ -197,12 +198,17 @@ export class RecordingParts implements FinishedAudioSink {
     this.#inFlightBytes += pcm.length;
     this.#noteRetained();
     let at = header.length;
+    let sinceTurn = 0;
     for (const [index, chunk] of frames.entries()) {
       for (let from = 0; from < chunk.length; from += SAMPLES_PER_SLICE) {
         const slice = chunk.subarray(from, from + SAMPLES_PER_SLICE);
         decodeMulawInto(slice, pcm, at);
         at += slice.length * 2;
-        if (slice.length === SAMPLES_PER_SLICE) await nextTurn();
+        sinceTurn += slice.length;
+        if (sinceTurn >= SAMPLES_PER_SLICE) {
+          sinceTurn = 0;
+          await nextTurn();
+        }
       }
       frames[index] = EMPTY; // decoded: the μ-law can go
     }
