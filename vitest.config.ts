@@ -23,7 +23,8 @@ const standIns = { globalSetup: ['test/setup/global-setup.ts'], testTimeout: 30_
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // The infra tests synthesize the CDK app in a hook: seconds on a quiet machine, more on a busy one.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], hookTimeout: 60_000 } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: WHOLE_CALLS, ...standIns } },
       { test: { name: 'calls', include: WHOLE_CALLS, ...standIns } },
     ],

@@ -1,5 +1,12 @@
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { RecordingStore, SaveRecordingInput } from '../ports/recording-store';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import type { RecordingStore, RecordingTarget, RecordingUpload, SaveRecordingInput } from '../ports/recording-store';
 
 /**
  * The retention function deletes only objects under this prefix (functions/retention), so every
@@ -25,6 +32,9 @@ export function recordingKey(businessId: number, callId: number, prefix = RECORD
   return `${prefix}${businessId}/${callId}.wav`;
 }
 
+/** S3 numbers parts 1 … 10 000. */
+const MAX_PART_NUMBER = 10_000;
+
 /** Call recordings in the recordings bucket (fauxqs S3 locally), one WAV object per call. */
 export class S3RecordingStore implements RecordingStore {
   readonly #options: S3RecordingStoreOptions;
@@ -38,20 +48,65 @@ export class S3RecordingStore implements RecordingStore {
     this.#prefix = prefix.endsWith('/') ? prefix : `${prefix}/`;
   }
 
-  /** Uploads the WAV (one PUT; a full hour is ~115 MB, under S3's 5 GB single-PUT limit) and returns its key. */
+  /** Uploads a short recording's WAV in one PUT and returns its key. */
   async save(input: SaveRecordingInput): Promise<{ key: string }> {
     const key = recordingKey(input.businessId, input.callId, this.#prefix);
-    const { s3, bucket, kmsKeyId } = this.#options;
+    const { s3, bucket } = this.#options;
     await s3.send(
-      new PutObjectCommand({
-        Bucket: bucket,
-        Key: key,
-        Body: input.wav,
-        ContentType: 'audio/wav',
-        ContentLength: input.wav.byteLength,
-        ...(kmsKeyId ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKeyId, BucketKeyEnabled: true } : {}),
-      }),
+      new PutObjectCommand({ Bucket: bucket, Key: key, Body: input.wav, ContentLength: input.wav.byteLength, ...this.#objectSettings() }),
     );
     return { key };
+  }
+
+  /** Starts a multipart upload of the call's WAV (CreateMultipartUpload); the object appears on `complete`. */
+  async startUpload(target: RecordingTarget): Promise<RecordingUpload> {
+    const key = recordingKey(target.businessId, target.callId, this.#prefix);
+    const { s3, bucket } = this.#options;
+    const created = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...this.#objectSettings() }));
+    if (!created.UploadId) throw new Error(`S3 returned no UploadId for ${key}.`);
+    return new S3RecordingUpload(s3, bucket, key, created.UploadId);
+  }
+
+  /** Content type and encryption, set on the object by PutObject or CreateMultipartUpload. */
+  #objectSettings() {
+    const { kmsKeyId } = this.#options;
+    return {
+      ContentType: 'audio/wav',
+      ...(kmsKeyId ? { ServerSideEncryption: 'aws:kms' as const, SSEKMSKeyId: kmsKeyId, BucketKeyEnabled: true } : {}),
+    };
+  }
+}
+
+/** One multipart upload: remembers each part's ETag, which CompleteMultipartUpload needs. */
+class S3RecordingUpload implements RecordingUpload {
+  readonly #etags = new Map<number, string>();
+
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+    readonly key: string,
+    private readonly uploadId: string,
+  ) {}
+
+  async putPart(partNumber: number, body: Uint8Array): Promise<void> {
+    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER)
+      throw new Error(`Invalid part number ${partNumber} (S3 numbers parts 1 to ${MAX_PART_NUMBER}).`);
+    const { bucket: Bucket, key: Key, uploadId: UploadId } = this;
+    const sent = await this.s3.send(
+      new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: partNumber, Body: body, ContentLength: body.byteLength }),
+    );
+    if (!sent.ETag) throw new Error(`S3 returned no ETag for part ${partNumber} of ${Key}.`);
+    this.#etags.set(partNumber, sent.ETag);
+  }
+
+  async complete(): Promise<void> {
+    const Parts = [...this.#etags].sort(([a], [b]) => a - b).map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
+    const { bucket: Bucket, key: Key, uploadId: UploadId } = this;
+    await this.s3.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }));
+  }
+
+  async abort(): Promise<void> {
+    const { bucket: Bucket, key: Key, uploadId: UploadId } = this;
+    await this.s3.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
   }
 }

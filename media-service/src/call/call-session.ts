@@ -115,7 +115,8 @@ class CallSession implements SessionView {
     const ringing = call.status === 'queued' || call.status === 'ringing';
     this.#answered = ringing ? await deps.lifecycle.markAnswered(claims.businessId, claims.callId) : call;
     if (config.advanced.recording && !config.advanced.hipaa && deps.recordings) {
-      this.#recorder = new CallRecorder({ maxMs: (config.advanced.max_duration_s + 60) * 1000 });
+      const target = { businessId: claims.businessId, callId: claims.callId };
+      this.#recorder = new CallRecorder({ store: deps.recordings, target, maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
     const driver = await openConversation({
       deps,
@@ -246,9 +247,9 @@ class CallSession implements SessionView {
     const { businessId, callId } = this.#input.claims;
     const reason = this.#reason ?? 'error';
     let recordingKey: string | null = null;
-    if (this.#recorder && this.#deps.recordings && !context.config.advanced.hipaa && this.#recorder.durationMs > 0) {
+    if (this.#recorder) {
       try {
-        recordingKey = (await this.#deps.recordings.save({ businessId, callId, wav: this.#recorder.toWav() })).key;
+        recordingKey = await this.#recorder.finish();
       } catch (error) {
         this.#deps.log('call.recording.failed', { call_id: callId, error: String(error) });
       }
