@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 const WHOLE_CALLS = [
   'test/integration/media/call-*.test.ts',
   'test/integration/media/live-mode.test.ts',
+  'test/integration/api/openapi-client.test.ts',
   'test/integration/attack/custom-model.test.ts',
   'test/integration/attack/inbound-calls.test.ts',
   'test/integration/attack/media-service.test.ts',

@@ -7,6 +7,7 @@ import { defaultAssistantConfig, type AssistantConfig } from '../../shared/domai
 import { SERVER_EVENT_KINDS } from '../../shared/domain/assistant-config-advanced';
 import type { CallDetail } from '../../shared/domain/call';
 import { redactDeep } from '../../shared/domain/redact';
+import type { WebhookEvent } from '../../shared/domain/webhook-event';
 import { CallEventDetailSchema } from '../../shared/events/catalog';
 import type { SecretBox } from '../../shared/security/secret-box';
 import { webhookSecretContext } from '../../shared/services/admin-service';
@@ -185,9 +186,11 @@ export async function deliverRecord(body: string, deps: DeliverDeps): Promise<De
   const business = await deps.businesses.getBusiness(job.businessId);
   const secret = await deps.secretBox.open(business.webhook_secret_sealed, webhookSecretContext(job.businessId));
   const data = await callPayloadData(deps, found.call, found.detail, config);
+  // Typed as the OpenAPI document's webhook bodies are generated (shared/domain/webhook-event.ts).
+  const payload: WebhookEvent = { type: record.event_type, timestamp: record.occurred_at, data };
   const attempt = await sendWebhook({
     url: record.url,
-    payload: { type: record.event_type, timestamp: record.occurred_at, data },
+    payload,
     webhookId: record.webhook_id,
     secrets: [secret],
     now: deps.now,

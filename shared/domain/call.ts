@@ -160,6 +160,12 @@ export const CallAnalysisSchema = looseDict({
   summary: v.optional(v.string()),
   success_evaluation: v.optional(v.nullable(v.union([v.number(), v.string()]))),
   structured_data: v.optional(v.record(v.string(), v.unknown())),
+  error: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('Why the analysis gave up after its last attempt; then the only field (the outcome comes from `ended_reason`).'),
+    ),
+  ),
 });
 
 /** The Call resource (spec Call + docs/design.md §4), as lists and POST /calls return it. */

@@ -1,119 +1,16 @@
-import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
-import * as v from 'valibot';
-import * as assistant from './assistant';
-import * as cfg from './assistant-config';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
 import * as call from './call';
-import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
-import { ToolListSchema, ToolSchema } from './tool';
-import { HttpValidationErrorSchema, ValidationItemSchema, strictDict, stringField } from './validation';
+import { componentSchemas } from './openapi-schemas';
+import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
+import { stringField } from './validation';
 
 type Json = Record<string, unknown>;
 
 /** The public API version (spec Versioning); also sent as `X-API-Version`. */
 export const OPENAPI_VERSION = '1.0.0';
 
-/** Machine codes of non-422 error bodies (docs/design.md §4). */
-export const ERROR_CODES = [
-  'unauthorized',
-  'insufficient_minutes',
-  'not_found',
-  'idempotency_conflict',
-  'rate_limited',
-  'internal',
-] as const;
-
-/** The body of 401, 402, 404, 409, 429 and 500 replies (docs/design.md §4). */
-export const ErrorBodySchema = strictDict({ code: v.picklist(ERROR_CODES), detail: v.string() });
-
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const CONVERSION: ConversionConfig = {
-  target: 'draft-2020-12',
-  overrideRef: (context) => `#/components/schemas/${context.referenceId}`,
-};
-
-/** The config parts whose request and response forms differ only in what is required. */
-const CONFIG_PARTS = {
-  SimpleSetup: cfg.SimpleSetupSchema,
-  TranscriberCfg: cfg.TranscriberCfgSchema,
-  VoiceCfg: cfg.VoiceCfgSchema,
-  Pronounce: cfg.PronounceSchema,
-  BuiltinTools: cfg.BuiltinToolsSchema,
-  AnalysisCfg: cfg.AnalysisCfgSchema,
-  StructuredField: cfg.StructuredFieldSchema,
-  AdvancedCfg: cfg.AdvancedCfgSchema,
-};
-
-/**
- * Request schemas, in input form. Config parts are suffixed `Input` because their response
- * form differs (defaults make every field required there, and `custom_key` is write-only).
- */
-function requestSchemas(): Record<string, Json> {
-  const parts = Object.entries(CONFIG_PARTS).map(([name, schema]) => [`${name}Input`, schema] as const);
-  const defs = toJsonSchemaDefs(
-    {
-      CreateAssistantBody: assistant.CreateAssistantBodySchema,
-      UpdateAssistantBody: assistant.UpdateAssistantBodySchema,
-      CreateCallBody: call.CreateCallBodySchema,
-      AssistantConfigInput: cfg.AssistantConfigSchema,
-      ModelCfgInput: cfg.ModelCfgSchema,
-      ...Object.fromEntries(parts),
-    },
-    { ...CONVERSION, typeMode: 'input' },
-  );
-  return defs as unknown as Record<string, Json>;
-}
-
-/** A response always carries a defaulted field, so it is required there and its default moot. */
-function requireDefaulted(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(requireDefaulted);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) out[key] = requireDefaulted(value);
-  const properties = (node as Json).properties as Record<string, Json> | undefined;
-  if ((node as Json).type === 'object' && properties) {
-    const required = new Set((node as { required?: string[] }).required ?? []);
-    const outProps = out.properties as Record<string, Json>;
-    for (const [name, property] of Object.entries(properties)) {
-      if (!('default' in property)) continue;
-      required.add(name);
-      delete outProps[name]!.default;
-    }
-    out.required = Object.keys(properties).filter((name) => required.has(name));
-  }
-  return out;
-}
-
-/** Response and error schemas, in output form. */
-function responseSchemas(): Record<string, Json> {
-  const defs = toJsonSchemaDefs(
-    {
-      Assistant: assistant.AssistantSchema,
-      AssistantConfig: cfg.AssistantConfigViewSchema,
-      ModelCfg: cfg.ModelCfgViewSchema,
-      ...CONFIG_PARTS,
-      Call: call.CallSchema,
-      CallAnalysis: call.CallAnalysisSchema,
-      CallDetail: call.CallDetailSchema,
-      TranscriptEntry: call.TranscriptEntrySchema,
-      CallMetrics: call.CallMetricsSchema,
-      TurnMetrics: call.TurnMetricsSchema,
-      WebhookDelivery: call.WebhookDeliveryViewSchema,
-      PhoneNumber: PhoneNumberSchema,
-      Tool: ToolSchema,
-      AssistantList: assistant.AssistantListSchema,
-      DeleteResult: assistant.DeleteAssistantResultSchema,
-      CallsPage: call.CallsPageSchema,
-      PhoneNumberList: PhoneNumberListSchema,
-      ToolList: ToolListSchema,
-      OpenApiDocument: v.record(v.string(), v.unknown()),
-      ValidationItem: ValidationItemSchema,
-      HTTPValidationError: HttpValidationErrorSchema,
-      ErrorBody: ErrorBodySchema,
-    },
-    { ...CONVERSION, typeMode: 'output' },
-  );
-  return requireDefaulted(defs) as Record<string, Json>;
-}
 
 /** One valibot schema as an inline JSON Schema (parameters and headers). */
 function inline(schema: v.GenericSchema): Json {
@@ -310,12 +207,26 @@ function catalogPaths(): Json {
       get: {
         ...op('getOpenApiDocument', 'Meta', 'This document.', {
           '200': jsonResponse('The OpenAPI 3.1 document.', 'OpenApiDocument', ['X-API-Version', 'RateLimit-Policy']),
+          // No key, so no per-key limit: only API Gateway's stage-wide throttle (infra/config.ts) can refuse it.
+          '429': { description: "API Gateway's stage-wide throttle (a backstop for the whole API) refused the request; retry later." },
         }),
         security: [],
       },
     },
   };
 }
+
+/** Every tag the operations and webhooks use, with what it groups. */
+const TAGS: Record<string, string> = {
+  Assistants:
+    "Voice agents: prompt, voice, model, tools, call handling and analysis. A business's first assistant answers inbound calls by default.",
+  Calls:
+    'Start outbound calls; read every call, inbound or outbound, with its transcript, analysis, metrics, recording and webhook deliveries.',
+  'Phone numbers': "The business's numbers (provisioned by ops) and the assistant each one answers with.",
+  Tools: 'Custom HTTP tools an assistant can call during a conversation (provisioned by ops).',
+  Meta: 'This document.',
+  Webhooks: "Signed events POSTed to an assistant's `advanced.server_url` for the kinds in `advanced.server_events`.",
+};
 
 function op(operationId: string, tag: string, summary: string, operationResponses: Json): Json {
   return { operationId, tags: [tag], summary, responses: operationResponses };
@@ -333,14 +244,18 @@ export function buildOpenApiDocument(): Json {
       title: 'Voice Agent API',
       version: OPENAPI_VERSION,
       description: "Build voice agents (assistants), run them on phone numbers, and read each call's transcript, analysis and metrics.",
+      // No open-source licence: the service is proprietary (docs/decisions.md "OpenAPI document").
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearerAuth: [] }],
-    tags: ['Assistants', 'Calls', 'Phone numbers', 'Tools', 'Meta'].map((name) => ({ name })),
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths: { ...assistantPaths(), ...callPaths(), ...catalogPaths() },
+    webhooks: webhookOperations(),
     components: {
-      schemas: { ...requestSchemas(), ...responseSchemas() },
+      schemas: componentSchemas(),
       responses: ERROR_RESPONSES,
+      parameters: WEBHOOK_HEADER_PARAMETERS,
       headers: HEADERS,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer vk_live_…` (or `vk_test_…`).' },

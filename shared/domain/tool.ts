@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { idField, intField, looseDict, parseWith, strictDict, stringField, timestampField } from './validation';
+import { idField, intField, openDict, parseWith, strictDict, stringField, timestampField } from './validation';
 
 /** A tool name the LLM can call: a function name, as OpenAI's tool API accepts it. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -8,7 +8,7 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 export const TOOL_TIMEOUT_MS = { default: 10_000, min: 500, max: 30_000 } as const;
 
 /** The JSON Schema of a tool's arguments: an object schema, anything else in it kept as is. */
-export const ToolParametersSchema = looseDict({ type: v.literal('object') });
+export const ToolParametersSchema = openDict({ type: v.literal('object') });
 
 /** A business's custom tool: a function the assistant may call on the business's server (docs/design.md §4). */
 export const ToolSchema = strictDict({

@@ -98,6 +98,14 @@ export function looseDict<const E extends v.ObjectEntries>(entries: E): v.LooseO
   return refuseArrays(v.looseObject(entries));
 }
 
+/**
+ * An object whose other keys are data of any shape (a JSON Schema): the document says so
+ * (`additionalProperties: {}`), so generated clients and strict checks accept them.
+ */
+export function openDict<const E extends v.ObjectEntries>(entries: E): v.ObjectWithRestSchema<E, v.UnknownSchema, undefined> {
+  return refuseArrays(v.objectWithRest(entries, v.unknown()));
+}
+
 /** The longest key any request dictionary may have (variable names, waiver keys). */
 export const MAX_DICT_KEY_CHARS = 100;
 

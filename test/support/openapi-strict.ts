@@ -20,6 +20,14 @@ function closed(schema: unknown): unknown {
 }
 
 /**
+ * The OpenAPI document in strict mode: every object that lists its properties is closed, so a
+ * validator or a generated client type refuses any field the document does not describe.
+ */
+export function strictOpenApiDocument(document: Json = buildOpenApiDocument()): Json {
+  return closed(document) as Json;
+}
+
+/**
  * Validates a response body against a component schema of the OpenAPI document in strict mode:
  * returns the errors (empty when it conforms), so tests show what drifted.
  *
@@ -27,7 +35,7 @@ function closed(schema: unknown): unknown {
  * expect(strictResponseErrors('CallDetail', await response.json())).toEqual([]);
  */
 export function strictResponseErrors(component: string, body: unknown): string[] {
-  const document = closed(buildOpenApiDocument()) as { components: { schemas: Json } };
+  const document = strictOpenApiDocument() as { components: { schemas: Json } };
   if (!(component in document.components.schemas)) throw new Error(`no component schema ${component}`);
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);

@@ -1,6 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { SERVER_EVENT_KINDS } from '../../../shared/domain/assistant-config';
 import { buildOpenApiDocument } from '../../../shared/domain/openapi';
+import { WEBHOOK_EVENT_TYPES } from '../../../shared/events/catalog';
 
 type Json = Record<string, any>;
 
@@ -153,5 +155,92 @@ describe('buildOpenApiDocument', () => {
       'Retry-After',
       'WWW-Authenticate',
     ]);
+  });
+});
+
+/** Every object schema under `node`, with its JSON pointer. */
+function objectSchemas(node: unknown, at: string): [string, Json][] {
+  if (Array.isArray(node)) return node.flatMap((item, index) => objectSchemas(item, `${at}/${index}`));
+  if (node === null || typeof node !== 'object') return [];
+  const own: [string, Json][] = (node as Json).properties ? [[at, node as Json]] : [];
+  return [...own, ...Object.entries(node).flatMap(([key, value]) => objectSchemas(value, `${at}/${key}`))];
+}
+
+const REQUEST_SCHEMAS = ['CreateAssistantBody', 'UpdateAssistantBody', 'CreateCallBody'];
+/** The request components and every component they reach through `$ref`. */
+function requestComponents(): string[] {
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const ref of refsIn(schemas[name])) visit(ref.replace('#/components/schemas/', ''));
+  };
+  REQUEST_SCHEMAS.forEach(visit);
+  return [...seen];
+}
+
+describe('buildOpenApiDocument: what generated clients see', () => {
+  it('never lists a request field that has a default as required, at any depth', () => {
+    // Arrange
+    const names = requestComponents();
+    const objects = names.flatMap((name) => objectSchemas(schemas[name], name));
+
+    // Act
+    const defaultedButRequired = objects.flatMap(([at, schema]) =>
+      Object.entries(schema.properties as Record<string, Json>)
+        .filter(([field, property]) => 'default' in property && (schema.required ?? []).includes(field))
+        .map(([field]) => `${at}.${field}`),
+    );
+    const defaulted = objects.flatMap(([, schema]) =>
+      Object.values(schema.properties as Record<string, Json>).filter((p) => 'default' in p),
+    );
+
+    // Assert
+    expect(names).toEqual(expect.arrayContaining(['AssistantConfigInput', 'AdvancedCfgInput', 'ModelCfgInput']));
+    expect(defaulted.length).toBeGreaterThan(50);
+    expect(defaultedButRequired).toEqual([]);
+    expect(schemas.CreateCallBody!.required).toEqual(['assistant_id', 'to']);
+  });
+
+  it('has a licence and a description for every tag, and every tag an operation uses is declared', () => {
+    // Arrange
+    const pathItems = [...Object.values(doc.paths), ...Object.values(doc.webhooks)] as Json[];
+    const used = new Set(pathItems.flatMap((item) => Object.values(item).flatMap((operation: Json) => operation.tags ?? [])));
+
+    // Act
+    const declared = doc.tags.map((tag: Json) => tag.name);
+
+    // Assert
+    expect(doc.info.license).toEqual({ name: 'Proprietary', identifier: 'LicenseRef-Proprietary' });
+    expect(doc.tags.every((tag: Json) => typeof tag.description === 'string' && tag.description.length > 10)).toBe(true);
+    expect(declared.sort()).toEqual([...used].sort());
+  });
+
+  it('describes every webhook the service sends: body {type, timestamp, data: CallDetail} and the Standard Webhooks headers', () => {
+    // Arrange
+    const headers = doc.components.parameters as Record<string, Json>;
+
+    // Act
+    const kinds = Object.keys(doc.webhooks);
+
+    // Assert
+    expect(kinds).toEqual([...WEBHOOK_EVENT_TYPES]);
+    expect(kinds).toEqual([...SERVER_EVENT_KINDS]);
+    for (const kind of kinds) {
+      const post = doc.webhooks[kind].post;
+      const body = resolve(post.requestBody.content['application/json'].schema.$ref) as Json;
+      expect(body).toMatchObject({ required: ['type', 'timestamp', 'data'], additionalProperties: false });
+      expect(body.properties.type).toEqual({ const: kind });
+      expect(body.properties.timestamp).toMatchObject({ type: 'string', format: 'date-time' });
+      expect(body.properties.data).toEqual({ $ref: '#/components/schemas/CallDetail' });
+      const names = post.parameters.map((parameter: Json) => resolve(parameter.$ref) as Json);
+      expect(names.map((header: Json) => [header.name, header.in, header.required])).toEqual([
+        ['webhook-id', 'header', true],
+        ['webhook-timestamp', 'header', true],
+        ['webhook-signature', 'header', true],
+      ]);
+      expect(Object.keys(post.responses).sort()).toEqual(['2XX', '410', 'default']);
+    }
+    expect(Object.keys(headers)).toEqual(['WebhookId', 'WebhookTimestamp', 'WebhookSignature']);
   });
 });

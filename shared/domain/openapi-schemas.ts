@@ -1,0 +1,122 @@
+import { toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import * as assistant from './assistant';
+import * as cfg from './assistant-config';
+import * as call from './call';
+import { webhookBodySchemas } from './openapi-webhooks';
+import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
+import { ToolListSchema, ToolSchema } from './tool';
+import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
+
+type Json = Record<string, unknown>;
+
+/** Machine codes of non-422 error bodies (docs/design.md §4). */
+export const ERROR_CODES = [
+  'unauthorized',
+  'insufficient_minutes',
+  'not_found',
+  'idempotency_conflict',
+  'rate_limited',
+  'internal',
+] as const;
+
+/** The body of 401, 402, 404, 409, 429 and 500 replies (docs/design.md §4). */
+export const ErrorBodySchema = strictDict({ code: v.picklist(ERROR_CODES), detail: v.string() });
+
+const CONVERSION: ConversionConfig = {
+  target: 'draft-2020-12',
+  overrideRef: (context) => `#/components/schemas/${context.referenceId}`,
+};
+
+/** The config parts whose request and response forms differ only in what is required. */
+const CONFIG_PARTS = {
+  SimpleSetup: cfg.SimpleSetupSchema,
+  TranscriberCfg: cfg.TranscriberCfgSchema,
+  VoiceCfg: cfg.VoiceCfgSchema,
+  Pronounce: cfg.PronounceSchema,
+  BuiltinTools: cfg.BuiltinToolsSchema,
+  AnalysisCfg: cfg.AnalysisCfgSchema,
+  StructuredField: cfg.StructuredFieldSchema,
+  AdvancedCfg: cfg.AdvancedCfgSchema,
+};
+
+/**
+ * Request schemas, in input form. Config parts are suffixed `Input` because their response
+ * form differs (defaults make every field required there, and `custom_key` is write-only).
+ */
+function requestSchemas(): Record<string, Json> {
+  const parts = Object.entries(CONFIG_PARTS).map(([name, schema]) => [`${name}Input`, schema] as const);
+  const defs = toJsonSchemaDefs(
+    {
+      CreateAssistantBody: assistant.CreateAssistantBodySchema,
+      UpdateAssistantBody: assistant.UpdateAssistantBodySchema,
+      CreateCallBody: call.CreateCallBodySchema,
+      AssistantConfigInput: cfg.AssistantConfigSchema,
+      ModelCfgInput: cfg.ModelCfgSchema,
+      ...Object.fromEntries(parts),
+    },
+    { ...CONVERSION, typeMode: 'input' },
+  );
+  return defs as unknown as Record<string, Json>;
+}
+
+/** A response always carries a defaulted field, so it is required there and its default moot. */
+function requireDefaulted(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(requireDefaulted);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) out[key] = requireDefaulted(value);
+  const properties = (node as Json).properties as Record<string, Json> | undefined;
+  if ((node as Json).type === 'object' && properties) {
+    const required = new Set((node as { required?: string[] }).required ?? []);
+    const outProps = out.properties as Record<string, Json>;
+    for (const [name, property] of Object.entries(properties)) {
+      if (!('default' in property)) continue;
+      required.add(name);
+      delete outProps[name]!.default;
+    }
+    out.required = Object.keys(properties).filter((name) => required.has(name));
+  }
+  return out;
+}
+
+/** Response, error and webhook body schemas, in output form. */
+function responseSchemas(): Record<string, Json> {
+  const defs = toJsonSchemaDefs(
+    {
+      Assistant: assistant.AssistantSchema,
+      AssistantConfig: cfg.AssistantConfigViewSchema,
+      ModelCfg: cfg.ModelCfgViewSchema,
+      ...CONFIG_PARTS,
+      Call: call.CallSchema,
+      CallAnalysis: call.CallAnalysisSchema,
+      CallDetail: call.CallDetailSchema,
+      TranscriptEntry: call.TranscriptEntrySchema,
+      CallMetrics: call.CallMetricsSchema,
+      TurnMetrics: call.TurnMetricsSchema,
+      WebhookDelivery: call.WebhookDeliveryViewSchema,
+      PhoneNumber: PhoneNumberSchema,
+      Tool: ToolSchema,
+      AssistantList: assistant.AssistantListSchema,
+      DeleteResult: assistant.DeleteAssistantResultSchema,
+      CallsPage: call.CallsPageSchema,
+      PhoneNumberList: PhoneNumberListSchema,
+      ToolList: ToolListSchema,
+      OpenApiDocument: v.record(v.string(), v.unknown()),
+      ValidationItem: ValidationItemSchema,
+      HTTPValidationError: HttpValidationErrorSchema,
+      ErrorBody: ErrorBodySchema,
+      ...webhookBodySchemas(),
+    },
+    { ...CONVERSION, typeMode: 'output' },
+  );
+  return requireDefaulted(defs) as Record<string, Json>;
+}
+
+/**
+ * Every component schema of the OpenAPI document, converted from the valibot schemas the API
+ * parses and answers with: request bodies in input form, responses and webhook bodies in output form.
+ */
+export function componentSchemas(): Record<string, Json> {
+  return { ...requestSchemas(), ...responseSchemas() };
+}
