@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { CallStatus, WebhookDeliveryView } from '../domain/call';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import type { WebhookDeliveryView } from '../domain/call';
 import type {
   AnalysisFields,
   CallDetailRecord,
@@ -12,7 +12,8 @@ import type {
 } from './call-record';
 import { deliveryViewsFromItems } from './delivery-repository';
 import type { Db, TransactionItem } from './client';
-import { cancelledTransactionItem, conditionFailureItem, isCancelledTransaction } from './conditions';
+import { callUpdate, NOT_ENDED, STATUS, statusIn, transition } from './call-updates';
+import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
 import { fromItem } from './items';
 import { GSI1, GSI2, callItemKind, keys } from './table';
 
@@ -174,7 +175,7 @@ export class CallRepository {
 
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */
   async markRinging(businessId: number, callId: number, at: string): Promise<boolean> {
-    return (await this.#transition(businessId, callId, { status: 'ringing', updated_at: at }, statusIn('queued'))).written;
+    return (await transition(this.db, businessId, callId, { status: 'ringing', updated_at: at }, statusIn('queued'))).written;
   }
 
   /**
@@ -182,13 +183,13 @@ export class CallRepository {
    * party answered it first: the refusal carries the call as it stands, so no read follows.
    */
   async markAnswered(businessId: number, callId: number, at: string): Promise<Transition> {
-    return this.#transition(businessId, callId, { status: 'in_progress', started_at: at, updated_at: at }, statusIn('queued', 'ringing'));
+    return transition(this.db, businessId, callId, { status: 'in_progress', started_at: at, updated_at: at }, statusIn('queued', 'ringing'));
   }
 
   /** Records that a live call was handed to `toNumber`; the call as written, undefined when it is not live. */
   async recordTransfer(businessId: number, callId: number, toNumber: string, at: string): Promise<CallRecord | undefined> {
     const set = { transferred_to: toNumber, transferred_at: at, updated_at: at };
-    const { written, call } = await this.#transition(businessId, callId, set, statusIn('in_progress'));
+    const { written, call } = await transition(this.db, businessId, callId, set, statusIn('in_progress'));
     return written ? call : undefined;
   }
 
@@ -198,7 +199,8 @@ export class CallRepository {
    * The call as claimed, or undefined (claimed already, past queued, or gone).
    */
   async claimQueued(businessId: number, callId: number, owner: string, at: string): Promise<CallRecord | undefined> {
-    const { written, call } = await this.#transition(
+    const { written, call } = await transition(
+      this.db,
       businessId,
       callId,
       { claimed_by: owner, claimed_at: at, updated_at: at },
@@ -217,7 +219,7 @@ export class CallRepository {
    */
   async releaseClaim(businessId: number, callId: number, owner: string, at: string): Promise<boolean> {
     const set = { claimed_by: null, claimed_at: null, updated_at: at };
-    return (await this.#transition(businessId, callId, set, { expression: 'claimed_by = :owner', values: { ':owner': owner } })).written;
+    return (await transition(this.db, businessId, callId, set, { expression: 'claimed_by = :owner', values: { ':owner': owner } })).written;
   }
 
   /** Records the carrier's answer to our dial: its call sid and the call's time limit. False when the call is gone. */
@@ -227,7 +229,7 @@ export class CallRepository {
     dialled: { carrierCallSid: string; timeLimitS: number; at: string },
   ): Promise<boolean> {
     const set = { carrier_call_sid: dialled.carrierCallSid, time_limit_s: dialled.timeLimitS, updated_at: dialled.at };
-    return (await this.#transition(businessId, callId, set)).written;
+    return (await transition(this.db, businessId, callId, set)).written;
   }
 
   /**
@@ -235,17 +237,17 @@ export class CallRepository {
    * carrier callbacks own it). False, writing nothing, once the call has ended or is gone.
    */
   async heartbeat(businessId: number, callId: number, at: string): Promise<boolean> {
-    return (await this.#transition(businessId, callId, { heartbeat_at: at }, NOT_ENDED)).written;
+    return (await transition(this.db, businessId, callId, { heartbeat_at: at }, NOT_ENDED)).written;
   }
 
   /** Records the carrier's `completed` on a call a live session still owns. False once it has ended, or is gone. */
   async recordCarrierCompleted(businessId: number, callId: number, at: string): Promise<boolean> {
-    return (await this.#transition(businessId, callId, { carrier_completed_at: at }, NOT_ENDED)).written;
+    return (await transition(this.db, businessId, callId, { carrier_completed_at: at }, NOT_ENDED)).written;
   }
 
   /** Records the carrier's answering-machine verdict. False when there is no such call. */
   async recordAnsweredBy(businessId: number, callId: number, answeredBy: string): Promise<boolean> {
-    return (await this.#transition(businessId, callId, { answered_by: answeredBy })).written;
+    return (await transition(this.db, businessId, callId, { answered_by: answeredBy })).written;
   }
 
   /**
@@ -258,7 +260,8 @@ export class CallRepository {
    * one DynamoDB round trip before the greeting.
    */
   async attachStream(businessId: number, callId: number, callSid: string, at: string): Promise<CallRecord | StreamRefusal> {
-    const { written, call } = await this.#transition(
+    const { written, call } = await transition(
+      this.db,
       businessId,
       callId,
       { media_started_at: at, heartbeat_at: at, carrier_call_sid: callSid },
@@ -291,7 +294,8 @@ export class CallRepository {
     detail: CallDetailRecord,
     seen: EndingPrecondition,
   ): Promise<'ended' | { lost: CallRecord | undefined }> {
-    const update = this.#updateInput(
+    const update = callUpdate(
+      this.db,
       businessId,
       callId,
       { ...fields, status: 'ended', finish_pending: true },
@@ -324,12 +328,12 @@ export class CallRepository {
 
   /** Clears `finish_pending` once every step after an ending has run. False when the call has not ended, or is gone. */
   async markEndingFinished(businessId: number, callId: number): Promise<boolean> {
-    return (await this.#transition(businessId, callId, { finish_pending: false }, statusIn('ended'))).written;
+    return (await transition(this.db, businessId, callId, { finish_pending: false }, statusIn('ended'))).written;
   }
 
   /** Counts an analysis run before it calls the model. False when the call is gone. */
   async recordAnalysisAttempt(businessId: number, callId: number, attempt: number): Promise<boolean> {
-    return (await this.#transition(businessId, callId, { analysis_attempts: attempt })).written;
+    return (await transition(this.db, businessId, callId, { analysis_attempts: attempt })).written;
   }
 
   /**
@@ -344,50 +348,7 @@ export class CallRepository {
     completion: { at: string; eventId: string },
   ): Promise<Transition> {
     const set = { ...fields, analysis_completed_at: completion.at, completed_event_id: completion.eventId, updated_at: completion.at };
-    return this.#transition(businessId, callId, set, { expression: 'attribute_not_exists(analysis_completed_at)' });
-  }
-
-  /**
-   * Sets `set` on an existing call if `condition` holds. Either way the call comes back: as written,
-   * or as it stood when the condition failed (DynamoDB returns that item with the failure, so a lost
-   * race costs no read); undefined when there is no such call.
-   */
-  async #transition(businessId: number, callId: number, set: Partial<CallRecord>, condition?: Condition): Promise<Transition> {
-    try {
-      const result = await this.db.doc.send(
-        new UpdateCommand({
-          ...this.#updateInput(businessId, callId, set, condition),
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return { written: true, call: fromItem<CallRecord>(result.Attributes!) };
-    } catch (error) {
-      const failed = conditionFailureItem(error);
-      if (!failed) throw error;
-      return { written: false, call: failed.item && fromItem<CallRecord>(failed.item) };
-    }
-  }
-
-  /** The update of the call item: `SET` each defined field of `set`, on an existing call, under `condition`. */
-  #updateInput(businessId: number, callId: number, set: Partial<CallRecord>, condition?: Condition) {
-    const names: Record<string, string> = { ...condition?.names };
-    const values: Record<string, unknown> = { ...condition?.values };
-    const sets = Object.entries(set)
-      .filter(([, value]) => value !== undefined)
-      .map(([field, value], i) => {
-        names[`#u${i}`] = field;
-        values[`:u${i}`] = value;
-        return `#u${i} = :u${i}`;
-      });
-    return {
-      TableName: this.db.tableName,
-      Key: keys.call(businessId, callId),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    };
+    return transition(this.db, businessId, callId, set, { expression: 'attribute_not_exists(analysis_completed_at)' });
   }
 
   /** Replaces the call's detail item (transcript, metrics, recording key). */
@@ -403,21 +364,4 @@ export class CallRepository {
 
 function isExpired(item: Record<string, unknown>, nowEpochSeconds: number): boolean {
   return typeof item.expires_at === 'number' && item.expires_at <= nowEpochSeconds;
-}
-
-/** A condition on the call item: an expression over its attributes, with its names and values. */
-interface Condition {
-  expression: string;
-  names?: Record<string, string>;
-  values?: Record<string, unknown>;
-}
-
-const STATUS = { '#status': 'status' };
-
-const NOT_ENDED: Condition = { expression: '#status <> :ended', names: STATUS, values: { ':ended': 'ended' } };
-
-/** The call's status is one of `statuses`. */
-function statusIn(...statuses: CallStatus[]): Condition {
-  const values = Object.fromEntries(statuses.map((status, i) => [`:s${i}`, status]));
-  return { expression: `#status IN (${Object.keys(values).join(', ')})`, names: STATUS, values };
 }
