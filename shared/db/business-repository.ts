@@ -69,8 +69,7 @@ export class BusinessRepository {
         TableName: this.db.tableName,
         IndexName: GSI1,
         KeyConditionExpression: 'gsi1pk = :pk',
-        // The partition's name lives in table.ts; any id yields it.
-        ExpressionAttributeValues: { ':pk': keys.businessIndex(0).gsi1pk },
+        ExpressionAttributeValues: { ':pk': keys.businessIndexPartition() },
         ProjectionExpression: 'id',
       },
     );

@@ -32,6 +32,9 @@ export function padId(id: number): string {
 
 const biz = (businessId: number) => `BIZ#${padId(businessId)}`;
 
+/** The GSI1 partition listing every business. */
+const BUSINESSES = 'SYS#BUSINESSES';
+
 /** Key builders, one per access pattern. */
 export const keys = {
   /** The global id counter (blocks of ids are allocated from it, never one id per write). */
@@ -39,7 +42,8 @@ export const keys = {
 
   business: (businessId: number) => ({ pk: biz(businessId), sk: 'BUSINESS' }),
   /** All businesses, for ops listing; GSI1. */
-  businessIndex: (businessId: number) => ({ gsi1pk: 'SYS#BUSINESSES', gsi1sk: padId(businessId) }),
+  businessIndex: (businessId: number) => ({ gsi1pk: BUSINESSES, gsi1sk: padId(businessId) }),
+  businessIndexPartition: () => BUSINESSES,
   /**
    * The business's entry in that listing: a write-once item of its own. The business item itself
    * carries no index keys, because it is rewritten by every call's slot and minutes transactions,
