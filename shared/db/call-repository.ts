@@ -183,7 +183,13 @@ export class CallRepository {
    * party answered it first: the refusal carries the call as it stands, so no read follows.
    */
   async markAnswered(businessId: number, callId: number, at: string): Promise<Transition> {
-    return transition(this.db, businessId, callId, { status: 'in_progress', started_at: at, updated_at: at }, statusIn('queued', 'ringing'));
+    return transition(
+      this.db,
+      businessId,
+      callId,
+      { status: 'in_progress', started_at: at, updated_at: at },
+      statusIn('queued', 'ringing'),
+    );
   }
 
   /** Records that a live call was handed to `toNumber`; the call as written, undefined when it is not live. */
