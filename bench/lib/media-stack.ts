@@ -8,7 +8,6 @@ import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telepho
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps } from '../../media-service/src/call/session-types';
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
-import { claimCall } from '../../media-service/src/calls/outbound-consumer';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import { MediaServer } from '../../media-service/src/server/media-server';
 import { MinutesRepository } from '../../shared/db/minutes-repository';
@@ -131,7 +130,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
       for (let start = 0; start < placed.length && !stopped; start += 10) {
         await Promise.all(
           placed.slice(start, start + 10).map(async (job) => {
-            const claimed = await claimCall(core.callRepo, { business_id: job.businessId, call_id: job.callId }, 'bench', new Date());
+            const claimed = await core.callRepo.claimQueued(job.businessId, job.callId, 'bench', new Date().toISOString());
             if (claimed) await dial(claimed).catch((error: unknown) => log('dial.failed', { error: String(error) }));
           }),
         );

@@ -1,6 +1,6 @@
 import type { AssistantRepository } from '../../shared/db/assistant-repository';
 import type { BusinessRepository } from '../../shared/db/business-repository';
-import type { CallDetailRecord, CallRecord, CallRepository } from '../../shared/db/call-repository';
+import type { AnalysisFields, CallDetailRecord, CallRecord, CallRepository } from '../../shared/db/call-repository';
 import type { CallerMemoryRepository } from '../../shared/db/caller-memory-repository';
 import { buildAnalysisMessages, parseAnalysisOutput } from '../../shared/domain/analysis';
 import type { AnalysisConfig } from '../../shared/domain/analysis-schema';
@@ -12,7 +12,6 @@ import { redactDeep, redactText } from '../../shared/domain/redact';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import type { AnalysisModel } from '../../shared/llm/analysis-client';
-import { isConditionFailure } from '../../shared/db/conditions';
 
 /** Attempts per call before the failure is recorded: the first run plus Lambda's two async retries. */
 export const DEFAULT_ANALYSIS_ATTEMPTS = 3;
@@ -78,24 +77,13 @@ function analysisConfigOf(config: AssistantConfig): AnalysisConfig {
  * run never overwrites a finished analysis) and publishes `call.completed`. The event id is stored
  * with the analysis, so a re-run re-publishes the SAME id and receivers can de-duplicate.
  */
-async function completeAndPublish(call: CallRecord, fields: Record<string, unknown>, deps: AnalyzeDeps): Promise<boolean> {
-  const now = deps.now().toISOString();
-  let eventId = deps.newEventId();
-  let written = true;
-  try {
-    await deps.calls.updateCall(
-      call.business_id,
-      call.id,
-      { ...fields, analysis_completed_at: now, completed_event_id: eventId, updated_at: now },
-      { expression: 'attribute_not_exists(analysis_completed_at)' },
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    written = false;
-    const current = await deps.calls.getCallRecord(call.business_id, call.id);
-    eventId = typeof current?.completed_event_id === 'string' ? current.completed_event_id : eventId;
-  }
-  await publishCompleted(call, eventId, deps);
+async function completeAndPublish(call: CallRecord, fields: AnalysisFields, deps: AnalyzeDeps): Promise<boolean> {
+  const eventId = deps.newEventId();
+  const { written, call: current } = await deps.calls.completeAnalysis(call.business_id, call.id, fields, {
+    at: deps.now().toISOString(),
+    eventId,
+  });
+  await publishCompleted(call, written ? eventId : (current?.completed_event_id ?? eventId), deps);
   return written;
 }
 
@@ -133,9 +121,8 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
     return 'call_missing';
   }
   const { call, detail, config, endedReason } = loaded;
-  if (typeof call.analysis_completed_at === 'string') {
-    const eventId = typeof call.completed_event_id === 'string' ? call.completed_event_id : deps.newEventId();
-    await publishCompleted(call, eventId, deps);
+  if (call.analysis_completed_at !== undefined) {
+    await publishCompleted(call, call.completed_event_id ?? deps.newEventId(), deps);
     return 'republished';
   }
   const transcript = detail.transcript ?? [];
@@ -143,8 +130,11 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
     await completeAndPublish(call, { outcome: decideOutcome(endedReason, null, transcript) }, deps);
     return 'outcome_only';
   }
-  const attempt = (typeof call.analysis_attempts === 'number' ? call.analysis_attempts : 0) + 1;
-  await deps.calls.updateCall(call.business_id, call.id, { analysis_attempts: attempt });
+  const attempt = (call.analysis_attempts ?? 0) + 1;
+  if (!(await deps.calls.recordAnalysisAttempt(call.business_id, call.id, attempt))) {
+    deps.log(`analysis: call ${call.id} of business ${call.business_id} is gone`);
+    return 'call_missing';
+  }
   const redact = config.advanced.redact;
   const cfg = analysisConfigOf(config);
   let out: ReturnType<typeof parseAnalysisOutput>;

@@ -173,7 +173,7 @@ export async function deliverRecord(body: string, deps: DeliverDeps): Promise<De
       url,
       next_attempt_at: now.toISOString(),
       created_at: now.toISOString(),
-      ...(typeof found.call.expires_at === 'number' ? { expires_at: found.call.expires_at } : {}),
+      ...(found.call.expires_at !== undefined && { expires_at: found.call.expires_at }),
     });
   } else {
     record = await deps.deliveries.findDelivery(job.businessId, job.callId, job.eventId);

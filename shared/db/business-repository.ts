@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { BusinessProfile } from '../domain/business-profile';
 import { NotFoundError } from '../errors';
 import type { Db } from './client';
+import { isConditionFailure } from './conditions';
 import { fromItem, queryBusinessPrefix } from './items';
 import { GSI1, keys } from './table';
 
@@ -63,22 +63,17 @@ export class BusinessRepository {
    */
   async listBusinessIds(): Promise<number[]> {
     const ids: number[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.doc.send(
-        new QueryCommand({
-          TableName: this.db.tableName,
-          IndexName: GSI1,
-          KeyConditionExpression: 'gsi1pk = :pk',
-          // The partition's name lives in table.ts; any id yields it.
-          ExpressionAttributeValues: { ':pk': keys.businessIndex(0).gsi1pk },
-          ProjectionExpression: 'id',
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
+    const pages = paginateQuery(
+      { client: this.db.doc },
+      {
+        TableName: this.db.tableName,
+        IndexName: GSI1,
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.businessIndexPartition() },
+        ProjectionExpression: 'id',
+      },
+    );
+    for await (const page of pages) ids.push(...(page.Items ?? []).map((item) => Number(item.id)));
     // A business created before the listing had its own items appears twice (its old business item
     // still carries the index keys): once is enough.
     return [...new Set(ids)];
@@ -115,7 +110,7 @@ export class BusinessRepository {
       );
       return fromItem<Business>(result.Attributes!);
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new NotFoundError(`Business ${businessId} does not exist.`);
+      if (isConditionFailure(error)) throw new NotFoundError(`Business ${businessId} does not exist.`);
       throw error;
     }
   }

@@ -1,54 +1,24 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Call, CallMetrics, TranscriptEntry, WebhookDeliveryView } from '../domain/call';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import type { WebhookDeliveryView } from '../domain/call';
+import type {
+  AnalysisFields,
+  CallDetailRecord,
+  CallRecord,
+  EndingFields,
+  EndingPrecondition,
+  ListCallsOptions,
+  StreamRefusal,
+  Transition,
+} from './call-record';
 import { deliveryViewsFromItems } from './delivery-repository';
 import type { Db, TransactionItem } from './client';
-import { isCancelledTransaction } from './conditions';
+import { callUpdate, NOT_ENDED, STATUS, statusIn, transition } from './call-updates';
+import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
 import { fromItem } from './items';
-import { GSI1, GSI2, keys } from './table';
+import { GSI1, GSI2, callItemKind, keys } from './table';
 
-/** The stored call: the public Call fields plus what the engine and analysis need. */
-export interface CallRecord extends Call {
-  business_id: number;
-  created_at: string;
-  updated_at: string;
-  phone_number_id: number | null;
-  variables: Record<string, string>;
-  /** Epoch seconds after which the call is gone (advanced.keep_days); hidden on read past it. */
-  expires_at?: number;
-  [engineField: string]: unknown;
-}
-
-/** The heavy part of a call, kept out of list reads. */
-export interface CallDetailRecord {
-  transcript: TranscriptEntry[];
-  metrics: CallMetrics | Record<string, never>;
-  recording_key: string | null;
-  expires_at?: number;
-}
-
-/** A condition on the call item (an expression over its attributes, with its names and values). */
-export interface CallCondition {
-  expression: string;
-  values?: Record<string, unknown>;
-  names?: Record<string, string>;
-}
-
-/** What {@link CallRepository.updateCallIf} did, and the call as it now stands. */
-export type ConditionalUpdate = { written: true; call: CallRecord } | { written: false; call: CallRecord | undefined };
-
-/** Why a media stream may not attach to a call (see {@link CallRepository.attachStream}). */
-export type StreamRefusal = 'unknown_call' | 'already_ended' | 'wrong_call' | 'already_attached';
-
-/** Filters and page of GET /calls. */
-export interface ListCallsOptions {
-  limit: number;
-  offset: number;
-  assistantId?: number;
-  direction?: 'inbound' | 'outbound';
-  nowEpochSeconds: number;
-}
+/** The record types live in call-record.ts; callers import them from here, with the repository. */
+export type * from './call-record';
 
 /** Calls of one business: created by the API, moved through their states by the call engine. */
 export class CallRepository {
@@ -145,8 +115,8 @@ export class CallRepository {
         ConsistentRead: true,
       }),
     );
-    const main = result.Items?.find((item) => String(item.sk).endsWith('#MAIN'));
-    const detail = result.Items?.find((item) => String(item.sk).endsWith('#DETAIL'));
+    const main = result.Items?.find((item) => callItemKind(item.sk) === 'main');
+    const detail = result.Items?.find((item) => callItemKind(item.sk) === 'detail');
     if (!main || isExpired(main, nowEpochSeconds)) return undefined;
     return {
       call: fromItem<CallRecord>(main),
@@ -182,53 +152,108 @@ export class CallRepository {
       values[':direction'] = options.direction;
     }
     const found: Record<string, unknown>[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.doc.send(
-        new QueryCommand({
-          TableName: this.db.tableName,
-          IndexName: byAssistant ? GSI2 : GSI1,
-          KeyConditionExpression: byAssistant ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
-          FilterExpression: filters.join(' AND '),
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-          Limit: Math.min(wanted - found.length + 20, 1000),
-          ExclusiveStartKey: cursor,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.db.doc },
+      {
+        TableName: this.db.tableName,
+        IndexName: byAssistant ? GSI2 : GSI1,
+        KeyConditionExpression: byAssistant ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
+        FilterExpression: filters.join(' AND '),
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        // A little past what is wanted, so expired items filtered out rarely cost a second page.
+        Limit: Math.min(wanted + 20, 1000),
+      },
+    );
+    for await (const page of pages) {
       found.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor && found.length < wanted);
+      if (found.length >= wanted) break;
+    }
     const pageItems = found.slice(options.offset, options.offset + options.limit);
     return { calls: pageItems.map((item) => fromItem<CallRecord>(item)), hasMore: found.length > options.offset + options.limit };
   }
 
-  /** Sets fields of the call record (engine/analysis), optionally guarded by a condition. */
-  async updateCall(businessId: number, callId: number, fields: Record<string, unknown>, condition?: CallCondition): Promise<CallRecord> {
-    const result = await this.db.doc.send(this.#update(businessId, callId, fields, condition));
-    return fromItem<CallRecord>(result.Attributes!);
+  /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */
+  async markRinging(businessId: number, callId: number, at: string): Promise<boolean> {
+    return (await transition(this.db, businessId, callId, { status: 'ringing', updated_at: at }, statusIn('queued'))).written;
   }
 
   /**
-   * Sets fields of the call record if `condition` holds, and returns the call either way: as
-   * written, or as it stood when the condition failed (undefined when there is no such call).
-   * DynamoDB returns that item with the failure (ReturnValuesOnConditionCheckFailure), so a lost
-   * race costs no read to learn where the call is now.
+   * Queued or ringing → in_progress, with `started_at` (the clock starts once). Refused when another
+   * party answered it first: the refusal carries the call as it stands, so no read follows.
    */
-  async updateCallIf(
+  async markAnswered(businessId: number, callId: number, at: string): Promise<Transition> {
+    return transition(
+      this.db,
+      businessId,
+      callId,
+      { status: 'in_progress', started_at: at, updated_at: at },
+      statusIn('queued', 'ringing'),
+    );
+  }
+
+  /** Records that a live call was handed to `toNumber`; the call as written, undefined when it is not live. */
+  async recordTransfer(businessId: number, callId: number, toNumber: string, at: string): Promise<CallRecord | undefined> {
+    const set = { transferred_to: toNumber, transferred_at: at, updated_at: at };
+    const { written, call } = await transition(this.db, businessId, callId, set, statusIn('in_progress'));
+    return written ? call : undefined;
+  }
+
+  /**
+   * Claims a queued call for the outbound consumer `owner`: the idempotency guard of the dial (a
+   * redelivered job finds it claimed). A claim given back ({@link releaseClaim}) can be taken again.
+   * The call as claimed, or undefined (claimed already, past queued, or gone).
+   */
+  async claimQueued(businessId: number, callId: number, owner: string, at: string): Promise<CallRecord | undefined> {
+    const { written, call } = await transition(
+      this.db,
+      businessId,
+      callId,
+      { claimed_by: owner, claimed_at: at, updated_at: at },
+      {
+        expression: '#status = :queued AND (attribute_not_exists(claimed_by) OR attribute_type(claimed_by, :null))',
+        names: STATUS,
+        values: { ':queued': 'queued', ':null': 'NULL' },
+      },
+    );
+    return written ? call : undefined;
+  }
+
+  /**
+   * Gives back `owner`'s claim (a call deferred at the concurrency cap). `claimed_by` becomes null,
+   * which every reader treats as unclaimed. False when another owner holds the claim.
+   */
+  async releaseClaim(businessId: number, callId: number, owner: string, at: string): Promise<boolean> {
+    const set = { claimed_by: null, claimed_at: null, updated_at: at };
+    return (await transition(this.db, businessId, callId, set, { expression: 'claimed_by = :owner', values: { ':owner': owner } })).written;
+  }
+
+  /** Records the carrier's answer to our dial: its call sid and the call's time limit. False when the call is gone. */
+  async recordDialled(
     businessId: number,
     callId: number,
-    fields: Record<string, unknown>,
-    condition: CallCondition,
-  ): Promise<ConditionalUpdate> {
-    try {
-      const result = await this.db.doc.send(this.#update(businessId, callId, fields, condition, 'ALL_OLD'));
-      return { written: true, call: fromItem<CallRecord>(result.Attributes!) };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const item = error.Item ? unmarshall(error.Item as Parameters<typeof unmarshall>[0]) : undefined;
-      return { written: false, call: item ? fromItem<CallRecord>(item) : undefined };
-    }
+    dialled: { carrierCallSid: string; timeLimitS: number; at: string },
+  ): Promise<boolean> {
+    const set = { carrier_call_sid: dialled.carrierCallSid, time_limit_s: dialled.timeLimitS, updated_at: dialled.at };
+    return (await transition(this.db, businessId, callId, set)).written;
+  }
+
+  /**
+   * The media session's sign of life (every 30 s): `heartbeat_at` only, never `updated_at` (the
+   * carrier callbacks own it). False, writing nothing, once the call has ended or is gone.
+   */
+  async heartbeat(businessId: number, callId: number, at: string): Promise<boolean> {
+    return (await transition(this.db, businessId, callId, { heartbeat_at: at }, NOT_ENDED)).written;
+  }
+
+  /** Records the carrier's `completed` on a call a live session still owns. False once it has ended, or is gone. */
+  async recordCarrierCompleted(businessId: number, callId: number, at: string): Promise<boolean> {
+    return (await transition(this.db, businessId, callId, { carrier_completed_at: at }, NOT_ENDED)).written;
+  }
+
+  /** Records the carrier's answering-machine verdict. False when there is no such call. */
+  async recordAnsweredBy(businessId: number, callId: number, answeredBy: string): Promise<boolean> {
+    return (await transition(this.db, businessId, callId, { answered_by: answeredBy })).written;
   }
 
   /**
@@ -241,14 +266,15 @@ export class CallRepository {
    * one DynamoDB round trip before the greeting.
    */
   async attachStream(businessId: number, callId: number, callSid: string, at: string): Promise<CallRecord | StreamRefusal> {
-    const { written, call } = await this.updateCallIf(
+    const { written, call } = await transition(
+      this.db,
       businessId,
       callId,
       { media_started_at: at, heartbeat_at: at, carrier_call_sid: callSid },
       {
         expression:
           '#status <> :ended AND attribute_not_exists(media_started_at) AND (attribute_not_exists(carrier_call_sid) OR carrier_call_sid = :sid)',
-        names: { '#status': 'status' },
+        names: STATUS,
         values: { ':ended': 'ended', ':sid': callSid },
       },
     );
@@ -258,76 +284,77 @@ export class CallRepository {
     return call.carrier_call_sid === callSid ? 'already_attached' : 'wrong_call';
   }
 
-  #update(businessId: number, callId: number, fields: Record<string, unknown>, condition?: CallCondition, onFailure?: 'ALL_OLD') {
-    const names: Record<string, string> = { ...condition?.names };
-    const values: Record<string, unknown> = { ...condition?.values };
-    const sets = Object.entries(fields).map(([field, value], i) => {
-      names[`#u${i}`] = field;
-      values[`:u${i}`] = value;
-      return `#u${i} = :u${i}`;
-    });
-    return new UpdateCommand({
-      TableName: this.db.tableName,
-      Key: keys.call(businessId, callId),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValues: 'ALL_NEW',
-      ...(onFailure && { ReturnValuesOnConditionCheckFailure: onFailure }),
-    });
-  }
-
   /**
    * Ends the call and stores its detail (transcript, metrics, recording key) in one transaction,
    * so an ending never lands without what the call said. The write holds only while the call has
    * not ended and still has the slot and reservation the caller saw (`seen`): the steps that follow
    * (give the slot back, settle the minutes) act on exactly that. It also sets `finish_pending`,
-   * which the follow-up clears once every step has run. `lost` (with the call as it now stands,
-   * from the failed condition: no read) when the call ended meanwhile, or its slot or reservation
-   * changed.
+   * which {@link markEndingFinished} clears once every step has run. `lost` (with the call as it
+   * now stands, from the failed condition: no read) when the call ended meanwhile, or its slot or
+   * reservation changed.
    */
   async endCall(
     businessId: number,
     callId: number,
-    fields: Record<string, unknown>,
+    fields: EndingFields,
     detail: CallDetailRecord,
-    seen: { slotHeld: boolean; reservedMinutes: number | undefined },
+    seen: EndingPrecondition,
   ): Promise<'ended' | { lost: CallRecord | undefined }> {
-    const update = this.#update(
+    const update = callUpdate(
+      this.db,
       businessId,
       callId,
-      { ...fields, finish_pending: true },
+      { ...fields, status: 'ended', finish_pending: true },
       {
         expression: [
           '#status <> :ended',
           seen.slotHeld ? 'slot_held = :true' : '(attribute_not_exists(slot_held) OR slot_held <> :true)',
           seen.reservedMinutes === undefined ? 'attribute_not_exists(reserved_minutes)' : 'reserved_minutes = :reserved',
         ].join(' AND '),
-        names: { '#status': 'status' },
+        names: STATUS,
         values: { ':ended': 'ended', ':true': true, ...(seen.reservedMinutes !== undefined && { ':reserved': seen.reservedMinutes }) },
       },
-    ).input;
-    const updateItem = {
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-      TableName: update.TableName!,
-      Key: update.Key!,
-      UpdateExpression: update.UpdateExpression!,
-      ...(update.ConditionExpression !== undefined && { ConditionExpression: update.ConditionExpression }),
-      ...(update.ExpressionAttributeNames !== undefined && { ExpressionAttributeNames: update.ExpressionAttributeNames }),
-      ...(update.ExpressionAttributeValues !== undefined && { ExpressionAttributeValues: update.ExpressionAttributeValues }),
-    };
+    );
     const detailItem = {
       Put: { TableName: this.db.tableName, Item: { ...keys.callDetail(businessId, callId), entity: 'call_detail', ...detail } },
     };
     try {
-      await this.db.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: updateItem }, detailItem] }));
+      await this.db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Update: { ...update, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }, detailItem],
+        }),
+      );
       return 'ended';
     } catch (error) {
-      if (!isCancelledTransaction(error, 0)) throw error;
-      const item = (error as { CancellationReasons?: { Item?: Record<string, unknown> }[] }).CancellationReasons?.[0]?.Item;
-      return { lost: item ? fromItem<CallRecord>(unmarshall(item as Parameters<typeof unmarshall>[0])) : undefined };
+      const lost = cancelledTransactionItem(error, 0);
+      if (!lost) throw error;
+      return { lost: lost.item && fromItem<CallRecord>(lost.item) };
     }
+  }
+
+  /** Clears `finish_pending` once every step after an ending has run. False when the call has not ended, or is gone. */
+  async markEndingFinished(businessId: number, callId: number): Promise<boolean> {
+    return (await transition(this.db, businessId, callId, { finish_pending: false }, statusIn('ended'))).written;
+  }
+
+  /** Counts an analysis run before it calls the model. False when the call is gone. */
+  async recordAnalysisAttempt(businessId: number, callId: number, attempt: number): Promise<boolean> {
+    return (await transition(this.db, businessId, callId, { analysis_attempts: attempt })).written;
+  }
+
+  /**
+   * Stores the analysis once, with the id `call.completed` is published with: guarded by
+   * `analysis_completed_at`, so a concurrent or repeated run never overwrites a finished analysis.
+   * Refused with the call as it stands (its `completed_event_id`, for a re-publish with the same id).
+   */
+  async completeAnalysis(
+    businessId: number,
+    callId: number,
+    fields: AnalysisFields,
+    completion: { at: string; eventId: string },
+  ): Promise<Transition> {
+    const set = { ...fields, analysis_completed_at: completion.at, completed_event_id: completion.eventId, updated_at: completion.at };
+    return transition(this.db, businessId, callId, set, { expression: 'attribute_not_exists(analysis_completed_at)' });
   }
 
   /** Replaces the call's detail item (transcript, metrics, recording key). */

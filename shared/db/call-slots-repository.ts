@@ -1,6 +1,6 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './client';
+import { isCancelledTransaction, isTransactionConflict } from './conditions';
 import { keys } from './table';
 
 /** Tries of a transaction that lost to a concurrent one on the same business item (TransactionConflict). */
@@ -29,8 +29,8 @@ export class CallSlotsRepository {
         await this.db.doc.send(new TransactWriteCommand({ TransactItems: this.acquireItems(businessId, callId) }));
         return true;
       } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        if (!isConflict(error)) return this.holds(businessId, callId);
+        if (!isCancelledTransaction(error)) throw error;
+        if (!isTransactionConflict(error)) return this.holds(businessId, callId);
         await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
       }
     }
@@ -44,8 +44,8 @@ export class CallSlotsRepository {
         await this.db.doc.send(new TransactWriteCommand({ TransactItems: this.releaseItems(businessId, callId) }));
         return true;
       } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        if (!isConflict(error)) return false;
+        if (!isCancelledTransaction(error)) throw error;
+        if (!isTransactionConflict(error)) return false;
         await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
       }
     }
@@ -111,12 +111,4 @@ export class CallSlotsRepository {
     );
     return call.Item?.slot_held === true && call.Item.slot_released !== true;
   }
-}
-
-/** True when the transaction lost to a concurrent one (retry), not to one of our conditions. */
-function isConflict(error: TransactionCanceledException): boolean {
-  const reasons = error.CancellationReasons ?? [];
-  return (
-    reasons.some((reason) => reason.Code === 'TransactionConflict') && !reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')
-  );
 }

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import { isRememberableNumber, type CallerMemoryEntry } from '../domain/memory-prompt';
 import type { Db } from './client';
 import { keys } from './table';
@@ -46,27 +46,26 @@ export class CallerMemoryRepository {
     const wanted = Math.min(Math.max(Math.floor(limit), 0), MAX_RECALL);
     if (wanted === 0 || !isRememberableNumber(callerNumber)) return [];
     const found: CallerMemoryEntry[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.doc.send(
-        new QueryCommand({
-          TableName: this.db.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          // TTL deletion lags by up to ~48 h, so expired entries are filtered out on read.
-          FilterExpression: 'attribute_not_exists(expires_at) OR expires_at > :now',
-          ExpressionAttributeValues: {
-            ':pk': keys.business(businessId).pk,
-            ':prefix': keys.callerMemoryPrefix(callerNumber),
-            ':now': this.nowEpochSeconds(),
-          },
-          ScanIndexForward: false,
-          Limit: wanted,
-          ExclusiveStartKey: cursor,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.db.doc },
+      {
+        TableName: this.db.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        // TTL deletion lags by up to ~48 h, so expired entries are filtered out on read.
+        FilterExpression: 'attribute_not_exists(expires_at) OR expires_at > :now',
+        ExpressionAttributeValues: {
+          ':pk': keys.business(businessId).pk,
+          ':prefix': keys.callerMemoryPrefix(callerNumber),
+          ':now': this.nowEpochSeconds(),
+        },
+        ScanIndexForward: false,
+        Limit: wanted,
+      },
+    );
+    for await (const page of pages) {
       found.push(...(page.Items ?? []).map(toEntry));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor && found.length < wanted);
+      if (found.length >= wanted) break;
+    }
     return found.slice(0, wanted);
   }
 }

@@ -1,9 +1,9 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PhoneNumber } from '../domain/phone-number';
 import type { Tool } from '../domain/tool';
 import { ConflictError } from '../errors';
 import type { Db } from './client';
+import { isCancelledTransaction } from './conditions';
 import { fromItem, queryBusinessPrefix } from './items';
 import { keys } from './table';
 
@@ -49,7 +49,7 @@ export class CatalogRepository {
         }),
       );
     } catch (error) {
-      if (error instanceof TransactionCanceledException) {
+      if (isCancelledTransaction(error)) {
         throw new ConflictError('number_taken', `${number.number} is already assigned.`, { cause: error });
       }
       throw error;

@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { WebhookDeliveryView } from '../domain/call';
 import type { Db } from './client';
 import { fromItem } from './items';
-import { keys } from './table';
+import { callItemKind, keys } from './table';
 import { isConditionFailure } from './conditions';
 
 /** Delivery states: retried on schedule while `pending`; `failed` is the dead-letter record. */
@@ -39,20 +39,9 @@ export interface DeliveryRecord {
 /** What a new delivery starts with. */
 export type NewDelivery = Omit<DeliveryRecord, 'state' | 'attempts' | 'updated_at'>;
 
-/** The sort-key segment that follows a call's item prefix. */
-const DELIVERY_SEGMENT = 'DELIVERY#';
-
-/**
- * Key of a delivery: the call's partition and a sort key under the call's item prefix, so the
- * single query behind GET /calls/{id} (`begins_with(sk, CALL#<id>#)`) sees deliveries too.
- */
-export function deliveryKey(businessId: number, callId: number, eventId: string): { pk: string; sk: string } {
-  return { pk: keys.call(businessId, callId).pk, sk: `${keys.callItemsPrefix(callId)}${DELIVERY_SEGMENT}${eventId}` };
-}
-
 /** True for a raw table item that is a delivery record (for callers that already queried the call's items). */
-export function isDeliveryItem(item: Record<string, unknown>): boolean {
-  return typeof item.sk === 'string' && item.sk.includes(`#${DELIVERY_SEGMENT}`) && item.entity === 'webhook_delivery';
+function isDeliveryItem(item: Record<string, unknown>): boolean {
+  return callItemKind(item.sk) === 'delivery' && item.entity === 'webhook_delivery';
 }
 
 /** The public view of a delivery (GET /calls/{id} `webhook_deliveries[]`). */
@@ -92,7 +81,7 @@ export class DeliveryRepository {
       await this.db.doc.send(
         new PutCommand({
           TableName: this.db.tableName,
-          Item: { ...deliveryKey(input.business_id, input.call_id, input.webhook_id), entity: 'webhook_delivery', ...record },
+          Item: { ...keys.callDelivery(input.business_id, input.call_id, input.webhook_id), entity: 'webhook_delivery', ...record },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -108,7 +97,7 @@ export class DeliveryRepository {
   /** One delivery, or undefined. */
   async findDelivery(businessId: number, callId: number, eventId: string): Promise<DeliveryRecord | undefined> {
     const result = await this.db.doc.send(
-      new GetCommand({ TableName: this.db.tableName, Key: deliveryKey(businessId, callId, eventId), ConsistentRead: true }),
+      new GetCommand({ TableName: this.db.tableName, Key: keys.callDelivery(businessId, callId, eventId), ConsistentRead: true }),
     );
     return result.Item ? fromItem<DeliveryRecord>(result.Item) : undefined;
   }
@@ -127,7 +116,7 @@ export class DeliveryRepository {
       const result = await this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.tableName,
-          Key: deliveryKey(previous.business_id, previous.call_id, previous.webhook_id),
+          Key: keys.callDelivery(previous.business_id, previous.call_id, previous.webhook_id),
           UpdateExpression: 'SET attempts = list_append(attempts, :attempt), #state = :state, next_attempt_at = :next, updated_at = :now',
           ConditionExpression: 'attribute_exists(pk) AND size(attempts) = :count AND #state = :pending',
           ExpressionAttributeNames: { '#state': 'state' },
@@ -151,25 +140,18 @@ export class DeliveryRepository {
 
   /** Every delivery record of a call, oldest first. */
   async listDeliveryRecords(businessId: number, callId: number): Promise<DeliveryRecord[]> {
-    const items: Record<string, unknown>[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.doc.send(
-        new QueryCommand({
-          TableName: this.db.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: {
-            ':pk': keys.call(businessId, callId).pk,
-            ':prefix': `${keys.callItemsPrefix(callId)}${DELIVERY_SEGMENT}`,
-          },
-          ConsistentRead: true,
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return items.map((item) => fromItem<DeliveryRecord>(item)).sort(byCreation);
+    const records: DeliveryRecord[] = [];
+    const pages = paginateQuery(
+      { client: this.db.doc },
+      {
+        TableName: this.db.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.business(businessId).pk, ':prefix': keys.callDeliveriesPrefix(callId) },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) records.push(...(page.Items ?? []).map((item) => fromItem<DeliveryRecord>(item)));
+    return records.sort(byCreation);
   }
 
   /** The call's deliveries as GET /calls/{id} shows them (`webhook_deliveries`), oldest first. */
@@ -180,20 +162,21 @@ export class DeliveryRepository {
   /** Every delivery of the business (ops listing): the call items of its partition, deliveries only. */
   async listDeliveryRecordsForBusiness(businessId: number): Promise<DeliveryRecord[]> {
     const records: DeliveryRecord[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.doc.send(
-        new QueryCommand({
-          TableName: this.db.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          FilterExpression: 'entity = :entity',
-          ExpressionAttributeValues: { ':pk': keys.business(businessId).pk, ':prefix': 'CALL#', ':entity': 'webhook_delivery' },
-          ExclusiveStartKey: cursor,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.db.doc },
+      {
+        TableName: this.db.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        FilterExpression: 'entity = :entity',
+        ExpressionAttributeValues: {
+          ':pk': keys.business(businessId).pk,
+          ':prefix': keys.allCallItemsPrefix(),
+          ':entity': 'webhook_delivery',
+        },
+      },
+    );
+    for await (const page of pages)
       records.push(...(page.Items ?? []).filter(isDeliveryItem).map((item) => fromItem<DeliveryRecord>(item)));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
     return records;
   }
 }

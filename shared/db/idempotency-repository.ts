@@ -1,7 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Db, TransactionItem } from './client';
+import { conditionFailureItem, isConditionFailure } from './conditions';
 import { keys } from './table';
 
 /** How long a key is remembered (docs/design.md §4: 24 h). */
@@ -12,6 +11,13 @@ export const IDEMPOTENCY_LEASE_MS = 30_000;
 /** What a claim found: it is ours to run, or an earlier request already answered or is running. */
 export type IdempotencyClaim =
   { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown } | { kind: 'mismatch' } | { kind: 'in_progress' };
+
+/** A stored idempotency record: claimed (`in_progress`), then `completed` with the response. */
+type IdempotencyItem = { fingerprint: string; lease_until: number; expires_at: number } & (
+  | { state: 'in_progress' }
+  /** `body` is the response body as JSON text. */
+  | { state: 'completed'; status: number; body: string }
+);
 
 /**
  * Idempotency records for POST requests, scoped to business + method + route + client key, so the
@@ -43,8 +49,8 @@ export class IdempotencyRepository {
       );
       return { kind: 'claimed' };
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
-      const existing = unmarshall(error.Item as Parameters<typeof unmarshall>[0]);
+      const existing = conditionFailureItem(error)?.item as IdempotencyItem | undefined;
+      if (!existing) throw error;
       if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
       if (existing.state === 'completed') return { kind: 'replay', status: existing.status, body: JSON.parse(existing.body) };
       return { kind: 'in_progress' };
@@ -77,7 +83,7 @@ export class IdempotencyRepository {
         }),
       )
       .catch((error) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!isConditionFailure(error)) throw error;
       });
   }
 }

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './client';
 import { keys } from './table';
 
@@ -10,19 +10,15 @@ export function fromItem<T>(item: Record<string, unknown>): T {
 
 /** Every item of one business whose sort key starts with `prefix`, following pagination. */
 export async function queryBusinessPrefix<T>(db: Db, businessId: number, prefix: string): Promise<T[]> {
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await db.doc.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.business(businessId).pk, ':prefix': prefix },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items.map((item) => fromItem<T>(item));
+  const records: T[] = [];
+  const pages = paginateQuery(
+    { client: db.doc },
+    {
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.business(businessId).pk, ':prefix': prefix },
+    },
+  );
+  for await (const page of pages) records.push(...(page.Items ?? []).map((item) => fromItem<T>(item)));
+  return records;
 }

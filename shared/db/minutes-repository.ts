@@ -1,6 +1,7 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { CallRecord } from './call-record';
 import type { Db } from './client';
+import { isCancelledTransaction } from './conditions';
 import { keys } from './table';
 
 /** Whole minutes charged for a call of this length (rounded up; a 0 s call costs nothing). */
@@ -11,10 +12,7 @@ export function billableMinutes(durationSeconds: number): number {
 const MAX_TRIES = 8;
 
 /** The fields of a call item that settling reads. */
-export interface SettleState {
-  reserved_minutes?: unknown;
-  settled?: unknown;
-}
+export type SettleState = Pick<CallRecord, 'reserved_minutes' | 'settled'>;
 
 /**
  * The plan's minutes ledger (docs/design.md §4). Before dialling, the engine reserves the call's possible
@@ -78,9 +76,8 @@ export class MinutesRepository {
         );
         return granted;
       } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const reasons = error.CancellationReasons ?? [];
-        if (reasons[1]?.Code === 'ConditionalCheckFailed') return this.alreadyReserved(businessId, callId);
+        if (!isCancelledTransaction(error)) throw error;
+        if (isCancelledTransaction(error, 1)) return this.alreadyReserved(businessId, callId);
       }
     }
     throw new Error(`Could not reserve minutes for call ${callId}: the balance kept changing.`);
@@ -102,7 +99,7 @@ export class MinutesRepository {
     let call = known ?? (await this.readCall(businessId, callId));
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       if (!call || call.settled === true) return null;
-      const reserved = call.reserved_minutes === undefined ? undefined : Number(call.reserved_minutes);
+      const reserved = call.reserved_minutes;
       const used = Math.min(billableMinutes(durationSeconds), reserved ?? 0);
       try {
         await this.db.doc.send(
@@ -130,7 +127,7 @@ export class MinutesRepository {
         );
         return used;
       } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
+        if (!isCancelledTransaction(error)) throw error;
         // Settled by a concurrent ending, or reserved since we looked: the next read tells which.
         call = await this.readCall(businessId, callId);
       }

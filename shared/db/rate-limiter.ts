@@ -1,6 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './client';
+import { conditionFailureItem } from './conditions';
 import { keys } from './table';
 
 /** The verdict for one request, with what the RateLimit headers report. */
@@ -69,8 +69,9 @@ export class RateLimiter {
         this.merge(view, fresh);
         return this.decision(true, view, busy, now, slot);
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) {
-          this.merge(view, slotsOf(error.Item as Record<string, unknown> | undefined, this.limit));
+        const failed = conditionFailureItem(error);
+        if (failed) {
+          this.merge(view, slotsOf(failed.item, this.limit));
           continue;
         }
         this.log('rate limiter store failed; allowing the request (fail open)', error);
@@ -140,10 +141,8 @@ function slotsOf(item: Record<string, unknown> | undefined, limit: number): numb
   const slots = new Array<number>(limit).fill(0);
   if (!item) return slots;
   for (let i = 0; i < limit; i++) {
-    // Items from a failed condition come back marshalled ({N: "…"}); successful ones unmarshalled.
-    const value = item[`s${i}`] as number | { N?: string } | undefined;
+    const value = item[`s${i}`];
     if (typeof value === 'number') slots[i] = value;
-    else if (value && typeof value.N === 'string') slots[i] = Number(value.N);
   }
   return slots;
 }

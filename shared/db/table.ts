@@ -32,6 +32,9 @@ export function padId(id: number): string {
 
 const biz = (businessId: number) => `BIZ#${padId(businessId)}`;
 
+/** The GSI1 partition listing every business. */
+const BUSINESSES = 'SYS#BUSINESSES';
+
 /** Key builders, one per access pattern. */
 export const keys = {
   /** The global id counter (blocks of ids are allocated from it, never one id per write). */
@@ -39,7 +42,8 @@ export const keys = {
 
   business: (businessId: number) => ({ pk: biz(businessId), sk: 'BUSINESS' }),
   /** All businesses, for ops listing; GSI1. */
-  businessIndex: (businessId: number) => ({ gsi1pk: 'SYS#BUSINESSES', gsi1sk: padId(businessId) }),
+  businessIndex: (businessId: number) => ({ gsi1pk: BUSINESSES, gsi1sk: padId(businessId) }),
+  businessIndexPartition: () => BUSINESSES,
   /**
    * The business's entry in that listing: a write-once item of its own. The business item itself
    * carries no index keys, because it is rewritten by every call's slot and minutes transactions,
@@ -67,7 +71,16 @@ export const keys = {
   /** The call record (list fields only; the transcript lives in its own item). */
   call: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#MAIN` }),
   callDetail: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#DETAIL` }),
+  /** Every item of one call (main, detail, webhook deliveries): GET /calls/{id} reads them in one query. */
   callItemsPrefix: (callId: number) => `CALL#${padId(callId)}#`,
+  /** Every call item of a business (ops listings). */
+  allCallItemsPrefix: () => 'CALL#',
+  /** A webhook delivery of one call's event: under the call's item prefix, so the call's one query sees it. */
+  callDelivery: (businessId: number, callId: number, eventId: string) => ({
+    pk: biz(businessId),
+    sk: `CALL#${padId(callId)}#DELIVERY#${eventId}`,
+  }),
+  callDeliveriesPrefix: (callId: number) => `CALL#${padId(callId)}#DELIVERY#`,
   /** An inbound call by the carrier's CallSid: a replayed voice webhook finds its call here instead of making another. */
   inboundCallSid: (businessId: number, carrierCallSid: string) => ({ pk: biz(businessId), sk: `INBOUND#${carrierCallSid}` }),
   /** GSI1: a business's calls, newest first by creation. */
@@ -100,3 +113,11 @@ export const keys = {
   /** Ends with '#' so +1555 never matches +15551's entries. */
   callerMemoryPrefix: (e164: string) => `CALLER#${e164}#`,
 } as const;
+
+/** Which of a call's items a sort key from the `callItemsPrefix` query names. */
+export function callItemKind(sk: unknown): 'main' | 'detail' | 'delivery' | undefined {
+  if (typeof sk !== 'string' || !sk.startsWith('CALL#')) return undefined;
+  if (sk.endsWith('#MAIN')) return 'main';
+  if (sk.endsWith('#DETAIL')) return 'detail';
+  return sk.includes('#DELIVERY#') ? 'delivery' : undefined;
+}

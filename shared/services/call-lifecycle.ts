@@ -4,12 +4,11 @@ import { durationSeconds, expiryFor } from '../domain/carrier-status';
 import { outcomeForEndedReason } from '../domain/outcome';
 import { redactDeep } from '../domain/redact';
 import type { AssistantRepository } from '../db/assistant-repository';
-import type { CallRecord, CallRepository } from '../db/call-repository';
+import type { CallRecord, CallRepository, EndingFields } from '../db/call-repository';
 import type { CallSlotsRepository } from '../db/call-slots-repository';
 import type { MinutesRepository } from '../db/minutes-repository';
 import type { CallEvent } from '../events/catalog';
 import type { EventBus } from '../events/event-bus';
-import { isConditionFailure } from '../db/conditions';
 
 export interface CallLifecycleDeps {
   calls: CallRepository;
@@ -62,19 +61,9 @@ const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_rel
 export class CallLifecycle {
   constructor(private readonly deps: CallLifecycleDeps) {}
 
+  /** Queued → ringing; a call already past queued (or gone) is left as it is. */
   async markRinging(businessId: number, callId: number): Promise<void> {
-    await this.guarded(() =>
-      this.deps.calls.updateCall(
-        businessId,
-        callId,
-        { status: 'ringing', updated_at: this.deps.now().toISOString() },
-        {
-          expression: '#status = :queued',
-          names: { '#status': 'status' },
-          values: { ':queued': 'queued' },
-        },
-      ),
-    );
+    await this.deps.calls.markRinging(businessId, callId, this.deps.now().toISOString());
   }
 
   /**
@@ -85,16 +74,7 @@ export class CallLifecycle {
    */
   async markAnswered(businessId: number, callId: number): Promise<CallRecord | undefined> {
     const at = this.deps.now().toISOString();
-    const { written, call } = await this.deps.calls.updateCallIf(
-      businessId,
-      callId,
-      { status: 'in_progress', started_at: at, updated_at: at },
-      {
-        expression: '#status IN (:queued, :ringing)',
-        names: { '#status': 'status' },
-        values: { ':queued': 'queued', ':ringing': 'ringing' },
-      },
-    );
+    const { written, call } = await this.deps.calls.markAnswered(businessId, callId, at);
     if (written) await this.publish('call.started', call);
     return call;
   }
@@ -105,18 +85,7 @@ export class CallLifecycle {
    */
   async markTransferred(businessId: number, callId: number, toNumber: string): Promise<void> {
     const at = this.deps.now().toISOString();
-    const updated = await this.guarded(() =>
-      this.deps.calls.updateCall(
-        businessId,
-        callId,
-        { transferred_to: toNumber, transferred_at: at, updated_at: at },
-        {
-          expression: '#status = :live',
-          names: { '#status': 'status' },
-          values: { ':live': 'in_progress' },
-        },
-      ),
-    );
+    const updated = await this.deps.calls.recordTransfer(businessId, callId, toNumber, at);
     if (updated) await this.publish('call.transferred', updated);
   }
 
@@ -160,21 +129,12 @@ export class CallLifecycle {
   async finish(call: CallRecord): Promise<void> {
     if (holdsSlot(call)) await this.deps.slots?.release(call.business_id, call.id);
     if (call.finish_pending !== true) return;
-    const duration = typeof call.duration_s === 'number' ? call.duration_s : 0;
-    await this.deps.minutes.settle(call.business_id, call.id, duration, { reserved_minutes: call.reserved_minutes, settled: call.settled });
-    await this.publish('call.ended', call, typeof call.ended_event_id === 'string' ? call.ended_event_id : undefined);
-    await this.guarded(() =>
-      this.deps.calls.updateCall(
-        call.business_id,
-        call.id,
-        { finish_pending: false },
-        {
-          expression: '#status = :ended',
-          names: { '#status': 'status' },
-          values: { ':ended': 'ended' },
-        },
-      ),
-    );
+    await this.deps.minutes.settle(call.business_id, call.id, call.duration_s, {
+      reserved_minutes: call.reserved_minutes,
+      settled: call.settled,
+    });
+    await this.publish('call.ended', call, call.ended_event_id);
+    await this.deps.calls.markEndingFinished(call.business_id, call.id);
   }
 
   /** The one conditional write of an ending (state + detail): the ended call, or the call as it stands when the write lost. */
@@ -183,8 +143,7 @@ export class CallLifecycle {
     const now = this.deps.now().toISOString();
     const endedAt = lastSignOfLife(ending.endedAt, call.started_at, now) ?? now;
     const expiresAt = expiryFor(endedAt, config.advanced.keep_days);
-    const fields = {
-      status: 'ended',
+    const fields: EndingFields = {
       ended_at: endedAt,
       ended_reason: ending.endedReason,
       duration_s: durationSeconds(call.started_at, endedAt),
@@ -201,12 +160,9 @@ export class CallLifecycle {
       recording_key: hipaa ? null : (ending.recordingKey ?? null),
       ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
     };
-    const seen = {
-      slotHeld: call.slot_held === true,
-      reservedMinutes: typeof call.reserved_minutes === 'number' ? call.reserved_minutes : undefined,
-    };
+    const seen = { slotHeld: call.slot_held === true, reservedMinutes: call.reserved_minutes };
     const written = await this.deps.calls.endCall(call.business_id, call.id, fields, detail, seen);
-    if (written === 'ended') return { ended: { ...call, ...fields, finish_pending: true } as CallRecord };
+    if (written === 'ended') return { ended: { ...call, ...fields, status: 'ended', finish_pending: true } };
     return written.lost ? { current: written.lost } : {};
   }
 
@@ -228,22 +184,12 @@ export class CallLifecycle {
       },
     ]);
   }
-
-  /** Runs a conditional update; a lost condition (already past that state) is not an error. */
-  private async guarded(update: () => Promise<CallRecord>): Promise<CallRecord | undefined> {
-    try {
-      return await update();
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined;
-      throw error;
-    }
-  }
 }
 
 /** `endedAt` clamped between the answer and now (an ending can precede neither), or undefined when unusable. */
 function lastSignOfLife(endedAt: string | undefined, startedAt: string | null | undefined, now: string): string | undefined {
   if (endedAt === undefined || Number.isNaN(Date.parse(endedAt))) return undefined;
   if (Date.parse(endedAt) > Date.parse(now)) return now;
-  if (typeof startedAt === 'string' && Date.parse(endedAt) < Date.parse(startedAt)) return startedAt;
+  if (startedAt && Date.parse(endedAt) < Date.parse(startedAt)) return startedAt;
   return endedAt;
 }

@@ -69,12 +69,10 @@ export function dialOutbound(deps: DialOutboundDeps) {
         timeoutS: deps.ringTimeoutS ?? 30,
         timeLimitS: limitS + CARRIER_GRACE_S,
       });
-      await deps.calls.updateCall(call.business_id, call.id, {
-        carrier_call_sid: placed.callSid,
-        time_limit_s: limitS,
-        updated_at: deps.now().toISOString(),
-      });
-      return 'dialled';
+      const dialled = { carrierCallSid: placed.callSid, timeLimitS: limitS, at: deps.now().toISOString() };
+      if (await deps.calls.recordDialled(call.business_id, call.id, dialled)) return 'dialled';
+      deps.log(`call ${call.id} vanished while its carrier call ${placed.callSid} was placed`);
+      return 'ended';
     } catch (error) {
       if (error instanceof ProviderError && error.retryable) throw error;
       deps.log(`carrier refused call ${call.id}`, error);

@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
 import { OutboundCallJobSchema, type OutboundCallJob, type OutboundJobs, type ReceivedJob } from '../../../shared/queue/outbound-calls';
 import type { DialResult } from './dial-outbound';
-import { isConditionFailure } from '../../../shared/db/conditions';
 
 /** What happens to a claimed call: the engine dials it (telephony lives behind this function). */
 export type DialCall = (call: CallRecord) => Promise<DialResult>;
@@ -27,52 +26,6 @@ export interface OutboundConsumerOptions {
 export type JobOutcome = 'dialled' | 'ended' | 'deferred' | 'already_claimed' | 'call_missing' | 'invalid';
 
 /**
- * Claims a queued call for this process. The conditional write is the idempotency guard: a
- * redelivered or duplicated job finds the call already claimed and never dials twice. A claim
- * given back ({@link unclaimCall}: `claimed_by` null) can be taken again.
- */
-export async function claimCall(calls: CallRepository, job: { business_id: number; call_id: number }, owner: string, now: Date) {
-  try {
-    return await calls.updateCall(
-      job.business_id,
-      job.call_id,
-      { claimed_by: owner, claimed_at: now.toISOString(), updated_at: now.toISOString() },
-      {
-        expression: '#status = :queued AND (attribute_not_exists(claimed_by) OR attribute_type(claimed_by, :null))',
-        names: { '#status': 'status' },
-        values: { ':queued': 'queued', ':null': 'NULL' },
-      },
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
-}
-
-/**
- * Gives back this process's claim on a call deferred at the concurrency cap, so its next delivery
- * can claim it. `claimed_by` becomes null rather than removed (the repository's update only sets
- * fields); every reader treats null as unclaimed. False when another owner holds the claim.
- */
-export async function unclaimCall(calls: CallRepository, job: OutboundCallJob, owner: string, now: Date): Promise<boolean> {
-  try {
-    await calls.updateCall(
-      job.business_id,
-      job.call_id,
-      { claimed_by: null, claimed_at: null, updated_at: now.toISOString() },
-      {
-        expression: 'claimed_by = :owner',
-        values: { ':owner': owner },
-      },
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
-/**
  * The outbound-calls consumer: long-polls the queue, claims each call once, dials it (or, at the
  * business's concurrency cap, gives the claim back and retries the job later), and deletes the
  * message only after the call is claimed (so a crash before the claim redelivers, and after it the
@@ -93,7 +46,12 @@ export class OutboundConsumer {
       return 'invalid';
     }
     const job = parsed.output;
-    const claimed = await claimCall(this.options.calls, job, this.options.owner, this.options.now());
+    const claimed = await this.options.calls.claimQueued(
+      job.business_id,
+      job.call_id,
+      this.options.owner,
+      this.options.now().toISOString(),
+    );
     if (!claimed) {
       const exists = await this.options.calls.getCallRecord(job.business_id, job.call_id);
       await this.delete(message);
@@ -138,7 +96,7 @@ export class OutboundConsumer {
    * its own timer, so calls start roughly, not strictly, in order as slots free.
    */
   private async defer(message: ReceivedJob, job: OutboundCallJob): Promise<JobOutcome> {
-    await unclaimCall(this.options.calls, job, this.options.owner, this.options.now());
+    await this.options.calls.releaseClaim(job.business_id, job.call_id, this.options.owner, this.options.now().toISOString());
     await this.options.jobs.resend(message, this.options.deferDelayS ?? 5);
     await this.delete(message);
     return 'deferred';

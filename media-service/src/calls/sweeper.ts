@@ -3,7 +3,6 @@ import type { CallRecord, CallRepository } from '../../../shared/db/call-reposit
 import type { OutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { Telephony } from '../ports/telephony';
-import { isConditionFailure } from '../../../shared/db/conditions';
 
 /**
  * Marks the call as alive; the media session calls this every 30 s while it runs. One conditional
@@ -11,22 +10,7 @@ import { isConditionFailure } from '../../../shared/db/conditions';
  * when the call has ended (or is gone), so the session can stop: nothing is written then.
  */
 export async function writeHeartbeat(calls: CallRepository, businessId: number, callId: number, now: Date): Promise<boolean> {
-  try {
-    await calls.updateCall(
-      businessId,
-      callId,
-      { heartbeat_at: now.toISOString() },
-      {
-        expression: '#status <> :ended',
-        names: { '#status': 'status' },
-        values: { ':ended': 'ended' },
-      },
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return calls.heartbeat(businessId, callId, now.toISOString());
 }
 
 /** Why the sweeper ended a call (one JSON log line and one report counter each). */
@@ -67,8 +51,8 @@ export const DEFAULT_HORIZON_MS = 26 * 3_600_000;
 
 /** The rules, pure: what a sweep does with `call` at `nowMs` (undefined: leave it alone). */
 export function sweepAction(call: CallRecord, nowMs: number, limits: SweepLimits): SweepAction | undefined {
-  const age = (at: unknown) => (typeof at === 'string' ? nowMs - Date.parse(at) : 0);
-  const sid = typeof call.carrier_call_sid === 'string' && call.carrier_call_sid !== '';
+  const age = (at: string | null | undefined) => (at ? nowMs - Date.parse(at) : 0);
+  const sid = call.carrier_call_sid !== undefined && call.carrier_call_sid !== '';
   switch (call.status) {
     case 'queued':
       if (sid) return age(call.updated_at) > limits.ringingTooLongMs ? end('no_progress', 'error') : undefined;
@@ -238,13 +222,13 @@ export class CallSweeper {
     }
     report.ended[action.rule]++;
     this.options.log(JSON.stringify({ ...line, action: 'ended', rule: action.rule, ended_reason: action.reason }));
-    if (typeof call.carrier_call_sid === 'string' && this.options.telephony) await this.hangup(call, report);
+    if (call.carrier_call_sid !== undefined && this.options.telephony) await this.hangup(call, call.carrier_call_sid, report);
   }
 
   /** Best effort: the call is already ended here; the carrier's TimeLimit bounds a missed hang-up. */
-  private async hangup(call: CallRecord, report: SweepReport): Promise<void> {
+  private async hangup(call: CallRecord, carrierCallSid: string, report: SweepReport): Promise<void> {
     try {
-      await this.options.telephony!.hangup(call.carrier_call_sid as string);
+      await this.options.telephony!.hangup(carrierCallSid);
     } catch (error) {
       report.hangupFailures++;
       this.options.log(JSON.stringify({ msg: 'sweeper.hangup_failed', business_id: call.business_id, call_id: call.id }), error);
@@ -257,8 +241,7 @@ export class CallSweeper {
  * its stream's start, else its answer. A call whose media task died is billed to here.
  */
 function lastAlive(call: CallRecord): string | undefined {
-  for (const at of [call.heartbeat_at, call.media_started_at, call.started_at]) if (typeof at === 'string') return at;
-  return undefined;
+  return call.heartbeat_at ?? call.media_started_at ?? call.started_at ?? undefined;
 }
 
 function emptyReport(): SweepReport {

@@ -7,7 +7,6 @@ import { signStreamToken } from '../telephony/stream-token';
 import { isValidTwilioSignature, type TwilioParams } from '../telephony/twilio-signature';
 import { connectStreamTwiml, sayAndHangupTwiml } from '../telephony/twiml';
 import { acceptInboundCall, type InboundCallDeps } from './inbound-call';
-import { isConditionFailure } from '../../../shared/db/conditions';
 import { DEFAULT_SWEEP_LIMITS } from '../calls/sweeper';
 
 export interface TwilioRoutesOptions extends InboundCallDeps {
@@ -111,19 +110,13 @@ async function leftToItsSession(
   if (status !== 'completed') return false;
   if (options.hasLiveSession?.(ids.callId)) return true;
   const call = await options.calls.getCallRecord(ids.businessId, ids.callId);
-  if (!call || call.status === 'ended' || typeof call.media_started_at !== 'string') return false;
+  if (!call || call.status === 'ended' || call.media_started_at === undefined) return false;
   const now = options.now();
-  const lastBeat = Date.parse(typeof call.heartbeat_at === 'string' ? call.heartbeat_at : call.media_started_at);
+  const lastBeat = Date.parse(call.heartbeat_at ?? call.media_started_at);
   if (!(now.getTime() - lastBeat < DEFAULT_SWEEP_LIMITS.staleHeartbeatMs)) return false;
-  await options.calls
-    .updateCall(ids.businessId, ids.callId, { carrier_completed_at: now.toISOString() }, NOT_ENDED)
-    .catch((error: unknown) => {
-      if (!isConditionFailure(error)) throw error;
-    });
+  await options.calls.recordCarrierCompleted(ids.businessId, ids.callId, now.toISOString());
   return true;
 }
-
-const NOT_ENDED = { expression: '#status <> :ended', names: { '#status': 'status' }, values: { ':ended': 'ended' } };
 
 /** The business and call ids of a callback path; undefined when they are not integers. */
 function callIds(c: Context): { businessId: number; callId: number } | undefined {
@@ -138,12 +131,7 @@ async function storeAnsweredBy(
   ids: { businessId: number; callId: number },
   answeredBy: AnsweredBy,
 ): Promise<boolean> {
-  try {
-    await options.calls.updateCall(ids.businessId, ids.callId, { answered_by: answeredBy });
-    return true;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    options.log(`AMD verdict for unknown call ${ids.businessId}/${ids.callId} ignored`);
-    return false;
-  }
+  if (await options.calls.recordAnsweredBy(ids.businessId, ids.callId, answeredBy)) return true;
+  options.log(`AMD verdict for unknown call ${ids.businessId}/${ids.callId} ignored`);
+  return false;
 }

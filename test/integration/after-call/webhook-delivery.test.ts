@@ -87,7 +87,11 @@ function deps(): DeliverDeps {
 }
 
 /** An assistant with the given advanced settings and an ended call with a transcript. */
-async function seedCall(advanced: Partial<AssistantConfig['advanced']>): Promise<{ callId: number; assistantId: number }> {
+/** An ended call (caller hung up, analysed as resolved) of a fresh assistant; `ending` overrides how it ended. */
+async function seedCall(
+  advanced: Partial<AssistantConfig['advanced']>,
+  ending: Partial<Pick<CallRecord, 'ended_reason' | 'outcome'>> = {},
+): Promise<{ callId: number; assistantId: number }> {
   const assistantId = nextId++;
   const callId = 10_000 + nextId++;
   const base = defaultAssistantConfig();
@@ -124,6 +128,7 @@ async function seedCall(advanced: Partial<AssistantConfig['advanced']>): Promise
     updated_at: now,
     phone_number_id: null,
     variables: {},
+    ...ending,
   };
   await calls.insertCall(call);
   await calls.putCallDetail(businessId, callId, {
@@ -283,8 +288,10 @@ describe('webhook delivery', () => {
     // Arrange
     clock = Date.now();
     hits.length = 0;
-    const { callId, assistantId } = await seedCall({ server_url: receiverUrl, server_events: ['call.completed'] });
-    await new CallRepository(db).updateCall(businessId, callId, { ended_reason: 'no_answer', outcome: null });
+    const { callId, assistantId } = await seedCall(
+      { server_url: receiverUrl, server_events: ['call.completed'] },
+      { ended_reason: 'no_answer', outcome: null },
+    );
     const failures: unknown[] = [];
     const router: LocalEventRouter = new LocalEventRouter(
       {

@@ -7,7 +7,7 @@ import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { keys } from '../../../shared/db/table';
 import { emptyBusinessProfile } from '../../../shared/domain/business-profile';
-import { initialCallRecord } from '../../../shared/services/call-views';
+import { endStoredCall, seedQueuedCall } from '../../support/call-states';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const ids = new IdAllocator(db);
@@ -29,19 +29,7 @@ async function seed(maxConcurrentCalls: number, count: number) {
   });
   const callIds: number[] = [];
   for (let i = 0; i < count; i++) {
-    const record = initialCallRecord({
-      id: await ids.nextId(),
-      business_id: businessId,
-      assistant_id: 1,
-      direction: 'outbound',
-      from_number: '+15550100001',
-      to_number: '+14155550123',
-      phone_number_id: null,
-      variables: {},
-      now: new Date().toISOString(),
-    });
-    await calls.insertCall(record);
-    callIds.push(record.id);
+    callIds.push((await seedQueuedCall(calls, ids, businessId)).callId);
   }
   return { businessId, callIds };
 }
@@ -103,7 +91,7 @@ describe('CallSlotsRepository', () => {
   it('never gives an ended call a slot', async () => {
     // Arrange
     const { businessId, callIds } = await seed(1, 1);
-    await calls.updateCall(businessId, callIds[0]!, { status: 'ended' });
+    await endStoredCall(calls, businessId, callIds[0]!);
     // Act
     const granted = await slots.acquire(businessId, callIds[0]!);
     // Assert

@@ -185,7 +185,7 @@ describe('Twilio HTTP callbacks', () => {
     const path = `/twilio/status/${tenant.businessId}/${call.id}`;
     await post(path, { CallSid: 'CA6', CallStatus: 'in-progress' });
     const beat = new Date(Date.parse('2026-11-23T10:00:00.000Z') - heartbeatAgeMs).toISOString();
-    await harness.core.callRepo.updateCall(tenant.businessId, call.id, { media_started_at: beat, heartbeat_at: beat });
+    await harness.core.callRepo.attachStream(tenant.businessId, call.id, 'CA6', beat);
     // Act
     const response = await post(path, { CallSid: 'CA6', CallStatus: 'completed' });
     // Assert

@@ -2,7 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { CallRepository } from '../../../shared/db/call-repository';
 import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
-import { initialCallRecord } from '../../../shared/services/call-views';
+import { endStoredCall, seedQueuedCall } from '../../support/call-states';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const ids = new IdAllocator(db);
@@ -11,21 +11,9 @@ const AT = '2026-11-24T10:00:00.000Z';
 
 /** A queued outbound call of a fresh business, optionally already placed as carrier call `sid`. */
 async function seedCall(sid?: string) {
-  const businessId = await ids.nextId();
-  const record = initialCallRecord({
-    id: await ids.nextId(),
-    business_id: businessId,
-    assistant_id: 1,
-    direction: 'outbound',
-    from_number: '+15550100001',
-    to_number: '+14155550123',
-    phone_number_id: null,
-    variables: {},
-    now: new Date().toISOString(),
-  });
-  await calls.insertCall(record);
-  if (sid) await calls.updateCall(businessId, record.id, { carrier_call_sid: sid });
-  return { businessId, callId: record.id };
+  const seeded = await seedQueuedCall(calls, ids);
+  if (sid) await calls.recordDialled(seeded.businessId, seeded.callId, { carrierCallSid: sid, timeLimitS: 600, at: AT });
+  return seeded;
 }
 
 describe('CallRepository.attachStream', () => {
@@ -74,7 +62,7 @@ describe('CallRepository.attachStream', () => {
   it('refuses, writing nothing, a call that has ended', async () => {
     // Arrange
     const { businessId, callId } = await seedCall('CA4');
-    await calls.updateCall(businessId, callId, { status: 'ended', ended_reason: 'caller_hung_up' });
+    await endStoredCall(calls, businessId, callId);
     const before = await calls.getCallRecord(businessId, callId);
     // Act
     const refused = await calls.attachStream(businessId, callId, 'CA4', AT);
@@ -101,39 +89,5 @@ describe('CallRepository.attachStream', () => {
     const refused = await calls.attachStream(otherBusiness, callId, 'CA6', AT);
     // Assert
     expect(refused).toBe('unknown_call');
-  });
-});
-
-describe('CallRepository.updateCallIf', () => {
-  const stillQueued = { expression: '#status = :queued', names: { '#status': 'status' }, values: { ':queued': 'queued' } };
-
-  it('writes when the condition holds and returns the call as written', async () => {
-    // Arrange
-    const { businessId, callId } = await seedCall('CA7');
-    // Act
-    const result = await calls.updateCallIf(businessId, callId, { status: 'ringing' }, stillQueued);
-    // Assert
-    expect(result).toMatchObject({ written: true, call: { id: callId, status: 'ringing' } });
-  });
-
-  it('writes nothing when the condition fails and returns the call as it stands, without a read', async () => {
-    // Arrange
-    const { businessId, callId } = await seedCall('CA8');
-    await calls.updateCall(businessId, callId, { status: 'in_progress', started_at: AT });
-    const before = await calls.getCallRecord(businessId, callId);
-    // Act
-    const result = await calls.updateCallIf(businessId, callId, { status: 'ringing' }, stillQueued);
-    // Assert
-    expect(result).toEqual({ written: false, call: before });
-    expect(await calls.getCallRecord(businessId, callId)).toEqual(before);
-  });
-
-  it('returns no call for one that does not exist', async () => {
-    // Arrange
-    const { businessId, callId } = await seedCall('CA9');
-    // Act
-    const result = await calls.updateCallIf(businessId, callId + 1000, { status: 'ringing' }, stillQueued);
-    // Assert
-    expect(result).toEqual({ written: false, call: undefined });
   });
 });
