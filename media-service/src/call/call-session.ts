@@ -180,7 +180,7 @@ class CallSession implements SessionView {
   #startTimers(context: CallContext): void {
     const { timers } = this.#deps;
     // The dialler stores the minutes it could reserve as `time_limit_s` (≤ max_duration_s).
-    const limitS = typeof context.call.time_limit_s === 'number' ? context.call.time_limit_s : context.config.advanced.max_duration_s;
+    const limitS = context.call.time_limit_s ?? context.config.advanced.max_duration_s;
     const maxMs = Math.min(limitS, context.config.advanced.max_duration_s) * 1000;
     const max = timers.setTimeout(() => void this.#driver?.endCall('max_duration', { goodbye: true }), maxMs);
     this.#cleanups.push(() => timers.clearTimeout(max));
