@@ -12,6 +12,7 @@ import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-
 import { assistantRoutes } from './routes/assistants';
 import { callRoutes } from './routes/calls';
 import { catalogRoutes } from './routes/catalog';
+import { usageRoutes } from './routes/usage';
 
 /** Everything the HTTP layer needs; built by the composition root (`functions/lib/deps.ts`) or a test. */
 export interface ApiDeps {
@@ -50,6 +51,7 @@ export function createApp(deps: ApiDeps) {
     .use(rateLimit(deps.rateLimiter))
     .route('/assistants', assistantRoutes(deps.assistants))
     .route('/calls', callRoutes(deps.calls))
+    .route('/usage', usageRoutes(deps.calls))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();

@@ -14,6 +14,8 @@ export interface Business {
   minutes_balance: number;
   minutes_reserved: number;
   max_concurrent_calls: number;
+  /** Calls holding a concurrency slot (ringing or in progress); absent until the first call takes one. */
+  live_calls?: number;
   profile: BusinessProfile;
   webhook_secret_sealed: string;
   /** The assistant answering inbound calls on numbers with none assigned (kept by AssistantRepository). */

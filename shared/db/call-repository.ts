@@ -17,6 +17,9 @@ import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
 import { fromItem } from './items';
 import { GSI1, GSI2, callItemKind, keys } from './table';
 
+/** How far back {@link CallRepository.countQueuedCalls} looks: the sweeper's horizon (26 h). */
+export const QUEUED_HORIZON_MS = 26 * 3_600_000;
+
 /** The record types live in call-record.ts; callers import them from here, with the repository. */
 export type * from './call-record';
 
@@ -171,6 +174,34 @@ export class CallRepository {
     }
     const pageItems = found.slice(options.offset, options.offset + options.limit);
     return { calls: pageItems.map((item) => fromItem<CallRecord>(item)), hasMore: found.length > options.offset + options.limit };
+  }
+
+  /**
+   * How many of the business's calls are `queued` (waiting to be dialled, or at the concurrency
+   * cap), among those created in the last {@link QUEUED_HORIZON_MS}: a call queued longer than that
+   * has been given up by the sweeper. One COUNT query on the business's calls index; it reads
+   * the calls created in that window, so its cost follows the business's recent volume.
+   */
+  async countQueuedCalls(businessId: number, now: Date): Promise<number> {
+    const pages = paginateQuery(
+      { client: this.db.doc },
+      {
+        TableName: this.db.tableName,
+        IndexName: GSI1,
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :since',
+        FilterExpression: '#status = :queued',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pk': keys.callByBusinessPartition(businessId),
+          ':since': new Date(now.getTime() - QUEUED_HORIZON_MS).toISOString(),
+          ':queued': 'queued',
+        },
+        Select: 'COUNT',
+      },
+    );
+    let count = 0;
+    for await (const page of pages) count += page.Count ?? 0;
+    return count;
   }
 
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */

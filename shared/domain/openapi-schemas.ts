@@ -6,6 +6,7 @@ import * as call from './call';
 import { webhookBodySchemas } from './openapi-webhooks';
 import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
 import { ToolListSchema, ToolSchema } from './tool';
+import { UsageSchema } from './usage';
 import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
 
 type Json = Record<string, unknown>;
@@ -102,6 +103,7 @@ function responseSchemas(): Record<string, Json> {
       CallsPage: call.CallsPageSchema,
       PhoneNumberList: PhoneNumberListSchema,
       ToolList: ToolListSchema,
+      Usage: UsageSchema,
       OpenApiDocument: v.record(v.string(), v.unknown()),
       ValidationItem: ValidationItemSchema,
       HTTPValidationError: HttpValidationErrorSchema,

@@ -203,6 +203,14 @@ function catalogPaths(): Json {
     '/tools': {
       get: op('listTools', 'Tools', "List the business's custom tools, newest first.", responses(jsonResponse('The tools.', 'ToolList'))),
     },
+    '/usage': {
+      get: op(
+        'getUsage',
+        'Usage',
+        "The business's minutes (remaining and reserved by calls under way), calls holding a concurrency slot, the cap, and calls queued.",
+        responses(jsonResponse('Usage now.', 'Usage')),
+      ),
+    },
     '/openapi.json': {
       get: {
         ...op('getOpenApiDocument', 'Meta', 'This document.', {
@@ -223,6 +231,7 @@ const TAGS: Record<string, string> = {
   Calls:
     'Start outbound calls; read every call, inbound or outbound, with its transcript, analysis, metrics, recording and webhook deliveries.',
   'Phone numbers': "The business's numbers (provisioned by ops) and the assistant each one answers with.",
+  Usage: "The plan's minutes and the business's call load, read now.",
   Tools: 'Custom HTTP tools an assistant can call during a conversation (provisioned by ops).',
   Meta: 'This document.',
   Webhooks: "Signed events POSTed to an assistant's `advanced.server_url` for the kinds in `advanced.server_events`.",

@@ -6,6 +6,7 @@ import type { CallRepository } from '../db/call-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { IdempotencyRepository } from '../db/idempotency-repository';
 import type { IdAllocator } from '../db/ids';
+import type { Usage } from '../domain/usage';
 import { ConflictError, InsufficientMinutesError, NotFoundError, ValidationError } from '../errors';
 import type { OutboundCallQueue } from '../queue/outbound-calls';
 import { initialCallRecord, toCallDetailView, toCallView } from './call-views';
@@ -49,6 +50,21 @@ function fingerprint(value: unknown): string {
 /** Outbound call creation, listing and reads. */
 export class CallService {
   constructor(private readonly deps: CallServiceDeps) {}
+
+  /** GET /usage: the plan's minutes and the calls holding or waiting for a slot, read now. */
+  async usage(businessId: number): Promise<Usage> {
+    const [business, queued] = await Promise.all([
+      this.deps.businesses.getBusiness(businessId),
+      this.deps.calls.countQueuedCalls(businessId, this.deps.now()),
+    ]);
+    return {
+      minutes_remaining: Math.max(0, business.minutes_balance),
+      minutes_reserved: Math.max(0, business.minutes_reserved ?? 0),
+      live_calls: Math.max(0, business.live_calls ?? 0),
+      max_concurrent_calls: business.max_concurrent_calls,
+      queued_calls: queued,
+    };
+  }
 
   /**
    * Validates, stores the call in its initial state and hands it to the call engine. With an
