@@ -74,6 +74,9 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
       authToken: info.sandboxAuthToken,
       utterances: board,
       voiceUrl: `${proxy.url}/twilio/voice`,
+      // Twilio's own wait for a webhook answer (the sandbox's 5 s default is stricter): N processes,
+      // the sandboxes and DynamoDB Local share a laptop's cores, and a busy one can take longer.
+      callbackTimeoutMs: 15_000,
       scheduler: new PacerScheduler({ log }),
       log,
     }),
@@ -118,6 +121,21 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
   };
 }
 
+/**
+ * Spawns call-engine process `number` with the media environment `env` (`localMediaEnv` plus the
+ * sandbox servers' URLs), its IPC channel open and its log lines sent to `output`, line by line.
+ */
+export function spawnMediaTask(number: number, env: Record<string, string>, output: (line: string) => void): ChildProcess {
+  // Only what a child needs: a stray TWILIO_* or AWS_* in the developer's shell must not reach it.
+  const base = { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR && { TMPDIR: process.env.TMPDIR }) };
+  const child = spawn(process.execPath, ['--import', 'tsx', TASK_ENTRY], {
+    env: { ...base, ...env, [MEDIA_TASK_NUMBER]: String(number) },
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  createInterface({ input: child.stderr! }).on('line', output);
+  return child;
+}
+
 /** Spawns child `number` and resolves once it listens; rejects if it exits or stalls first. */
 function startTask(
   number: number,
@@ -125,14 +143,7 @@ function startTask(
   options: MediaTasksOptions,
   parent: { notice: (line: string) => void; state: { stopping: boolean } },
 ): Promise<RunningTask> {
-  const output = options.output ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  // Only what a child needs: a stray TWILIO_* or AWS_* in the developer's shell must not reach it.
-  const childEnv = { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR && { TMPDIR: process.env.TMPDIR }), ...env };
-  const child = spawn(process.execPath, ['--import', 'tsx', TASK_ENTRY], {
-    env: { ...childEnv, [MEDIA_TASK_NUMBER]: String(number) },
-    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-  });
-  createInterface({ input: child.stderr! }).on('line', output);
+  const child = spawnMediaTask(number, env, options.output ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const exit = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => resolve(signal ?? `exit code ${code}`));
     child.once('error', (error) => resolve(`failed: ${error.message}`));

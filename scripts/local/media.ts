@@ -10,6 +10,7 @@ import { startProviders } from '../../media-service/src/server/providers';
 import type { EventBus } from '../../shared/events/event-bus';
 import { freePort } from '../../test/stand-ins/dynamodb-local';
 import type { LocalStackInfo } from './infra';
+import type { RoundRobinProxy } from './round-robin-proxy';
 
 /** Options of {@link startLocalMedia}. */
 export interface LocalMediaOptions {
@@ -41,6 +42,8 @@ export interface LocalMedia {
   mediaUrl: string;
   /** The call-engine processes: this one alone, or MEDIA_TASKS children. */
   tasks: MediaTask[];
+  /** The load balancer's stand-in in front of the children (MEDIA_TASKS > 1 only). */
+  proxy?: RoundRobinProxy;
   /** The sandbox carrier's REST base (what `TwilioTelephony` calls); also drives simulated inbound calls. */
   carrierUrl: string;
   carrier: SandboxCarrier;
