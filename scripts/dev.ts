@@ -1,30 +1,21 @@
-import { serve } from '@hono/node-server';
-import { createApp } from '../functions/api/app';
-import { createAdminService, createApiDeps, createCoreDeps, createOutboundQueue } from '../functions/lib/deps';
-import { AssistantService } from '../shared/services/assistant-service';
-import { startLocalAfterCall } from './local/after-call';
-import { startLocalInfra, writeStackInfo } from './local/infra';
-import { startLocalMedia } from './local/media';
-import { localApiConfig } from './local/config';
-
-const port = Number(process.env.PORT ?? 3000);
+import { createAdminService, type CoreDeps } from '../functions/lib/deps';
+import type { AssistantService } from '../shared/services/assistant-service';
+import { writeStackInfo } from './local/infra';
+import type { LocalMedia } from './local/media';
+import { parseMediaTasks, startLocalStack } from './local/stack';
 
 /** `npm run dev`: the whole product on this machine, no AWS account and no provider keys. */
 async function main(): Promise<void> {
-  const infra = await startLocalInfra();
-  const config = localApiConfig(infra.info);
-  const core = createCoreDeps(config);
-  const api = createApiDeps(core, createOutboundQueue(config));
-  // After the call: the call engine publishes call.started/transferred/ended to afterCall.events (the API publishes none).
-  const afterCall = await startLocalAfterCall(core, config, { openAiApiKey: process.env.OPENAI_API_KEY || undefined });
-  const media = await startLocalMedia(core, infra.info, {
-    events: afterCall.events,
-    ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }),
+  const mediaTasks = parseMediaTasks(process.env.MEDIA_TASKS);
+  const stack = await startLocalStack({
+    apiPort: Number(process.env.PORT ?? 3000),
+    mediaPort: Number(process.env.MEDIA_PORT ?? 3001),
+    mediaTasks,
+    ...(process.env.OPENAI_API_KEY && { openAiApiKey: process.env.OPENAI_API_KEY }),
   });
-  const server = serve({ fetch: createApp(api).fetch, port });
-  const apiUrl = `http://localhost:${port}/api/v1`;
-  writeStackInfo({ ...infra.info, apiUrl, carrierUrl: media.carrierUrl });
-  console.log(`API: ${apiUrl}`);
+  const { media, afterCall } = stack;
+  writeStackInfo(stack.info);
+  console.log(`API: ${stack.apiUrl}`);
   console.log('Local stack: DynamoDB Local (.data/dynamodb), fauxqs (SQS + S3).');
   console.log(
     `After the call: call.ended → analysis (${afterCall.llmBaseUrl ? `sandbox LLM ${afterCall.llmBaseUrl}` : 'OpenAI'}) → signed webhooks with retries, via the local event router (same rules as EventBridge).`,
@@ -32,21 +23,30 @@ async function main(): Promise<void> {
   console.log(
     `Call engine: ${media.mediaUrl} (sandbox carrier ${media.carrierUrl}, sandbox Deepgram ${media.deepgramUrl}, OpenAI ${media.openAiUrl})`,
   );
+  printTasks(media, mediaTasks);
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
-  if (infra.fresh) await seedDemo(core, api.assistants);
+  if (stack.fresh) await seedDemo(stack.core, stack.assistants);
   const stop = async () => {
-    server.close();
-    await media.stop(); // drains live calls first: their call.ended goes through the after-call pipeline
-    await afterCall.stop();
-    await infra.stop();
+    await stack.stop(); // drains live calls first: their call.ended goes through the after-call pipeline
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
+/** One line per call-engine process: where it listens and its pid (`kill -9 <pid>` tests failover). */
+function printTasks(media: LocalMedia, count: number): void {
+  if (count === 1) {
+    const [task] = media.tasks;
+    console.log(`  call engine 1: ${task!.url} pid ${task!.pid} (in this process; MEDIA_TASKS=2 runs separate processes)`);
+    return;
+  }
+  console.log(`  ${count} call-engine processes behind the round-robin proxy ${media.mediaUrl} (what the carrier calls):`);
+  for (const task of media.tasks) console.log(`  call engine ${task.number}: ${task.url} pid ${task.pid}`);
+}
+
 /** On a fresh data folder: a demo business with a sandbox number and a receptionist assistant. */
-async function seedDemo(core: ReturnType<typeof createCoreDeps>, assistants: AssistantService): Promise<void> {
+async function seedDemo(core: CoreDeps, assistants: AssistantService): Promise<void> {
   const admin = createAdminService(core, 'test');
   const demo = await admin.createBusiness('Demo Dental', 100);
   const assistant = await assistants.create(demo.business_id, { name: 'Front desk', template: 'receptionist' });
@@ -60,7 +60,7 @@ async function seedDemo(core: ReturnType<typeof createCoreDeps>, assistants: Ass
   console.log(JSON.stringify({ ...demo, assistant_id: assistant.id, phone_number_id: number.id }, null, 2));
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: unknown) => {
+  console.error(error instanceof Error && error.message.startsWith('MEDIA_TASKS') ? error.message : error);
   process.exit(1);
 });

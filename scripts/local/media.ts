@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreDeps } from '../../functions/lib/deps';
+import { startCallSession } from '../../media-service/src/call/call-session';
 import { readMediaConfig } from '../../media-service/src/config';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import type { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
-import { jsonLog, startMediaRuntime, type MediaLog } from '../../media-service/src/server/media-runtime';
+import { jsonLog, startMediaRuntime, type MediaLog, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import { startProviders } from '../../media-service/src/server/providers';
 import type { EventBus } from '../../shared/events/event-bus';
+import { freePort } from '../../test/stand-ins/dynamodb-local';
 import type { LocalStackInfo } from './infra';
+import type { RoundRobinProxy } from './round-robin-proxy';
 
 /** Options of {@link startLocalMedia}. */
 export interface LocalMediaOptions {
@@ -20,10 +23,27 @@ export interface LocalMediaOptions {
   log?: MediaLog;
 }
 
+/** One call-engine process of the local stack (MEDIA_TASKS of them). */
+export interface MediaTask {
+  /** 1..MEDIA_TASKS, as printed. */
+  number: number;
+  /** Its own media server: `http://127.0.0.1:<port>`. */
+  url: string;
+  pid: number;
+  /** The calls whose media stream (session) ran here, in order. */
+  sessions: number[];
+  /** Resolves when the process has ended, with how (`SIGKILL`, `exit code 0`, …). */
+  exit: Promise<string>;
+}
+
 /** The running local call engine and where its pieces listen. */
 export interface LocalMedia {
-  /** The media server (Twilio callbacks, `/health`, media streams): `http://127.0.0.1:<port>`. */
+  /** What the carrier calls (Twilio callbacks, `/health`, media streams): one engine, or the proxy in front of several. */
   mediaUrl: string;
+  /** The call-engine processes: this one alone, or MEDIA_TASKS children. */
+  tasks: MediaTask[];
+  /** The load balancer's stand-in in front of the children (MEDIA_TASKS > 1 only). */
+  proxy?: RoundRobinProxy;
   /** The sandbox carrier's REST base (what `TwilioTelephony` calls); also drives simulated inbound calls. */
   carrierUrl: string;
   carrier: SandboxCarrier;
@@ -31,6 +51,49 @@ export interface LocalMedia {
   openAiUrl: string;
   /** Drains running calls (a few seconds at most locally), then closes every server. */
   stop(): Promise<void>;
+}
+
+/** The real `startCallSession`, telling `started` the id of each call whose session starts here. */
+export function recordingSessions(started: (callId: number) => void): NonNullable<MediaRuntimeOptions['startSession']> {
+  return (deps, input) => {
+    const handle = startCallSession(deps, input);
+    started(handle.callId);
+    return handle;
+  };
+}
+
+/** What differs between the call-engine processes of one local stack. */
+export interface LocalMediaSettings {
+  port: number;
+  /** What the carrier calls and signs over: the engine itself, or the proxy in front of several. */
+  publicBaseUrl: string;
+  /** The same in every process of a stack: a stream's token is signed by whichever process dialled. */
+  streamTokenSecret: string;
+  /** Unset: the media service's default (host name + pid), unique per process. */
+  ownerId?: string;
+}
+
+/** The media service's environment on the local stack, for `readMediaConfig` (in process, or in each MEDIA_TASKS child). */
+export function localMediaEnv(info: LocalStackInfo, settings: LocalMediaSettings): Record<string, string> {
+  return {
+    PORT: String(settings.port),
+    STAGE: 'local',
+    PUBLIC_BASE_URL: settings.publicBaseUrl,
+    AWS_REGION: info.region,
+    TABLE_NAME: info.tableName,
+    DYNAMODB_ENDPOINT: info.dynamoEndpoint,
+    OUTBOUND_QUEUE_URL: info.outboundQueueUrl,
+    SQS_ENDPOINT: info.sqsEndpoint,
+    RECORDINGS_BUCKET: info.recordingsBucket,
+    S3_ENDPOINT: info.sqsEndpoint,
+    LOCAL_SECRET_KEY: info.localSecretKey,
+    STREAM_TOKEN_SECRET: settings.streamTokenSecret,
+    ALLOW_PRIVATE_URLS: 'true',
+    SANDBOX_CARRIER: 'true',
+    SANDBOX_AUTH_TOKEN: info.sandboxAuthToken,
+    DRAIN_TIMEOUT_MS: '5000',
+    ...(settings.ownerId && { OWNER_ID: settings.ownerId }),
+  };
 }
 
 /**
@@ -44,27 +107,17 @@ export interface LocalMedia {
  */
 export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, options: LocalMediaOptions): Promise<LocalMedia> {
   const log = options.log ?? jsonLog;
-  const port = options.port ?? Number(process.env.MEDIA_PORT ?? 3001);
-  const config = readMediaConfig({
-    PORT: String(port),
-    STAGE: 'local',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    AWS_REGION: info.region,
-    TABLE_NAME: info.tableName,
-    DYNAMODB_ENDPOINT: info.dynamoEndpoint,
-    OUTBOUND_QUEUE_URL: info.outboundQueueUrl,
-    SQS_ENDPOINT: info.sqsEndpoint,
-    RECORDINGS_BUCKET: info.recordingsBucket,
-    S3_ENDPOINT: info.sqsEndpoint,
-    LOCAL_SECRET_KEY: info.localSecretKey,
-    // A fresh key per run: tokens only live for the minute between TwiML and the stream's start.
-    STREAM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
-    ALLOW_PRIVATE_URLS: 'true',
-    SANDBOX_CARRIER: 'true',
-    SANDBOX_AUTH_TOKEN: info.sandboxAuthToken,
-    DRAIN_TIMEOUT_MS: '5000',
-    OWNER_ID: `local:${process.pid}`,
-  });
+  // Port 0 (tests): a free port chosen first, since the public URL the carrier signs over names it.
+  const port = (options.port ?? Number(process.env.MEDIA_PORT ?? 3001)) || (await freePort());
+  const config = readMediaConfig(
+    localMediaEnv(info, {
+      port,
+      publicBaseUrl: `http://127.0.0.1:${port}`,
+      // A fresh key per run: tokens only live for the minute between TwiML and the stream's start.
+      streamTokenSecret: randomBytes(32).toString('base64url'),
+      ownerId: `local:${process.pid}`,
+    }),
+  );
   const scheduler = new PacerScheduler({ log });
   const providers = await startProviders(config, {
     board: new TranscriptBoard(),
@@ -72,6 +125,9 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
     log,
     ...(options.openAiBaseUrl && { openAiSandboxUrl: options.openAiBaseUrl }),
   });
+  let stopped = (_how: string) => undefined as void;
+  const exit = new Promise<string>((resolve) => (stopped = resolve));
+  const task: MediaTask = { number: 1, url: config.PUBLIC_BASE_URL, pid: process.pid, sessions: [], exit };
   const runtime = await startMediaRuntime({
     config,
     providers,
@@ -79,10 +135,12 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
     secretBox: core.secretBox,
     scheduler,
     host: '127.0.0.1',
+    startSession: recordingSessions((callId) => task.sessions.push(callId)),
     log,
   });
   return {
     mediaUrl: config.PUBLIC_BASE_URL,
+    tasks: [task],
     carrierUrl: providers.carrier!.baseUrl,
     carrier: providers.carrier!,
     deepgramUrl: providers.deepgramSandbox!.baseUrl,
@@ -90,6 +148,7 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
     async stop() {
       await runtime.shutdown();
       await providers.close();
+      stopped('stopped');
     },
   };
 }

@@ -53,6 +53,18 @@ export function llmRequestsWith(stack: CallStack, marker: string): ReceivedLlmRe
 /** The default wait after the assistant speaks, short enough for tests, longer than a pause between sentences. */
 export const waitForAssistant = () => step.waitForAssistant({ quietMs: 700, timeoutMs: 15_000 });
 
+/** A callee who says goodbye and lets the assistant end the call (`assistant_ended`, by `end_call`). */
+export const endedByAssistant = () => [
+  waitForAssistant(),
+  step.say('That is all I needed, thank you. Goodbye!'),
+  waitForAssistant(),
+  step.pause(3000),
+  step.hangup(),
+];
+
+/** A callee who hangs up right after a few words (`caller_hung_up`). */
+export const endedByCaller = () => [waitForAssistant(), step.say('Sorry, wrong number.'), step.hangup()];
+
 /** The call's API view (GET /calls/{id}). */
 export async function getCall(tenant: TenantClient, callId: number): Promise<Record<string, any>> {
   const response = await tenant.request('GET', `/calls/${callId}`);

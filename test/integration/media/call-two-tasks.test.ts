@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenarios';
-import { callScripted, QUIET, waitForAssistant } from '../../support/call-scenarios';
+import { callScripted, endedByAssistant, endedByCaller, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
 /**
@@ -19,14 +19,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const byAssistant = () => [
-  waitForAssistant(),
-  step.say('That is all I needed, thank you. Goodbye!'),
-  waitForAssistant(),
-  step.pause(3000),
-  step.hangup(),
-];
-const byCaller = () => [waitForAssistant(), step.say('Sorry, wrong number.'), step.hangup()];
+const byAssistant = endedByAssistant;
+const byCaller = endedByCaller;
 const byLimit = () => [waitForAssistant(), step.silence()];
 
 describe('two call-engine processes', () => {

@@ -1,0 +1,95 @@
+import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
+import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
+import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
+import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
+import { readMediaConfig, type MediaConfig } from '../../media-service/src/config';
+import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
+import { jsonLog, startMediaRuntime, type MediaLog } from '../../media-service/src/server/media-runtime';
+import type { MediaProviders } from '../../media-service/src/server/providers';
+import type { CallEvent } from '../../shared/events/catalog';
+import type { EventBus } from '../../shared/events/event-bus';
+import { LocalSecretBox } from '../../shared/security/secret-box';
+import { recordingSessions } from './media';
+import { MEDIA_TASK_NUMBER, type MediaTaskMessage } from './media-task-protocol';
+
+/**
+ * One call-engine process of `MEDIA_TASKS=N npm run dev` (started by `media-tasks.ts`, never by
+ * hand): the same media runtime as on Fargate (server, outbound consumer on the local queue,
+ * heartbeats, sweeper), with its own OWNER_ID (host name + pid), against the sandbox carrier and
+ * providers the parent runs. Call events go to the parent over the IPC channel.
+ */
+
+/** Sends one message to the parent; rejects when the channel is gone (the parent died). */
+function send(message: MediaTaskMessage): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!process.send || !process.connected) return reject(new Error('the parent process is gone'));
+    process.send(message, undefined, {}, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** The EventBridge stand-in seen from a child: the parent's local event router, over IPC. */
+const parentEventBus: EventBus = {
+  publish: (events: CallEvent[]) => send({ type: 'events', events }),
+};
+
+/** The adapters, pointed at the sandbox servers the parent runs (one board, one carrier for every child). */
+function sharedSandboxProviders(config: MediaConfig, log: MediaLog): MediaProviders {
+  const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, SANDBOX_AUTH_TOKEN } = config;
+  if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !SANDBOX_AUTH_TOKEN)
+    throw new Error('A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL and SANDBOX_AUTH_TOKEN (set by npm run dev).');
+  const deepgram = { apiKey: 'sandbox', baseUrl: DEEPGRAM_BASE_URL, log };
+  return {
+    stt: new DeepgramSpeechToText(deepgram),
+    tts: new DeepgramTextToSpeech(deepgram),
+    openai: { apiKey: 'sk-sandbox', baseURL: OPENAI_BASE_URL },
+    realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
+    telephony: new TwilioTelephony({ accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL }),
+    twilioAuthToken: SANDBOX_AUTH_TOKEN,
+    labels: { stt: 'sandbox', tts: 'sandbox', llm: 'sandbox', telephony: 'sandbox' },
+    close: async () => undefined,
+  };
+}
+
+async function main(): Promise<void> {
+  if (!process.send) throw new Error('scripts/local/media-task.ts is started by `MEDIA_TASKS=N npm run dev`, not by hand.');
+  const task = Number(process.env[MEDIA_TASK_NUMBER]);
+  const log: MediaLog = (message, fields = {}) => jsonLog(message, { task, ...fields });
+  // Until the runtime runs there is nothing to drain: stopping is exiting.
+  let stop: (why: string) => void = (why) => {
+    log('media.stopped', { why });
+    process.exit(0);
+  };
+  // Ctrl-C reaches the whole process group: the parent decides, and sends SIGTERM (drain) to each child.
+  process.on('SIGINT', () => undefined);
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  // The parent is gone (crashed, or killed with -9): no orphans.
+  process.once('disconnect', () => stop('parent gone'));
+  if (!process.connected) return stop('parent gone');
+  const config = readMediaConfig(process.env);
+  const runtime = await startMediaRuntime({
+    config,
+    providers: sharedSandboxProviders(config, log),
+    events: parentEventBus,
+    secretBox: new LocalSecretBox(config.LOCAL_SECRET_KEY!),
+    host: '127.0.0.1',
+    startSession: recordingSessions((callId) => void send({ type: 'session', call_id: callId }).catch(() => undefined)),
+    log,
+  });
+  process.on('unhandledRejection', (reason) => log('media.unhandled_rejection', { error: String(reason) }));
+  let stopping = false;
+  stop = (why) => {
+    if (stopping) return;
+    stopping = true;
+    log('media.stopping', { why });
+    // Draining is bounded by DRAIN_TIMEOUT_MS; this is the backstop if a write hangs.
+    setTimeout(() => process.exit(1), config.DRAIN_TIMEOUT_MS + 5000).unref();
+    void runtime.shutdown().finally(() => process.exit(0));
+  };
+  if (!process.connected) return stop('parent gone');
+  await send({ type: 'ready', port: runtime.server.port });
+}
+
+main().catch((error: unknown) => {
+  jsonLog('media.start_failed', { error: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createApp } from '../../functions/api/app';
+import { createApiDeps, createCoreDeps, createOutboundQueue, type CoreDeps } from '../../functions/lib/deps';
+import type { AssistantService } from '../../shared/services/assistant-service';
+import { startLocalAfterCall, type LocalAfterCall } from './after-call';
+import { localApiConfig } from './config';
+import { startLocalInfra, type LocalStackInfo } from './infra';
+import { startLocalMedia, type LocalMedia } from './media';
+import { startMediaTasks } from './media-tasks';
+
+/** The most call-engine processes `npm run dev` starts (each is a whole media runtime: ~100 MiB). */
+export const MAX_MEDIA_TASKS = 16;
+
+/** Reads MEDIA_TASKS: unset means 1; anything but a whole number from 1 to 16 is refused with a clear message. */
+export function parseMediaTasks(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 1;
+  const text = value.trim();
+  if (!/^\d{1,2}$/.test(text) || Number(text) < 1 || Number(text) > MAX_MEDIA_TASKS)
+    throw new Error(
+      `MEDIA_TASKS must be a whole number from 1 to ${MAX_MEDIA_TASKS} (call-engine processes); got "${value.slice(0, 40)}".`,
+    );
+  return Number(text);
+}
+
+/** Options of {@link startLocalStack}. */
+export interface LocalStackOptions {
+  /** The API's port (0: any free port). */
+  apiPort: number;
+  /** The call engine's public port: the engine itself, or the proxy in front of several (0: any free port). */
+  mediaPort: number;
+  /** Call-engine processes: 1 runs the engine in this process, more run child processes behind a proxy. */
+  mediaTasks: number;
+  /** Stand-ins already running (tests); default: DynamoDB Local (data in .data/) and fauxqs, started here. */
+  infra?: LocalStackInfo;
+  /** A real OpenAI key for the after-call analysis. */
+  openAiApiKey?: string;
+  /** Where the child processes' log lines go (default: stderr). */
+  mediaOutput?: (line: string) => void;
+}
+
+/** The running local stack. */
+export interface LocalStack {
+  apiUrl: string;
+  /** Where everything runs, `apiUrl` and `carrierUrl` included (what .data/dev-stack.json records). */
+  info: LocalStackInfo;
+  /** The data folder was new (seed the demo). */
+  fresh: boolean;
+  core: CoreDeps;
+  assistants: AssistantService;
+  afterCall: LocalAfterCall;
+  media: LocalMedia;
+  /** Drains live calls (their call.ended goes through the after-call pipeline), then stops everything. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole product on this machine (`npm run dev`, and the tests that need it as it runs): the
+ * stand-ins, the API, the after-call pipeline, and the call engine (in process, or MEDIA_TASKS
+ * child processes behind a round-robin proxy) with the sandbox carrier and providers.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const infra = options.infra ? { info: options.infra, fresh: false, stop: async () => undefined } : await startLocalInfra();
+  const config = localApiConfig(infra.info);
+  const core = createCoreDeps(config);
+  const api = createApiDeps(core, createOutboundQueue(config));
+  // After the call: the call engine publishes call.started/transferred/ended to afterCall.events (the API publishes none).
+  const afterCall = await startLocalAfterCall(core, config, { ...(options.openAiApiKey && { openAiApiKey: options.openAiApiKey }) });
+  const media =
+    options.mediaTasks === 1
+      ? await startLocalMedia(core, infra.info, {
+          events: afterCall.events,
+          port: options.mediaPort,
+          ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }),
+        })
+      : await startMediaTasks(infra.info, {
+          count: options.mediaTasks,
+          port: options.mediaPort,
+          events: afterCall.events,
+          ...(options.mediaOutput && { output: options.mediaOutput }),
+        });
+  let server: ReturnType<typeof serve> | undefined;
+  const apiPort = await new Promise<number>((resolve) => {
+    server = serve({ fetch: createApp(api).fetch, port: options.apiPort }, (address: AddressInfo) => resolve(address.port));
+  });
+  const apiUrl = `http://localhost:${apiPort}/api/v1`;
+  return {
+    apiUrl,
+    info: { ...infra.info, apiUrl, carrierUrl: media.carrierUrl },
+    fresh: infra.fresh,
+    core,
+    assistants: api.assistants,
+    afterCall,
+    media,
+    async stop() {
+      server?.close();
+      await media.stop();
+      await afterCall.stop();
+      await infra.stop();
+    },
+  };
+}
