@@ -54,7 +54,7 @@ describe('GET /usage', () => {
   it('is documented: the response matches the OpenAPI schema in strict mode', async () => {
     // Arrange
     const tenant = await harness.newTenant();
-    const document = strictOpenApiDocument();
+    const document = strictOpenApiDocument() as Json;
     // Act
     const body = await json(await tenant.request('GET', '/usage'));
     // Assert
