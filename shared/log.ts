@@ -49,34 +49,31 @@ export function createLogger(options: LoggerOptions): Logger {
   const threshold = LOG_LEVELS.indexOf(parseLevel(env.LOG_LEVEL));
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   const now = options.now ?? (() => new Date());
-  const build = (context: LogFields): Logger => {
-    const at =
-      (level: LogLevel) =>
-      (message: string, fields?: LogFields): void => {
-        if (LOG_LEVELS.indexOf(level) < threshold) return;
-        const head = { level, time: now().toISOString(), service, message };
-        // The head goes first and wins: a field named `message` or `level` cannot rewrite the line.
-        write(`${line(Object.assign({ ...head }, context, fields, head))}\n`);
-      };
-    return {
-      debug: at('DEBUG'),
-      info: at('INFO'),
-      warn: at('WARN'),
-      error: at('ERROR'),
-      child: (fields) => build({ ...context, ...fields }),
-    };
+  return loggerOver((level, message, fields) => {
+    if (LOG_LEVELS.indexOf(level) < threshold) return;
+    const head = { level, time: now().toISOString(), service, message };
+    // The head goes first and wins: a field named `message` or `level` cannot rewrite the line.
+    write(`${line(Object.assign({ ...head }, fields, head))}\n`);
+  });
+}
+
+/**
+ * A Logger over one sink that receives each call with its context and fields merged (the call's
+ * fields win); `child` adds context. {@link createLogger} writes JSON lines through it; tests keep lines.
+ */
+export function loggerOver(sink: (level: LogLevel, message: string, fields: LogFields) => void, context: LogFields = {}): Logger {
+  const at = (level: LogLevel) => (message: string, fields?: LogFields) => sink(level, message, { ...context, ...fields });
+  return {
+    debug: at('DEBUG'),
+    info: at('INFO'),
+    warn: at('WARN'),
+    error: at('ERROR'),
+    child: (fields) => loggerOver(sink, { ...context, ...fields }),
   };
-  return build({});
 }
 
 /** A logger that writes nothing (tests that do not look at logs). */
-export const silentLogger: Logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  child: () => silentLogger,
-};
+export const silentLogger: Logger = loggerOver(() => undefined);
 
 /** `LOG_LEVEL` as a level; unset or unknown values mean INFO (a typo must not silence errors). */
 function parseLevel(value: string | undefined): LogLevel {

@@ -13,6 +13,7 @@ import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import type { AnalysisModel } from '../../shared/llm/analysis-client';
 import { isConditionFailure } from '../../shared/db/conditions';
+import type { Logger } from '../../shared/log';
 
 /** Attempts per call before the failure is recorded: the first run plus Lambda's two async retries. */
 export const DEFAULT_ANALYSIS_ATTEMPTS = 3;
@@ -29,7 +30,7 @@ export interface AnalyzeDeps {
   newEventId: () => string;
   /** Attempts before {@link recordAnalysisFailure} runs instead of a throw (default 3). */
   maxAttempts?: number;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   /** Where `advanced.memory` keeps summaries for the caller's next call; absent, nothing is remembered. */
   memory?: Pick<CallerMemoryRepository, 'remember'>;
 }
@@ -129,7 +130,7 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
   if (event.type !== 'call.ended') return 'ignored';
   const loaded = await load(event, deps);
   if (!loaded) {
-    deps.log(`analysis: call ${event.detail.call_id} of business ${event.detail.business_id} is gone`);
+    deps.log.warn(`analysis: call ${event.detail.call_id} of business ${event.detail.business_id} is gone`);
     return 'call_missing';
   }
   const { call, detail, config, endedReason } = loaded;
@@ -200,7 +201,7 @@ async function rememberCall(
   try {
     await deps.memory.remember(call.business_id, callerNumberOf(call), entry, call.expires_at);
   } catch (error) {
-    deps.log(`analysis: could not remember call ${call.id} for its caller`, error);
+    deps.log.warn(`analysis: could not remember call ${call.id} for its caller`, { error });
   }
 }
 
@@ -220,7 +221,7 @@ export async function recordAnalysisFailure(event: CallEvent, error: unknown, de
   if (!loaded) return;
   const { call, detail, endedReason } = loaded;
   const message = describeFailure(error);
-  deps.log(`analysis of call ${call.id} failed after its last attempt`, error);
+  deps.log.error(`analysis of call ${call.id} failed after its last attempt`, { error });
   await completeAndPublish(
     call,
     {

@@ -4,10 +4,11 @@ import { readMediaConfig } from '../../media-service/src/config';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import type { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
-import { jsonLog, startMediaRuntime, type MediaLog } from '../../media-service/src/server/media-runtime';
+import { mediaLogger, startMediaRuntime } from '../../media-service/src/server/media-runtime';
 import { startProviders } from '../../media-service/src/server/providers';
 import type { EventBus } from '../../shared/events/event-bus';
 import type { LocalStackInfo } from './infra';
+import type { Logger } from '../../shared/log';
 
 /** Options of {@link startLocalMedia}. */
 export interface LocalMediaOptions {
@@ -17,7 +18,7 @@ export interface LocalMediaOptions {
   openAiBaseUrl?: string;
   /** The media server's port; default env MEDIA_PORT, else 3001. */
   port?: number;
-  log?: MediaLog;
+  log?: Logger;
 }
 
 /** The running local call engine and where its pieces listen. */
@@ -43,7 +44,7 @@ export interface LocalMedia {
  * const media = await startLocalMedia(core, infra.info, { events: afterCall.events, openAiBaseUrl: afterCall.llmBaseUrl });
  */
 export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, options: LocalMediaOptions): Promise<LocalMedia> {
-  const log = options.log ?? jsonLog;
+  const log = options.log ?? mediaLogger(process.env);
   const port = options.port ?? Number(process.env.MEDIA_PORT ?? 3001);
   const config = readMediaConfig({
     PORT: String(port),

@@ -9,6 +9,7 @@ import { connectStreamTwiml, sayAndHangupTwiml } from '../telephony/twiml';
 import { acceptInboundCall, type InboundCallDeps } from './inbound-call';
 import { isConditionFailure } from '../../../shared/db/conditions';
 import { DEFAULT_SWEEP_LIMITS } from '../calls/sweeper';
+import type { Logger } from '../../../shared/log';
 
 export interface TwilioRoutesOptions extends InboundCallDeps {
   lifecycle: CallLifecycle;
@@ -18,7 +19,7 @@ export interface TwilioRoutesOptions extends InboundCallDeps {
   streamTokenSecret: string;
   /** How long a stream token opens a media stream after the TwiML is issued. */
   streamTokenTtlMs?: number;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   /**
    * True while this process runs the call's media session. A `completed` status then leaves the
    * ending to the session, which ends the call with its transcript and metrics (first reason wins);
@@ -57,7 +58,7 @@ export function twilioRoutes(options: TwilioRoutesOptions) {
       if (!form) return c.text('invalid signature', 403);
       const decision = await acceptInboundCall(options, { to: form.To ?? '', from: form.From ?? '', carrierCallSid: form.CallSid ?? '' });
       if (decision.kind === 'refuse') {
-        options.log(`inbound call to ${form.To} refused: ${decision.reason}`);
+        options.log.warn(`inbound call to ${form.To} refused: ${decision.reason}`);
         return xml(c, sayAndHangupTwiml('Sorry, we cannot take your call right now. Please try again later. Goodbye.'));
       }
       const call = decision.call;
@@ -143,7 +144,7 @@ async function storeAnsweredBy(
     return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    options.log(`AMD verdict for unknown call ${ids.businessId}/${ids.callId} ignored`);
+    options.log.warn(`AMD verdict for unknown call ${ids.businessId}/${ids.callId} ignored`);
     return false;
   }
 }
