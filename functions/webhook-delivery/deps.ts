@@ -45,7 +45,7 @@ export function createDeliveryDeps(config: DeliveryConfig): DeliverDeps {
     now: () => new Date(),
     random: Math.random,
     allowPrivate: false,
-    log: functionLogger('webhooks'),
+    log: functionLogger('webhook-delivery'),
     ...(links && { recordingUrl: (key: string) => links.presign(key) }),
   };
 }
