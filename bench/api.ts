@@ -16,6 +16,7 @@ import { ensureTable } from '../shared/db/create-table';
 import { SqsOutboundCallQueue } from '../shared/queue/outbound-calls';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
 import { startFauxqsServer } from '../test/stand-ins/fauxqs';
+import { silentLogger } from '../shared/log';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     );
     const sqs = new SQSClient({ region: 'us-east-1', endpoint: fauxqs.endpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
     const queue = await sqs.send(new CreateQueueCommand({ QueueName: 'bench-outbound' }));
-    const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), () => undefined);
+    const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), silentLogger);
     const app = createApp(deps);
     const admin = createAdminService(core, 'test');
 

@@ -20,6 +20,7 @@ import { DeepgramSandboxServer } from '../media-service/src/sandbox/deepgram-ser
 import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server';
 import { scenario, step } from '../media-service/src/sandbox/scenarios';
 import { TranscriptBoard } from '../media-service/src/sandbox/transcript-board';
+import { createLogger, type Logger } from '../shared/log';
 
 /** The bench callee's lines: three questions (each hits a sandbox LLM intent), then goodbye. */
 const BENCH_LINES = [
@@ -99,7 +100,7 @@ interface Running {
   close(): Promise<unknown>;
 }
 
-async function startNetwork(log: (message: string) => void, thinkMs: number): Promise<Running> {
+async function startNetwork(log: Logger, thinkMs: number): Promise<Running> {
   const board = new TranscriptBoard();
   // 5 ms ticks: each call's frames leave on its own 20 ms boundary (calls start at different times),
   // not all 100 calls' frames in one burst per tick, which no real phone network sends.
@@ -160,7 +161,11 @@ async function main(): Promise<void> {
     },
   });
   let errors = 0;
-  const log = (message: string) => void (message.includes('fail') || message.includes('error') ? errors++ : undefined);
+  // Counts the stand-ins' failures (reported by the parent) instead of printing them.
+  const log = createLogger({
+    service: 'bench',
+    write: (line) => void (line.includes('fail') || line.includes('error') ? errors++ : undefined),
+  });
   const running = values.role === 'voice' ? await startVoice(values) : await startNetwork(log, Number(values['think-ms']));
   process.stdout.write(`${JSON.stringify(running.urls)}\n`);
 

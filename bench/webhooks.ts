@@ -25,6 +25,7 @@ import { LocalSecretBox } from '../shared/security/secret-box';
 import { webhookSecretContext } from '../shared/services/admin-service';
 import { generateWebhookSecret } from '../shared/webhooks/secret';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { silentLogger } from '../shared/log';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 400);
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
       now: () => new Date(),
       random: Math.random,
       allowPrivate: true,
-      log: () => undefined,
+      log: silentLogger,
     };
     const completedIds = new Map<number, string>();
     const router: LocalEventRouter = new LocalEventRouter({
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
           model: new OpenAiAnalysisClient({ apiKey: 'sk-sandbox', baseURL: openai.baseUrl }),
           now: () => new Date(),
           newEventId: () => `evt_${randomUUID()}`,
-          log: () => undefined,
+          log: silentLogger,
         })),
       webhooks: async (event) => {
         if (event.type === 'call.completed') completedIds.set(event.detail.call_id, event.detail.event_id);

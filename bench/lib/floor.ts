@@ -3,6 +3,7 @@ import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-lan
 import type { TtsEvent } from '../../media-service/src/ports/text-to-speech';
 import type { VoiceUrls } from '../calls-providers';
 import { startProvidersChild, type ProviderLatencies } from './providers-child';
+import { silentLogger } from '../../shared/log';
 
 /** Rounds of the floor probe, and the pause between them (turns of one call are never back to back). */
 const ROUNDS = 200;
@@ -25,7 +26,7 @@ const MESSAGES = [
 async function providerRounds(urls: VoiceUrls, rounds: number, pauseMs: number): Promise<number[]> {
   const abort = new AbortController();
   const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
-  const tts = new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.auraUrl, log: () => undefined }).open({
+  const tts = new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.auraUrl, log: silentLogger }).open({
     voice: 'aura-2-thalia-en',
     speed: 1,
     signal: abort.signal,

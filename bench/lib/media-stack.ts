@@ -17,6 +17,7 @@ import { CallLifecycle } from '../../shared/services/call-lifecycle';
 import { freePort } from '../../test/stand-ins/dynamodb-local';
 import type { BenchProviderUrls } from '../calls-providers';
 import type { PlacedCall } from './tenants';
+import { createLogger } from '../../shared/log';
 
 /** Where the media process's logs went: counts, and the first few lines for the report. */
 export interface LogTally {
@@ -34,10 +35,13 @@ const quietBus: EventBus = { publish: async (_events: CallEvent[]) => undefined 
  */
 export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
   const logs: LogTally = { count: 0, first: [] };
-  const log = (message: string, fields?: Record<string, unknown>) => {
-    logs.count++;
-    if (logs.first.length < 5) logs.first.push(`${message} ${fields ? JSON.stringify(fields) : ''}`.slice(0, 300));
-  };
+  const log = createLogger({
+    service: 'bench',
+    write: (line) => {
+      logs.count++;
+      if (logs.first.length < 5) logs.first.push(line.trimEnd().slice(0, 300));
+    },
+  });
   const scheduler = new PacerScheduler({ log });
   const minutes = new MinutesRepository(core.db);
   const lifecycle = new CallLifecycle({
@@ -83,7 +87,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
         authToken: urls.authToken,
         publicBaseUrl,
         streamTokenSecret,
-        log: (message: string) => log(message),
+        log,
       },
       startSession: (input) => {
         const handle = startCallSession(deps, input);
@@ -111,7 +115,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     publicBaseUrl,
     streamTokenSecret,
     now: () => new Date(),
-    log: (message) => log(message),
+    log,
     ringTimeoutS: 10,
   });
   let stopped = false;
@@ -131,7 +135,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
         await Promise.all(
           placed.slice(start, start + 10).map(async (job) => {
             const claimed = await core.callRepo.claimQueued(job.businessId, job.callId, 'bench', new Date().toISOString());
-            if (claimed) await dial(claimed).catch((error: unknown) => log('dial.failed', { error: String(error) }));
+            if (claimed) await dial(claimed).catch((error: unknown) => log.error('dial.failed', { error }));
           }),
         );
       }

@@ -2,6 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createApp } from '../../functions/api/app';
 import { createAdminService, createApiDeps, type CoreDeps } from '../../functions/lib/deps';
 import { SqsOutboundCallQueue } from '../../shared/queue/outbound-calls';
+import { silentLogger } from '../../shared/log';
 
 /** Calls per business per run: far under the API's 240 requests a minute per key. */
 const CALLS_PER_BUSINESS = 20;
@@ -36,7 +37,7 @@ function assistantConfig(eager: boolean) {
  * the fauxqs outbound queue), and `place` to queue calls with POST /calls, spread over businesses.
  */
 export async function createTenants(core: CoreDeps, sqs: SQSClient, queueUrl: string, maxCalls: number) {
-  const app = createApp(createApiDeps(core, new SqsOutboundCallQueue(sqs, queueUrl), () => undefined));
+  const app = createApp(createApiDeps(core, new SqsOutboundCallQueue(sqs, queueUrl), silentLogger));
   const admin = createAdminService(core, 'test');
   const request = async (key: string, method: string, path: string, body: unknown) => {
     const response = await app.request(`/api/v1${path}`, {

@@ -12,6 +12,7 @@ import { redactDeep, redactText } from '../../shared/domain/redact';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import type { AnalysisModel } from '../../shared/llm/analysis-client';
+import type { Logger } from '../../shared/log';
 
 /** Attempts per call before the failure is recorded: the first run plus Lambda's two async retries. */
 export const DEFAULT_ANALYSIS_ATTEMPTS = 3;
@@ -28,7 +29,7 @@ export interface AnalyzeDeps {
   newEventId: () => string;
   /** Attempts before {@link recordAnalysisFailure} runs instead of a throw (default 3). */
   maxAttempts?: number;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   /** Where `advanced.memory` keeps summaries for the caller's next call; absent, nothing is remembered. */
   memory?: Pick<CallerMemoryRepository, 'remember'>;
 }
@@ -117,7 +118,7 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
   if (event.type !== 'call.ended') return 'ignored';
   const loaded = await load(event, deps);
   if (!loaded) {
-    deps.log(`analysis: call ${event.detail.call_id} of business ${event.detail.business_id} is gone`);
+    deps.log.warn(`analysis: call ${event.detail.call_id} of business ${event.detail.business_id} is gone`);
     return 'call_missing';
   }
   const { call, detail, config, endedReason } = loaded;
@@ -132,7 +133,7 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
   }
   const attempt = (call.analysis_attempts ?? 0) + 1;
   if (!(await deps.calls.recordAnalysisAttempt(call.business_id, call.id, attempt))) {
-    deps.log(`analysis: call ${call.id} of business ${call.business_id} is gone`);
+    deps.log.warn(`analysis: call ${call.id} of business ${call.business_id} is gone`);
     return 'call_missing';
   }
   const redact = config.advanced.redact;
@@ -190,7 +191,7 @@ async function rememberCall(
   try {
     await deps.memory.remember(call.business_id, callerNumberOf(call), entry, call.expires_at);
   } catch (error) {
-    deps.log(`analysis: could not remember call ${call.id} for its caller`, error);
+    deps.log.warn(`analysis: could not remember call ${call.id} for its caller`, { error });
   }
 }
 
@@ -210,7 +211,7 @@ export async function recordAnalysisFailure(event: CallEvent, error: unknown, de
   if (!loaded) return;
   const { call, detail, endedReason } = loaded;
   const message = describeFailure(error);
-  deps.log(`analysis of call ${call.id} failed after its last attempt`, error);
+  deps.log.error(`analysis of call ${call.id} failed after its last attempt`, { error });
   await completeAndPublish(
     call,
     {

@@ -11,7 +11,7 @@ import { createDb } from '../../shared/db/client';
 import { CallEventDetailSchema, EVENT_TYPES } from '../../shared/events/catalog';
 import { EventBridgeBus } from '../../shared/events/event-bus';
 import { OpenAiAnalysisClient } from '../../shared/llm/analysis-client';
-import { defaultLog } from '../lib/deps';
+import { functionLogger } from '../lib/deps';
 import { analyzeCall } from './analyze-call';
 
 const config = readConfig(
@@ -49,7 +49,7 @@ const deps = {
   events: new EventBridgeBus(new EventBridgeClient({ region: config.AWS_REGION }), config.EVENT_BUS_NAME),
   now: () => new Date(),
   newEventId: () => `evt_${randomUUID()}`,
-  log: defaultLog,
+  log: functionLogger('analysis'),
 };
 
 const EventSchema = v.looseObject({ 'detail-type': v.picklist(EVENT_TYPES), detail: CallEventDetailSchema });

@@ -13,6 +13,7 @@ import { assistantRoutes } from './routes/assistants';
 import { callRoutes } from './routes/calls';
 import { catalogRoutes } from './routes/catalog';
 import { usageRoutes } from './routes/usage';
+import type { Logger } from '../../shared/log';
 
 /** Everything the HTTP layer needs; built by the composition root (`functions/lib/deps.ts`) or a test. */
 export interface ApiDeps {
@@ -22,7 +23,7 @@ export interface ApiDeps {
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
   now: () => number;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   authCacheMs?: number;
   /** The client's address, for throttling failed authentications (default: from the platform's event or socket). */
   sourceAddress?: SourceAddress;
@@ -75,7 +76,7 @@ export function createApp(deps: ApiDeps) {
       c.header('WWW-Authenticate', c.req.header('authorization') ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"');
     if (error instanceof AppError) return c.json({ code: error.code, detail: error.message }, error.status as 400);
     const id = c.get('requestId');
-    deps.log(`unhandled error in ${c.req.method} ${c.req.path} (request ${id})`, error);
+    deps.log.error(`unhandled error in ${c.req.method} ${c.req.path} (request ${id})`, { error, request_id: id });
     return c.json({ code: 'internal', detail: `Internal error; quote request id ${id} when reporting it.` }, 500);
   });
   return app;

@@ -20,6 +20,7 @@ import type { UrlPolicy } from '../../shared/services/config-checks';
 import type { ApiDeps } from '../api/app';
 import { kmsClient } from './kms';
 import { S3RecordingLinks } from './recording-links';
+import { createLogger, type Logger } from '../../shared/log';
 
 const flag = (fallback: 'true' | 'false') =>
   v.pipe(
@@ -92,7 +93,7 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
 }
 
 /** Everything `createApp` needs, from the core pieces plus an outbound queue. */
-export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log = defaultLog): ApiDeps {
+export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log: Logger = functionLogger('api')): ApiDeps {
   const now = () => new Date();
   return {
     assistants: new AssistantService({
@@ -133,11 +134,9 @@ export function createOutboundQueue(config: ApiConfig): OutboundCallQueue {
   return new SqsOutboundCallQueue(sqs, config.OUTBOUND_QUEUE_URL);
 }
 
-/** Structured one-line JSON logs; errors are reduced to name and message (no secrets, no stacks to clients). */
-export function defaultLog(message: string, error?: unknown): void {
-  const detail =
-    error instanceof Error ? { error: error.name, reason: error.message } : error === undefined ? {} : { detail: String(error) };
-  console.error(JSON.stringify({ level: 'error', message, ...detail }));
+/** A function's logger: its `service` from POWERTOOLS_SERVICE_NAME (set by infra), else `service`; LOG_LEVEL honoured. */
+export function functionLogger(service: string): Logger {
+  return createLogger({ service, env: process.env });
 }
 
 /** The ops use cases over the same core pieces (admin command line, dev seeding, tests, benchmarks). */

@@ -1,4 +1,5 @@
 import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { Logger } from '../../shared/log';
 
 /** The part of a DynamoDB stream record this function reads. */
 export interface RetentionStreamRecord {
@@ -19,20 +20,20 @@ export interface BatchResult {
  */
 export async function deleteExpiredRecordings(
   records: RetentionStreamRecord[],
-  deps: { s3: Pick<S3Client, 'send'>; bucket: string; log: (message: string, error?: unknown) => void },
+  deps: { s3: Pick<S3Client, 'send'>; bucket: string; log: Logger },
 ): Promise<BatchResult> {
   const failures: { itemIdentifier: string }[] = [];
   for (const record of records) {
     const key = record.dynamodb?.OldImage?.recording_key?.S;
     if (record.eventName !== 'REMOVE' || !key) continue;
     if (!key.startsWith('recordings/')) {
-      deps.log(`retention: refusing to delete ${key}, outside recordings/`);
+      deps.log.warn(`retention: refusing to delete ${key}, outside recordings/`);
       continue;
     }
     try {
       await deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: key }));
     } catch (error) {
-      deps.log(`retention: delete of ${key} failed`, error);
+      deps.log.error(`retention: delete of ${key} failed`, { error });
       if (record.dynamodb?.SequenceNumber) failures.push({ itemIdentifier: record.dynamodb.SequenceNumber });
     }
   }

@@ -15,6 +15,7 @@ import { toCallDetailView } from '../../shared/services/call-views';
 import { nextAttemptDelayMs } from '../../shared/webhooks/schedule';
 import { sendWebhook, type WebhookFetch } from '../../shared/webhooks/send';
 import { MAX_QUEUE_DELAY_S, type WebhookQueue } from '../../shared/queue/webhook-queue';
+import type { Logger } from '../../shared/log';
 
 export { MAX_QUEUE_DELAY_S, type WebhookQueue } from '../../shared/queue/webhook-queue';
 
@@ -54,7 +55,7 @@ export interface DeliverDeps {
   recordingUrl?: (recordingKey: string) => Promise<string | null>;
   fetchImpl?: WebhookFetch;
   timeoutMs?: number;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
 }
 
 /** What one message led to (for logs and tests). */
@@ -155,7 +156,7 @@ export async function deliverRecord(body: string, deps: DeliverDeps): Promise<De
   }
   const found = await deps.calls.findCall(job.businessId, job.callId, Math.floor(now.getTime() / 1000));
   if (!found) {
-    deps.log(`webhook: call ${job.callId} of business ${job.businessId} is gone; ${job.eventType} dropped`);
+    deps.log.warn(`webhook: call ${job.callId} of business ${job.businessId} is gone; ${job.eventType} dropped`);
     return 'call_missing';
   }
   const assistant = await deps.assistants.findAssistant(job.businessId, found.call.assistant_id);
@@ -206,7 +207,7 @@ export async function deliverRecord(body: string, deps: DeliverDeps): Promise<De
   const updated = await deps.deliveries.recordAttempt(record, stored, { state, nextAttemptAt: dueAt, now: after.toISOString() });
   if (!updated) return 'duplicate';
   if (state === 'failed')
-    deps.log(
+    deps.log.warn(
       `webhook ${record.webhook_id} (${record.event_type}, call ${job.callId}) dead-lettered after ${updated.attempts.length} attempt(s)`,
     );
   if (state !== 'pending') return state;

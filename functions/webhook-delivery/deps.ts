@@ -6,7 +6,7 @@ import { CallRepository } from '../../shared/db/call-repository';
 import { createDb } from '../../shared/db/client';
 import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import { CachingSecretBox, KmsSecretBox } from '../../shared/security/secret-box';
-import { defaultLog } from '../lib/deps';
+import { functionLogger } from '../lib/deps';
 import { kmsClient } from '../lib/kms';
 import { S3RecordingLinks } from '../lib/recording-links';
 import type { DeliverDeps } from './deliver';
@@ -45,7 +45,7 @@ export function createDeliveryDeps(config: DeliveryConfig): DeliverDeps {
     now: () => new Date(),
     random: Math.random,
     allowPrivate: false,
-    log: defaultLog,
+    log: functionLogger('webhook-delivery'),
     ...(links && { recordingUrl: (key: string) => links.presign(key) }),
   };
 }

@@ -23,7 +23,7 @@ export async function processBatch(records: readonly SqsMessageRecord[], deps: D
     try {
       await deliverRecord(record.body, deps);
     } catch (error) {
-      deps.log(`webhook delivery message ${record.messageId} failed`, error);
+      deps.log.error(`webhook delivery message ${record.messageId} failed`, { error });
       batchItemFailures.push({ itemIdentifier: record.messageId });
     }
   }

@@ -182,7 +182,15 @@ export class MediaService extends Construct {
         ignoreMode: IgnoreMode.DOCKER,
       }),
       portMappings: [{ containerPort: MEDIA_PORT, name: 'http' }],
-      environment: { PORT: String(MEDIA_PORT), STAGE: stage, AWS_REGION: Stack.of(this).region, NODE_ENV: 'production' },
+      environment: {
+        PORT: String(MEDIA_PORT),
+        STAGE: stage,
+        AWS_REGION: Stack.of(this).region,
+        NODE_ENV: 'production',
+        // The `service` and level of the engine's log lines (shared/log.ts), as on every function.
+        POWERTOOLS_SERVICE_NAME: 'media',
+        LOG_LEVEL: 'INFO',
+      },
       stopTimeout: Duration.seconds(MEDIA_STOP_TIMEOUT_S),
       healthCheck: {
         command: ['CMD-SHELL', HEALTH_COMMAND],

@@ -4,7 +4,7 @@ import { ConfigError } from '../../shared/config';
 import { EventBridgeBus } from '../../shared/events/event-bus';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../../shared/security/secret-box';
 import { readMediaConfig, type MediaConfig } from './config';
-import { jsonLog, MEDIA_START_FAILED, startMediaRuntime } from './server/media-runtime';
+import { MEDIA_START_FAILED, mediaLogger, startMediaRuntime } from './server/media-runtime';
 import { startProviders } from './server/providers';
 
 /**
@@ -25,27 +25,30 @@ function secretBoxFor(config: MediaConfig): SecretBox {
   });
 }
 
+const log = mediaLogger(process.env);
+
 /** The media service on Fargate: read the environment, start everything, drain on SIGTERM. */
 async function main(): Promise<void> {
   const config = readMediaConfig(process.env);
   if (!config.EVENT_BUS_NAME) throw new ConfigError('Invalid configuration:\n  EVENT_BUS_NAME: required (call events go to EventBridge).');
-  const providers = await startProviders(config, { log: jsonLog });
+  const providers = await startProviders(config, { log });
   const runtime = await startMediaRuntime({
     config,
     providers,
     events: new EventBridgeBus(new EventBridgeClient({ region: config.AWS_REGION }), config.EVENT_BUS_NAME),
     secretBox: secretBoxFor(config),
+    log,
   });
   // A stray promise rejection in one call must not end every other call on this task.
-  process.on('unhandledRejection', (reason) => jsonLog('media.unhandled_rejection', { error: String(reason) }));
-  jsonLog('media.started', { port: runtime.server.port, stage: config.STAGE, providers: providers.labels });
+  process.on('unhandledRejection', (reason) => log.error('media.unhandled_rejection', { error: reason }));
+  log.info('media.started', { port: runtime.server.port, stage: config.STAGE, providers: providers.labels });
   process.once('SIGTERM', () => {
     void runtime
       .shutdown()
       .then(() => providers.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
-        jsonLog('media.shutdown_failed', { error: String(error) });
+        log.error('media.shutdown_failed', { error });
         process.exit(1);
       });
   });
@@ -53,6 +56,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // The ops stack counts these lines (a metric filter on `message` and `stage`) and alarms on them.
-  jsonLog(MEDIA_START_FAILED, { stage: process.env.STAGE ?? 'unknown', error: error instanceof Error ? error.message : String(error) });
+  log.error(MEDIA_START_FAILED, { stage: process.env.STAGE ?? 'unknown', error: error instanceof Error ? error.message : String(error) });
   process.exit(1);
 });

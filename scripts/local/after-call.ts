@@ -7,6 +7,7 @@ import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { CallEvent } from '../../shared/events/catalog';
 import { LocalEventRouter, type EventBus } from '../../shared/events/event-bus';
 import { OpenAiAnalysisClient } from '../../shared/llm/analysis-client';
+import { createLogger, type Logger } from '../../shared/log';
 
 /** A cancellable one-shot timer: real `setTimeout` in `npm run dev`, a manual clock in tests. */
 export type ScheduleTimer = (run: () => void, delayMs: number) => () => void;
@@ -20,7 +21,7 @@ export interface LocalAfterCallOptions {
   now?: () => Date;
   random?: () => number;
   schedule?: ScheduleTimer;
-  log?: (message: string, error?: unknown) => void;
+  log?: Logger;
 }
 
 /** The running after-call pipeline: the call engine publishes call.started/transferred/ended to `events`. */
@@ -56,11 +57,11 @@ export class TimerWebhookQueue implements WebhookQueue {
   constructor(
     private readonly handle: (body: string) => Promise<unknown>,
     private readonly schedule: ScheduleTimer,
-    private readonly log: (message: string, error?: unknown) => void,
+    private readonly log: Logger,
   ) {}
 
   async send(body: string, delaySeconds: number): Promise<void> {
-    if (this.#closed) return this.log('local webhook queue: stopped; a delivery message was dropped');
+    if (this.#closed) return this.log.warn('local webhook queue: stopped; a delivery message was dropped');
     const delayS = Math.min(MAX_QUEUE_DELAY_S, Math.max(0, Math.ceil(delaySeconds)));
     this.#later(body, delayS * 1000, 1);
   }
@@ -87,8 +88,8 @@ export class TimerWebhookQueue implements WebhookQueue {
     try {
       await this.handle(body);
     } catch (error) {
-      if (receive >= MAX_RECEIVES) return this.log(`local webhook queue: message dead-lettered after ${receive} receives`, error);
-      this.log(`local webhook queue: message failed (receive ${receive}); redelivering in ${REDELIVERY_MS / 1000} s`, error);
+      if (receive >= MAX_RECEIVES) return this.log.error(`local webhook queue: message dead-lettered after ${receive} receives`, { error });
+      this.log.warn(`local webhook queue: message failed (receive ${receive}); redelivering in ${REDELIVERY_MS / 1000} s`, { error });
       this.#later(body, REDELIVERY_MS, receive + 1);
     }
   }
@@ -121,7 +122,7 @@ async function analysisLlm(
  */
 export async function startLocalAfterCall(core: CoreDeps, config: ApiConfig, options: LocalAfterCallOptions = {}): Promise<LocalAfterCall> {
   const now = options.now ?? (() => new Date());
-  const log = options.log ?? console.error;
+  const log = options.log ?? createLogger({ service: 'after-call' });
   const repos = { calls: core.callRepo, assistants: core.assistantRepo, businesses: core.businesses };
   const llm = await analysisLlm(options);
   const queue = new TimerWebhookQueue((body) => deliverRecord(body, deliverDeps), options.schedule ?? realTimer, log);

@@ -4,7 +4,8 @@ import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { readMediaConfig, type MediaConfig } from '../../media-service/src/config';
 import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
-import { jsonLog, startMediaRuntime, type MediaLog } from '../../media-service/src/server/media-runtime';
+import { mediaLogger, startMediaRuntime } from '../../media-service/src/server/media-runtime';
+import type { Logger } from '../../shared/log';
 import type { MediaProviders } from '../../media-service/src/server/providers';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
@@ -33,7 +34,7 @@ const parentEventBus: EventBus = {
 };
 
 /** The adapters, pointed at the sandbox servers the parent runs (one board, one carrier for every child). */
-function sharedSandboxProviders(config: MediaConfig, log: MediaLog): MediaProviders {
+function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProviders {
   const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, SANDBOX_AUTH_TOKEN } = config;
   if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !SANDBOX_AUTH_TOKEN)
     throw new Error('A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL and SANDBOX_AUTH_TOKEN (set by npm run dev).');
@@ -53,10 +54,10 @@ function sharedSandboxProviders(config: MediaConfig, log: MediaLog): MediaProvid
 async function main(): Promise<void> {
   if (!process.send) throw new Error('scripts/local/media-task.ts is started by `MEDIA_TASKS=N npm run dev`, not by hand.');
   const task = Number(process.env[MEDIA_TASK_NUMBER]);
-  const log: MediaLog = (message, fields = {}) => jsonLog(message, { task, ...fields });
+  const log = mediaLogger(process.env).child({ task });
   // Until the runtime runs there is nothing to drain: stopping is exiting.
   let stop: (why: string) => void = (why) => {
-    log('media.stopped', { why });
+    log.info('media.stopped', { why });
     process.exit(0);
   };
   // Ctrl-C reaches the whole process group: the parent decides, and sends SIGTERM (drain) to each child.
@@ -75,12 +76,12 @@ async function main(): Promise<void> {
     startSession: recordingSessions((callId) => void send({ type: 'session', call_id: callId }).catch(() => undefined)),
     log,
   });
-  process.on('unhandledRejection', (reason) => log('media.unhandled_rejection', { error: String(reason) }));
+  process.on('unhandledRejection', (reason) => log.error('media.unhandled_rejection', { error: reason }));
   let stopping = false;
   stop = (why) => {
     if (stopping) return;
     stopping = true;
-    log('media.stopping', { why });
+    log.info('media.stopping', { why });
     // Draining is bounded by DRAIN_TIMEOUT_MS; this is the backstop if a write hangs.
     setTimeout(() => process.exit(1), config.DRAIN_TIMEOUT_MS + 5000).unref();
     void runtime.shutdown().finally(() => process.exit(0));
@@ -90,6 +91,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  jsonLog('media.start_failed', { error: error instanceof Error ? error.message : String(error) });
+  mediaLogger(process.env).error('media.start_failed', { error });
   process.exit(1);
 });

@@ -8,7 +8,8 @@ import { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
 import { DeepgramSandboxServer } from '../../media-service/src/sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../../media-service/src/sandbox/openai-server';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
-import { jsonLog, type MediaLog } from '../../media-service/src/server/media-runtime';
+import { mediaLogger } from '../../media-service/src/server/media-runtime';
+import type { Logger } from '../../shared/log';
 import type { EventBus } from '../../shared/events/event-bus';
 import type { LocalStackInfo } from './infra';
 import { localMediaEnv, type LocalMedia, type MediaTask } from './media';
@@ -34,7 +35,7 @@ export interface MediaTasksOptions {
   output?: (line: string) => void;
   /** What happens to the children (one exited, a message dropped), in words (default: stderr). */
   notice?: (line: string) => void;
-  log?: MediaLog;
+  log?: Logger;
 }
 
 /** The running call-engine processes and the proxy standing in for the load balancer. */
@@ -63,7 +64,7 @@ interface RunningTask {
  * for (const task of media.tasks) console.log(task.url, task.pid);
  */
 export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksOptions): Promise<LocalMediaTasks> {
-  const log = options.log ?? jsonLog;
+  const log = options.log ?? mediaLogger(process.env);
   const notice = options.notice ?? ((line: string) => console.error(line));
   const proxy = await startRoundRobinProxy([], options.port);
   const board = new TranscriptBoard();

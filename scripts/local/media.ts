@@ -5,12 +5,13 @@ import { readMediaConfig } from '../../media-service/src/config';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import type { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
-import { jsonLog, startMediaRuntime, type MediaLog, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
+import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import { startProviders } from '../../media-service/src/server/providers';
 import type { EventBus } from '../../shared/events/event-bus';
 import { freePort } from '../../test/stand-ins/dynamodb-local';
 import type { LocalStackInfo } from './infra';
 import type { RoundRobinProxy } from './round-robin-proxy';
+import type { Logger } from '../../shared/log';
 
 /** Options of {@link startLocalMedia}. */
 export interface LocalMediaOptions {
@@ -20,7 +21,7 @@ export interface LocalMediaOptions {
   openAiBaseUrl?: string;
   /** The media server's port; default env MEDIA_PORT, else 3001. */
   port?: number;
-  log?: MediaLog;
+  log?: Logger;
 }
 
 /** One call-engine process of the local stack (MEDIA_TASKS of them). */
@@ -106,7 +107,7 @@ export function localMediaEnv(info: LocalStackInfo, settings: LocalMediaSettings
  * const media = await startLocalMedia(core, infra.info, { events: afterCall.events, openAiBaseUrl: afterCall.llmBaseUrl });
  */
 export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, options: LocalMediaOptions): Promise<LocalMedia> {
-  const log = options.log ?? jsonLog;
+  const log = options.log ?? mediaLogger(process.env);
   // Port 0 (tests): a free port chosen first, since the public URL the carrier signs over names it.
   const port = (options.port ?? Number(process.env.MEDIA_PORT ?? 3001)) || (await freePort());
   const config = readMediaConfig(

@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './client';
 import { conditionFailureItem } from './conditions';
 import { keys } from './table';
+import { createLogger, type Logger } from '../log';
 
 /** The verdict for one request, with what the RateLimit headers report. */
 export interface RateDecision {
@@ -16,7 +17,7 @@ export interface RateLimiterOptions {
   limit?: number;
   windowMs?: number;
   now?: () => number;
-  log?: (message: string, error: unknown) => void;
+  log?: Logger;
 }
 
 const MAX_ATTEMPTS = 6;
@@ -38,7 +39,7 @@ export class RateLimiter {
   private readonly limit: number;
   private readonly windowMs: number;
   private readonly now: () => number;
-  private readonly log: (message: string, error: unknown) => void;
+  private readonly log: Logger;
   private readonly views = new Map<string, number[]>();
   private readonly inFlight = new Map<string, Set<number>>();
 
@@ -49,7 +50,7 @@ export class RateLimiter {
     this.limit = options.limit ?? 240;
     this.windowMs = options.windowMs ?? 60_000;
     this.now = options.now ?? Date.now;
-    this.log = options.log ?? ((message, error) => console.error(message, error));
+    this.log = options.log ?? createLogger({ service: 'api' });
   }
 
   /** Counts one request of this key, or refuses it. Fails open (allows) when DynamoDB errors. */
@@ -74,7 +75,7 @@ export class RateLimiter {
           this.merge(view, slotsOf(failed.item, this.limit));
           continue;
         }
-        this.log('rate limiter store failed; allowing the request (fail open)', error);
+        this.log.error('rate limiter store failed; allowing the request (fail open)', { error });
         return { allowed: true, limit: this.limit, remaining: 0, resetSeconds: 0 };
       } finally {
         busy.delete(slot);

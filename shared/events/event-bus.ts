@@ -1,6 +1,7 @@
 import { PutEventsCommand, type EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { EVENT_SOURCE, type CallEvent } from './catalog';
 import { EVENT_RULES, matchesRule, type RuleTarget } from './rules';
+import { createLogger, type Logger } from '../log';
 
 /** Port: publish call events. EventBridge in production, the in-process router locally. */
 export interface EventBus {
@@ -82,7 +83,7 @@ export class LocalEventRouter implements EventBus {
 
   constructor(
     private readonly targets: LocalTargets,
-    private readonly log: (message: string, error?: unknown) => void = console.error,
+    private readonly log: Logger = createLogger({ service: 'events' }),
   ) {}
 
   async publish(events: CallEvent[]): Promise<void> {
@@ -107,7 +108,8 @@ export class LocalEventRouter implements EventBus {
         await this.targets[target](event);
         return;
       } catch (error) {
-        if (attempt === 3) this.log(`local event target ${target} failed for ${event.type} (call ${event.detail.call_id})`, error);
+        if (attempt === 3)
+          this.log.error(`local event target ${target} failed for ${event.type} (call ${event.detail.call_id})`, { error });
       }
     }
   }

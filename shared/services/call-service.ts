@@ -10,6 +10,7 @@ import type { Usage } from '../domain/usage';
 import { ConflictError, InsufficientMinutesError, NotFoundError, ValidationError } from '../errors';
 import type { OutboundCallQueue } from '../queue/outbound-calls';
 import { initialCallRecord, toCallDetailView, toCallView } from './call-views';
+import type { Logger } from '../log';
 
 /** What the call use cases need; built once per process by the composition root. */
 export interface CallServiceDeps {
@@ -21,7 +22,7 @@ export interface CallServiceDeps {
   ids: IdAllocator;
   queue: OutboundCallQueue;
   now: () => Date;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   /** Signs recording links; absent where no recordings bucket is configured (every recording_url is null). */
   recordingLinks?: RecordingLinks;
 }
@@ -161,7 +162,7 @@ export class CallService {
     try {
       await this.deps.queue.enqueue({ business_id: businessId, call_id: callId });
     } catch (error) {
-      this.deps.log(`outbound-call enqueue failed for call ${callId}; the sweeper will retry`, error);
+      this.deps.log.warn(`outbound-call enqueue failed for call ${callId}; the sweeper will retry`, { error });
     }
   }
 

@@ -5,6 +5,7 @@ import { createApp } from '../../functions/api/app';
 import { ApiConfigSchema, createAdminService, createApiDeps, createCoreDeps, type CoreDeps } from '../../functions/lib/deps';
 import { readConfig } from '../../shared/config';
 import { SqsOutboundCallQueue } from '../../shared/queue/outbound-calls';
+import { captureLogger } from './capture-logger';
 
 /** A random E.164 number from a space (10^13) wide enough that test runs never collide. */
 export function uniqueNumber(): string {
@@ -52,8 +53,8 @@ export async function createApiHarness(options: HarnessOptions = {}) {
   });
   const queue = await sqs.send(new CreateQueueCommand({ QueueName: `outbound-${randomUUID()}` }));
   const core: CoreDeps = createCoreDeps(config);
-  const logs: string[] = [];
-  const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), (message) => logs.push(message));
+  const logs = captureLogger();
+  const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), logs.log);
   if (options.now) deps.now = options.now;
   if (options.unlimited) deps.rateLimiter = { hit: async () => ({ allowed: true, limit: 240, remaining: 240, resetSeconds: 0 }) };
   const app = createApp(deps);

@@ -28,6 +28,7 @@ import { S3RecordingStore } from '../../media-service/src/adapters/s3-recording-
 import { createApiHarness, type ApiHarness } from './api-harness';
 import { freePort } from '../stand-ins/dynamodb-local';
 import { startRoundRobinProxy } from '../../scripts/local/round-robin-proxy';
+import { captureLogger } from './capture-logger';
 
 /** An event bus that keeps what it is given, so tests can assert on `call.started` / `call.ended`. */
 export class CapturingBus implements EventBus {
@@ -72,8 +73,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const api: ApiHarness = await createApiHarness({ allowPrivateUrls: true });
   const board = new TranscriptBoard();
   const scheduler = new PacerScheduler();
-  const logs: { message: string; fields?: Record<string, unknown> }[] = [];
-  const log = (message: string, fields?: Record<string, unknown>) => void logs.push({ message, ...(fields && { fields }) });
+  const { log, lines: logs } = captureLogger();
   const [deepgram, openai, carrier] = await Promise.all([
     // Aura at 25 ms per character (real speech is ~65): replies play 2.5× faster, so tests stay short.
     DeepgramSandboxServer.start({
@@ -150,7 +150,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     authToken: carrier.authToken,
     publicBaseUrl: `http://127.0.0.1:${port}`,
     streamTokenSecret: STREAM_SECRET,
-    log: (message: string) => log(message),
+    log,
   };
   // One call-engine process, or several behind a round-robin proxy (the load balancer): each has
   // its own server and session registry, so a call's callbacks and its stream land on different ones.
@@ -184,7 +184,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     publicBaseUrl: twilioOptions.publicBaseUrl,
     streamTokenSecret: STREAM_SECRET,
     now: () => new Date(),
-    log: (message) => log(message),
+    log,
     ringTimeoutS: 5,
   });
   const consumer = new OutboundConsumer({
@@ -193,10 +193,10 @@ export async function startCallStack(options: CallStackOptions = {}) {
     dial,
     owner: 'test',
     now: () => new Date(),
-    log: (message) => log(message),
+    log,
     waitTimeS: 1,
   });
-  const polling = consumer.run().catch((error: unknown) => log('consumer.failed', { error: String(error) }));
+  const polling = consumer.run().catch((error: unknown) => log.error('consumer.failed', { error }));
 
   /**
    * Resolves once the call has ended with its transcript written: after its `call.ended` event and,

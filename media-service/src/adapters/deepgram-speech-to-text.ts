@@ -4,6 +4,7 @@ import { ProviderError } from '../../../shared/errors';
 import type { SpeechToText, SttEvent, SttListener, SttOpenOptions, SttStream } from '../ports/speech-to-text';
 import { EventFanout } from './event-fanout';
 import { connectionError } from './ws-frames';
+import { createLogger, type Logger } from '../../../shared/log';
 
 /**
  * Deepgram Flux (`/v2/listen`, docs/protocols.md A2) through `@deepgram/sdk` v5, with the SDK's
@@ -33,7 +34,7 @@ export interface DeepgramSpeechToTextOptions {
   /** Monotonic clock in ms (injected by tests). */
   now?: () => number;
   /** Receives dropped unknown messages and listener failures. */
-  log?: (message: string, fields?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 type FluxSocket = Awaited<ReturnType<DeepgramClient['listen']['v2']['connect']>>;
@@ -129,7 +130,7 @@ class FluxStream implements SttStream {
     this.#signal = signal;
     this.#now = options.now ?? (() => performance.now());
     this.#watchdogMs = options.watchdogMs ?? 6000;
-    this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields })));
+    this.#log = options.log ?? createLogger({ service: 'media' });
     this.#events = new EventFanout(this.#log, 'stt.listener.failed');
     this.#chunk = new Uint8Array(Math.max(1, Math.round((options.chunkMs ?? 80) * 8)));
     socket.on('message', (message) => this.#onMessage(message));
@@ -199,13 +200,13 @@ class FluxStream implements SttStream {
   #onMessage(raw: unknown): void {
     this.#lastMessageAt = this.#now();
     const parsed = v.safeParse(MessageSchema, raw);
-    if (!parsed.success) return this.#log('flux.message.dropped', { message: raw });
+    if (!parsed.success) return this.#log.warn('flux.message.dropped', { message: raw });
     const message = parsed.output;
     if (message.type === 'Connected') this.#connected = true;
     else if (message.type === 'TurnInfo') this.#onTurnInfo(message);
     else if (message.type === 'Error') {
       this.#fail(new ProviderError('deepgram', `Flux error ${message.code}: ${message.description}`, undefined, { retryable: true }));
-    } else if (message.type === 'ConfigureFailure') this.#log('flux.configure.failed', { message: raw });
+    } else if (message.type === 'ConfigureFailure') this.#log.error('flux.configure.failed', { message: raw });
   }
 
   #onTurnInfo(m: TurnInfo): void {

@@ -4,6 +4,7 @@ import { ProviderError } from '../../../shared/errors';
 import type { TextToSpeech, TtsEvent, TtsListener, TtsOpenOptions, TtsStream } from '../ports/text-to-speech';
 import { EventFanout } from './event-fanout';
 import { connectionError, toBytes } from './ws-frames';
+import { createLogger, type Logger } from '../../../shared/log';
 
 /**
  * Deepgram Aura over its WebSocket (`/v1/speak?model=<voice>&encoding=mulaw&sample_rate=8000&speed=<n>`,
@@ -26,7 +27,7 @@ export interface DeepgramTextToSpeechOptions {
   /** Monotonic clock in ms, for time-to-first-byte (injected by tests). */
   now?: () => number;
   /** Receives warnings and dropped unknown messages. */
-  log?: (message: string, fields?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 /** The voice used when an assistant's `voice_id` is empty. */
@@ -84,7 +85,7 @@ class AuraStream implements TtsStream {
   constructor(socket: WebSocket, options: DeepgramTextToSpeechOptions, signal: AbortSignal) {
     this.#socket = socket;
     this.#now = options.now ?? (() => performance.now());
-    this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields })));
+    this.#log = options.log ?? createLogger({ service: 'media' });
     this.#events = new EventFanout(this.#log, 'tts.listener.failed');
     socket.on('open', () => this.#onOpen());
     socket.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
@@ -160,7 +161,7 @@ class AuraStream implements TtsStream {
       raw = undefined;
     }
     const parsed = v.safeParse(ServerMessageSchema, raw);
-    if (!parsed.success) return this.#log('aura.message.dropped', { message: raw });
+    if (!parsed.success) return this.#log.warn('aura.message.dropped', { message: raw });
     const m = parsed.output;
     if (m.type === 'Flushed') {
       if (this.#clearsInFlight > 0) return;
@@ -174,7 +175,7 @@ class AuraStream implements TtsStream {
       this.#clearsInFlight = Math.max(0, this.#clearsInFlight - 1);
       return this.#emit({ type: 'cleared' });
     }
-    if (m.type === 'Warning') return this.#log('aura.warning', { code: m.code, description: m.description });
+    if (m.type === 'Warning') return this.#log.warn('aura.warning', { code: m.code, description: m.description });
     if (m.type === 'Error')
       this.#fail(new ProviderError('deepgram', `Aura error ${m.code}: ${m.description}`, undefined, { retryable: true }));
   }

@@ -1,3 +1,4 @@
+import type { Logger } from '../../../shared/log';
 /** Receives one event; a throw is logged and does not reach the other listeners. */
 export type FanoutListener<E> = (event: E) => void;
 
@@ -10,10 +11,10 @@ export type FanoutListener<E> = (event: E) => void;
 export class EventFanout<E extends { type: string }> {
   readonly #listeners = new Set<FanoutListener<E>>();
   #backlog: E[] | undefined = [];
-  readonly #log: (message: string, fields?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   readonly #failedMessage: string;
 
-  constructor(log: (message: string, fields?: Record<string, unknown>) => void, failedMessage: string) {
+  constructor(log: Logger, failedMessage: string) {
     this.#log = log;
     this.#failedMessage = failedMessage;
   }
@@ -37,7 +38,7 @@ export class EventFanout<E extends { type: string }> {
       try {
         listener(event);
       } catch (error) {
-        this.#log(this.#failedMessage, { event: event.type, error: String(error) });
+        this.#log.error(this.#failedMessage, { event: event.type, error: String(error) });
       }
     }
   }

@@ -4,6 +4,7 @@ import { ProviderError } from '../../../shared/errors';
 import type { S2sEvent, S2sListener, S2sOpenOptions, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
 import { EventFanout } from './event-fanout';
 import { connectionError, toBytes } from './ws-frames';
+import { createLogger, type Logger } from '../../../shared/log';
 
 /**
  * OpenAI Realtime (GA) over `ws` directly (docs/protocols.md A3): the SDK's `OpenAIRealtimeWS` forces
@@ -27,7 +28,7 @@ export interface OpenAiRealtimeOptions {
   /** Adds `tag=<call SID>` to the URL so the sandbox knows the call; never set against the real API. */
   sendTag?: boolean;
   /** Receives dropped unknown events. */
-  log?: (message: string, fields?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 /** Server VAD defaults of the API (threshold 0.5, 300 ms prefix, 500 ms of silence ends a turn). */
@@ -105,11 +106,7 @@ export class OpenAiRealtime implements SpeechToSpeech {
       headers: { Authorization: `Bearer ${this.#options.apiKey}` },
       handshakeTimeout: this.#options.connectTimeoutMs ?? 5000,
     });
-    const session = new RealtimeSession(
-      socket,
-      this.#options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields }))),
-      o.signal,
-    );
+    const session = new RealtimeSession(socket, this.#options.log ?? createLogger({ service: 'media' }), o.signal);
     session.send(sessionUpdate(o, model, this.#options.transcriptionModel ?? 'gpt-4o-mini-transcribe'));
     return session;
   }
@@ -228,7 +225,8 @@ class RealtimeSession implements S2sSession {
     const parsed = v.safeParse(ServerEventSchema, raw);
     if (parsed.success) return this.#dispatch(parsed.output);
     const type = (raw as { type?: unknown } | undefined)?.type;
-    if (typeof type !== 'string' || !IGNORED.has(type)) this.#log('realtime.event.dropped', { type, issue: parsed.issues[0]?.message });
+    if (typeof type !== 'string' || !IGNORED.has(type))
+      this.#log.warn('realtime.event.dropped', { type, issue: parsed.issues[0]?.message });
   }
 
   #dispatch(m: v.InferOutput<typeof ServerEventSchema>): void {

@@ -2,11 +2,12 @@ import type { RawData, WebSocket } from 'ws';
 import type { CallTransport, CallTransportEvent, CallTransportListener } from '../ports/call-transport';
 import { clearMessage, markMessage, mediaMessage, parseTwilioMessage, type TwilioInboundMessage } from '../telephony/media-stream-messages';
 import { EventFanout } from './event-fanout';
+import { createLogger, type Logger } from '../../../shared/log';
 
 /** Construction options for {@link TwilioMediaStream}. */
 export interface TwilioMediaStreamOptions {
-  /** Structured log line; default `console.warn` of JSON. */
-  log?: (message: string, fields?: Record<string, unknown>) => void;
+  /** Where dropped and unexpected messages are logged; default: a `media` logger on stderr. */
+  log?: Logger;
 }
 
 /**
@@ -30,11 +31,11 @@ export class TwilioMediaStream implements CallTransport {
 
   constructor(ws: WebSocket, options: TwilioMediaStreamOptions = {}) {
     this.#ws = ws;
-    this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields })));
+    this.#log = options.log ?? createLogger({ service: 'media' });
     this.#events = new EventFanout(this.#log, 'twilio.stream.listener_failed');
     ws.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
     ws.on('close', (code, reason) => this.#onClose(code, reason.toString()));
-    ws.on('error', (error) => this.#log('twilio.stream.error', { streamSid: this.#streamSid, error: error.message }));
+    ws.on('error', (error) => this.#log.error('twilio.stream.error', { streamSid: this.#streamSid, error: error.message }));
   }
 
   /** Known once `start` has arrived. */
@@ -84,19 +85,23 @@ export class TwilioMediaStream implements CallTransport {
 
   #ready(what: string): string | undefined {
     if (this.#closed || this.#ws.readyState !== this.#ws.OPEN) {
-      this.#log('twilio.stream.send_after_close', { what, streamSid: this.#streamSid });
+      this.#log.warn('twilio.stream.send_after_close', { what, streamSid: this.#streamSid });
       return undefined;
     }
-    if (!this.#streamSid) this.#log('twilio.stream.send_before_start', { what });
+    if (!this.#streamSid) this.#log.warn('twilio.stream.send_before_start', { what });
     return this.#streamSid;
   }
 
   #onMessage(data: RawData, isBinary: boolean): void {
-    if (isBinary) return this.#log('twilio.stream.dropped', { reason: 'binary frame', streamSid: this.#streamSid });
+    if (isBinary) return this.#log.warn('twilio.stream.dropped', { reason: 'binary frame', streamSid: this.#streamSid });
     const text = data.toString();
     const message = parseTwilioMessage(text);
     if (!message)
-      return this.#log('twilio.stream.dropped', { reason: 'malformed or unknown', streamSid: this.#streamSid, sample: text.slice(0, 200) });
+      return this.#log.warn('twilio.stream.dropped', {
+        reason: 'malformed or unknown',
+        streamSid: this.#streamSid,
+        sample: text.slice(0, 200),
+      });
     const event = this.#toEvent(message);
     if (event) this.#emit(event);
   }
@@ -138,7 +143,7 @@ export class TwilioMediaStream implements CallTransport {
   #markEcho(name: string): CallTransportEvent {
     const index = this.#pending.indexOf(name);
     if (index >= 0) this.#pending.splice(index, 1);
-    else this.#log('twilio.stream.unknown_mark', { name, streamSid: this.#streamSid });
+    else this.#log.warn('twilio.stream.unknown_mark', { name, streamSid: this.#streamSid });
     const afterClear = this.#cleared.delete(name);
     return { type: 'mark', name, afterClear };
   }

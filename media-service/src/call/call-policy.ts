@@ -192,7 +192,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
    */
   fail(error: Error, options: { voiceLost: boolean }): void {
     if (this.#ending === 'error') return;
-    this.#d.log('call.provider.failed', { call_id: this.#d.context.call.id, error: error.message });
+    this.#d.log.error('call.provider.failed', { call_id: this.#d.context.call.id, error: error.message });
     this.#claim('error');
     this.#hooks.silenceAssistant();
     if (!this.#d.context.config.advanced.safety_fallback || options.voiceLost) return this.#d.finish('error');

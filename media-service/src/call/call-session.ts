@@ -34,7 +34,7 @@ export function startCallSession(deps: CallSessionDeps, input: SessionStart): Se
   const session = new CallSession(deps, input);
   const done = session
     .run()
-    .catch((error: unknown) => deps.log('call.session.crashed', { call_id: input.claims.callId, error: String(error) }));
+    .catch((error: unknown) => deps.log.error('call.session.crashed', { call_id: input.claims.callId, error: String(error) }));
   return {
     callId: input.claims.callId,
     businessId: input.claims.businessId,
@@ -79,14 +79,14 @@ class CallSession implements SessionView {
     try {
       const context = await loadCallContext(this.#deps, this.#input);
       if (typeof context === 'string') {
-        this.#deps.log('call.session.refused', { call_id: this.#input.claims.callId, reason: context });
+        this.#deps.log.warn('call.session.refused', { call_id: this.#input.claims.callId, reason: context });
         transport.close('refused');
         return;
       }
       this.#context = context;
       if (this.#reason === undefined) await this.#converse(context);
     } catch (error) {
-      this.#deps.log('call.session.failed', { call_id: this.#input.claims.callId, error: String(error) });
+      this.#deps.log.error('call.session.failed', { call_id: this.#input.claims.callId, error: String(error) });
       this.#finish('error');
     } finally {
       for (const cleanup of this.#cleanups.reverse()) safely(cleanup);
@@ -190,7 +190,7 @@ class CallSession implements SessionView {
         const { businessId, callId } = this.#input.claims;
         this.#deps
           .heartbeat(businessId, callId)
-          .catch((error: unknown) => this.#deps.log('call.heartbeat.failed', { call_id: callId, error: String(error) }));
+          .catch((error: unknown) => this.#deps.log.error('call.heartbeat.failed', { call_id: callId, error: String(error) }));
         schedule();
       }, this.#tuning.heartbeatMs);
     };
@@ -236,7 +236,7 @@ class CallSession implements SessionView {
     try {
       await this.#deps.telephony.hangup(this.#input.start.callSid);
     } catch (error) {
-      this.#deps.log('call.hangup.failed', { call_id: this.#input.claims.callId, error: String(error) });
+      this.#deps.log.error('call.hangup.failed', { call_id: this.#input.claims.callId, error: String(error) });
     }
   }
 
@@ -251,7 +251,7 @@ class CallSession implements SessionView {
       try {
         recordingKey = await this.#recorder.finish();
       } catch (error) {
-        this.#deps.log('call.recording.failed', { call_id: callId, error: String(error) });
+        this.#deps.log.error('call.recording.failed', { call_id: callId, error: String(error) });
       }
     }
     const durationS = (this.#deps.now() - this.#t0) / 1000;
@@ -270,9 +270,9 @@ class CallSession implements SessionView {
         call: this.#answered,
       });
     } catch (error) {
-      this.#deps.log('call.record.failed', { call_id: callId, error: String(error) });
+      this.#deps.log.error('call.record.failed', { call_id: callId, error: String(error) });
     }
-    this.#deps.log('call.session.ended', {
+    this.#deps.log.info('call.session.ended', {
       call_id: callId,
       reason,
       duration_s: Math.round(durationS),

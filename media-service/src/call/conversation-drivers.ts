@@ -51,7 +51,7 @@ export const openStandardConversation: DriverFactory = async (setup) => {
 export const openLiveConversation: DriverFactory = (setup) => {
   const { realtime, log } = setup.deps;
   if (!realtime) {
-    log('call.live.unavailable', { call_id: setup.context.call.id, reason: 'no speech-to-speech provider configured' });
+    log.warn('call.live.unavailable', { call_id: setup.context.call.id, reason: 'no speech-to-speech provider configured' });
     setup.base.finish('error');
     return Promise.resolve(undefined);
   }

@@ -233,7 +233,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     const cut = this.#speaker.interrupt();
     if (cut.length === 0) return;
     this.#d.counters.interruptions++;
-    this.#d.log('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: Math.round((turn?.utterance.bytesPlayed ?? 0) / 8) });
+    this.#d.log.info('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: Math.round((turn?.utterance.bytesPlayed ?? 0) / 8) });
     this.#greetingDone = true;
     this.#eager.drop();
     if (turn?.message) this.#history.cutToHeard(turn.message, turn.utterance);

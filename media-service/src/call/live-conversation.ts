@@ -117,7 +117,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
         return this.#onResponseDone(event.responseId, event.status, event.usage);
       case 'error':
         if (event.fatal) return this.policy.fail(event.error, { voiceLost: true });
-        return this.#d.log('call.live.provider_refused', { call_id: this.#d.context.call.id, error: event.error.message });
+        return this.#d.log.warn('call.live.provider_refused', { call_id: this.#d.context.call.id, error: event.error.message });
       case 'closed':
         if (this.policy.pendingReason === undefined)
           this.policy.fail(new Error('the speech-to-speech session closed'), { voiceLost: true });
@@ -208,7 +208,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     if (cut.length === 0) return;
     this.#d.counters.interruptions++;
     this.#greetingDone = true;
-    this.#d.log('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: cut[0]!.heardMs });
+    this.#d.log.info('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: cut[0]!.heardMs });
   }
 
   /** Nothing to wait for: Realtime's transcription of the caller's last words arrives on its own. */

@@ -17,6 +17,7 @@ import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { CallContext } from './call-context';
 import type { CallCounters } from './call-metrics';
 import type { CallerAudio } from './caller-audio';
+import type { Logger } from '../../../shared/log';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -78,7 +79,7 @@ export interface CallSessionDeps {
   /** Monotonic clock, ms. */
   now(): number;
   timers: SessionTimers;
-  log(message: string, fields?: Record<string, unknown>): void;
+  log: Logger;
   /** Tunables (documented defaults in call-session.ts). */
   tuning?: Partial<SessionTuning>;
 }
@@ -106,7 +107,7 @@ export interface ConversationBaseDeps {
   tuning: SessionTuning;
   now: () => number;
   timers: SessionTimers;
-  log: (message: string, fields?: Record<string, unknown>) => void;
+  log: Logger;
   /** Ends the session with this reason (first reason wins). */
   finish: (reason: EndedReason) => void;
   /** Clock ms of the stream start (transcript times are relative to it). */

@@ -21,7 +21,7 @@ export async function transferCall(d: ConversationBaseDeps, timers: TimerSet): P
     timers.set('transfer', TRANSFERRED_END_MS, () => d.finish('transferred'));
     return true;
   } catch (error) {
-    d.log('call.transfer.failed', { call_id: call.id, error: String(error) });
+    d.log.error('call.transfer.failed', { call_id: call.id, error: String(error) });
     return false;
   }
 }

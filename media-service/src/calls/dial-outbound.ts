@@ -7,6 +7,7 @@ import { ProviderError } from '../../../shared/errors';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { Telephony } from '../ports/telephony';
 import { signStreamToken } from '../telephony/stream-token';
+import type { Logger } from '../../../shared/log';
 
 /** Seconds the carrier's hard limit leaves after ours, for the end-call message to play. */
 export const CARRIER_GRACE_S = 15;
@@ -22,7 +23,7 @@ export interface DialOutboundDeps {
   publicBaseUrl: string;
   streamTokenSecret: string;
   now: () => Date;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   /** Ring time before no-answer (seconds). */
   ringTimeoutS?: number;
 }
@@ -71,11 +72,11 @@ export function dialOutbound(deps: DialOutboundDeps) {
       });
       const dialled = { carrierCallSid: placed.callSid, timeLimitS: limitS, at: deps.now().toISOString() };
       if (await deps.calls.recordDialled(call.business_id, call.id, dialled)) return 'dialled';
-      deps.log(`call ${call.id} vanished while its carrier call ${placed.callSid} was placed`);
+      deps.log.warn(`call ${call.id} vanished while its carrier call ${placed.callSid} was placed`);
       return 'ended';
     } catch (error) {
       if (error instanceof ProviderError && error.retryable) throw error;
-      deps.log(`carrier refused call ${call.id}`, error);
+      deps.log.warn(`carrier refused call ${call.id}`, { error });
       await deps.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
       return 'ended';
     }

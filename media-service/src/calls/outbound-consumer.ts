@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
 import { OutboundCallJobSchema, type OutboundCallJob, type OutboundJobs, type ReceivedJob } from '../../../shared/queue/outbound-calls';
 import type { DialResult } from './dial-outbound';
+import type { Logger } from '../../../shared/log';
 
 /** What happens to a claimed call: the engine dials it (telephony lives behind this function). */
 export type DialCall = (call: CallRecord) => Promise<DialResult>;
@@ -14,7 +15,7 @@ export interface OutboundConsumerOptions {
   /** This process's identity, stored on claimed calls (diagnostics and takeover). */
   owner: string;
   now: () => Date;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   /** Matches the queue's visibility timeout (60 s in infra); extended at half of it while dialling. */
   visibilityTimeoutS?: number;
   waitTimeS?: number;
@@ -42,7 +43,7 @@ export class OutboundConsumer {
   async handle(message: ReceivedJob): Promise<JobOutcome> {
     const parsed = v.safeParse(OutboundCallJobSchema, safeJson(message.Body));
     if (!parsed.success) {
-      this.options.log(`outbound job ${message.MessageId} is malformed; leaving it for the DLQ`);
+      this.options.log.error(`outbound job ${message.MessageId} is malformed; leaving it for the DLQ`);
       return 'invalid';
     }
     const job = parsed.output;
@@ -77,7 +78,7 @@ export class OutboundConsumer {
       await Promise.all(
         received.map((message) =>
           this.handle(message).catch((error) =>
-            this.options.log(`outbound job ${message.MessageId} failed; it will be redelivered`, error),
+            this.options.log.error(`outbound job ${message.MessageId} failed; it will be redelivered`, { error }),
           ),
         ),
       );
@@ -111,7 +112,7 @@ export class OutboundConsumer {
       () => {
         this.options.jobs
           .extend(message, this.visibility())
-          .catch((error) => this.options.log('could not extend an outbound job visibility', error));
+          .catch((error) => this.options.log.warn('could not extend an outbound job visibility', { error }));
       },
       (this.visibility() * 1000) / 2,
     );

@@ -3,6 +3,7 @@ import type { CallRecord, CallRepository } from '../../../shared/db/call-reposit
 import type { OutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { Telephony } from '../ports/telephony';
+import type { Logger } from '../../../shared/log';
 
 /**
  * Marks the call as alive; the media session calls this every 30 s while it runs. One conditional
@@ -107,7 +108,7 @@ export interface SweeperOptions extends Partial<SweepLimits> {
   /** Hangs up the carrier leg of calls it ends; without it only our records are ended. */
   telephony?: Pick<Telephony, 'hangup'>;
   now: () => Date;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   /** Only calls created this recently are looked at; default {@link DEFAULT_HORIZON_MS}. */
   horizonMs?: number;
   /** Businesses swept at once; default 4 (one GSI1 query each, usually one page). */
@@ -145,7 +146,7 @@ export class CallSweeper {
       for (let id = pending.shift(); id !== undefined; id = pending.shift()) {
         await this.sweepBusiness(id, now, report).catch((error) => {
           report.errors++;
-          this.options.log(JSON.stringify({ msg: 'sweeper.business_failed', business_id: id }), error);
+          this.options.log.error('sweeper.business_failed', { business_id: id, error });
         });
       }
     };
@@ -160,7 +161,7 @@ export class CallSweeper {
       if (running) return; // a slow sweep is never overlapped by the next one
       running = true;
       this.sweepOnce()
-        .catch((error) => this.options.log(JSON.stringify({ msg: 'sweeper.sweep_failed' }), error))
+        .catch((error) => this.options.log.error('sweeper.sweep_failed', { error }))
         .finally(() => (running = false));
     }, everyMs);
     timer.unref();
@@ -174,7 +175,7 @@ export class CallSweeper {
       if (!action) continue;
       await this.apply(call, action, now, report).catch((error) => {
         report.errors++;
-        this.options.log(JSON.stringify({ msg: 'sweeper.call_failed', business_id: businessId, call_id: call.id }), error);
+        this.options.log.error('sweeper.call_failed', { business_id: businessId, call_id: call.id, error });
       });
     }
   }
@@ -191,26 +192,25 @@ export class CallSweeper {
       const page = await this.options.calls.listCalls(businessId, { limit, offset: 0, nowEpochSeconds: Math.floor(now.getTime() / 1000) });
       const oldest = page.calls.at(-1);
       const complete = !page.hasMore || (oldest !== undefined && oldest.created_at < since);
-      if (!complete && limit >= max)
-        this.options.log(JSON.stringify({ msg: 'sweeper.business_truncated', business_id: businessId, limit }));
+      if (!complete && limit >= max) this.options.log.warn('sweeper.business_truncated', { business_id: businessId, limit });
       if (complete || limit >= max)
         return page.calls.filter((call) => call.created_at >= since && (call.status !== 'ended' || call.finish_pending === true));
     }
   }
 
   private async apply(call: CallRecord, action: SweepAction, now: Date, report: SweepReport): Promise<void> {
-    const line = { msg: 'sweeper.action', business_id: call.business_id, call_id: call.id, status: call.status };
+    const line = { business_id: call.business_id, call_id: call.id, status: call.status };
     if (action.kind === 'finish') {
       // An ending that stopped halfway (a throttle, a crash): the lifecycle completes what is left.
       await this.options.lifecycle.finish(call);
       report.finished++;
-      this.options.log(JSON.stringify({ ...line, action: 'finished' }));
+      this.options.log.info('sweeper.action', { ...line, action: 'finished' });
       return;
     }
     if (action.kind === 'requeue') {
       await this.options.queue.enqueue({ business_id: call.business_id, call_id: call.id });
       report.requeued++;
-      this.options.log(JSON.stringify({ ...line, action: 'requeued', age_s: ageSeconds(call.created_at, now) }));
+      this.options.log.info('sweeper.action', { ...line, action: 'requeued', age_s: ageSeconds(call.created_at, now) });
       return;
     }
     // End first, so the reason is ours and not the carrier's `canceled`/`completed` callback racing in.
@@ -221,7 +221,7 @@ export class CallSweeper {
       return;
     }
     report.ended[action.rule]++;
-    this.options.log(JSON.stringify({ ...line, action: 'ended', rule: action.rule, ended_reason: action.reason }));
+    this.options.log.info('sweeper.action', { ...line, action: 'ended', rule: action.rule, ended_reason: action.reason });
     if (call.carrier_call_sid !== undefined && this.options.telephony) await this.hangup(call, call.carrier_call_sid, report);
   }
 
@@ -231,7 +231,7 @@ export class CallSweeper {
       await this.options.telephony!.hangup(carrierCallSid);
     } catch (error) {
       report.hangupFailures++;
-      this.options.log(JSON.stringify({ msg: 'sweeper.hangup_failed', business_id: call.business_id, call_id: call.id }), error);
+      this.options.log.error('sweeper.hangup_failed', { business_id: call.business_id, call_id: call.id, error });
     }
   }
 }

@@ -8,6 +8,7 @@ import { isValidTwilioSignature, type TwilioParams } from '../telephony/twilio-s
 import { connectStreamTwiml, sayAndHangupTwiml } from '../telephony/twiml';
 import { acceptInboundCall, type InboundCallDeps } from './inbound-call';
 import { DEFAULT_SWEEP_LIMITS } from '../calls/sweeper';
+import type { Logger } from '../../../shared/log';
 
 export interface TwilioRoutesOptions extends InboundCallDeps {
   lifecycle: CallLifecycle;
@@ -17,7 +18,7 @@ export interface TwilioRoutesOptions extends InboundCallDeps {
   streamTokenSecret: string;
   /** How long a stream token opens a media stream after the TwiML is issued. */
   streamTokenTtlMs?: number;
-  log: (message: string, error?: unknown) => void;
+  log: Logger;
   /**
    * True while this process runs the call's media session. A `completed` status then leaves the
    * ending to the session, which ends the call with its transcript and metrics (first reason wins);
@@ -56,7 +57,7 @@ export function twilioRoutes(options: TwilioRoutesOptions) {
       if (!form) return c.text('invalid signature', 403);
       const decision = await acceptInboundCall(options, { to: form.To ?? '', from: form.From ?? '', carrierCallSid: form.CallSid ?? '' });
       if (decision.kind === 'refuse') {
-        options.log(`inbound call to ${form.To} refused: ${decision.reason}`);
+        options.log.warn(`inbound call to ${form.To} refused: ${decision.reason}`);
         return xml(c, sayAndHangupTwiml('Sorry, we cannot take your call right now. Please try again later. Goodbye.'));
       }
       const call = decision.call;
@@ -132,6 +133,6 @@ async function storeAnsweredBy(
   answeredBy: AnsweredBy,
 ): Promise<boolean> {
   if (await options.calls.recordAnsweredBy(ids.businessId, ids.callId, answeredBy)) return true;
-  options.log(`AMD verdict for unknown call ${ids.businessId}/${ids.callId} ignored`);
+  options.log.warn(`AMD verdict for unknown call ${ids.businessId}/${ids.callId} ignored`);
   return false;
 }

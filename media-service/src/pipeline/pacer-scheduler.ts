@@ -1,3 +1,5 @@
+import { createLogger, type Logger } from '../../../shared/log';
+
 /** Anything the shared scheduler can drive. */
 export interface Tickable {
   tick(nowMs: number): void;
@@ -24,7 +26,7 @@ export interface PacerSchedulerOptions {
   ticker?: Ticker;
   /** Default 10 ms: half a frame, so a frame is never more than 10 ms late at the sink. */
   tickMs?: number;
-  log?: (message: string, fields?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 /** How regularly the shared tick actually fired (event-loop health). */
@@ -97,7 +99,7 @@ export class PacerScheduler {
     this.#now = options.now ?? (() => performance.now());
     this.#ticker = options.ticker ?? intervalTicker;
     this.#tickMs = options.tickMs ?? 10;
-    this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, ...fields })));
+    this.#log = options.log ?? createLogger({ service: 'media' });
   }
 
   /** The scheduler's clock (ms). */
@@ -148,7 +150,7 @@ export class PacerScheduler {
       try {
         member.tick(now);
       } catch (error) {
-        this.#log('pacer.tick.failed', { error: String(error) });
+        this.#log.error('pacer.tick.failed', { error: String(error) });
       }
     }
   }

@@ -6,6 +6,7 @@ import { SandboxMediaStream } from './carrier-stream';
 import { parseTwiml, type TwimlStream, type TwimlVerb } from './carrier-twiml';
 import type { CallSetup, CarrierTimers, CarrierTiming, SandboxCallRecord } from './carrier-types';
 import type { Scenario, UtteranceSink } from './scenarios';
+import type { Logger } from '../../../shared/log';
 
 /** What a call needs from the carrier. */
 export interface CallDeps {
@@ -16,7 +17,7 @@ export interface CallDeps {
   timing: CarrierTiming;
   utterances?: UtteranceSink;
   callbackTimeoutMs: number;
-  log: (message: string, fields?: Record<string, unknown>) => void;
+  log: Logger;
 }
 
 /**
@@ -70,7 +71,7 @@ export class SandboxCall {
   /** Starts the simulation (outbound dialling, or the inbound webhook). */
   start(): void {
     void (this.#setup.direction === 'inbound' ? this.#inbound() : this.#outbound()).catch((error: unknown) => {
-      this.#deps.log('sandbox.call.failed', { callSid: this.record.sid, error: String(error) });
+      this.#deps.log.error('sandbox.call.failed', { callSid: this.record.sid, error: String(error) });
       this.#end('failed', 'carrier');
     });
   }

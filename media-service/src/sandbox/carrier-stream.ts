@@ -7,6 +7,7 @@ import { SILENCE_FRAME } from './callee';
 import { PlayoutBuffer } from './carrier-playout';
 import type { TwimlStream } from './carrier-twiml';
 import { TwilioStreamWriter, twilioSid } from './carrier-wire';
+import type { Logger } from '../../../shared/log';
 
 /** What the sandbox received from our server on one stream (times: ms since the call was created). */
 export type ReceivedStreamEvent =
@@ -50,7 +51,7 @@ export interface StreamDeps {
   party: StreamParty;
   /** Ms since the call was created (for records). */
   elapsedMs: () => number;
-  log: (message: string, fields?: Record<string, unknown>) => void;
+  log: Logger;
   /** Called once when the stream ends for any reason other than `stop()`. */
   onEnd: (reason: 'server-closed' | 'error') => void;
 }
@@ -163,7 +164,7 @@ export class SandboxMediaStream implements Tickable {
     const message = isBinary ? undefined : parseServerMessage(text);
     if (!message || message.streamSid !== this.record.streamSid) {
       this.record.received.push({ atMs, event: 'invalid', text: text.slice(0, 500) });
-      return this.#deps.log('sandbox.stream.dropped', { callSid: this.#deps.callSid, sample: text.slice(0, 200) });
+      return this.#deps.log.warn('sandbox.stream.dropped', { callSid: this.#deps.callSid, sample: text.slice(0, 200) });
     }
     if (message.event === 'media') return this.#onMedia(atMs, message.payload);
     if (message.event === 'mark') {

@@ -18,6 +18,7 @@ import { DEFAULT_CARRIER_TIMING, type CallSetup, type CarrierTimers, type Carrie
 import { twilioSid } from './carrier-wire';
 import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
 import { DEFAULT_CALLEE, SANDBOX_SCENARIOS, type Scenario, type UtteranceSink } from './scenarios';
+import { createLogger, type Logger } from '../../../shared/log';
 
 /** A scenario to play, or a whole line behaviour (busy, no-answer, failed, answer with a scenario). */
 export type ScenarioOrLine = Scenario | SandboxLine;
@@ -42,7 +43,7 @@ export interface SandboxCarrierOptions {
   scenarioFor?: (to: string, from: string) => ScenarioOrLine | undefined;
   /** Timeout of each callback/webhook request; default 5 s. */
   callbackTimeoutMs?: number;
-  log?: (message: string, fields?: Record<string, unknown>) => void;
+  log?: Logger;
   /**
    * Our voice webhook, as a Twilio number's configured VoiceUrl: where `POST /sandbox/inbound-calls`
    * rings (`<mediaUrl>/twilio/voice`). Without it that route answers 400.
@@ -122,7 +123,7 @@ export class SandboxCarrier {
     this.authToken = options.authToken ?? newSandboxAuthToken();
     this.#scheduler = options.scheduler ?? new PacerScheduler({ tickMs: 20 });
     this.#timing = { ...DEFAULT_CARRIER_TIMING, ...options.timing };
-    this.#log = options.log ?? ((message, fields) => console.warn(JSON.stringify({ message, sandbox: 'carrier', ...fields })));
+    this.#log = options.log ?? createLogger({ service: 'sandbox' });
     this.#http = createServer((req, res) => void this.#handle(req, res));
   }
 
@@ -265,7 +266,7 @@ export class SandboxCarrier {
       if (route.kind === 'update') return this.#update(call, form, res);
       sendJson(res, 200, callResource(call.record));
     } catch (error) {
-      this.#log('sandbox.carrier.request_failed', { error: String(error) });
+      this.#log.error('sandbox.carrier.request_failed', { error: String(error) });
       if (!res.headersSent) sendTwilioError(res, 500, 20500, 'Internal Server Error');
     }
   }

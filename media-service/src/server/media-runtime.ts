@@ -27,16 +27,18 @@ import { callEndedWithErrorEmf, publishActiveCalls } from './active-calls-metric
 import { languageModels } from './language-models';
 import { MediaServer } from './media-server';
 import type { MediaProviders } from './providers';
+import { createLogger, type Logger } from '../../../shared/log';
 
-/** A structured log line: a message plus fields (errors are reduced to their text). */
-export type MediaLog = (message: string, fields?: Record<string, unknown>) => void;
-
-/** One JSON line per log call on stderr (CloudWatch Logs keeps stdout for the EMF metric lines). */
 /** The log line of a media task that could not start (bad configuration, no Twilio credentials). */
 export const MEDIA_START_FAILED = 'media.start_failed';
 
-export const jsonLog: MediaLog = (message, fields = {}) =>
-  console.error(JSON.stringify({ time: new Date().toISOString(), message, ...fields }));
+/**
+ * The media task's logger: JSON lines on stderr (CloudWatch Logs keeps stdout for the EMF metric
+ * lines), `service` from POWERTOOLS_SERVICE_NAME or `media`, level from LOG_LEVEL.
+ */
+export function mediaLogger(env: Readonly<Record<string, string | undefined>>): Logger {
+  return createLogger({ service: 'media', env });
+}
 
 /** Options of {@link startMediaRuntime}; everything that differs between AWS and the local stack. */
 export interface MediaRuntimeOptions {
@@ -51,7 +53,8 @@ export interface MediaRuntimeOptions {
   host?: string;
   /** Replaces `startCallSession` (tests). */
   startSession?: (deps: CallSessionDeps, input: SessionStart) => SessionHandle;
-  log?: MediaLog;
+  /** Default: {@link mediaLogger} over `process.env`. */
+  log?: Logger;
 }
 
 /** A running media service: its server and the graceful shutdown. */
@@ -69,9 +72,7 @@ export interface MediaRuntime {
  */
 export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<MediaRuntime> {
   const { config, providers } = options;
-  const log = options.log ?? jsonLog;
-  const errorLog = (message: string, error?: unknown) =>
-    log(message, error === undefined ? {} : { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  const log = options.log ?? mediaLogger(process.env);
   const db = createDb({ tableName: config.TABLE_NAME, region: config.AWS_REGION, endpoint: config.DYNAMODB_ENDPOINT });
   const repos = {
     calls: new CallRepository(db),
@@ -104,7 +105,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
         ids: new IdAllocator(db),
         lifecycle,
         now,
-        log: errorLog,
+        log,
         authToken: providers.twilioAuthToken,
         publicBaseUrl: config.PUBLIC_BASE_URL,
         streamTokenSecret: config.STREAM_TOKEN_SECRET,
@@ -115,7 +116,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
     config.PORT,
     options.host,
   );
-  const stopOutbound = startOutbound(options, { ...repos, minutes, lifecycle }, errorLog);
+  const stopOutbound = startOutbound(options, { ...repos, minutes, lifecycle }, log);
   // CloudWatch reads these lines from the task's stdout; `npm run dev` (stage local) keeps its terminal quiet.
   const stopMetric =
     config.STAGE === 'local' ? () => undefined : publishActiveCalls({ stage: config.STAGE, count: () => server.registry.size });
@@ -125,12 +126,12 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
     async shutdown() {
       stopOutbound.consuming();
       server.beginDraining();
-      log('media.draining', { active_calls: server.registry.size, deadline_ms: config.DRAIN_TIMEOUT_MS });
+      log.info('media.draining', { active_calls: server.registry.size, deadline_ms: config.DRAIN_TIMEOUT_MS });
       await server.registry.drain(config.DRAIN_TIMEOUT_MS);
       stopOutbound.sweeping();
       stopMetric();
       await server.close();
-      log('media.drained');
+      log.info('media.drained');
     },
   };
 }
@@ -143,7 +144,7 @@ type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses'
 };
 
 /** The outbound-calls consumer (dialling through the providers' telephony) and the sweeper; returns their stops. */
-function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: (message: string, error?: unknown) => void) {
+function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: Logger) {
   const { config, providers } = options;
   const now = () => new Date();
   const sqs = new SQSClient({
@@ -179,7 +180,7 @@ function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: 
 /** Everything a call session needs, built once per process. */
 function sessionDeps(
   options: MediaRuntimeOptions,
-  built: Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & { db: ReturnType<typeof createDb>; log: MediaLog },
+  built: Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & { db: ReturnType<typeof createDb>; log: Logger },
 ): CallSessionDeps {
   const { config, providers } = options;
   const memory = new CallerMemoryRepository(built.db);
@@ -215,14 +216,14 @@ function sessionDeps(
  * Runs the consumer until stopped, restarting its poll loop after a failed receive (SQS or network
  * down) 5 s later, so one outage never silently ends outbound dialling for the task's lifetime.
  */
-function keepConsuming(consumer: OutboundConsumer, log: (message: string, error?: unknown) => void): () => void {
+function keepConsuming(consumer: OutboundConsumer, log: Logger): () => void {
   let stopped = false;
   void (async () => {
     while (!stopped) {
       try {
         await consumer.run();
       } catch (error) {
-        log('outbound consumer poll failed; retrying in 5 s', error);
+        log.error('outbound consumer poll failed; retrying in 5 s', { error });
         await new Promise((resolve) => setTimeout(resolve, 5000).unref());
       }
     }

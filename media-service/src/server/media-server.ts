@@ -8,6 +8,7 @@ import type { SessionHandle, SessionStart } from '../call/session-types';
 import { twilioRoutes, type TwilioRoutesOptions } from '../http/twilio-routes';
 import { mediaStreamUpgrade } from './media-stream-upgrade';
 import { SessionRegistry } from './session-registry';
+import type { Logger } from '../../../shared/log';
 
 /**
  * The largest request body the media service reads. Twilio's form posts (voice webhook, status and
@@ -25,7 +26,7 @@ export interface MediaServerOptions {
   /** How long a connected stream may take to send `start` (default 5000 ms). */
   startTimeoutMs?: number;
   /** Structured log line. */
-  log: (message: string, fields?: Record<string, unknown>) => void;
+  log: Logger;
 }
 
 /**
@@ -69,7 +70,7 @@ export class MediaServer {
       }),
     );
     this.#http.on('clientError', (error, socket) => {
-      options.log('media.http.client_error', { error: error.message });
+      options.log.warn('media.http.client_error', { error: error.message });
       socket.destroy();
     });
   }
@@ -130,7 +131,7 @@ export class MediaServer {
         )
         .notFound((c) => c.text('not found', 404))
         .onError((error, c) => {
-          log(`media http ${c.req.method} ${c.req.path} failed`, error);
+          log.error(`media http ${c.req.method} ${c.req.path} failed`, { error });
           return c.text('internal error', 500);
         })
     );

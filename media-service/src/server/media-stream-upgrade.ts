@@ -7,6 +7,7 @@ import type { CallTransportEvent } from '../ports/call-transport';
 import { verifyStreamToken } from '../telephony/stream-token';
 import { isValidTwilioSignature } from '../telephony/twilio-signature';
 import type { SessionRegistry } from './session-registry';
+import type { Logger } from '../../../shared/log';
 
 /** The path Twilio opens media streams on (the `<Stream url>` our TwiML and dialler give it). */
 export const MEDIA_STREAM_PATH = '/twilio/media';
@@ -29,7 +30,7 @@ export interface MediaStreamUpgradeOptions {
   nowMs: () => number;
   /** How long a connected stream may take to send `start` (default 5000 ms). */
   startTimeoutMs?: number;
-  log: (message: string, fields?: Record<string, unknown>) => void;
+  log: Logger;
 }
 
 /**
@@ -43,12 +44,12 @@ export function mediaStreamUpgrade(options: MediaStreamUpgradeOptions): (req: In
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const wsBase = options.publicBaseUrl.replace(/^http/, 'ws');
   return function upgrade(req, socket, head) {
-    socket.on('error', (error) => options.log('media.upgrade.socket_error', { error: error.message }));
+    socket.on('error', (error) => options.log.warn('media.upgrade.socket_error', { error: error.message }));
     const url = new URL(req.url ?? '/', wsBase);
     if (url.pathname !== MEDIA_STREAM_PATH) return refuse(socket, 404, 'Not Found');
     const signature = req.headers['x-twilio-signature'];
     if (!isValidTwilioSignature(options.authToken, typeof signature === 'string' ? signature : undefined, url.toString())) {
-      options.log('media.upgrade.forged', { path: url.pathname });
+      options.log.warn('media.upgrade.forged', { path: url.pathname });
       return refuse(socket, 403, 'Forbidden');
     }
     wss.handleUpgrade(req, socket, head, (ws) => awaitStart(ws, options));
@@ -66,7 +67,7 @@ function awaitStart(ws: WebSocket, options: MediaStreamUpgradeOptions): void {
   const close = (code: number, reason: string, fields: Record<string, unknown> = {}) => {
     off();
     clearTimeout(timer);
-    options.log('media.stream.refused', { code, reason, ...fields });
+    options.log.warn('media.stream.refused', { code, reason, ...fields });
     ws.close(code, reason);
   };
   const timer = setTimeout(() => close(CLOSE_POLICY, 'no start'), options.startTimeoutMs ?? 5000);
@@ -94,9 +95,9 @@ function start(
 ): void {
   try {
     options.registry.add(options.startSession({ transport, start: event, claims }));
-    options.log('media.stream.accepted', { call_id: claims.callId, business_id: claims.businessId, stream_sid: event.streamSid });
+    options.log.info('media.stream.accepted', { call_id: claims.callId, business_id: claims.businessId, stream_sid: event.streamSid });
   } catch (error) {
-    options.log('media.stream.session_failed', { call_id: claims.callId, error: String(error) });
+    options.log.error('media.stream.session_failed', { call_id: claims.callId, error: String(error) });
     ws.close(CLOSE_INTERNAL, 'session failed');
   }
 }

@@ -12,6 +12,7 @@ import { SandboxCarrier } from '../sandbox/carrier';
 import { DeepgramSandboxServer } from '../sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../sandbox/openai-server';
 import { TranscriptBoard } from '../sandbox/transcript-board';
+import type { Logger } from '../../../shared/log';
 
 /** The platform's OpenAI account (or the sandbox's), for assistants on `provider: openai`. */
 export interface OpenAiTarget {
@@ -47,7 +48,7 @@ export interface StartProvidersOptions {
   openAiSandboxUrl?: string;
   /** The shared 10 ms ticker, also driving the sandbox carrier's simulated callees. */
   scheduler?: PacerScheduler;
-  log: (message: string, fields?: Record<string, unknown>) => void;
+  log: Logger;
 }
 
 /**

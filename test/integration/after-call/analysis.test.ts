@@ -12,6 +12,7 @@ import type { EndedReason } from '../../../shared/domain/call';
 import type { CallEvent } from '../../../shared/events/catalog';
 import type { EventBus } from '../../../shared/events/event-bus';
 import { OpenAiAnalysisClient, type AnalysisModel } from '../../../shared/llm/analysis-client';
+import { silentLogger } from '../../../shared/log';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const calls = new CallRepository(db);
@@ -64,7 +65,7 @@ function deps(maxAttempts?: number, model?: AnalysisModel): AnalyzeDeps {
     now: () => new Date(),
     newEventId: () => `evt_${randomUUID()}`,
     ...(maxAttempts !== undefined ? { maxAttempts } : {}),
-    log: () => undefined,
+    log: silentLogger,
   };
 }
 

@@ -19,6 +19,8 @@ import { LocalEventRouter } from '../../../shared/events/event-bus';
 import { LocalSecretBox } from '../../../shared/security/secret-box';
 import { webhookSecretContext } from '../../../shared/services/admin-service';
 import { generateWebhookSecret } from '../../../shared/webhooks/secret';
+import { silentLogger } from '../../../shared/log';
+import { captureLogger } from '../../support/capture-logger';
 
 interface Hit {
   headers: IncomingHttpHeaders;
@@ -82,7 +84,7 @@ function deps(): DeliverDeps {
     now: () => new Date(clock),
     random: () => 0.5,
     allowPrivate: true,
-    log: () => undefined,
+    log: silentLogger,
   };
 }
 
@@ -292,7 +294,7 @@ describe('webhook delivery', () => {
       { server_url: receiverUrl, server_events: ['call.completed'] },
       { ended_reason: 'no_answer', outcome: null },
     );
-    const failures: unknown[] = [];
+    const failures = captureLogger();
     const router: LocalEventRouter = new LocalEventRouter(
       {
         analysis: async (e) => {
@@ -304,14 +306,14 @@ describe('webhook delivery', () => {
             model: { analyse: () => Promise.reject(new Error('no LLM for a call that never connected')) },
             now: () => new Date(clock),
             newEventId: () => `evt_${randomUUID()}`,
-            log: () => undefined,
+            log: silentLogger,
           });
         },
         webhooks: async (e) => {
           await deliverRecord(JSON.stringify({ 'detail-type': e.type, detail: e.detail }), deps());
         },
       },
-      (_message, error) => failures.push(error),
+      failures.log,
     );
     // Act
     await router.publish([
@@ -328,7 +330,7 @@ describe('webhook delivery', () => {
     ]);
     await router.drain();
     // Assert
-    expect(failures).toEqual([]);
+    expect(failures.lines).toEqual([]);
     expect(hits).toHaveLength(1);
     const payload = new Webhook(secret).verify(hits[0]!.body, hits[0]!.headers as Record<string, string>) as {
       type: string;

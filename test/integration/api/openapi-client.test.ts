@@ -1,3 +1,4 @@
+import { silentLogger } from '../../../shared/log';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -65,7 +66,7 @@ async function analyseAndDeliver(callId: number): Promise<Hit[]> {
     ALLOW_PRIVATE_URLS: 'true',
     REQUIRE_HTTPS_URLS: 'false',
   });
-  const afterCall = await startLocalAfterCall(stack.core, config, { openAiBaseUrl: stack.openai.baseUrl, log: () => undefined });
+  const afterCall = await startLocalAfterCall(stack.core, config, { openAiBaseUrl: stack.openai.baseUrl, log: silentLogger });
   await afterCall.events.publish(stack.bus.events.filter((event) => event.detail.call_id === callId));
   const delivered = await hitCount(2);
   await afterCall.stop();

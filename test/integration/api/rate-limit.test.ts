@@ -2,6 +2,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../../shared/db/client';
 import { RateLimiter } from '../../../shared/db/rate-limiter';
 import { createApiHarness } from '../../support/api-harness';
+import { captureLogger } from '../../support/capture-logger';
 
 function db() {
   return createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
@@ -87,13 +88,13 @@ describe('rate limit: 240 accepted requests per key in any rolling 60 s', () => 
 
   it('fails open when the store is unreachable', async () => {
     // Arrange
-    const logs: string[] = [];
+    const logs = captureLogger();
     const broken = createDb({ tableName: 'does-not-exist', region: 'local', endpoint: inject('dynamoEndpoint') });
-    const limiter = new RateLimiter(broken, { log: (message) => logs.push(message) });
+    const limiter = new RateLimiter(broken, { log: logs.log });
     // Act
     const decision = await limiter.hit(1, freshKey());
     // Assert
     expect(decision.allowed).toBe(true);
-    expect(logs[0]).toMatch(/fail open/);
+    expect(logs.lines[0]).toMatchObject({ level: 'ERROR', message: expect.stringMatching(/fail open/) });
   });
 });

@@ -4,6 +4,7 @@ import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallEvent } from '../../../shared/events/catalog';
 import { EventBridgeBus, LocalEventRouter, PublishError } from '../../../shared/events/event-bus';
+import { captureLogger } from '../../support/capture-logger';
 
 /**
  * EventBridge has no local stand-in, so the adapter is tested against its documented wire contract:
@@ -114,7 +115,7 @@ describe('LocalEventRouter', () => {
   it('retries a failing target and reports it without throwing at the publisher', async () => {
     // Arrange
     let calls = 0;
-    const logs: string[] = [];
+    const logs = captureLogger();
     const router = new LocalEventRouter(
       {
         analysis: async () => void calls++,
@@ -123,13 +124,14 @@ describe('LocalEventRouter', () => {
           throw new Error('down');
         },
       },
-      (message) => logs.push(message),
+      logs.log,
     );
     // Act
     await router.publish([event(1, 'call.completed')]);
     await router.drain();
     // Assert
     expect(calls).toBe(3);
-    expect(logs[0]).toMatch(/webhooks failed for call.completed/);
+    expect(logs.messages()[0]).toMatch(/webhooks failed for call.completed/);
+    expect(logs.lines[0]!.fields?.error).toEqual(new Error('down'));
   });
 });

@@ -1,6 +1,8 @@
 import { CreateBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, inject, it } from 'vitest';
 import { deleteExpiredRecordings } from '../../../functions/retention/delete-recordings';
+import { silentLogger } from '../../../shared/log';
+import { captureLogger } from '../../support/capture-logger';
 
 function s3() {
   return new S3Client({
@@ -25,7 +27,7 @@ describe('recording retention (DynamoDB TTL stream → S3 delete)', () => {
     for (const Key of ['recordings/1/10.wav', 'recordings/1/11.wav', 'other/secret.txt']) {
       await client.send(new PutObjectCommand({ Bucket: 'retention-test', Key, Body: 'x' }));
     }
-    const logs: string[] = [];
+    const logs = captureLogger();
     // Act
     const result = await deleteExpiredRecordings(
       [
@@ -34,14 +36,14 @@ describe('recording retention (DynamoDB TTL stream → S3 delete)', () => {
         { eventName: 'REMOVE', dynamodb: { SequenceNumber: '3', OldImage: { recording_key: { S: 'other/secret.txt' } } } },
         { eventName: 'REMOVE', dynamodb: { SequenceNumber: '4', OldImage: { recording_key: { S: 'recordings/1/gone.wav' } } } },
       ],
-      { s3: client, bucket: 'retention-test', log: (message) => logs.push(message) },
+      { s3: client, bucket: 'retention-test', log: logs.log },
     );
     // Assert
     expect(result.batchItemFailures).toEqual([]);
     expect(await exists(client, 'recordings/1/10.wav')).toBe(false);
     expect(await exists(client, 'recordings/1/11.wav')).toBe(true);
     expect(await exists(client, 'other/secret.txt')).toBe(true);
-    expect(logs).toEqual(['retention: refusing to delete other/secret.txt, outside recordings/']);
+    expect(logs.messages()).toEqual(['retention: refusing to delete other/secret.txt, outside recordings/']);
   });
 
   it('reports a failed delete by sequence number for a retry', async () => {
@@ -54,7 +56,7 @@ describe('recording retention (DynamoDB TTL stream → S3 delete)', () => {
     // Act
     const result = await deleteExpiredRecordings(
       [{ eventName: 'REMOVE', dynamodb: { SequenceNumber: '77', OldImage: { recording_key: { S: 'recordings/2/5.wav' } } } }],
-      { s3: failing, bucket: 'b', log: () => undefined },
+      { s3: failing, bucket: 'b', log: silentLogger },
     );
     // Assert
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: '77' }]);

@@ -10,6 +10,7 @@ import type { CallEvent } from '../../../shared/events/catalog';
 import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness } from '../../support/api-harness';
+import { silentLogger } from '../../../shared/log';
 
 async function setup(advanced: Record<string, unknown>) {
   const harness = await createApiHarness();
@@ -233,7 +234,7 @@ describe('call lifecycle', () => {
       now: () => new Date('2026-11-23T10:10:00.000Z'),
       // The call was created on the real clock, the sweep runs on the test's: look at every call.
       horizonMs: 100 * 365 * 86_400_000,
-      log: () => undefined,
+      log: silentLogger,
     });
     // Act
     const report = await sweeper.sweepOnce();

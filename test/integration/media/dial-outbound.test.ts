@@ -7,6 +7,7 @@ import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { ProviderError } from '../../../shared/errors';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness } from '../../support/api-harness';
+import { silentLogger } from '../../../shared/log';
 
 /** A recording Telephony (the Twilio adapter itself is tested on the REST wire contract). */
 function recordingTelephony(failWith?: ProviderError) {
@@ -56,7 +57,7 @@ async function setup(minutes: number, failWith?: ProviderError) {
     publicBaseUrl: 'https://media.example.com',
     streamTokenSecret: 's',
     now,
-    log: () => undefined,
+    log: silentLogger,
   });
   const record = (await harness.core.callRepo.getCallRecord(tenant.businessId, created.id))!;
   return { harness, tenant, assistant, record, dial, placed, slots };

@@ -17,6 +17,7 @@ import { ACTIVE_CALLS_METRIC, CALLS_ENDED_WITH_ERROR_METRIC, METRIC_NAMESPACE, S
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness } from '../../support/api-harness';
+import { captureLogger } from '../../support/capture-logger';
 
 const AUTH_TOKEN = 'twilio-auth-token';
 const SECRET = 'stream-token-secret';
@@ -70,7 +71,7 @@ async function setup() {
   });
   /** Resolves when the next session starts. */
   const sessionStarted = () => new Promise<void>((resolve) => waiting.push(resolve));
-  const logs: string[] = [];
+  const logs = captureLogger();
   const server = await MediaServer.start(
     {
       twilio: {
@@ -85,11 +86,11 @@ async function setup() {
         publicBaseUrl: BASE,
         streamTokenSecret: SECRET,
         now,
-        log: (message) => logs.push(message),
+        log: logs.log,
       },
       startSession: started,
       registry,
-      log: (message) => logs.push(message),
+      log: logs.log,
     },
     0,
     '127.0.0.1',
@@ -171,7 +172,7 @@ describe('media server: stream upgrades', () => {
     // Assert
     expect(await outcome).toEqual({ closeCode: 1008 });
     expect(started).not.toHaveBeenCalled();
-    expect(logs).toContain('media.stream.refused');
+    expect(logs.messages()).toContain('media.stream.refused');
   });
 
   it('hands a verified stream to a new session and registers it', async () => {

@@ -9,6 +9,8 @@ import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness } from '../../support/api-harness';
+import { silentLogger } from '../../../shared/log';
+import { captureLogger } from '../../support/capture-logger';
 
 async function setup() {
   const harness = await createApiHarness();
@@ -18,7 +20,7 @@ async function setup() {
     id: number;
   };
   const dialled: CallRecord[] = [];
-  const logs: string[] = [];
+  const logs = captureLogger();
   const consumer = new OutboundConsumer({
     jobs: new SqsOutboundJobs(harness.sqs, harness.queueUrl),
     calls: harness.core.callRepo,
@@ -28,7 +30,7 @@ async function setup() {
     },
     owner: 'task-1',
     now: () => new Date('2026-11-23T10:00:00.000Z'),
-    log: (message) => logs.push(message),
+    log: logs.log,
   });
   const receive = async () =>
     (await harness.sqs.send(new ReceiveMessageCommand({ QueueUrl: harness.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 })))
@@ -81,7 +83,7 @@ describe('outbound-calls consumer (fauxqs + DynamoDB Local)', () => {
     const outcomes = await Promise.all(messages.map((message) => consumer.handle(message)));
     // Assert
     expect(outcomes.sort()).toEqual(['call_missing', 'invalid']);
-    expect(logs.some((line) => line.includes('malformed'))).toBe(true);
+    expect(logs.messages().some((line) => line.includes('malformed'))).toBe(true);
   });
 });
 
@@ -115,7 +117,7 @@ async function cappedSetup(deferDelayS?: number) {
     publicBaseUrl: 'https://media.example.com',
     streamTokenSecret: 's',
     now,
-    log: () => undefined,
+    log: silentLogger,
   });
   const consumer = new OutboundConsumer({
     jobs: new SqsOutboundJobs(harness.sqs, harness.queueUrl),
@@ -123,7 +125,7 @@ async function cappedSetup(deferDelayS?: number) {
     dial,
     owner: 'task-1',
     now,
-    log: () => undefined,
+    log: silentLogger,
     deferDelayS,
   });
   const receive = async () =>

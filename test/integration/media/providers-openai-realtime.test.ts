@@ -6,6 +6,7 @@ import type { S2sEvent, S2sOpenOptions, S2sSession } from '../../../media-servic
 import { synthesizeSpeechLike } from '../../../media-service/src/sandbox/mulaw-signal';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { TranscriptBoard } from '../../../media-service/src/sandbox/transcript-board';
+import { silentLogger } from '../../../shared/log';
 
 /** The real Realtime adapter against the sandbox `/v1/realtime` on loopback: the GA wire protocol. */
 
@@ -23,7 +24,7 @@ afterAll(async () => {
 const END_CALL = { name: 'end_call', description: 'Hang up.', parameters: { type: 'object', properties: {} } };
 
 function open(tag: string, overrides: Partial<S2sOpenOptions> = {}, apiKey = 'sk-right') {
-  const realtime = new OpenAiRealtime({ apiKey, baseUrl: openai.baseUrl, sendTag: true, log: () => undefined });
+  const realtime = new OpenAiRealtime({ apiKey, baseUrl: openai.baseUrl, sendTag: true, log: silentLogger });
   const session = realtime.open({
     instructions: 'You are a receptionist.',
     voice: 'marin',

@@ -12,6 +12,7 @@ import { SandboxCarrier } from '../../../media-service/src/sandbox/carrier';
 import { scenario, step } from '../../../media-service/src/sandbox/scenarios';
 import { isValidTwilioSignature } from '../../../media-service/src/telephony/twilio-signature';
 import { ProviderError } from '../../../shared/errors';
+import { silentLogger } from '../../../shared/log';
 
 /**
  * The sandbox carrier driven by the production Twilio adapters: `TwilioTelephony` over REST, and
@@ -44,7 +45,7 @@ let voiceTwiml = '<Response><Hangup/></Response>';
 beforeAll(async () => {
   carrier = await SandboxCarrier.start({
     timing: { dialMs: 5, answerMs: 5, busyMs: 5, maxRingMs: 30, amdHumanMs: 10, transferTalkMs: 10, sayMsPerChar: 1 },
-    log: () => undefined,
+    log: silentLogger,
   });
   app = createServer((req, res) => {
     let body = '';
@@ -62,7 +63,7 @@ beforeAll(async () => {
       req.headers['x-twilio-signature'] as string,
       `ws://127.0.0.1:${port()}${req.url}`,
     );
-    const leg: Leg = { path: req.url!, signed, transport: new TwilioMediaStream(ws, { log: () => undefined }), events: [], raw: [] };
+    const leg: Leg = { path: req.url!, signed, transport: new TwilioMediaStream(ws, { log: silentLogger }), events: [], raw: [] };
     ws.on('message', (data) => void leg.raw.push(JSON.parse(data.toString())));
     leg.transport.on((event) => void leg.events.push(event));
     legs.push(leg);

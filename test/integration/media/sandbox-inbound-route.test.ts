@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { TwilioMediaStream } from '../../../media-service/src/adapters/twilio-media-stream';
 import { SANDBOX_DEFAULT_CALLER, SandboxCarrier } from '../../../media-service/src/sandbox/carrier';
+import { silentLogger } from '../../../shared/log';
 
 /**
  * The sandbox carrier's developer routes over loopback: `POST /sandbox/inbound-calls` rings the
@@ -35,12 +36,12 @@ beforeAll(async () => {
     });
   });
   new WebSocketServer({ server: app }).on('connection', (ws) => {
-    const leg = { transport: new TwilioMediaStream(ws, { log: () => undefined }), started: false };
+    const leg = { transport: new TwilioMediaStream(ws, { log: silentLogger }), started: false };
     leg.transport.on((event) => void (event.type === 'start' && (leg.started = true)));
     legs.push(leg);
   });
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  carrier = await SandboxCarrier.start({ voiceUrl: `http://127.0.0.1:${port()}/voice`, timing: TIMING, log: () => undefined });
+  carrier = await SandboxCarrier.start({ voiceUrl: `http://127.0.0.1:${port()}/voice`, timing: TIMING, log: silentLogger });
 });
 
 afterAll(async () => {
@@ -168,7 +169,7 @@ describe('POST /sandbox/inbound-calls and GET /sandbox/calls/{sid}', () => {
 
   it('refuses to start a call when the carrier has no voice webhook', async () => {
     // Arrange
-    const bare = await SandboxCarrier.start({ timing: TIMING, log: () => undefined });
+    const bare = await SandboxCarrier.start({ timing: TIMING, log: silentLogger });
     // Act
     const answer = await send(
       'POST',

@@ -11,6 +11,7 @@ import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { initialCallRecord } from '../../../shared/services/call-views';
 import { createApiHarness } from '../../support/api-harness';
+import { captureLogger } from '../../support/capture-logger';
 
 const MIN = 60_000;
 
@@ -56,7 +57,7 @@ async function setup() {
     now,
     newEventId: () => `evt_${Math.random()}`,
   });
-  const logs: string[] = [];
+  const logs = captureLogger();
   const sweeper = (telephony?: TwilioTelephony, ends: Pick<CallLifecycle, 'end' | 'finish'> = lifecycle) =>
     new CallSweeper({
       calls: harness.core.callRepo,
@@ -65,7 +66,7 @@ async function setup() {
       queue: new SqsOutboundCallQueue(harness.sqs, harness.queueUrl),
       telephony,
       now,
-      log: (line) => logs.push(line),
+      log: logs.log,
     });
   /** Inserts a call created `agoMs` before now, with engine fields. */
   const insert = async (agoMs: number, fields: Partial<CallRecord> = {}, businessId = tenant.businessId) => {
@@ -190,9 +191,11 @@ describe('call sweeper (DynamoDB Local + fauxqs)', () => {
     expect(report.ended.ringing_too_long).toBe(1);
     expect(await stored(id)).toMatchObject({ status: 'ended', ended_reason: 'no_answer' });
     expect(hangups).toEqual(['/2010-04-01/Accounts/AC1/Calls/CAring.json']);
-    expect(logs.map((line) => JSON.parse(line))).toContainEqual(
-      expect.objectContaining({ call_id: id, action: 'ended', rule: 'ringing_too_long' }),
-    );
+    expect(logs.lines).toContainEqual({
+      level: 'INFO',
+      message: 'sweeper.action',
+      fields: expect.objectContaining({ call_id: id, action: 'ended', rule: 'ringing_too_long' }),
+    });
   });
 
   it('ends an in-progress call with a stale heartbeat even when the hang-up fails', async () => {

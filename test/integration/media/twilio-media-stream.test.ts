@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { TwilioMediaStream } from '../../../media-service/src/adapters/twilio-media-stream';
 import type { CallTransportEvent } from '../../../media-service/src/ports/call-transport';
+import { captureLogger } from '../../support/capture-logger';
 
 /**
  * The adapter on a real loopback socket. The test plays Twilio: a `ws` client sends the documented
@@ -40,8 +41,8 @@ async function connect() {
   await new Promise<void>((resolve) => twilio.once('open', () => resolve()));
   await until(() => accepted.length > before);
   const entry = accepted.at(-1)!;
-  const logs: { message: string; fields?: Record<string, unknown> }[] = [];
-  const stream = new TwilioMediaStream(entry.ws, { log: (message, fields) => void logs.push({ message, ...(fields && { fields }) }) });
+  const { log, lines: logs } = captureLogger();
+  const stream = new TwilioMediaStream(entry.ws, { log });
   const events: CallTransportEvent[] = [];
   const subscribe = () => stream.on((event) => void events.push(event));
   return { twilio, fromServer, entry, stream, logs, events, subscribe };

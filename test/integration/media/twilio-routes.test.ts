@@ -7,6 +7,7 @@ import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import type { CallEvent } from '../../../shared/events/catalog';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness, uniqueNumber } from '../../support/api-harness';
+import { silentLogger } from '../../../shared/log';
 
 const AUTH_TOKEN = 'twilio-auth-token';
 const BASE = 'https://media.example.com';
@@ -46,7 +47,7 @@ async function setup(live: { hasLiveSession?: (callId: number) => boolean; onAmd
     publicBaseUrl: BASE,
     streamTokenSecret: 'stream-secret',
     now,
-    log: () => undefined,
+    log: silentLogger,
     ...live,
   });
   const post = (path: string, form: Record<string, string>, signature = twilioSignature(AUTH_TOKEN, BASE + path, form)) =>

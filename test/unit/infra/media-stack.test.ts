@@ -96,6 +96,8 @@ describe('task', () => {
       TABLE_NAME: 'voice-agent-test',
       PUBLIC_BASE_URL: 'https://voice.example.com',
       STAGE: 'test',
+      POWERTOOLS_SERVICE_NAME: 'media',
+      LOG_LEVEL: 'INFO',
     });
     for (const name of ['OUTBOUND_QUEUE_URL', 'EVENT_BUS_NAME', 'RECORDINGS_BUCKET', 'KMS_KEY_ID']) expect(env).toHaveProperty(name);
     expect(Object.keys(env).filter((name) => /TOKEN|SECRET|API_KEY|AUTH/.test(name))).toEqual([]);

@@ -8,6 +8,7 @@ import { newCounters } from '../../../../media-service/src/call/call-metrics';
 import { DEFAULT_SESSION_TUNING } from '../../../../media-service/src/call/call-session';
 import type { ConversationBaseDeps } from '../../../../media-service/src/call/session-types';
 import { FakeClock } from '../support/fake-clock';
+import { captureLogger } from '../../../support/capture-logger';
 
 type Call = { id: string; name: string };
 
@@ -57,7 +58,7 @@ function rig(options: RigOptions = {}) {
     tuning: DEFAULT_SESSION_TUNING,
     now: clock.now,
     timers: clock.timers,
-    log: (message) => void events.push(`log ${message}`),
+    log: captureLogger((line) => void events.push(`log ${line.message}`)).log,
     finish: (reason) => void finished.push(reason),
     t0: 0,
   };

@@ -3,6 +3,7 @@ import { mixInto, type FrameSource } from '../../../../media-service/src/audio/m
 import { decodeSample, encodeSample, FRAME_BYTES } from '../../../../media-service/src/audio/mulaw';
 import { Pacer, PacerScheduler, type PacerSink, type Ticker } from '../../../../media-service/src/pipeline/pacer';
 import { FakeClock } from '../support/fake-clock';
+import { captureLogger } from '../../../support/capture-logger';
 
 type Sent = { kind: 'audio'; frame: Uint8Array; atMs: number } | { kind: 'mark'; name: string } | { kind: 'clear' };
 
@@ -231,8 +232,8 @@ describe('PacerScheduler', () => {
   it('keeps ticking the others when one member throws, and logs it', () => {
     // Arrange
     const clock = new FakeClock();
-    const logged: string[] = [];
-    const scheduler = new PacerScheduler({ now: clock.now, ticker: clock.ticker, tickMs: 10, log: (message) => void logged.push(message) });
+    const logged = captureLogger();
+    const scheduler = new PacerScheduler({ now: clock.now, ticker: clock.ticker, tickMs: 10, log: logged.log });
     const { sink, sent } = recorder();
     const pacer = new Pacer(sink);
     pacer.enqueue(tone(4000, FRAME_BYTES));
@@ -246,7 +247,7 @@ describe('PacerScheduler', () => {
     clock.advance(10);
     // Assert
     expect(sent).toHaveLength(1);
-    expect(logged).toEqual(['pacer.tick.failed']);
+    expect(logged.messages()).toEqual(['pacer.tick.failed']);
   });
 
   it('reports how late the shared tick fired', () => {
