@@ -1,19 +1,12 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { CONFLICT_BACKOFF, fullJitterMs } from '../domain/backoff';
+import { CallAdmission, type Admission, type AdmissionStats, type GiveBackState } from './call-admission';
 import type { Db } from './client';
 import { isCancelledTransaction, isTransactionConflict } from './conditions';
 import { keys } from './table';
 
 /** Tries of a transaction that lost to a concurrent one on the same business item (TransactionConflict). */
 const MAX_TRIES = 12;
-
-/** What the repository did since it was made (observable by tests and metrics). */
-export interface SlotStats {
-  /** Transactions that lost to a concurrent one on the same items and were retried after a backoff. */
-  conflicts: number;
-  /** Acquisitions refused by the plain read of the business item, with no transaction attempted. */
-  refusedByRead: number;
-}
 
 /**
  * The plan's concurrency cap (docs/design.md §4): `live_calls` on the business item counts the calls
@@ -22,13 +15,27 @@ export interface SlotStats {
  * both idempotent: a redelivered job never takes two slots, a retried ending never frees two.
  */
 export class CallSlotsRepository {
-  readonly stats: SlotStats = { conflicts: 0, refusedByRead: 0 };
+  /** Conflicts retried and refusals by the plain read, of slot writes and admissions alike. */
+  readonly stats: AdmissionStats = { conflicts: 0, refusedByRead: 0 };
+  private readonly admission: CallAdmission;
 
   constructor(
     private readonly db: Db,
     /** Pause before retrying a transaction conflict (ms): full jitter, so racers spread out. */
     private readonly backoffMs: (attempt: number) => number = (attempt) => fullJitterMs(attempt, CONFLICT_BACKOFF, Math.random),
-  ) {}
+  ) {
+    this.admission = new CallAdmission(db, this.stats, backoffMs);
+  }
+
+  /** The call's start: a slot and its minutes in one transaction ({@link CallAdmission.admit}). */
+  admit(businessId: number, callId: number, wantedMinutes: number, maxDurationS?: number): Promise<Admission> {
+    return this.admission.admit(businessId, callId, wantedMinutes, maxDurationS);
+  }
+
+  /** The call's end: the slot back and the minutes settled in one transaction ({@link CallAdmission.giveBack}). */
+  giveBack(businessId: number, callId: number, durationSeconds: number, known?: GiveBackState): Promise<number | null> {
+    return this.admission.giveBack(businessId, callId, durationSeconds, known);
+  }
 
   /**
    * Takes a slot for the call. True when granted, or already held by this call (redelivery);
