@@ -40,10 +40,10 @@ export interface CallRecord extends Call {
   /** The ending is written but its follow-up (slot, minutes, event) has not all run yet. */
   finish_pending?: boolean;
 
-  /** Concurrency slot: taken, then given back (each once; CallSlotsRepository). */
+  /** Concurrency slot: taken with the minutes, then given back with them (each once; CallAdmission). */
   slot_held?: boolean;
   slot_released?: boolean;
-  /** Minutes ledger: reserved before the call, then settled once with the minutes charged (MinutesRepository). */
+  /** Minutes ledger: reserved before the call, then settled once with the minutes charged (CallAdmission; MinutesRepository uncapped). */
   reserved_minutes?: number;
   settled?: boolean;
   charged_minutes?: number;

@@ -1,10 +1,12 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { CONFLICT_BACKOFF, fullJitterMs } from '../domain/backoff';
+import { CallAdmission, type Admission, type AdmissionStats, type GiveBackState } from './call-admission';
 import type { Db } from './client';
 import { isCancelledTransaction, isTransactionConflict } from './conditions';
 import { keys } from './table';
 
 /** Tries of a transaction that lost to a concurrent one on the same business item (TransactionConflict). */
-const MAX_TRIES = 10;
+const MAX_TRIES = 12;
 
 /**
  * The plan's concurrency cap (docs/design.md §4): `live_calls` on the business item counts the calls
@@ -13,25 +15,50 @@ const MAX_TRIES = 10;
  * both idempotent: a redelivered job never takes two slots, a retried ending never frees two.
  */
 export class CallSlotsRepository {
+  /** Conflicts retried and refusals by the plain read, of slot writes and admissions alike. */
+  readonly stats: AdmissionStats = { conflicts: 0, refusedByRead: 0 };
+  private readonly admission: CallAdmission;
+
   constructor(
     private readonly db: Db,
-    /** Pause before retrying a transaction conflict (ms); jittered so racers spread out. */
-    private readonly backoffMs: (attempt: number) => number = (attempt) => (attempt + 1) * (5 + Math.random() * 20),
-  ) {}
+    /** Pause before retrying a transaction conflict (ms): full jitter, so racers spread out. */
+    private readonly backoffMs: (attempt: number) => number = (attempt) => fullJitterMs(attempt, CONFLICT_BACKOFF, Math.random),
+  ) {
+    this.admission = new CallAdmission(db, this.stats, backoffMs);
+  }
+
+  /** The call's start: a slot and its minutes in one transaction ({@link CallAdmission.admit}). */
+  admit(businessId: number, callId: number, wantedMinutes: number, maxDurationS?: number): Promise<Admission> {
+    return this.admission.admit(businessId, callId, wantedMinutes, maxDurationS);
+  }
+
+  /** The call's end: the slot back and the minutes settled in one transaction ({@link CallAdmission.giveBack}). */
+  giveBack(businessId: number, callId: number, durationSeconds: number, known?: GiveBackState): Promise<number | null> {
+    return this.admission.giveBack(businessId, callId, durationSeconds, known);
+  }
 
   /**
    * Takes a slot for the call. True when granted, or already held by this call (redelivery);
    * false at the cap, and for a call that ended or already gave its slot back.
+   *
+   * A plain (eventually consistent) read of the business item comes first: at the cap no
+   * transaction is attempted, so calls waiting for a slot only read the hot item. A stale read
+   * errs either way harmlessly: one showing room lets the transaction's condition decide, one
+   * showing the cap defers the call to its next try.
    */
   async acquire(businessId: number, callId: number): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+      if (await this.atCap(businessId)) {
+        this.stats.refusedByRead++;
+        return this.holds(businessId, callId);
+      }
       try {
         await this.db.doc.send(new TransactWriteCommand({ TransactItems: this.acquireItems(businessId, callId) }));
         return true;
       } catch (error) {
         if (!isCancelledTransaction(error)) throw error;
         if (!isTransactionConflict(error)) return this.holds(businessId, callId);
-        await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
+        await this.backOff(attempt);
       }
     }
     throw new Error(`Could not take a call slot for call ${callId}: the business kept changing.`);
@@ -46,7 +73,7 @@ export class CallSlotsRepository {
       } catch (error) {
         if (!isCancelledTransaction(error)) throw error;
         if (!isTransactionConflict(error)) return false;
-        await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
+        await this.backOff(attempt);
       }
     }
     throw new Error(`Could not release the call slot of call ${callId}: the business kept changing.`);
@@ -102,6 +129,18 @@ export class CallSlotsRepository {
         },
       },
     ];
+  }
+
+  /** The plain read: is the business at its cap (or gone)? */
+  private async atCap(businessId: number): Promise<boolean> {
+    const business = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.business(businessId) }));
+    if (!business.Item) return true;
+    return Number(business.Item.live_calls ?? 0) >= Number(business.Item.max_concurrent_calls ?? 0);
+  }
+
+  private async backOff(attempt: number): Promise<void> {
+    this.stats.conflicts++;
+    await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
   }
 
   /** After a refused acquire: does this call already hold its slot (a redelivered job)? */

@@ -1,7 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { CONFLICT_BACKOFF, fullJitterMs } from '../domain/backoff';
 import type { CallRecord } from './call-record';
 import type { Db } from './client';
-import { isCancelledTransaction } from './conditions';
+import { isCancelledTransaction, isTransactionConflict } from './conditions';
 import { keys } from './table';
 
 /** Whole minutes charged for a call of this length (rounded up; a 0 s call costs nothing). */
@@ -9,7 +10,7 @@ export function billableMinutes(durationSeconds: number): number {
   return Math.max(0, Math.ceil(durationSeconds / 60));
 }
 
-const MAX_TRIES = 8;
+const MAX_TRIES = 12;
 
 /** The fields of a call item that settling reads. */
 export type SettleState = Pick<CallRecord, 'reserved_minutes' | 'settled'>;
@@ -23,21 +24,29 @@ export type SettleState = Pick<CallRecord, 'reserved_minutes' | 'settled'>;
  * this fails closed: money is involved.
  */
 export class MinutesRepository {
-  constructor(private readonly db: Db) {}
+  /** Transactions retried after a backoff because they lost to a concurrent write on the business item. */
+  readonly stats = { conflicts: 0 };
+
+  constructor(
+    private readonly db: Db,
+    /** Pause before retrying a lost transaction (ms): full jitter, so racers spread out. */
+    private readonly backoffMs: (attempt: number) => number = (attempt) => fullJitterMs(attempt, CONFLICT_BACKOFF, Math.random),
+  ) {}
 
   /**
    * Reserves up to `wantedMinutes` for the call; returns what was reserved (0: nothing left). With
    * `maxDurationS`, the same write stores the call's `time_limit_s`: the lesser of that and the
    * minutes reserved, the length the engine lets the call run (inbound calls use this: they have
    * no other write before the stream starts).
+   *
+   * The balance is read plainly (eventually consistent) first; the write's condition keeps it
+   * exact. Only a refusal is confirmed with a consistent read, since a stale "nothing left" would
+   * fail a call the plan can pay for. A write that lost to a concurrent one backs off (full jitter).
    */
   async reserve(businessId: number, callId: number, wantedMinutes: number, maxDurationS?: number): Promise<number> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-      const business = await this.db.doc.send(
-        new GetCommand({ TableName: this.db.tableName, Key: keys.business(businessId), ConsistentRead: true }),
-      );
-      const balance = Number(business.Item?.minutes_balance ?? 0);
-      const reserved = Number(business.Item?.minutes_reserved ?? 0);
+      let { balance, reserved } = await this.readLedger(businessId, false);
+      if (Math.min(wantedMinutes, balance - reserved) <= 0) ({ balance, reserved } = await this.readLedger(businessId, true));
       const granted = Math.min(wantedMinutes, balance - reserved);
       if (granted <= 0) return 0;
       try {
@@ -78,6 +87,8 @@ export class MinutesRepository {
       } catch (error) {
         if (!isCancelledTransaction(error)) throw error;
         if (isCancelledTransaction(error, 1)) return this.alreadyReserved(businessId, callId);
+        // The business moved since the read (another reservation, or a conflicting transaction).
+        await this.backOff(attempt);
       }
     }
     throw new Error(`Could not reserve minutes for call ${callId}: the balance kept changing.`);
@@ -128,11 +139,28 @@ export class MinutesRepository {
         return used;
       } catch (error) {
         if (!isCancelledTransaction(error)) throw error;
+        if (isTransactionConflict(error)) {
+          await this.backOff(attempt);
+          continue;
+        }
         // Settled by a concurrent ending, or reserved since we looked: the next read tells which.
         call = await this.readCall(businessId, callId);
       }
     }
     throw new Error(`Could not settle the minutes of call ${callId}: its item kept changing.`);
+  }
+
+  /** The business's balance and reserved minutes; `consistent` for a strongly consistent read. */
+  private async readLedger(businessId: number, consistent: boolean): Promise<{ balance: number; reserved: number }> {
+    const business = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.business(businessId), ConsistentRead: consistent }),
+    );
+    return { balance: Number(business.Item?.minutes_balance ?? 0), reserved: Number(business.Item?.minutes_reserved ?? 0) };
+  }
+
+  private async backOff(attempt: number): Promise<void> {
+    this.stats.conflicts++;
+    await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
   }
 
   private async readCall(businessId: number, callId: number): Promise<SettleState | undefined> {

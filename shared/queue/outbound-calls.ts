@@ -11,6 +11,8 @@ import * as v from 'valibot';
 export const OutboundCallJobSchema = v.strictObject({
   business_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
   call_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** How many times the call was deferred at the concurrency cap (absent: never); sets its next wait. */
+  attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000))),
 });
 
 export type OutboundCallJob = v.InferOutput<typeof OutboundCallJobSchema>;
@@ -44,8 +46,8 @@ export interface ReceivedJob {
 export interface OutboundJobs {
   /** Waits up to `waitS` for up to 10 jobs, each hidden from other consumers for `visibilityS`. */
   receive(waitS: number, visibilityS: number): Promise<ReceivedJob[]>;
-  /** Puts a copy of the job back, visible after `delayS` (a call deferred at the concurrency cap). */
-  resend(job: ReceivedJob, delayS: number): Promise<void>;
+  /** Puts a job back, visible after `delayS` (a call deferred at the concurrency cap). */
+  resend(job: OutboundCallJob, delayS: number): Promise<void>;
   /** Keeps the job hidden for another `visibilityS` (a slow dial). */
   extend(job: ReceivedJob, visibilityS: number): Promise<void>;
   /** The job is done: it is never delivered again. */
@@ -71,8 +73,8 @@ export class SqsOutboundJobs implements OutboundJobs {
     return received.Messages ?? [];
   }
 
-  async resend(job: ReceivedJob, delayS: number): Promise<void> {
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: job.Body, DelaySeconds: delayS }));
+  async resend(job: OutboundCallJob, delayS: number): Promise<void> {
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(job), DelaySeconds: delayS }));
   }
 
   async extend(job: ReceivedJob, visibilityS: number): Promise<void> {

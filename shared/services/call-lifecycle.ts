@@ -122,17 +122,24 @@ export class CallLifecycle {
   }
 
   /**
-   * Completes an ending: gives the slot back, settles the minutes, publishes `call.ended` (always
+   * Completes an ending: gives the slot back and settles the minutes (one transaction), publishes `call.ended` (always
    * with the event id the ending stored, so a repeat is recognisable), then clears
    * `finish_pending`. Safe to run any number of times, concurrently too.
    */
   async finish(call: CallRecord): Promise<void> {
-    if (holdsSlot(call)) await this.deps.slots?.release(call.business_id, call.id);
-    if (call.finish_pending !== true) return;
-    await this.deps.minutes.settle(call.business_id, call.id, call.duration_s, {
+    if (call.finish_pending !== true) {
+      if (holdsSlot(call)) await this.deps.slots?.release(call.business_id, call.id);
+      return;
+    }
+    const known = {
+      slot_held: call.slot_held,
+      slot_released: call.slot_released,
       reserved_minutes: call.reserved_minutes,
       settled: call.settled,
-    });
+    };
+    // With the cap, the slot and the minutes go back in one write on the business item.
+    if (this.deps.slots) await this.deps.slots.giveBack(call.business_id, call.id, call.duration_s, known);
+    else await this.deps.minutes.settle(call.business_id, call.id, call.duration_s, known);
     await this.publish('call.ended', call, call.ended_event_id);
     await this.deps.calls.markEndingFinished(call.business_id, call.id);
   }

@@ -32,20 +32,27 @@ export interface DialOutboundDeps {
 export type DialResult = 'dialled' | 'deferred' | 'ended';
 
 /**
- * Dials a claimed outbound call: takes one of the plan's concurrent-call slots (at the cap the
- * call stays `queued` and the result is `deferred`, for the consumer to retry), reserves its
- * possible length from the plan (up to `max_duration_s`, capped by what is left; nothing left ends
- * the call `failed`), asks the carrier to call with a stream back to us and the call's signed
+ * Dials a claimed outbound call: takes one of the plan's concurrent-call slots and reserves its
+ * possible length from the plan (up to `max_duration_s`, capped by what is left), in one write (at
+ * the cap the call stays `queued` and the result is `deferred`, for the consumer to retry; nothing
+ * left ends the call `failed`), asks the carrier to call with a stream back to us and the call's signed
  * token, and stores the carrier's call sid. A carrier refusal ends the call `failed`; a retryable
  * carrier error is thrown so the job is redelivered (the slot and the reservation stay with the
  * call and are given back when it ends).
  */
 export function dialOutbound(deps: DialOutboundDeps) {
   return async function dial(call: CallRecord): Promise<DialResult> {
-    if (deps.slots && !(await deps.slots.acquire(call.business_id, call.id))) return 'deferred';
     const config = (await deps.assistants.findAssistant(call.business_id, call.assistant_id))?.config ?? defaultAssistantConfig();
     const wanted = Math.ceil(config.advanced.max_duration_s / 60);
-    const reserved = await deps.minutes.reserve(call.business_id, call.id, wanted);
+    let reserved: number;
+    if (deps.slots) {
+      // One transaction on the business item takes the slot and reserves the minutes.
+      const admission = await deps.slots.admit(call.business_id, call.id, wanted);
+      if (admission.kind === 'at_capacity' || admission.kind === 'refused') return 'deferred';
+      reserved = admission.kind === 'admitted' ? admission.reservedMinutes : 0;
+    } else {
+      reserved = await deps.minutes.reserve(call.business_id, call.id, wanted);
+    }
     if (reserved <= 0) {
       await deps.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
       return 'ended';

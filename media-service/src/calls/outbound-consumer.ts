@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
+import { equalJitterMs, type Backoff } from '../../../shared/domain/backoff';
 import { OutboundCallJobSchema, type OutboundCallJob, type OutboundJobs, type ReceivedJob } from '../../../shared/queue/outbound-calls';
 import type { DialResult } from './dial-outbound';
 import type { Logger } from '../../../shared/log';
@@ -19,8 +20,25 @@ export interface OutboundConsumerOptions {
   /** Matches the queue's visibility timeout (60 s in infra); extended at half of it while dialling. */
   visibilityTimeoutS?: number;
   waitTimeS?: number;
-  /** How long a call deferred at the concurrency cap waits before its job is tried again; default 5 s. */
-  deferDelayS?: number;
+  /**
+   * How long a call deferred at the concurrency cap waits before its job is tried again, by how
+   * many times it was deferred before (0 the first time); default {@link waitAtCapS}.
+   */
+  deferDelayS?: (attempt: number) => number;
+}
+
+/** A call waiting at the cap: 2 s doubling to 60 s. */
+export const WAIT_AT_CAP: Backoff = { baseMs: 2000, capMs: 60_000 };
+
+/** SQS refuses a DelaySeconds above 15 minutes. */
+const MAX_DELAY_S = 900;
+
+/**
+ * The default wait of a call deferred at the cap for the `attempt`-th time: exponential (2 s doubling
+ * to 60 s), equal jitter (between half the step and the step), whole seconds as SQS wants them.
+ */
+export function waitAtCapS(attempt: number, random: () => number = Math.random): number {
+  return Math.min(MAX_DELAY_S, Math.max(1, Math.round(equalJitterMs(attempt, WAIT_AT_CAP, random) / 1000)));
 }
 
 /** The result of handling one message (for logs and tests). */
@@ -91,14 +109,18 @@ export class OutboundConsumer {
   }
 
   /**
-   * At the cap: the call stays `queued`, unclaimed, and a copy of its job comes back after
-   * `deferDelayS`. The copy is sent before the message is deleted, so a crash in between leaves a
-   * duplicate (harmless: claims are conditional), never a lost call. Every deferred call retries on
-   * its own timer, so calls start roughly, not strictly, in order as slots free.
+   * At the cap: the call stays `queued`, unclaimed, and its job comes back after a wait that grows
+   * with each deferral (the job carries the count), so calls waiting long at the cap cost a read of
+   * the business item every minute, not every few seconds. The copy is sent before the message is
+   * deleted, so a crash in between leaves a duplicate (harmless: claims are conditional), never a
+   * lost call. Every deferred call retries on its own timer, so calls start roughly, not strictly,
+   * in order as slots free (a call that waited long may wait up to a minute longer than a newer one).
    */
   private async defer(message: ReceivedJob, job: OutboundCallJob): Promise<JobOutcome> {
     await this.options.calls.releaseClaim(job.business_id, job.call_id, this.options.owner, this.options.now().toISOString());
-    await this.options.jobs.resend(message, this.options.deferDelayS ?? 5);
+    const attempt = job.attempt ?? 0;
+    const delayS = Math.min(MAX_DELAY_S, (this.options.deferDelayS ?? waitAtCapS)(attempt));
+    await this.options.jobs.resend({ business_id: job.business_id, call_id: job.call_id, attempt: attempt + 1 }, delayS);
     await this.delete(message);
     return 'deferred';
   }

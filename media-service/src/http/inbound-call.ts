@@ -39,8 +39,8 @@ const CALL_SID_MEMORY_S = 7 * 24 * 3600;
  * lookup) and its assistant (the number's, or the business default when the number has none or
  * its assistant was deleted), then record the call once per carrier CallSid (a replayed webhook
  * answers for the call it already made, with no new call or charge). The call then takes a
- * concurrency slot and reserves its possible length from the plan exactly as an outbound call
- * does, before the stream is accepted, with its time limit capped at what was reserved. A call
+ * concurrency slot and reserves its possible length from the plan in one write, exactly as an
+ * outbound call does, before the stream is accepted, with its time limit capped at what was reserved. A call
  * that cannot be taken (no minutes, at capacity) is recorded and ends `failed`, and the caller
  * hears a short apology.
  */
@@ -74,10 +74,15 @@ export async function acceptInboundCall(
   };
   const inserted = await deps.calls.insertInboundCall(call, input.carrierCallSid, Math.floor(now.getTime() / 1000) + CALL_SID_MEMORY_S);
   if (inserted !== 'inserted') return replayed(deps, business.id, inserted.existingCallId);
-  if (deps.slots && !(await deps.slots.acquire(business.id, call.id))) return refuseRecorded(deps, call, 'at_capacity');
   const maxDurationS = assistant.config.advanced.max_duration_s;
-  const reserved = await deps.minutes.reserve(business.id, call.id, Math.ceil(maxDurationS / 60), maxDurationS);
-  if (reserved <= 0) return refuseRecorded(deps, call, 'no_minutes');
+  const wanted = Math.ceil(maxDurationS / 60);
+  if (deps.slots) {
+    const admission = await deps.slots.admit(business.id, call.id, wanted, maxDurationS);
+    if (admission.kind === 'at_capacity' || admission.kind === 'refused') return refuseRecorded(deps, call, 'at_capacity');
+    if (admission.kind === 'no_minutes' || admission.reservedMinutes <= 0) return refuseRecorded(deps, call, 'no_minutes');
+  } else if ((await deps.minutes.reserve(business.id, call.id, wanted, maxDurationS)) <= 0) {
+    return refuseRecorded(deps, call, 'no_minutes');
+  }
   const answered = await deps.lifecycle.markAnswered(business.id, call.id);
   return { kind: 'connect', call: answered ?? call };
 }

@@ -108,4 +108,32 @@ describe('CallSlotsRepository', () => {
     expect(granted.filter(Boolean)).toHaveLength(3);
     expect(await liveCalls(businessId)).toBe(3);
   });
+
+  it('60 concurrent acquires with a cap of 10 grant exactly 10, retrying conflicts, with no error', async () => {
+    // Arrange
+    const { businessId, callIds } = await seed(10, 60);
+    const racing = new CallSlotsRepository(db);
+    // Act
+    const granted = await Promise.all(callIds.map((callId) => racing.acquire(businessId, callId)));
+    const before = racing.stats.refusedByRead;
+    const retried = await Promise.all(callIds.map((callId) => racing.acquire(businessId, callId)));
+    // Assert
+    expect(granted.filter(Boolean)).toHaveLength(10);
+    expect(retried).toEqual(granted);
+    expect(await liveCalls(businessId)).toBe(10);
+    // At the cap every retry is refused by the read alone (the ten holders see it too, then find their slot).
+    expect(racing.stats.refusedByRead - before).toBe(60);
+  });
+
+  it('at the cap, the plain read refuses without attempting the transaction', async () => {
+    // Arrange
+    const { businessId, callIds } = await seed(1, 2);
+    const counted = new CallSlotsRepository(db);
+    await counted.acquire(businessId, callIds[0]!);
+    // Act
+    const granted = await counted.acquire(businessId, callIds[1]!);
+    // Assert
+    expect(granted).toBe(false);
+    expect(counted.stats).toEqual({ conflicts: 0, refusedByRead: 1 });
+  });
 });

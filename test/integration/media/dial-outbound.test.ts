@@ -110,9 +110,12 @@ describe('dialling an outbound call', () => {
     expect(await harness.core.callRepo.getCallRecord(tenant.businessId, record.id)).toMatchObject({
       status: 'ended',
       ended_reason: 'failed',
-      slot_released: true,
+      settled: true,
+      charged_minutes: 0,
     });
-    expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 0 });
+    // The slot and the minutes are taken together: with no minutes, no slot was ever held.
+    expect((await harness.core.callRepo.getCallRecord(tenant.businessId, record.id))?.slot_held).toBeUndefined();
+    expect(await harness.core.businesses.getBusiness(tenant.businessId)).not.toHaveProperty('live_calls');
   });
 
   it('at the concurrency cap leaves the call queued: no slot, no reservation, nothing placed', async () => {

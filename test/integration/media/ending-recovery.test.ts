@@ -12,7 +12,7 @@ import { createApiHarness } from '../../support/api-harness';
  * the follow-up the sweeper runs (`finish`) completes it. Against DynamoDB Local.
  */
 
-type Step = 'ended write' | 'slot release' | 'settlement' | 'call.ended' | 'finish flag';
+type Step = 'ended write' | 'give-back' | 'call.ended' | 'finish flag';
 
 const transcript = [{ role: 'user' as const, text: 'Please cancel my booking.', start_ms: 0, end_ms: 1500, interrupted: false }];
 
@@ -25,8 +25,7 @@ async function setup(failAt: Step) {
   };
   const slots = new CallSlotsRepository(harness.core.db);
   const minutes = new MinutesRepository(harness.core.db);
-  await slots.acquire(tenant.businessId, created.id);
-  await minutes.reserve(tenant.businessId, created.id, 10);
+  await slots.admit(tenant.businessId, created.id, 10);
   let clock = Date.parse('2026-11-24T10:00:00.000Z');
   const published: CallEvent[] = [];
   let failOnce = true;
@@ -67,14 +66,14 @@ async function setup(failAt: Step) {
 function stepOf(input: Record<string, any>): Step | 'other' {
   const text = JSON.stringify(input);
   if (input.TransactItems && text.includes('finish_pending')) return 'ended write';
-  if (input.TransactItems && text.includes('slot_released')) return 'slot release';
-  if (input.TransactItems && text.includes('settled')) return 'settlement';
+  // The slot given back and the minutes settled: one transaction.
+  if (input.TransactItems && text.includes('settled')) return 'give-back';
   if (input.UpdateExpression && JSON.stringify(input.ExpressionAttributeNames ?? {}).includes('finish_pending')) return 'finish flag';
   return 'other';
 }
 
 describe('an ending that fails at any step', () => {
-  it.each<Step>(['ended write', 'slot release', 'settlement', 'call.ended', 'finish flag'])(
+  it.each<Step>(['ended write', 'give-back', 'call.ended', 'finish flag'])(
     'fails at the %s, then is completed: transcript kept, slot and minutes back, call.ended published once per id',
     async (failAt) => {
       // Arrange

@@ -88,7 +88,7 @@ describe('outbound-calls consumer (fauxqs + DynamoDB Local)', () => {
 });
 
 /** Two calls of a business capped at one live call, with the real dialler (carrier recorded) and slots. */
-async function cappedSetup(deferDelayS?: number) {
+async function cappedSetup(deferDelayS?: (attempt: number) => number) {
   const harness = await createApiHarness();
   const tenant = await harness.newTenant();
   await harness.admin.setMaxConcurrentCalls(tenant.businessId, 1);
@@ -140,17 +140,26 @@ async function cappedSetup(deferDelayS?: number) {
 describe('outbound-calls consumer at the concurrency cap', () => {
   it('defers the second call while the first holds the only slot, and dials it once the first ends', async () => {
     // Arrange
-    // deferDelayS 0: the re-sent job is visible at once, so the test needs no waiting.
-    const { harness, tenant, first, second, lifecycle, consumer, receive, jobFor, placedIds } = await cappedSetup(0);
+    // A wait of 0: the re-sent job is visible at once, so the test needs no waiting.
+    const waits: number[] = [];
+    const { harness, tenant, first, second, lifecycle, consumer, receive, jobFor, placedIds } = await cappedSetup((attempt) => {
+      waits.push(attempt);
+      return 0;
+    });
     const jobs = await receive();
     // Act
     const firstOutcome = await consumer.handle(jobFor(jobs, first));
     const secondOutcome = await consumer.handle(jobFor(jobs, second));
-    const stillFull = await consumer.handle(jobFor(await receive(), second));
+    const stillFullJob = jobFor(await receive(), second);
+    const stillFull = await consumer.handle(stillFullJob);
     await lifecycle.end(tenant.businessId, first, { endedReason: 'caller_hung_up' });
-    const afterEnd = await consumer.handle(jobFor(await receive(), second));
+    const afterEndJob = jobFor(await receive(), second);
+    const afterEnd = await consumer.handle(afterEndJob);
     // Assert
     expect([firstOutcome, secondOutcome, stillFull, afterEnd]).toEqual(['dialled', 'deferred', 'deferred', 'dialled']);
+    // Each deferral carries its count in the job, and the wait is chosen from it.
+    expect([JSON.parse(stillFullJob.Body!).attempt, JSON.parse(afterEndJob.Body!).attempt]).toEqual([1, 2]);
+    expect(waits).toEqual([0, 1]);
     expect(placedIds()).toEqual([first, second]);
     expect(await harness.core.callRepo.getCallRecord(tenant.businessId, second)).toMatchObject({
       status: 'queued',
@@ -161,7 +170,7 @@ describe('outbound-calls consumer at the concurrency cap', () => {
     expect(await receive()).toEqual([]);
   });
 
-  it('a deferred call waits queued with no claim, slot or reservation, and its job comes back only after the delay (default 5 s)', async () => {
+  it('a deferred call waits queued with no claim, slot or reservation, and its job comes back only after the delay (default: 1–2 s the first time)', async () => {
     // Arrange
     const { harness, tenant, first, second, consumer, receive, jobFor } = await cappedSetup();
     const jobs = await receive();

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { waitAtCapS } from '../../../media-service/src/calls/outbound-consumer';
+
+describe('waitAtCapS', () => {
+  it('a call waiting at the cap waits 1–2 s first, doubling to at most 60 s (whole seconds)', () => {
+    // Act
+    const shortest = [0, 1, 2, 3, 4, 5, 6, 30].map((attempt) => waitAtCapS(attempt, () => 0));
+    const longest = [0, 1, 2, 3, 4, 5, 6, 30].map((attempt) => waitAtCapS(attempt, () => 0.999));
+    // Assert
+    expect(shortest).toEqual([1, 2, 4, 8, 16, 30, 30, 30]);
+    expect(longest).toEqual([2, 4, 8, 16, 32, 60, 60, 60]);
+  });
+});
