@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { WebhookDeliveryView } from '../domain/call';
+import type { CallStatus, WebhookDeliveryView } from '../domain/call';
 import type {
   AnalysisFields,
   CallDetailRecord,
@@ -15,6 +15,7 @@ import type { Db, TransactionItem } from './client';
 import { callUpdate, NOT_ENDED, STATUS, statusIn, transition } from './call-updates';
 import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
 import { fromItem } from './items';
+import { countOpenCalls, listOpenCalls, type OpenCalls } from './open-calls';
 import { GSI1, GSI2, callItemKind, keys } from './table';
 
 /** The record types live in call-record.ts; callers import them from here, with the repository. */
@@ -30,10 +31,13 @@ export class CallRepository {
    */
   newCallItems(record: CallRecord) {
     const businessId = record.business_id;
+    // A call is open (in GSI3) from its creation until its ending is complete.
+    const open = record.status !== 'ended' || record.finish_pending === true;
     const main = {
       ...keys.call(businessId, record.id),
       ...keys.callByBusiness(businessId, record.created_at, record.id),
       ...keys.callByAssistant(businessId, record.assistant_id, record.created_at, record.id),
+      ...(open && keys.openCall(businessId, record.status, record.id)),
       entity: 'call',
       ...record,
     };
@@ -332,9 +336,22 @@ export class CallRepository {
     }
   }
 
-  /** Clears `finish_pending` once every step after an ending has run. False when the call has not ended, or is gone. */
+  /**
+   * Clears `finish_pending` once every step after an ending has run, and takes the call out of the
+   * open-calls index: nothing is left to sweep. False when the call has not ended, or is gone.
+   */
   async markEndingFinished(businessId: number, callId: number): Promise<boolean> {
-    return (await transition(this.db, businessId, callId, { finish_pending: false }, statusIn('ended'))).written;
+    return (await transition(this.db, businessId, callId, { finish_pending: false }, statusIn('ended'), { closeIndex: true })).written;
+  }
+
+  /** How many of the business's calls are open in `status` (GSI3; e.g. queued calls for GET /usage). */
+  async countOpenCalls(businessId: number, status: CallStatus): Promise<number> {
+    return countOpenCalls(this.db, businessId, status);
+  }
+
+  /** Every open call, at most `max` (the sweeper): reads grow with the calls open now, not with history. */
+  async listOpenCalls(max: number): Promise<OpenCalls> {
+    return listOpenCalls(this.db, max);
   }
 
   /** Counts an analysis run before it calls the model. False when the call is gone. */

@@ -24,7 +24,7 @@ export async function ensureTable(db: Db): Promise<void> {
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: index.projection },
         })),
       }),
     );
