@@ -1,10 +1,11 @@
 import { serve } from '@hono/node-server';
 import { createApp } from '../functions/api/app';
-import { createAdminService, createApiDeps, createCoreDeps, createOutboundQueue } from '../functions/lib/deps';
+import { createAdminService, createApiDeps, createCoreDeps, createOutboundQueue, defaultLog } from '../functions/lib/deps';
 import { AssistantService } from '../shared/services/assistant-service';
 import { startLocalAfterCall } from './local/after-call';
 import { startLocalInfra, writeStackInfo } from './local/infra';
 import { startLocalMedia } from './local/media';
+import { startLocalSweeper } from './local/sweeper';
 import { localApiConfig } from './local/config';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -21,6 +22,13 @@ async function main(): Promise<void> {
     events: afterCall.events,
     ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }),
   });
+  // One sweeper for the stack, here in the parent process, never on the call engine's thread.
+  const stopSweeper = startLocalSweeper(core, {
+    queue: createOutboundQueue(config),
+    events: afterCall.events,
+    carrier: media.carrier,
+    log: defaultLog,
+  });
   const server = serve({ fetch: createApp(api).fetch, port });
   const apiUrl = `http://localhost:${port}/api/v1`;
   writeStackInfo({ ...infra.info, apiUrl, carrierUrl: media.carrierUrl });
@@ -32,10 +40,12 @@ async function main(): Promise<void> {
   console.log(
     `Call engine: ${media.mediaUrl} (sandbox carrier ${media.carrierUrl}, sandbox Deepgram ${media.deepgramUrl}, OpenAI ${media.openAiUrl})`,
   );
+  console.log('Sweeper: every minute in this process (SWEEP_EVERY_MS, SWEEP_STALE_HEARTBEAT_MS, ... to shorten).');
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
   if (infra.fresh) await seedDemo(core, api.assistants);
   const stop = async () => {
     server.close();
+    stopSweeper();
     await media.stop(); // drains live calls first: their call.ended goes through the after-call pipeline
     await afterCall.stop();
     await infra.stop();
