@@ -11,6 +11,7 @@ async function main(): Promise<void> {
     apiPort: Number(process.env.PORT ?? 3000),
     mediaPort: Number(process.env.MEDIA_PORT ?? 3001),
     mediaTasks,
+    sweeper: true,
     ...(process.env.OPENAI_API_KEY && { openAiApiKey: process.env.OPENAI_API_KEY }),
   });
   const { media, afterCall } = stack;
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     `Call engine: ${media.mediaUrl} (sandbox carrier ${media.carrierUrl}, sandbox Deepgram ${media.deepgramUrl}, OpenAI ${media.openAiUrl})`,
   );
   printTasks(media, mediaTasks);
+  console.log('Sweeper: every minute in this process (SWEEP_EVERY_MS, SWEEP_STALE_HEARTBEAT_MS, … shorten it).');
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
   if (stack.fresh) await seedDemo(stack.core, stack.assistants);
   const stop = async () => {

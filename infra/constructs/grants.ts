@@ -28,7 +28,7 @@ export function grantTable(role: IRole, tableName: string, access: TableAccess):
   acknowledgeWildcardResource(
     role,
     indexArn,
-    'List reads query the GSIs of this one table (gsi1, gsi2); DynamoDB names index ARNs <table>/index/<name>.',
+    'List reads query the GSIs of this one table (gsi1 to gsi3); DynamoDB names index ARNs <table>/index/<name>.',
   );
 }
 

@@ -97,6 +97,12 @@ export class OpsStack extends Stack {
       datapointsToAlarm: 2,
       description: 'Webhook delivery invocations are failing (retries pile up; deliveries head for the DLQ).',
     });
+    this.alarms.add('sweeper-errors', {
+      metric: webhooks.sweeper.fn.metricErrors({ period: FIVE_MINUTES }),
+      threshold: 3,
+      evaluationPeriods: 1,
+      description: 'The call sweeper failed 3 times in 5 minutes: stuck calls are not ended and halfway endings not finished.',
+    });
   }
 
   /** The call engine: calls ending in error, CPU, capacity and health. */
@@ -134,7 +140,7 @@ export class OpsStack extends Stack {
 
   private widgets({ config, data, api, webhooks, media }: OpsStackProps): IWidget[][] {
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: 8, height: 6 });
-    const functions = [api.api, webhooks.analysis, webhooks.delivery, data.retention.function];
+    const functions = [api.api, webhooks.analysis, webhooks.delivery, webhooks.sweeper, data.retention.function];
     const queues = [data.outbound.queue, webhooks.buffer.queue];
     const dlqs = Object.values(deadLetterQueues({ data, webhooks }));
     const http = api.httpApi;

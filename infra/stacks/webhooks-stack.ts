@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { Rule, type IRuleTarget } from 'aws-cdk-lib/aws-events';
+import { Rule, Schedule, type IRuleTarget } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -40,6 +40,8 @@ export class WebhooksStack extends Stack {
   /** Analysis invocations that failed after Lambda's asynchronous retries. */
   readonly analysisDlq: Queue;
   readonly rules: Rule[];
+  /** The one call sweeper of the deployment, run every minute by a schedule. */
+  readonly sweeper: NodeFunction;
 
   constructor(scope: Construct, id: string, props: WebhooksStackProps) {
     super(scope, id, props);
@@ -65,6 +67,13 @@ export class WebhooksStack extends Stack {
       removalPolicy,
     });
     this.delivery = this.createDelivery(data, config.stage, common, config.concurrency.webhookDeliveryMax);
+    this.sweeper = this.createSweeper(data, config.stage, common);
+    new Rule(this, 'SweeperSchedule', {
+      ruleName: `${names.prefix}-sweeper`,
+      description: 'Every minute: the call sweeper moves stuck calls on and finishes halfway endings.',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(this.sweeper.fn, { retryAttempts: 0 })],
+    });
     this.rules = EVENT_RULES.map(
       (rule) =>
         new Rule(this, `Rule-${rule.name}`, {
@@ -92,6 +101,30 @@ export class WebhooksStack extends Stack {
       .bindEventBus(data.bus)
       .bindSecret('OPENAI_SECRET_ARN', data.secrets.openai)
       .bindSecretsKey(data.secretsKey, ['decrypt']);
+  }
+
+  /**
+   * The call sweeper: reads the open calls (GSI3) and ends, requeues or finishes them. One at a
+   * time (reserved concurrency 1): a slow sweep is skipped by the next tick, never overlapped. A
+   * missed tick is harmless (the next one a minute later does the same work), so no retries.
+   */
+  private createSweeper(data: DataStack, stage: string, common: FunctionDefaults): NodeFunction {
+    const sweeper = new NodeFunction(this, 'Sweeper', {
+      entry: 'functions/sweeper/index.ts',
+      description: 'Every minute: ends calls whose engine died or whose carrier went quiet, requeues stuck queued calls.',
+      serviceName: 'sweeper',
+      timeout: Duration.seconds(50),
+      memorySize: 512,
+      ...common,
+      reservedConcurrency: 1,
+    })
+      .bindTable(stageNames(stage).tableName, 'read-write')
+      .bindEventBus(data.bus)
+      .bindQueue('OUTBOUND_QUEUE_URL', data.outbound.queue, 'send')
+      .bindSecret('TWILIO_SECRET_ARN', data.secrets.twilio)
+      .bindSecretsKey(data.secretsKey, ['decrypt']);
+    sweeper.fn.addEnvironment('STAGE', stage);
+    return sweeper;
   }
 
   /** The buffer's consumer: small batches, partial-batch failures, re-sends to its own queue. */

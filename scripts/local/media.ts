@@ -100,7 +100,7 @@ export function localMediaEnv(info: LocalStackInfo, settings: LocalMediaSettings
 /**
  * `npm run dev`'s call engine: the sandbox carrier, sandbox Deepgram (Flux + Aura) and sandbox
  * OpenAI on loopback, and the same media runtime as on Fargate (server, outbound consumer on the
- * local fauxqs queue, sweeper), pointed at them. No provider key is needed or used.
+ * local fauxqs queue), pointed at them. The sweeper runs in the parent process (scripts/local/sweeper.ts). No provider key is needed or used.
  *
  * @example
  * const afterCall = await startLocalAfterCall(core, config, {});

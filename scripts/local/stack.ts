@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApp } from '../../functions/api/app';
-import { createApiDeps, createCoreDeps, createOutboundQueue, type CoreDeps } from '../../functions/lib/deps';
+import { createApiDeps, createCoreDeps, createOutboundQueue, functionLogger, type CoreDeps } from '../../functions/lib/deps';
+import { startLocalSweeper } from './sweeper';
 import type { AssistantService } from '../../shared/services/assistant-service';
 import { startLocalAfterCall, type LocalAfterCall } from './after-call';
 import { localApiConfig } from './config';
@@ -37,6 +38,8 @@ export interface LocalStackOptions {
   openAiApiKey?: string;
   /** Where the child processes' log lines go (default: stderr). */
   mediaOutput?: (line: string) => void;
+  /** Run the stack's one sweeper (a timer here; limits from SWEEP_* env). `npm run dev` does; tests sharing a table do not. */
+  sweeper?: boolean;
 }
 
 /** The running local stack. */
@@ -79,6 +82,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           events: afterCall.events,
           ...(options.mediaOutput && { output: options.mediaOutput }),
         });
+  // One sweeper for the stack, here in the parent process, never on a call engine's thread.
+  const stopSweeper = options.sweeper
+    ? startLocalSweeper(core, {
+        queue: createOutboundQueue(config),
+        events: afterCall.events,
+        carrier: media.carrier,
+        log: functionLogger('sweeper'),
+      })
+    : () => undefined;
   let server: ReturnType<typeof serve> | undefined;
   const apiPort = await new Promise<number>((resolve) => {
     server = serve({ fetch: createApp(api).fetch, port: options.apiPort }, (address: AddressInfo) => resolve(address.port));
@@ -94,6 +106,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     media,
     async stop() {
       server?.close();
+      stopSweeper();
       await media.stop();
       await afterCall.stop();
       await infra.stop();

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { WebhookDeliveryView } from '../domain/call';
+import type { CallStatus, WebhookDeliveryView } from '../domain/call';
 import type {
   AnalysisFields,
   CallDetailRecord,
@@ -15,10 +15,9 @@ import type { Db, TransactionItem } from './client';
 import { callUpdate, NOT_ENDED, STATUS, statusIn, transition } from './call-updates';
 import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
 import { fromItem } from './items';
+import { countOpenCalls, listOpenCalls, type OpenCalls } from './open-calls';
 import { GSI1, GSI2, callItemKind, keys } from './table';
 
-/** How far back {@link CallRepository.countQueuedCalls} looks: the sweeper's horizon (26 h). */
-export const QUEUED_HORIZON_MS = 26 * 3_600_000;
 
 /** The record types live in call-record.ts; callers import them from here, with the repository. */
 export type * from './call-record';
@@ -33,10 +32,13 @@ export class CallRepository {
    */
   newCallItems(record: CallRecord) {
     const businessId = record.business_id;
+    // A call is open (in GSI3) from its creation until its ending is complete.
+    const open = record.status !== 'ended' || record.finish_pending === true;
     const main = {
       ...keys.call(businessId, record.id),
       ...keys.callByBusiness(businessId, record.created_at, record.id),
       ...keys.callByAssistant(businessId, record.assistant_id, record.created_at, record.id),
+      ...(open && keys.openCall(businessId, record.status, record.id)),
       entity: 'call',
       ...record,
     };
@@ -174,34 +176,6 @@ export class CallRepository {
     }
     const pageItems = found.slice(options.offset, options.offset + options.limit);
     return { calls: pageItems.map((item) => fromItem<CallRecord>(item)), hasMore: found.length > options.offset + options.limit };
-  }
-
-  /**
-   * How many of the business's calls are `queued` (waiting to be dialled, or at the concurrency
-   * cap), among those created in the last {@link QUEUED_HORIZON_MS}: a call queued longer than that
-   * has been given up by the sweeper. One COUNT query on the business's calls index; it reads
-   * the calls created in that window, so its cost follows the business's recent volume.
-   */
-  async countQueuedCalls(businessId: number, now: Date): Promise<number> {
-    const pages = paginateQuery(
-      { client: this.db.doc },
-      {
-        TableName: this.db.tableName,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :since',
-        FilterExpression: '#status = :queued',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':pk': keys.callByBusinessPartition(businessId),
-          ':since': new Date(now.getTime() - QUEUED_HORIZON_MS).toISOString(),
-          ':queued': 'queued',
-        },
-        Select: 'COUNT',
-      },
-    );
-    let count = 0;
-    for await (const page of pages) count += page.Count ?? 0;
-    return count;
   }
 
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */
@@ -363,9 +337,22 @@ export class CallRepository {
     }
   }
 
-  /** Clears `finish_pending` once every step after an ending has run. False when the call has not ended, or is gone. */
+  /**
+   * Clears `finish_pending` once every step after an ending has run, and takes the call out of the
+   * open-calls index: nothing is left to sweep. False when the call has not ended, or is gone.
+   */
   async markEndingFinished(businessId: number, callId: number): Promise<boolean> {
-    return (await transition(this.db, businessId, callId, { finish_pending: false }, statusIn('ended'))).written;
+    return (await transition(this.db, businessId, callId, { finish_pending: false }, statusIn('ended'), { closeIndex: true })).written;
+  }
+
+  /** How many of the business's calls are open in `status` (GSI3; e.g. queued calls for GET /usage). */
+  async countOpenCalls(businessId: number, status: CallStatus): Promise<number> {
+    return countOpenCalls(this.db, businessId, status);
+  }
+
+  /** Every open call, at most `max` (the sweeper): reads grow with the calls open now, not with history. */
+  async listOpenCalls(max: number): Promise<OpenCalls> {
+    return listOpenCalls(this.db, max);
   }
 
   /** Counts an analysis run before it calls the model. False when the call is gone. */

@@ -29,24 +29,41 @@ export function statusIn(...statuses: CallStatus[]): Condition {
   return { expression: `#status IN (${Object.keys(values).join(', ')})`, names: STATUS, values };
 }
 
+/** What an update does besides setting fields. */
+export interface UpdateExtras {
+  /** Takes the call out of the open-calls index (GSI3): its ending is complete. */
+  closeIndex?: boolean;
+}
+
 /**
  * The update of the call item: `SET` each defined field of `set`, on an existing call (never
- * creating one), under `condition`. Plain input, so a transaction can carry it too.
+ * creating one), under `condition`. A status write moves the call to that status in the open-calls
+ * index (GSI3), so the index keeps in step with every transition; `closeIndex` takes it out.
+ * Plain input, so a transaction can carry it too.
  */
-export function callUpdate(db: Db, businessId: number, callId: number, set: Partial<CallRecord>, condition?: Condition) {
+export function callUpdate(
+  db: Db,
+  businessId: number,
+  callId: number,
+  set: Partial<CallRecord>,
+  condition?: Condition,
+  extras: UpdateExtras = {},
+) {
   const names: Record<string, string> = { ...condition?.names };
   const values: Record<string, unknown> = { ...condition?.values };
-  const sets = Object.entries(set)
+  const fields: Record<string, unknown> = { ...set, ...(set.status !== undefined && keys.openCall(businessId, set.status, callId)) };
+  const sets = Object.entries(fields)
     .filter(([, value]) => value !== undefined)
     .map(([field, value], i) => {
       names[`#u${i}`] = field;
       values[`:u${i}`] = value;
       return `#u${i} = :u${i}`;
     });
+  const removes = extras.closeIndex ? keys.openCallAttributes() : [];
   return {
     TableName: db.tableName,
     Key: keys.call(businessId, callId),
-    UpdateExpression: `SET ${sets.join(', ')}`,
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
     ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
@@ -64,11 +81,12 @@ export async function transition(
   callId: number,
   set: Partial<CallRecord>,
   condition?: Condition,
+  extras?: UpdateExtras,
 ): Promise<Transition> {
   try {
     const result = await db.doc.send(
       new UpdateCommand({
-        ...callUpdate(db, businessId, callId, set, condition),
+        ...callUpdate(db, businessId, callId, set, condition, extras),
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),

@@ -4,7 +4,7 @@ import { keys } from './table';
 
 /** Removes the table's key and bookkeeping attributes from an item, leaving the record's own fields. */
 export function fromItem<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, entity: _e, ...rest } = item;
   return rest as T;
 }
 

@@ -9,6 +9,8 @@
 /** GSI names; dependency-free so `infra/` may import them. */
 export const GSI1 = 'gsi1';
 export const GSI2 = 'gsi2';
+/** The sparse index of open calls (see `keys.openCall`). */
+export const GSI3 = 'gsi3';
 
 /** The TTL attribute (epoch seconds); DynamoDB deletes expired items "typically within 48 h". */
 export const TTL_ATTRIBUTE = 'expires_at';
@@ -17,10 +19,13 @@ export const TTL_ATTRIBUTE = 'expires_at';
 export const TABLE_DEFINITION = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  attributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'],
+  attributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'],
   globalIndexes: [
-    { name: GSI1, partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    { name: GSI2, partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    { name: GSI1, partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
+    { name: GSI2, partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
+    // Keys only: a write of an attribute the index does not project (the heartbeat every 30 s) is
+    // no index write; only a status change or the removal is.
+    { name: GSI3, partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'KEYS_ONLY' },
   ],
   ttlAttribute: TTL_ATTRIBUTE,
 } as const;
@@ -31,6 +36,11 @@ export function padId(id: number): string {
 }
 
 const biz = (businessId: number) => `BIZ#${padId(businessId)}`;
+
+/** The open-calls index is spread over this many partitions (by business id), read with one query each. */
+export const OPEN_CALL_SHARDS = 8;
+
+const openCallShard = (businessId: number) => `OPEN#${businessId % OPEN_CALL_SHARDS}`;
 
 /** The GSI1 partition listing every business. */
 const BUSINESSES = 'SYS#BUSINESSES';
@@ -95,6 +105,21 @@ export const keys = {
     gsi2sk: `${createdAt}#${padId(callId)}`,
   }),
   callByAssistantPartition: (businessId: number, assistantId: number) => `${biz(businessId)}#ASSISTANT#${padId(assistantId)}#CALLS`,
+  /**
+   * GSI3, sparse: a call is in it from its creation until its ending is complete, under one of
+   * {@link OPEN_CALL_SHARDS} partitions, sorted by business, then status. The sweeper reads every
+   * open call with one query per shard; one business's calls in one status are one `begins_with`.
+   */
+  openCall: (businessId: number, status: string, callId: number) => ({
+    gsi3pk: openCallShard(businessId),
+    gsi3sk: `${biz(businessId)}#${status}#${padId(callId)}`,
+  }),
+  /** The attributes that put a call in GSI3 (removed when its ending is complete). */
+  openCallAttributes: () => ['gsi3pk', 'gsi3sk'] as const,
+  openCallShards: () => Array.from({ length: OPEN_CALL_SHARDS }, (_, shard) => `OPEN#${shard}`),
+  openCallPartition: (businessId: number) => openCallShard(businessId),
+  /** Ends with '#' so `queued` matches no longer status and business 1 never matches business 12. */
+  openCallStatusPrefix: (businessId: number, status: string) => `${biz(businessId)}#${status}#`,
 
   /** Rate-limit log of one API key: its own partition, so one key's traffic never touches another's. */
   rateLimit: (businessId: number, keyId: string) => ({ pk: `${biz(businessId)}#RL#${keyId}`, sk: 'LOG' }),

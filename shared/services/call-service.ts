@@ -56,7 +56,7 @@ export class CallService {
   async usage(businessId: number): Promise<Usage> {
     const [business, queued] = await Promise.all([
       this.deps.businesses.getBusiness(businessId),
-      this.deps.calls.countQueuedCalls(businessId, this.deps.now()),
+      this.deps.calls.countOpenCalls(businessId, 'queued'),
     ]);
     return {
       minutes_remaining: Math.max(0, business.minutes_balance),

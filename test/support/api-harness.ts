@@ -4,6 +4,8 @@ import { inject } from 'vitest';
 import { createApp } from '../../functions/api/app';
 import { ApiConfigSchema, createAdminService, createApiDeps, createCoreDeps, type CoreDeps } from '../../functions/lib/deps';
 import { readConfig } from '../../shared/config';
+import { createDb } from '../../shared/db/client';
+import { ensureTable } from '../../shared/db/create-table';
 import { SqsOutboundCallQueue } from '../../shared/queue/outbound-calls';
 import { captureLogger } from './capture-logger';
 
@@ -26,6 +28,8 @@ export interface HarnessOptions {
   now?: () => number;
   /** Replace the DynamoDB limiter with one that accepts everything (fuzzing thousands of requests). */
   unlimited?: boolean;
+  /** A table of its own, created here (a sweep reads every open call of its table, so it needs one alone). */
+  tableName?: string;
 }
 
 /**
@@ -36,8 +40,9 @@ export async function createApiHarness(options: HarnessOptions = {}) {
   const sqsEndpoint = inject('sqsEndpoint');
   if (!sqsEndpoint.includes('127.0.0.1') && !sqsEndpoint.includes('localhost'))
     throw new Error('Refusing to run against a non-local SQS endpoint.');
+  if (options.tableName) await ensureTable(createDb({ tableName: options.tableName, region: 'local', endpoint: inject('dynamoEndpoint') }));
   const config = readConfig(ApiConfigSchema, {
-    TABLE_NAME: inject('tableName'),
+    TABLE_NAME: options.tableName ?? inject('tableName'),
     AWS_REGION: 'us-east-1',
     DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
     OUTBOUND_QUEUE_URL: 'set-below',

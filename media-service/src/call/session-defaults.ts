@@ -1,7 +1,7 @@
 import type { CallerMemoryRepository } from '../../../shared/db/caller-memory-repository';
 import type { CallRepository } from '../../../shared/db/call-repository';
 import { memoryContext } from '../../../shared/domain/memory-prompt';
-import { writeHeartbeat } from '../calls/sweeper';
+import { writeHeartbeat } from '../calls/heartbeat';
 import type { CallSessionDeps, SessionTimers } from './session-types';
 
 /** Node's timers as the session sees them. */

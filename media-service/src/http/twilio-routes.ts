@@ -7,7 +7,7 @@ import { signStreamToken } from '../telephony/stream-token';
 import { isValidTwilioSignature, type TwilioParams } from '../telephony/twilio-signature';
 import { connectStreamTwiml, sayAndHangupTwiml } from '../telephony/twiml';
 import { acceptInboundCall, type InboundCallDeps } from './inbound-call';
-import { DEFAULT_SWEEP_LIMITS } from '../calls/sweeper';
+import { DEFAULT_SWEEP_LIMITS } from '../../../shared/services/call-sweeper';
 import type { Logger } from '../../../shared/log';
 
 export interface TwilioRoutesOptions extends InboundCallDeps {

@@ -12,7 +12,7 @@ import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import type { EventBus } from '../../../shared/events/event-bus';
-import { SqsOutboundCallQueue, SqsOutboundJobs } from '../../../shared/queue/outbound-calls';
+import { SqsOutboundJobs } from '../../../shared/queue/outbound-calls';
 import type { SecretBox } from '../../../shared/security/secret-box';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { S3RecordingStore } from '../adapters/s3-recording-store';
@@ -20,7 +20,6 @@ import { startCallSession } from '../call/call-session';
 import type { CallSessionDeps, SessionHandle, SessionStart } from '../call/session-types';
 import { dialOutbound } from '../calls/dial-outbound';
 import { OutboundConsumer } from '../calls/outbound-consumer';
-import { CallSweeper } from '../calls/sweeper';
 import type { MediaConfig } from '../config';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
 import { callEndedWithErrorEmf, publishActiveCalls } from './active-calls-metric';
@@ -68,7 +67,8 @@ export interface MediaRuntime {
 /**
  * The media service's composition (shared by `main.ts` on Fargate and `npm run dev`): clients and
  * repositories, the call lifecycle, the session dependencies, the HTTP/WebSocket server, the
- * outbound-calls consumer, the sweeper and the ActiveCalls metric.
+ * outbound-calls consumer and the ActiveCalls metric. The sweeper is not here: it runs once per
+ * deployment (shared/services/call-sweeper.ts), never on the call engine's thread.
  */
 export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<MediaRuntime> {
   const { config, providers } = options;
@@ -88,7 +88,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
     events: options.events,
     now,
     newEventId: () => `evt_${randomUUID()}`,
-    // Every ending in this task (sessions, sweeper, carrier callbacks) counts toward the ops alarm.
+    // Every ending in this task (sessions, carrier callbacks) counts toward the ops alarm.
     onEnded: (call) => {
       if (call.ended_reason === 'error' && config.STAGE !== 'local')
         process.stdout.write(`${callEndedWithErrorEmf(config.STAGE, Date.now())}\n`);
@@ -116,7 +116,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
     config.PORT,
     options.host,
   );
-  const stopOutbound = startOutbound(options, { ...repos, minutes, lifecycle }, log);
+  const stopConsuming = startOutbound(options, { ...repos, minutes, lifecycle }, log);
   // CloudWatch reads these lines from the task's stdout; `npm run dev` (stage local) keeps its terminal quiet.
   const stopMetric =
     config.STAGE === 'local' ? () => undefined : publishActiveCalls({ stage: config.STAGE, count: () => server.registry.size });
@@ -124,11 +124,10 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
     server,
     deps,
     async shutdown() {
-      stopOutbound.consuming();
+      stopConsuming();
       server.beginDraining();
       log.info('media.draining', { active_calls: server.registry.size, deadline_ms: config.DRAIN_TIMEOUT_MS });
       await server.registry.drain(config.DRAIN_TIMEOUT_MS);
-      stopOutbound.sweeping();
       stopMetric();
       await server.close();
       log.info('media.drained');
@@ -143,7 +142,7 @@ type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses'
   slots: CallSlotsRepository;
 };
 
-/** The outbound-calls consumer (dialling through the providers' telephony) and the sweeper; returns their stops. */
+/** The outbound-calls consumer (dialling through the providers' telephony); returns its stop. */
 function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: Logger) {
   const { config, providers } = options;
   const now = () => new Date();
@@ -166,15 +165,7 @@ function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: 
       streamTokenSecret: config.STREAM_TOKEN_SECRET,
     }),
   });
-  const consuming = keepConsuming(consumer, log);
-  const sweeping = new CallSweeper({
-    ...repos,
-    queue: new SqsOutboundCallQueue(sqs, config.OUTBOUND_QUEUE_URL),
-    telephony: providers.telephony,
-    now,
-    log,
-  }).start();
-  return { consuming, sweeping };
+  return keepConsuming(consumer, log);
 }
 
 /** Everything a call session needs, built once per process. */

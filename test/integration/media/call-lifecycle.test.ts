@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { CallSweeper } from '../../../media-service/src/calls/sweeper';
 import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { keys } from '../../../shared/db/table';
@@ -9,11 +9,12 @@ import { defaultAssistantConfig } from '../../../shared/domain/assistant-config'
 import type { CallEvent } from '../../../shared/events/catalog';
 import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import { CallSweeper } from '../../../shared/services/call-sweeper';
 import { createApiHarness } from '../../support/api-harness';
 import { silentLogger } from '../../../shared/log';
 
-async function setup(advanced: Record<string, unknown>) {
-  const harness = await createApiHarness();
+async function setup(advanced: Record<string, unknown>, tableName?: string) {
+  const harness = await createApiHarness({ tableName });
   const tenant = await harness.newTenant({ minutes: 50 });
   const assistant = (await (await tenant.request('POST', '/assistants', { config: { advanced } })).json()) as { id: number };
   const call = (await (await tenant.request('POST', '/calls', { assistant_id: assistant.id, to: '+14155550123' })).json()) as {
@@ -221,19 +222,16 @@ describe('call lifecycle', () => {
 
   it('the sweeper ending a call with a stale heartbeat frees its slot', async () => {
     // Arrange
-    const { harness, tenant, call, lifecycle, slots, advance, business } = await setup({});
+    // A table of its own: a sweep reads every open call of its table, and must not end other tests' calls.
+    const { harness, tenant, call, lifecycle, slots, advance, business } = await setup({}, `lifecycle-sweep-${randomUUID()}`);
     await slots.acquire(tenant.businessId, call.id);
     await lifecycle.markAnswered(tenant.businessId, call.id);
     advance(10 * 60_000);
     const sweeper = new CallSweeper({
       calls: harness.core.callRepo,
-      // Only this test's business: the table is shared with every other test.
-      businesses: { listBusinessIds: async () => [tenant.businessId] },
       lifecycle,
       queue: new SqsOutboundCallQueue(harness.sqs, harness.queueUrl),
       now: () => new Date('2026-11-23T10:10:00.000Z'),
-      // The call was created on the real clock, the sweep runs on the test's: look at every call.
-      horizonMs: 100 * 365 * 86_400_000,
       log: silentLogger,
     });
     // Act

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SWEEP_LIMITS, sweepAction } from '../../../media-service/src/calls/sweeper';
 import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import type { CallEvent } from '../../../shared/events/catalog';
+import { DEFAULT_SWEEP_LIMITS, sweepAction } from '../../../shared/services/call-sweeper';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { createApiHarness } from '../../support/api-harness';
 

@@ -26,11 +26,24 @@ describe('single-table keys', () => {
     for (const key of builders) expect(key.pk.startsWith('BIZ#000000000007')).toBe(true);
     expect(keys.callByBusiness(7, '2026-01-01T00:00:00.000Z', 1).gsi1pk.startsWith('BIZ#000000000007')).toBe(true);
     expect(keys.callByAssistant(7, 2, '2026-01-01T00:00:00.000Z', 1).gsi2pk.startsWith('BIZ#000000000007')).toBe(true);
+    expect(keys.openCall(7, 'queued', 1).gsi3sk.startsWith('BIZ#000000000007#')).toBe(true);
   });
 
-  it('declares the table shape once (pk/sk, two GSIs, TTL)', () => {
+  it('spreads open calls over 8 shards by business, and a status prefix matches only that business and status', () => {
+    // Act
+    const open = keys.openCall(12, 'queued', 3);
     // Assert
-    expect(TABLE_DEFINITION.globalIndexes.map((index) => index.name)).toEqual(['gsi1', 'gsi2']);
+    expect(open.gsi3pk).toBe('OPEN#4');
+    expect(keys.openCallShards()).toHaveLength(8);
+    expect(keys.openCallShards()).toContain(open.gsi3pk);
+    expect(open.gsi3sk.startsWith(keys.openCallStatusPrefix(12, 'queued'))).toBe(true);
+    expect(open.gsi3sk.startsWith(keys.openCallStatusPrefix(1, 'queued'))).toBe(false);
+    expect(keys.openCall(12, 'queued_x', 3).gsi3sk.startsWith(keys.openCallStatusPrefix(12, 'queued'))).toBe(false);
+  });
+
+  it('declares the table shape once (pk/sk, three GSIs, TTL)', () => {
+    // Assert
+    expect(TABLE_DEFINITION.globalIndexes.map((index) => index.name)).toEqual(['gsi1', 'gsi2', 'gsi3']);
     expect(TABLE_DEFINITION.ttlAttribute).toBe('expires_at');
   });
 });

@@ -92,8 +92,8 @@ describe('the HTTP API', () => {
 });
 
 describe('event rules (declared once in shared/events/rules.ts)', () => {
-  it('creates exactly the declared rules', () => {
-    webhooks.resourceCountIs('AWS::Events::Rule', EVENT_RULES.length);
+  it('creates exactly the declared rules, and the sweeper schedule', () => {
+    webhooks.resourceCountIs('AWS::Events::Rule', EVENT_RULES.length + 1);
   });
 
   it.each(EVENT_RULES.map((rule) => [rule.name, rule] as const))(
@@ -118,6 +118,30 @@ describe('event rules (declared once in shared/events/rules.ts)', () => {
       });
     },
   );
+});
+
+describe('the call sweeper', () => {
+  it('runs every minute, one at a time, with the table, the bus, the outbound queue and the Twilio secret', () => {
+    // Arrange
+    const sweeperFn = logicalId(webhooks, 'AWS::Lambda::Function', 'SweeperFunction');
+    // Assert
+    webhooks.hasResourceProperties('AWS::Events::Rule', {
+      Name: 'voice-agent-test-sweeper',
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperFn, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    webhooks.hasResourceProperties('AWS::Lambda::Function', { Handler: Match.anyValue(), ReservedConcurrentExecutions: 1, Timeout: 50 });
+    expect(webhooks.findResources('AWS::Lambda::Function')[sweeperFn]!.Properties.ReservedConcurrentExecutions).toBe(1);
+    expect(lambdaEnv(webhooks, sweeperFn)).toEqual(
+      expect.objectContaining({
+        STAGE: 'test',
+        TABLE_NAME: 'voice-agent-test',
+        EVENT_BUS_NAME: expect.anything(),
+        OUTBOUND_QUEUE_URL: expect.anything(),
+        TWILIO_SECRET_ARN: expect.anything(),
+      }),
+    );
+  });
 });
 
 describe('analysis', () => {

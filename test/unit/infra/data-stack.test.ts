@@ -11,7 +11,7 @@ beforeAll(() => {
 });
 
 describe('the single table', () => {
-  it('is built from the shared declaration: keys, GSIs (projection ALL) and the TTL attribute', () => {
+  it('is built from the shared declaration: keys, GSIs (with their projections) and the TTL attribute', () => {
     // Arrange
     const def = TABLE_DEFINITION;
     const keySchema = (pk: string, sk: string) => [
@@ -27,9 +27,17 @@ describe('the single table', () => {
       GlobalSecondaryIndexes: def.globalIndexes.map((index) => ({
         IndexName: index.name,
         KeySchema: keySchema(index.partitionKey, index.sortKey),
-        Projection: { ProjectionType: 'ALL' },
+        Projection: { ProjectionType: index.projection },
       })),
       TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true },
+    });
+  });
+
+  it('has the open-calls index keys only, so a heartbeat is no index write', () => {
+    data.hasResourceProperties('AWS::DynamoDB::Table', {
+      GlobalSecondaryIndexes: Match.arrayWith([
+        { IndexName: 'gsi3', KeySchema: Match.anyValue(), Projection: { ProjectionType: 'KEYS_ONLY' } },
+      ]),
     });
   });
 

@@ -52,6 +52,10 @@ describe('alarms', () => {
   it('watch the webhook delivery failure rate', () => {
     expect(metricNames(alarm('webhook-failure-rate')).sort()).toEqual(['Errors', 'Invocations']);
   });
+
+  it("watch the call sweeper's errors", () => {
+    expect(alarm('sweeper-errors')).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 3 });
+  });
 });
 
 describe('alarms on the call engine', () => {

@@ -77,11 +77,12 @@ describe('least privilege', () => {
       expect(onSecretsKey(consumer), consumer).toEqual(['kms:Decrypt']);
   });
 
-  it('only the media service can read the Twilio secret, and only to inject it at task start', () => {
+  it('only the media service (to inject it at task start) and the sweeper (hang-ups) can read the Twilio secret', () => {
     const readers = statements
       .filter(({ statement }) => actionsOf(statement).includes('secretsmanager:GetSecretValue') && mentions(statement, 'TwilioSecret'))
-      .map(({ owner }) => owner);
-    expect(readers).toEqual([expect.stringMatching(/^media\/MediaTaskExecutionRole/)]);
+      .map(({ owner }) => owner)
+      .sort();
+    expect(readers).toEqual([expect.stringMatching(/^media\/MediaTaskExecutionRole/), expect.stringMatching(/^webhooks\/SweeperRole/)]);
     expect(actionsOn('MediaTaskTaskRole', 'secretsmanager')).toEqual([]);
   });
 

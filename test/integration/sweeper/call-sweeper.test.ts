@@ -1,14 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TwilioTelephony } from '../../../media-service/src/adapters/twilio-telephony';
-import { CallSweeper, DEFAULT_SWEEP_LIMITS, sweepAction, writeHeartbeat } from '../../../media-service/src/calls/sweeper';
+import { writeHeartbeat } from '../../../media-service/src/calls/heartbeat';
 import type { CallRecord } from '../../../shared/db/call-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import type { CallEvent } from '../../../shared/events/catalog';
 import { LocalEventRouter } from '../../../shared/events/event-bus';
 import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
+import { CallSweeper, DEFAULT_SWEEP_LIMITS, sweepAction } from '../../../shared/services/call-sweeper';
 import { initialCallRecord } from '../../../shared/services/call-views';
 import { createApiHarness } from '../../support/api-harness';
 import { captureLogger } from '../../support/capture-logger';
@@ -35,13 +37,13 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => carrier.close(() => resolve())));
 
 /**
- * Each test gets its own month in 2031: the sweeper lists every business of the shared table, and
- * only calls created within 26 h of ITS clock are looked at, so other tests' calls stay out of view.
+ * Each test gets a table of its own: a sweep reads every open call of its table, and must neither
+ * see nor end another test's calls. Each test's clock is a month of 2031 of its own as well.
  */
 let month = 0;
 
 async function setup() {
-  const harness = await createApiHarness();
+  const harness = await createApiHarness({ tableName: `sweeper-${randomUUID()}` });
   const tenant = await harness.newTenant({ minutes: 50 });
   const assistant = (await (await tenant.request('POST', '/assistants', {})).json()) as { id: number };
   const base = Date.UTC(2031, month++, 1, 12);
@@ -61,7 +63,6 @@ async function setup() {
   const sweeper = (telephony?: TwilioTelephony, ends: Pick<CallLifecycle, 'end' | 'finish'> = lifecycle) =>
     new CallSweeper({
       calls: harness.core.callRepo,
-      businesses: harness.core.businesses,
       lifecycle: ends,
       queue: new SqsOutboundCallQueue(harness.sqs, harness.queueUrl),
       telephony,
@@ -258,22 +259,48 @@ describe('call sweeper (DynamoDB Local + fauxqs)', () => {
     expect(heartbeatAfterEnd).toBe(false);
   });
 
-  it('leaves ended calls, calls past the horizon, and other businesses alone', async () => {
+  it('reads only the open calls: 1,000 ended calls and 3 open ones are 3 calls looked at', async () => {
     // Arrange
-    const { harness, insert, stored, sweeper, base } = await setup();
+    const { harness, tenant, insert, stored, sweeper, base } = await setup();
     const other = await harness.newTenant();
-    const endedCall = await insert(10 * MIN, { status: 'ended', ended_reason: 'caller_hung_up', updated_at: iso(base - 9 * MIN) });
-    const ancient = await insert(27 * 3_600_000, { status: 'ringing' });
+    const ended = { status: 'ended', ended_reason: 'caller_hung_up', updated_at: iso(base - 9 * MIN) } as const;
+    const endedCalls: number[] = [];
+    for (let batch = 0; batch < 20; batch++)
+      endedCalls.push(...(await Promise.all(Array.from({ length: 50 }, () => insert(10 * MIN, ended)))));
+    const freshRinging = await insert(30_000, { status: 'ringing' });
+    const ancientRinging = await insert(27 * 3_600_000, { status: 'ringing', updated_at: iso(base - 27 * 3_600_000) });
     const foreignFresh = await insert(30_000, { status: 'ringing' }, other.businessId);
-    const before = await stored(endedCall);
+    const before = await stored(endedCalls[0]!);
     // Act
     const report = await sweeper().sweepOnce();
     // Assert
-    expect(report).toMatchObject({ open: 1, requeued: 0, alreadyEnded: 0, errors: 0 });
-    expect(Object.values(report.ended).every((count) => count === 0)).toBe(true);
-    expect(await stored(endedCall)).toEqual(before);
-    expect((await stored(ancient))?.status).toBe('ringing');
+    expect(report).toMatchObject({ open: 3, requeued: 0, alreadyEnded: 0, errors: 0 });
+    expect(report.ended).toMatchObject({ ringing_too_long: 1 });
+    expect(await stored(endedCalls[0]!)).toEqual(before);
+    expect((await stored(freshRinging))?.status).toBe('ringing');
+    expect((await stored(ancientRinging))?.status).toBe('ended');
     expect((await stored(foreignFresh, other.businessId))?.status).toBe('ringing');
+    expect(await harness.core.callRepo.countOpenCalls(tenant.businessId, 'ringing')).toBe(1);
+  });
+
+  it('completes an ending that stopped halfway, and the call leaves the open calls', async () => {
+    // Arrange: an ended call whose follow-up never ran (finish_pending), written 2 min ago
+    const { harness, tenant, insert, stored, sweeper, base } = await setup();
+    const id = await insert(10 * MIN, {
+      status: 'ended',
+      ended_reason: 'caller_hung_up',
+      finish_pending: true,
+      ended_at: iso(base - 2 * MIN),
+      updated_at: iso(base - 2 * MIN),
+    });
+    // Act
+    const first = await sweeper().sweepOnce();
+    const second = await sweeper().sweepOnce();
+    // Assert
+    expect(first).toMatchObject({ open: 1, finished: 1, errors: 0 });
+    expect(second).toMatchObject({ open: 0, finished: 0 });
+    expect(await stored(id)).toMatchObject({ status: 'ended', finish_pending: false });
+    expect(await harness.core.callRepo.countOpenCalls(tenant.businessId, 'ended')).toBe(0);
   });
 
   it('two sweepers running at once end a call exactly once', async () => {

@@ -1,17 +1,11 @@
-import type { BusinessRepository } from '../../../shared/db/business-repository';
-import type { CallRecord, CallRepository } from '../../../shared/db/call-repository';
-import type { OutboundCallQueue } from '../../../shared/queue/outbound-calls';
-import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
-import type { Telephony } from '../ports/telephony';
-import type { Logger } from '../../../shared/log';
+import type { CallRecord, CallRepository } from '../db/call-repository';
+import type { OutboundCallQueue } from '../queue/outbound-calls';
+import type { CallLifecycle } from './call-lifecycle';
+import type { Logger } from '../log';
 
-/**
- * Marks the call as alive; the media session calls this every 30 s while it runs. One conditional
- * UpdateItem of `heartbeat_at` (never `updated_at`, which the carrier callbacks own). Returns false
- * when the call has ended (or is gone), so the session can stop: nothing is written then.
- */
-export async function writeHeartbeat(calls: CallRepository, businessId: number, callId: number, now: Date): Promise<boolean> {
-  return calls.heartbeat(businessId, callId, now.toISOString());
+/** Hangs up a carrier call (best effort); the Twilio REST adapter of the media service fits it. */
+export interface CarrierHangup {
+  hangup(callSid: string): Promise<void>;
 }
 
 /** Why the sweeper ended a call (one JSON log line and one report counter each). */
@@ -47,8 +41,8 @@ export const DEFAULT_SWEEP_LIMITS: SweepLimits = {
   ringingTooLongMs: 300_000,
 };
 
-/** Longest call (1 h) + the ringing and queue limits + a day of margin for a sweeper outage. */
-export const DEFAULT_HORIZON_MS = 26 * 3_600_000;
+/** Most open calls one sweep reads; the rest wait for the next sweep (logged). */
+export const DEFAULT_MAX_OPEN_CALLS = 10_000;
 
 /** The rules, pure: what a sweep does with `call` at `nowMs` (undefined: leave it alone). */
 export function sweepAction(call: CallRecord, nowMs: number, limits: SweepLimits): SweepAction | undefined {
@@ -84,8 +78,7 @@ function end(rule: SweepRule, reason: 'error' | 'no_answer'): SweepAction {
 
 /** What one sweep did (logs, tests, metrics). */
 export interface SweepReport {
-  businesses: number;
-  /** Unfinished calls inside the horizon that were looked at. */
+  /** Open calls looked at (read from the open-calls index): what a sweep costs. */
   open: number;
   requeued: number;
   /** Endings that had stopped halfway, completed by this sweep. */
@@ -96,32 +89,32 @@ export interface SweepReport {
   alreadyEnded: number;
   /** Best-effort carrier hang-ups that failed (the call is ended in our records anyway). */
   hangupFailures: number;
-  /** Businesses or calls whose sweep threw; retried on the next sweep. */
+  /** Calls whose sweep threw (or a failed read of the open calls); retried on the next sweep. */
   errors: number;
 }
 
 export interface SweeperOptions extends Partial<SweepLimits> {
-  calls: CallRepository;
-  businesses: Pick<BusinessRepository, 'listBusinessIds'>;
+  calls: Pick<CallRepository, 'listOpenCalls'>;
   lifecycle: Pick<CallLifecycle, 'end' | 'finish'>;
   queue: OutboundCallQueue;
   /** Hangs up the carrier leg of calls it ends; without it only our records are ended. */
-  telephony?: Pick<Telephony, 'hangup'>;
+  telephony?: CarrierHangup;
   now: () => Date;
   log: Logger;
-  /** Only calls created this recently are looked at; default {@link DEFAULT_HORIZON_MS}. */
-  horizonMs?: number;
-  /** Businesses swept at once; default 4 (one GSI1 query each, usually one page). */
+  /** Calls acted on at once; default 4. */
   concurrency?: number;
-  /** Most calls read per business per sweep (a runaway business cannot stall the sweep); default 10 000. */
-  maxCallsPerBusiness?: number;
+  /** Most open calls read per sweep; default {@link DEFAULT_MAX_OPEN_CALLS}. */
+  maxOpenCalls?: number;
 }
 
 /**
  * Finds calls stuck in queued/ringing/in_progress (a dead dialler, lost carrier callbacks, a media
- * task that died) and moves them on. Every media task runs one: each end goes through
- * `CallLifecycle.end`, whose conditional write lets exactly one writer win, and a re-enqueued job
- * is harmless because the consumer's claim is conditional too.
+ * task that died) and endings that stopped halfway, and moves them on. It reads only the open
+ * calls (the sparse open-calls index), so a sweep costs what is open now. One sweeper runs per
+ * deployment (a scheduled Lambda; a timer in the local stack's parent process), never on the call
+ * engine's thread. Two running at once are still safe: each end goes through `CallLifecycle.end`,
+ * whose conditional write lets exactly one writer win, and a re-enqueued job is harmless because
+ * the consumer's claim is conditional too.
  */
 export class CallSweeper {
   private readonly limits: SweepLimits;
@@ -136,19 +129,17 @@ export class CallSweeper {
     };
   }
 
-  /** One pass over every business's recent unfinished calls. */
+  /** One pass over every open call. */
   async sweepOnce(): Promise<SweepReport> {
     const report = emptyReport();
     const now = this.options.now();
-    const pending = await this.options.businesses.listBusinessIds();
-    report.businesses = pending.length;
+    const max = this.options.maxOpenCalls ?? DEFAULT_MAX_OPEN_CALLS;
+    const open = await this.options.calls.listOpenCalls(max);
+    if (open.truncated) this.options.log.warn('sweeper.truncated', { max });
+    report.open = open.calls.length;
+    const pending = [...open.calls];
     const worker = async () => {
-      for (let id = pending.shift(); id !== undefined; id = pending.shift()) {
-        await this.sweepBusiness(id, now, report).catch((error) => {
-          report.errors++;
-          this.options.log.error('sweeper.business_failed', { business_id: id, error });
-        });
-      }
+      for (let call = pending.shift(); call !== undefined; call = pending.shift()) await this.sweepCall(call, now, report);
     };
     await Promise.all(Array.from({ length: this.options.concurrency ?? 4 }, worker));
     return report;
@@ -168,34 +159,13 @@ export class CallSweeper {
     return () => clearInterval(timer);
   }
 
-  private async sweepBusiness(businessId: number, now: Date, report: SweepReport): Promise<void> {
-    for (const call of await this.openCalls(businessId, now)) {
-      report.open++;
-      const action = sweepAction(call, now.getTime(), this.limits);
-      if (!action) continue;
-      await this.apply(call, action, now, report).catch((error) => {
-        report.errors++;
-        this.options.log.error('sweeper.call_failed', { business_id: businessId, call_id: call.id, error });
-      });
-    }
-  }
-
-  /**
-   * The business's unfinished calls created inside the horizon. GSI1 is newest first and has no
-   * cursor API here, so the page grows ×4 until it reaches past the horizon: at most ~4/3 of the
-   * horizon's calls are read, usually one page of 100.
-   */
-  private async openCalls(businessId: number, now: Date): Promise<CallRecord[]> {
-    const since = new Date(now.getTime() - (this.options.horizonMs ?? DEFAULT_HORIZON_MS)).toISOString();
-    const max = this.options.maxCallsPerBusiness ?? 10_000;
-    for (let limit = Math.min(100, max); ; limit = Math.min(limit * 4, max)) {
-      const page = await this.options.calls.listCalls(businessId, { limit, offset: 0, nowEpochSeconds: Math.floor(now.getTime() / 1000) });
-      const oldest = page.calls.at(-1);
-      const complete = !page.hasMore || (oldest !== undefined && oldest.created_at < since);
-      if (!complete && limit >= max) this.options.log.warn('sweeper.business_truncated', { business_id: businessId, limit });
-      if (complete || limit >= max)
-        return page.calls.filter((call) => call.created_at >= since && (call.status !== 'ended' || call.finish_pending === true));
-    }
+  private async sweepCall(call: CallRecord, now: Date, report: SweepReport): Promise<void> {
+    const action = sweepAction(call, now.getTime(), this.limits);
+    if (!action) return;
+    await this.apply(call, action, now, report).catch((error) => {
+      report.errors++;
+      this.options.log.error('sweeper.call_failed', { business_id: call.business_id, call_id: call.id, error });
+    });
   }
 
   private async apply(call: CallRecord, action: SweepAction, now: Date, report: SweepReport): Promise<void> {
@@ -246,7 +216,6 @@ function lastAlive(call: CallRecord): string | undefined {
 
 function emptyReport(): SweepReport {
   return {
-    businesses: 0,
     open: 0,
     requeued: 0,
     finished: 0,
