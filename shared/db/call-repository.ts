@@ -18,7 +18,6 @@ import { fromItem } from './items';
 import { countOpenCalls, listOpenCalls, type OpenCalls } from './open-calls';
 import { GSI1, GSI2, callItemKind, keys } from './table';
 
-
 /** The record types live in call-record.ts; callers import them from here, with the repository. */
 export type * from './call-record';
 
