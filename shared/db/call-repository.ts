@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { CallStatus, WebhookDeliveryView } from '../domain/call';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { CallStatus } from '../domain/call';
 import type {
   AnalysisFields,
   CallDetailRecord,
@@ -10,13 +10,13 @@ import type {
   StreamRefusal,
   Transition,
 } from './call-record';
-import { deliveryViewsFromItems } from './delivery-repository';
 import type { Db, TransactionItem } from './client';
 import { callUpdate, NOT_ENDED, STATUS, statusIn, transition } from './call-updates';
 import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
 import { fromItem } from './items';
 import { countOpenCalls, listOpenCalls, type OpenCalls } from './open-calls';
-import { GSI1, GSI2, callItemKind, keys } from './table';
+import { findCall, listCalls, type FoundCall } from './call-queries';
+import { keys } from './table';
 
 /** The record types live in call-record.ts; callers import them from here, with the repository. */
 export type * from './call-record';
@@ -105,29 +105,9 @@ export class CallRepository {
     return typeof result.Item?.call_id === 'number' ? result.Item.call_id : undefined;
   }
 
-  /** The call and its detail in one query, or undefined (missing, another business's, or expired). */
-  async findCall(
-    businessId: number,
-    callId: number,
-    nowEpochSeconds: number,
-  ): Promise<{ call: CallRecord; detail: CallDetailRecord; deliveries: WebhookDeliveryView[] } | undefined> {
-    const result = await this.db.doc.send(
-      new QueryCommand({
-        TableName: this.db.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.business(businessId).pk, ':prefix': keys.callItemsPrefix(callId) },
-        ConsistentRead: true,
-      }),
-    );
-    const main = result.Items?.find((item) => callItemKind(item.sk) === 'main');
-    const detail = result.Items?.find((item) => callItemKind(item.sk) === 'detail');
-    if (!main || isExpired(main, nowEpochSeconds)) return undefined;
-    return {
-      call: fromItem<CallRecord>(main),
-      detail: detail ? fromItem<CallDetailRecord>(detail) : { transcript: [], metrics: {}, recording_key: null },
-      // Delivery records live under the same call prefix, so this one query returns them too.
-      deliveries: deliveryViewsFromItems(result.Items ?? []),
-    };
+  /** The call, its detail and its webhook deliveries (see {@link findCall}). */
+  async findCall(businessId: number, callId: number, nowEpochSeconds: number): Promise<FoundCall | undefined> {
+    return findCall(this.db, businessId, callId, nowEpochSeconds);
   }
 
   /** The call record alone (engine reads), strongly consistent. */
@@ -138,43 +118,9 @@ export class CallRepository {
     return result.Item ? fromItem<CallRecord>(result.Item) : undefined;
   }
 
-  /**
-   * One page of calls, newest first. DynamoDB has no offset, so the query walks the index until
-   * offset + limit + 1 matching items are seen: cost grows with the offset (bounded by the API's
-   * limit of 200 per page); the extra item tells `has_more`.
-   */
+  /** One page of calls, newest first (see {@link listCalls}). */
   async listCalls(businessId: number, options: ListCallsOptions): Promise<{ calls: CallRecord[]; hasMore: boolean }> {
-    const wanted = options.offset + options.limit + 1;
-    const byAssistant = options.assistantId !== undefined;
-    const filters = ['(attribute_not_exists(expires_at) OR expires_at > :now)'];
-    const values: Record<string, unknown> = {
-      ':pk': byAssistant ? keys.callByAssistantPartition(businessId, options.assistantId!) : keys.callByBusinessPartition(businessId),
-      ':now': options.nowEpochSeconds,
-    };
-    if (options.direction) {
-      filters.push('direction = :direction');
-      values[':direction'] = options.direction;
-    }
-    const found: Record<string, unknown>[] = [];
-    const pages = paginateQuery(
-      { client: this.db.doc },
-      {
-        TableName: this.db.tableName,
-        IndexName: byAssistant ? GSI2 : GSI1,
-        KeyConditionExpression: byAssistant ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
-        FilterExpression: filters.join(' AND '),
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        // A little past what is wanted, so expired items filtered out rarely cost a second page.
-        Limit: Math.min(wanted + 20, 1000),
-      },
-    );
-    for await (const page of pages) {
-      found.push(...(page.Items ?? []));
-      if (found.length >= wanted) break;
-    }
-    const pageItems = found.slice(options.offset, options.offset + options.limit);
-    return { calls: pageItems.map((item) => fromItem<CallRecord>(item)), hasMore: found.length > options.offset + options.limit };
+    return listCalls(this.db, businessId, options);
   }
 
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */
@@ -383,8 +329,4 @@ export class CallRepository {
       }),
     );
   }
-}
-
-function isExpired(item: Record<string, unknown>, nowEpochSeconds: number): boolean {
-  return typeof item.expires_at === 'number' && item.expires_at <= nowEpochSeconds;
 }
