@@ -3,15 +3,10 @@ import type { IdAllocator } from '../../shared/db/ids';
 import type { EndedReason } from '../../shared/domain/call';
 import { initialCallRecord } from '../../shared/services/call-views';
 
-/** A queued outbound call (no slot, no minutes) of `businessId`, or of a fresh business, through the repository's own insert. */
-export async function seedQueuedCall(
-  calls: CallRepository,
-  ids: IdAllocator,
-  businessId?: number,
-): Promise<{ businessId: number; callId: number }> {
-  businessId ??= await ids.nextId();
-  const record = initialCallRecord({
-    id: await ids.nextId(),
+/** A new outbound call's record (queued, assistant 1, fixed numbers), as the API would create it. */
+export function outboundCallRecord(id: number, businessId: number, now: string) {
+  return initialCallRecord({
+    id,
     business_id: businessId,
     assistant_id: 1,
     direction: 'outbound',
@@ -19,8 +14,18 @@ export async function seedQueuedCall(
     to_number: '+14155550123',
     phone_number_id: null,
     variables: {},
-    now: new Date().toISOString(),
+    now,
   });
+}
+
+/** A queued outbound call (no slot, no minutes) of `businessId`, or of a fresh business, through the repository's own insert. */
+export async function seedQueuedCall(
+  calls: CallRepository,
+  ids: IdAllocator,
+  businessId?: number,
+): Promise<{ businessId: number; callId: number }> {
+  businessId ??= await ids.nextId();
+  const record = outboundCallRecord(await ids.nextId(), businessId, new Date().toISOString());
   await calls.insertCall(record);
   return { businessId, callId: record.id };
 }

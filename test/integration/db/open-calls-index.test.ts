@@ -4,8 +4,7 @@ import { CallRepository } from '../../../shared/db/call-repository';
 import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { keys } from '../../../shared/db/table';
-import { initialCallRecord } from '../../../shared/services/call-views';
-import { endStoredCall, seedQueuedCall } from '../../support/call-states';
+import { endStoredCall, seedQueuedCall, outboundCallRecord } from '../../support/call-states';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const ids = new IdAllocator(db);
@@ -52,17 +51,7 @@ describe('the open-calls index (GSI3)', () => {
   it('never holds a call inserted already ended with its ending complete', async () => {
     // Arrange
     const businessId = await ids.nextId();
-    const record = initialCallRecord({
-      id: await ids.nextId(),
-      business_id: businessId,
-      assistant_id: 1,
-      direction: 'outbound',
-      from_number: '+15550100001',
-      to_number: '+14155550123',
-      phone_number_id: null,
-      variables: {},
-      now: AT,
-    });
+    const record = outboundCallRecord(await ids.nextId(), businessId, AT);
     // Act
     await calls.insertCall({ ...record, status: 'ended', ended_reason: 'caller_hung_up' });
     // Assert

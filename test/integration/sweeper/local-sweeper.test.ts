@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { startLocalSweeper } from '../../../scripts/local/sweeper';
 import { LocalEventRouter } from '../../../shared/events/event-bus';
 import { SqsOutboundCallQueue } from '../../../shared/queue/outbound-calls';
-import { initialCallRecord } from '../../../shared/services/call-views';
 import { silentLogger } from '../../../shared/log';
+import { outboundCallRecord } from '../../support/call-states';
 import { createApiHarness } from '../../support/api-harness';
 import { captureLogger } from '../../support/capture-logger';
 
@@ -17,17 +17,7 @@ describe("the local stack's sweeper (a timer in the dev process)", () => {
     const harness = await createApiHarness({ tableName: `local-sweeper-${randomUUID()}` });
     const tenant = await harness.newTenant({ minutes: 10 });
     const now = new Date().toISOString();
-    const record = initialCallRecord({
-      id: await harness.core.ids.nextId(),
-      business_id: tenant.businessId,
-      assistant_id: 1,
-      direction: 'outbound',
-      from_number: '+15550100001',
-      to_number: '+14155550123',
-      phone_number_id: null,
-      variables: {},
-      now,
-    });
+    const record = outboundCallRecord(await harness.core.ids.nextId(), tenant.businessId, now);
     await harness.core.callRepo.insertCall({ ...record, status: 'in_progress', started_at: now, heartbeat_at: now });
     const logs = captureLogger();
     // Act
