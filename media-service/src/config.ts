@@ -76,6 +76,15 @@ export const MediaConfigSchema = v.object({
    * recording uploads and final writes.
    */
   DRAIN_TIMEOUT_MS: integer('100000', 0, 3_600_000),
+  /**
+   * Calls one task takes at most (its admission cap). Measured: 0.2–0.7 % of a core per call
+   * (docs/performance.md), and Node runs the audio on one core; 60 calls use at most ~42 % of it,
+   * a safety factor of ~2.4 for greeting bursts, GC and a noisy neighbour before pacing suffers,
+   * and at most ~0.8 GB of recording buffers (13.5 MB per recorded call) in the 4 GB task. Above
+   * it the voice webhook answers 503, streams are refused at the handshake and the outbound
+   * consumer stops receiving (docs/decisions.md "Per-task admission cap").
+   */
+  MEDIA_MAX_CALLS: integer('60', 1, 10_000),
   /** This process's identity on claimed calls; default host name + pid (the ECS task's host name is unique). */
   OWNER_ID: v.optional(v.string(), `${hostname()}:${process.pid}`),
 });

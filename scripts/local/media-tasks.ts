@@ -75,6 +75,9 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
       authToken: info.sandboxAuthToken,
       utterances: board,
       voiceUrl: `${proxy.url}/twilio/voice`,
+      // As ops set the number's Voice Fallback URL on Twilio: a task at its cap answers 503, and the
+      // fallback request goes through the proxy to the next process.
+      voiceFallbackUrl: `${proxy.url}/twilio/voice`,
       // Twilio's own wait for a webhook answer (the sandbox's 5 s default is stricter): N processes,
       // the sandboxes and DynamoDB Local share a laptop's cores, and a busy one can take longer.
       callbackTimeoutMs: 15_000,

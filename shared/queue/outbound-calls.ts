@@ -42,10 +42,17 @@ export interface ReceivedJob {
   ReceiptHandle?: string;
 }
 
+/** How one receive is bounded: at most `max` jobs (1–10, default 10). */
+export interface ReceiveOptions {
+  max?: number;
+}
+
 /** Port: the call engine's side of the outbound-calls queue. */
 export interface OutboundJobs {
   /** Waits up to `waitS` for up to 10 jobs, each hidden from other consumers for `visibilityS`. */
-  receive(waitS: number, visibilityS: number): Promise<ReceivedJob[]>;
+  receive(waitS: number, visibilityS: number, options?: ReceiveOptions): Promise<ReceivedJob[]>;
+  /** Hands a received job back untouched: visible to every consumer at once (a task that stopped). */
+  release(job: ReceivedJob): Promise<void>;
   /** Puts a job back, visible after `delayS` (a call deferred at the concurrency cap). */
   resend(job: OutboundCallJob, delayS: number): Promise<void>;
   /** Keeps the job hidden for another `visibilityS` (a slow dial). */
@@ -61,16 +68,20 @@ export class SqsOutboundJobs implements OutboundJobs {
     private readonly queueUrl: string,
   ) {}
 
-  async receive(waitS: number, visibilityS: number): Promise<ReceivedJob[]> {
+  async receive(waitS: number, visibilityS: number, options: ReceiveOptions = {}): Promise<ReceivedJob[]> {
     const received = await this.sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl,
-        MaxNumberOfMessages: 10,
+        MaxNumberOfMessages: Math.min(10, Math.max(1, options.max ?? 10)),
         WaitTimeSeconds: waitS,
         VisibilityTimeout: visibilityS,
       }),
     );
     return received.Messages ?? [];
+  }
+
+  async release(job: ReceivedJob): Promise<void> {
+    await this.extend(job, 0);
   }
 
   async resend(job: OutboundCallJob, delayS: number): Promise<void> {

@@ -63,6 +63,16 @@ export const endedByAssistant = () => [
 ];
 
 /** A callee who hangs up right after a few words (`caller_hung_up`). */
+/** A caller who asks one question, thanks the assistant and hangs up. */
+export const shortTalk = () =>
+  scenario('short talk', [
+    waitForAssistant(),
+    step.say('Are you open today?'),
+    waitForAssistant(),
+    step.say('Thanks, bye!'),
+    step.hangup(),
+  ]);
+
 export const endedByCaller = () => [waitForAssistant(), step.say('Sorry, wrong number.'), step.hangup()];
 
 /** The call's API view (GET /calls/{id}). */

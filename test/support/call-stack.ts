@@ -60,6 +60,8 @@ export interface CallStackOptions {
   tuning?: Partial<SessionTuning>;
   /** Call-engine processes behind a round-robin proxy (default 1: no proxy). */
   tasks?: number;
+  /** Each process's admission cap (MEDIA_MAX_CALLS), by process; default none. */
+  maxCalls?: readonly number[];
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -156,9 +158,14 @@ export async function startCallStack(options: CallStackOptions = {}) {
   // its own server and session registry, so a call's callbacks and its stream land on different ones.
   const tasks = options.tasks ?? 1;
   const medias = await Promise.all(
-    Array.from({ length: tasks }, async () =>
+    Array.from({ length: tasks }, async (_, i) =>
       MediaServer.start(
-        { twilio: twilioOptions, startSession: (input) => startCallSession(sessionDeps, input), log },
+        {
+          twilio: twilioOptions,
+          startSession: (input) => startCallSession(sessionDeps, input),
+          log,
+          ...(options.maxCalls?.[i] !== undefined && { maxCalls: options.maxCalls[i] }),
+        },
         tasks === 1 ? port : await freePort(),
         '127.0.0.1',
       ),

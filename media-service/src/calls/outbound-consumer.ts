@@ -8,6 +8,16 @@ import type { Logger } from '../../../shared/log';
 /** What happens to a claimed call: the engine dials it (telephony lives behind this function). */
 export type DialCall = (call: CallRecord) => Promise<DialResult>;
 
+/** The task's admission cap as the consumer sees it (server/task-admission.ts implements it). */
+export interface DialAdmission {
+  /** How many more calls the task may take now. */
+  room(): number;
+  /** Resolves once there is room, or when `signal` aborts. */
+  whenRoom(signal?: AbortSignal): Promise<void>;
+  /** Counts a call being dialled; the result settles it (placed: counted a while longer). */
+  beginDial(): (placed: boolean) => void;
+}
+
 export interface OutboundConsumerOptions {
   /** The outbound-calls queue (SQS on AWS, fauxqs locally). */
   jobs: OutboundJobs;
@@ -25,7 +35,12 @@ export interface OutboundConsumerOptions {
    * many times it was deferred before (0 the first time); default {@link waitAtCapS}.
    */
   deferDelayS?: (attempt: number) => number;
+  /** The task's cap: no receive while it has no room (absent: always receive up to 10). */
+  admission?: DialAdmission;
 }
+
+/** What the poll loop is doing (logs and tests). */
+export type ConsumerState = 'idle' | 'receiving' | 'at_task_cap' | 'stopped';
 
 /** A call waiting at the cap: 2 s doubling to 60 s. */
 export const WAIT_AT_CAP: Backoff = { baseMs: 2000, capMs: 60_000 };
@@ -54,6 +69,8 @@ export type JobOutcome = 'dialled' | 'ended' | 'deferred' | 'already_claimed' | 
  */
 export class OutboundConsumer {
   private running = false;
+  #state: ConsumerState = 'idle';
+  #abort = new AbortController();
 
   constructor(private readonly options: OutboundConsumerOptions) {}
 
@@ -77,22 +94,36 @@ export class OutboundConsumer {
       return exists ? 'already_claimed' : 'call_missing';
     }
     const stopHeartbeat = this.heartbeat(message);
-    let result: DialResult;
+    const settle = this.options.admission?.beginDial();
+    let result: DialResult | undefined;
     try {
       result = await this.options.dial(claimed);
     } finally {
       stopHeartbeat();
+      settle?.(result === 'dialled');
     }
     if (result === 'deferred') return this.defer(message, job);
     await this.delete(message);
     return result;
   }
 
-  /** Polls until `stop()`; each batch's messages are handled concurrently. */
+  /**
+   * Polls until `stop()`; each batch's messages are handled concurrently. While the task is at its
+   * cap nothing is received (the jobs stay on the queue for other tasks, and their age drives the
+   * scale-out); below it, a receive asks for at most the room left.
+   */
   async run(): Promise<void> {
     this.running = true;
+    this.#abort = new AbortController();
     while (this.running) {
-      const received = await this.options.jobs.receive(this.options.waitTimeS ?? 20, this.visibility());
+      const max = await this.roomToReceive(this.#abort.signal);
+      if (!this.running) break;
+      this.#state = 'receiving';
+      const received = await this.options.jobs.receive(this.options.waitTimeS ?? 20, this.visibility(), { max });
+      if (!this.running) {
+        await this.handBack(received);
+        break;
+      }
       await Promise.all(
         received.map((message) =>
           this.handle(message).catch((error) =>
@@ -101,11 +132,50 @@ export class OutboundConsumer {
         ),
       );
     }
+    this.#state = 'stopped';
   }
 
-  /** Stops polling after the current receive (SIGTERM drain). */
+  /**
+   * Stops receiving (SIGTERM drain): no receive starts after this, and whatever the long poll under
+   * way returns is handed back to the queue untouched, visible to other tasks at once. The poll is
+   * left to finish (at most `waitTimeS`) rather than aborted: SQS may already have handed a message
+   * to an abandoned poll, and that message would stay hidden for the whole visibility timeout.
+   * `run()` resolves once the poll is back; dials already under way finish.
+   */
   stop(): void {
     this.running = false;
+    this.#abort.abort();
+  }
+
+  /** What the poll loop is doing now. */
+  get state(): ConsumerState {
+    return this.#state;
+  }
+
+  /** How many jobs the next receive may take; waits (logged once) while the task is at its cap. */
+  private async roomToReceive(signal: AbortSignal): Promise<number> {
+    const admission = this.options.admission;
+    if (!admission) return 10;
+    if (admission.room() === 0) {
+      this.#state = 'at_task_cap';
+      this.options.log.info('outbound.paused_at_task_cap');
+      await admission.whenRoom(signal);
+      if (this.running) this.options.log.info('outbound.resumed', { room: admission.room() });
+    }
+    return Math.min(10, admission.room());
+  }
+
+  /** Jobs received as the consumer stopped go straight back to the queue for another task. */
+  private async handBack(received: ReceivedJob[]): Promise<void> {
+    await Promise.all(
+      received.map((message) =>
+        this.options.jobs
+          .release(message)
+          .catch((error) =>
+            this.options.log.warn(`outbound job ${message.MessageId} not handed back; visible again after its timeout`, { error }),
+          ),
+      ),
+    );
   }
 
   /**

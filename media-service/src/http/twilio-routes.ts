@@ -27,7 +27,12 @@ export interface TwilioRoutesOptions extends InboundCallDeps {
   hasLiveSession?: (callId: number) => boolean;
   /** Hands an answering-machine verdict to the call's live session (no-op when none runs here). */
   onAmd?: (callId: number, answeredBy: AnsweredBy) => void;
+  /** False while this task is at its admission cap (MEDIA_MAX_CALLS): the voice webhook is refused. */
+  hasRoom?: () => boolean;
 }
+
+/** What a caller hears when no task could take the call. */
+const APOLOGY = 'Sorry, we cannot take your call right now. Please try again later. Goodbye.';
 
 const xml = (c: Context, body: string) => c.body(body, 200, { 'content-type': 'text/xml' });
 
@@ -55,10 +60,11 @@ export function twilioRoutes(options: TwilioRoutesOptions) {
     .post('/twilio/voice', async (c) => {
       const form = await signedForm(c, options);
       if (!form) return c.text('invalid signature', 403);
+      if (options.hasRoom && !options.hasRoom()) return atTaskCap(c, form, options);
       const decision = await acceptInboundCall(options, { to: form.To ?? '', from: form.From ?? '', carrierCallSid: form.CallSid ?? '' });
       if (decision.kind === 'refuse') {
         options.log.warn(`inbound call to ${form.To} refused: ${decision.reason}`);
-        return xml(c, sayAndHangupTwiml('Sorry, we cannot take your call right now. Please try again later. Goodbye.'));
+        return xml(c, sayAndHangupTwiml(APOLOGY));
       }
       const call = decision.call;
       const token = signStreamToken(options.streamTokenSecret, {
@@ -92,6 +98,20 @@ export function twilioRoutes(options: TwilioRoutesOptions) {
       if (stored) options.onAmd?.(ids.callId, amd.answeredBy);
       return c.body(null, 204);
     });
+}
+
+/**
+ * The voice webhook on a task at its cap: nothing is recorded and nothing is charged (the call
+ * never reached the business). The first request gets 503, so Twilio requests the number's Voice
+ * Fallback URL, set to this same route, which the load balancer sends to another task. That request
+ * carries `ErrorCode`; if it finds a full task too there is no third try, so the caller hears the
+ * apology instead of Twilio's generic error message.
+ */
+function atTaskCap(c: Context, form: Record<string, string>, options: TwilioRoutesOptions) {
+  const fallback = form.ErrorCode !== undefined;
+  options.log.warn('media.inbound.at_task_cap', { call_sid: form.CallSid, fallback });
+  if (fallback) return xml(c, sayAndHangupTwiml(APOLOGY));
+  return c.text('at capacity', 503, { 'retry-after': '1' });
 }
 
 /**

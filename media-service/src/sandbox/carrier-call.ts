@@ -274,24 +274,41 @@ export class SandboxCall {
     });
   }
 
-  /** Fetches TwiML from the `Url` / voice webhook; undefined (and the call ended) when that fails. */
+  /**
+   * Fetches TwiML from the `Url` / voice webhook; when that fails (no answer, non-2xx) and the
+   * number has a fallback URL, Twilio POSTs it once with `ErrorCode` 11200 (HTTP retrieval failure)
+   * and `ErrorUrl`. Undefined (and the call ended) when nothing answered with TwiML.
+   */
   async #fetchTwiml(callStatus: string): Promise<string | undefined> {
     const url = this.#setup.url;
     if (!url) return void this.#end('failed', 'carrier');
     const params = callParams(this.record, callStatus);
-    const entry: CallbackRecord = { kind: 'voice', url, method: this.#setup.method, params, signature: '', atMs: this.#elapsed() };
+    const first = await this.#request(url, this.#setup.method, params);
+    if (first.twiml !== undefined) return first.twiml;
+    const fallback = this.#setup.fallbackUrl;
+    if (fallback) {
+      const second = await this.#request(fallback, 'POST', { ...params, ErrorCode: '11200', ErrorUrl: url });
+      if (second.twiml !== undefined) return second.twiml;
+      this.record.twimlErrors.push(`could not fetch TwiML from ${fallback}: ${second.error}`);
+    }
+    this.record.twimlErrors.push(`could not fetch TwiML from ${url}: ${first.error}`);
+    this.#end('completed', 'carrier');
+    return undefined;
+  }
+
+  /** One signed TwiML request, recorded as a `voice` callback. */
+  async #request(url: string, method: 'GET' | 'POST', params: Record<string, string>): Promise<{ twiml?: string; error?: string }> {
+    const entry: CallbackRecord = { kind: 'voice', url, method, params, signature: '', atMs: this.#elapsed() };
     this.record.callbacks.push(entry);
     try {
-      const { signature, response } = await sendSigned(this.#deps.authToken, url, this.#setup.method, params, this.#deps.callbackTimeoutMs);
+      const { signature, response } = await sendSigned(this.#deps.authToken, url, method, params, this.#deps.callbackTimeoutMs);
       Object.assign(entry, { signature, httpStatus: response.status });
-      if (response.status >= 200 && response.status < 300) return response.body;
+      if (response.status >= 200 && response.status < 300) return { twiml: response.body };
       entry.error = `HTTP ${response.status}`;
     } catch (error) {
       entry.error = String(error);
     }
-    this.record.twimlErrors.push(`could not fetch TwiML from ${url}: ${entry.error}`);
-    this.#end('completed', 'carrier');
-    return undefined;
+    return { error: entry.error };
   }
 
   #end(status: CallProgressStatus, by: NonNullable<SandboxCallRecord['endedBy']>): void {

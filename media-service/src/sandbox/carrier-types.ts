@@ -49,6 +49,8 @@ export interface CallSetup {
   twiml?: string;
   /** TwiML `Url` (outbound) or the voice webhook (inbound). */
   url?: string;
+  /** The number's Voice Fallback URL (inbound): requested once when `url` fails. */
+  fallbackUrl?: string;
   method: 'GET' | 'POST';
   statusCallback?: string;
   statusCallbackMethod: 'GET' | 'POST';

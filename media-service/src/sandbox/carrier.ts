@@ -49,6 +49,8 @@ export interface SandboxCarrierOptions {
    * rings (`<mediaUrl>/twilio/voice`). Without it that route answers 400.
    */
   voiceUrl?: string;
+  /** The number's Voice Fallback URL: requested (with `ErrorCode`, `ErrorUrl`) when `voiceUrl` fails. */
+  voiceFallbackUrl?: string;
 }
 
 /** `startInboundCall` input: a simulated person calls one of our numbers. */
@@ -58,6 +60,8 @@ export interface InboundCallRequest {
   /** Our voice webhook (what the number's VoiceUrl would be). */
   voiceUrl: string;
   voiceMethod?: 'GET' | 'POST';
+  /** The number's Voice Fallback URL (POST), requested once when `voiceUrl` fails or answers non-2xx. */
+  voiceFallbackUrl?: string;
   /** What the caller does once connected; default: the default callee script. */
   scenario?: Scenario;
   statusCallbackUrl?: string;
@@ -200,6 +204,7 @@ export class SandboxCarrier {
       to: request.to,
       from: request.from,
       url: request.voiceUrl,
+      ...(request.voiceFallbackUrl && { fallbackUrl: request.voiceFallbackUrl }),
       method: request.voiceMethod ?? 'POST',
       ...(request.statusCallbackUrl && { statusCallback: request.statusCallbackUrl }),
       statusCallbackMethod: 'POST',
@@ -278,7 +283,13 @@ export class SandboxCarrier {
     const input = parseInboundCallBody(body);
     if ('code' in input) return sendTwilioError(res, input.status, input.code, input.message);
     const scenario = SANDBOX_SCENARIOS[input.scenario ?? 'default'];
-    const { callSid } = this.startInboundCall({ to: input.to, from: input.from ?? SANDBOX_DEFAULT_CALLER, voiceUrl, scenario });
+    const { callSid } = this.startInboundCall({
+      to: input.to,
+      from: input.from ?? SANDBOX_DEFAULT_CALLER,
+      voiceUrl,
+      ...(this.#options.voiceFallbackUrl && { voiceFallbackUrl: this.#options.voiceFallbackUrl }),
+      scenario,
+    });
     sendJson(res, 201, { call_sid: callSid });
   }
 

@@ -19,7 +19,7 @@ import { S3RecordingStore } from '../adapters/s3-recording-store';
 import { startCallSession } from '../call/call-session';
 import type { CallSessionDeps, SessionHandle, SessionStart } from '../call/session-types';
 import { dialOutbound } from '../calls/dial-outbound';
-import { OutboundConsumer } from '../calls/outbound-consumer';
+import { OutboundConsumer, type DialAdmission } from '../calls/outbound-consumer';
 import type { MediaConfig } from '../config';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
 import { callEndedWithErrorEmf, publishActiveCalls } from './active-calls-metric';
@@ -111,12 +111,13 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
         streamTokenSecret: config.STREAM_TOKEN_SECRET,
       },
       startSession: (input) => startSession(deps, input),
+      maxCalls: config.MEDIA_MAX_CALLS,
       log,
     },
     config.PORT,
     options.host,
   );
-  const stopConsuming = startOutbound(options, { ...repos, minutes, lifecycle }, log);
+  const stopConsuming = startOutbound(options, { ...repos, minutes, lifecycle }, server.admission, log);
   // CloudWatch reads these lines from the task's stdout; `npm run dev` (stage local) keeps its terminal quiet.
   const stopMetric =
     config.STAGE === 'local' ? () => undefined : publishActiveCalls({ stage: config.STAGE, count: () => server.registry.size });
@@ -124,10 +125,11 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
     server,
     deps,
     async shutdown() {
-      stopConsuming();
+      const consumerStopped = stopConsuming();
       server.beginDraining();
       log.info('media.draining', { active_calls: server.registry.size, deadline_ms: config.DRAIN_TIMEOUT_MS });
-      await server.registry.drain(config.DRAIN_TIMEOUT_MS);
+      // The consumer's last long poll (≤ 20 s) hands back what it got before the process may exit.
+      await Promise.all([server.registry.drain(config.DRAIN_TIMEOUT_MS), consumerStopped]);
       stopMetric();
       await server.close();
       log.info('media.drained');
@@ -143,7 +145,7 @@ type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses'
 };
 
 /** The outbound-calls consumer (dialling through the providers' telephony); returns its stop. */
-function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: Logger) {
+function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, admission: DialAdmission, log: Logger) {
   const { config, providers } = options;
   const now = () => new Date();
   const sqs = new SQSClient({
@@ -156,6 +158,7 @@ function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, log: 
     owner: config.OWNER_ID,
     now,
     log,
+    admission,
     dial: dialOutbound({
       ...repos,
       telephony: providers.telephony,
@@ -206,10 +209,11 @@ function sessionDeps(
 /**
  * Runs the consumer until stopped, restarting its poll loop after a failed receive (SQS or network
  * down) 5 s later, so one outage never silently ends outbound dialling for the task's lifetime.
+ * The returned stop resolves once the last poll is back and its jobs are handed back.
  */
-function keepConsuming(consumer: OutboundConsumer, log: Logger): () => void {
+function keepConsuming(consumer: OutboundConsumer, log: Logger): () => Promise<void> {
   let stopped = false;
-  void (async () => {
+  const loop = (async () => {
     while (!stopped) {
       try {
         await consumer.run();
@@ -219,8 +223,9 @@ function keepConsuming(consumer: OutboundConsumer, log: Logger): () => void {
       }
     }
   })();
-  return () => {
+  return async () => {
     stopped = true;
     consumer.stop();
+    await loop;
   };
 }

@@ -8,6 +8,7 @@ import type { SessionHandle, SessionStart } from '../call/session-types';
 import { twilioRoutes, type TwilioRoutesOptions } from '../http/twilio-routes';
 import { mediaStreamUpgrade } from './media-stream-upgrade';
 import { SessionRegistry } from './session-registry';
+import { TaskAdmission } from './task-admission';
 import type { Logger } from '../../../shared/log';
 
 /**
@@ -19,10 +20,12 @@ export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 /** Construction options of {@link MediaServer}. */
 export interface MediaServerOptions {
   /** The Twilio callbacks' dependencies (the live-session hooks are wired here). */
-  twilio: Omit<TwilioRoutesOptions, 'hasLiveSession' | 'onAmd'>;
+  twilio: Omit<TwilioRoutesOptions, 'hasLiveSession' | 'onAmd' | 'hasRoom'>;
   /** Starts the call session of a verified stream (main.ts: `(input) => startCallSession(deps, input)`). */
   startSession: (input: SessionStart) => SessionHandle;
   registry?: SessionRegistry;
+  /** MEDIA_MAX_CALLS: calls this task takes at most (absent: no cap). */
+  maxCalls?: number;
   /** How long a connected stream may take to send `start` (default 5000 ms). */
   startTimeoutMs?: number;
   /** Structured log line. */
@@ -42,6 +45,8 @@ export interface MediaServerOptions {
  */
 export class MediaServer {
   readonly registry: SessionRegistry;
+  /** The task's admission cap (unbounded without `maxCalls`); the outbound consumer shares it. */
+  readonly admission: TaskAdmission;
   readonly #http: Server;
   /** Upgraded sockets: `http.Server#close` would wait for them forever. */
   readonly #streams = new Set<Duplex>();
@@ -49,6 +54,7 @@ export class MediaServer {
 
   private constructor(options: MediaServerOptions) {
     this.registry = options.registry ?? new SessionRegistry();
+    this.admission = new TaskAdmission({ maxCalls: options.maxCalls ?? Number.MAX_SAFE_INTEGER, registry: this.registry });
     const app = this.#app(options);
     this.#http = createAdaptorServer({ fetch: app.fetch }) as Server;
     this.#http.on('upgrade', (_req, socket: Duplex) => {
@@ -64,6 +70,7 @@ export class MediaServer {
         registry: this.registry,
         startSession: options.startSession,
         isDraining: () => this.#draining,
+        hasRoom: () => this.admission.hasRoom(),
         nowMs: () => options.twilio.now().getTime(),
         log: options.log,
         ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
@@ -127,6 +134,7 @@ export class MediaServer {
             ...options.twilio,
             hasLiveSession: (callId) => this.registry.get(callId) !== undefined,
             onAmd: (callId, answeredBy) => this.registry.get(callId)?.onAmd(answeredBy),
+            hasRoom: () => this.admission.hasRoom(),
           }),
         )
         .notFound((c) => c.text('not found', 404))

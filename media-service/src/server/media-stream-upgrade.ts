@@ -26,6 +26,8 @@ export interface MediaStreamUpgradeOptions {
   registry: SessionRegistry;
   startSession: (input: SessionStart) => SessionHandle;
   isDraining: () => boolean;
+  /** False while the task is at its admission cap: the handshake is refused with 503. */
+  hasRoom?: () => boolean;
   /** Epoch ms, for the token's expiry. */
   nowMs: () => number;
   /** How long a connected stream may take to send `start` (default 5000 ms). */
@@ -38,7 +40,10 @@ export interface MediaStreamUpgradeOptions {
  * the public `wss://…/twilio/media` URL with no params (docs/protocols.md A1), else 403 and the socket
  * is destroyed. An accepted stream must send `start` within the timeout, with a `token` parameter
  * that verifies and names the same call as `call_id`; otherwise it is closed 1008 and no session
- * starts. While draining, streams are closed 1013 so Twilio's retry lands on another task.
+ * starts. While draining, streams are closed 1013. At the task's admission cap the handshake is
+ * refused with 503 before any WebSocket exists. Either way Twilio's `<Connect>` ends and it runs
+ * the next verb, our TwiML's next `<Connect>` (telephony/twiml.ts), which the load balancer sends
+ * to another task.
  */
 export function mediaStreamUpgrade(options: MediaStreamUpgradeOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -51,6 +56,10 @@ export function mediaStreamUpgrade(options: MediaStreamUpgradeOptions): (req: In
     if (!isValidTwilioSignature(options.authToken, typeof signature === 'string' ? signature : undefined, url.toString())) {
       options.log.warn('media.upgrade.forged', { path: url.pathname });
       return refuse(socket, 403, 'Forbidden');
+    }
+    if (options.hasRoom && !options.hasRoom()) {
+      options.log.warn('media.upgrade.at_task_cap', { active_calls: options.registry.size });
+      return refuse(socket, 503, 'Service Unavailable');
     }
     wss.handleUpgrade(req, socket, head, (ws) => awaitStart(ws, options));
   };

@@ -82,6 +82,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
         utterances: board,
         // Like a Twilio number's VoiceUrl: where `POST /sandbox/inbound-calls` rings.
         voiceUrl: new URL('/twilio/voice', config.PUBLIC_BASE_URL).toString(),
+        // Like its Voice Fallback URL: the same route, tried once when a task at its cap answers 503.
+        voiceFallbackUrl: new URL('/twilio/voice', config.PUBLIC_BASE_URL).toString(),
         ...(options.scheduler && { scheduler: options.scheduler }),
         log: options.log,
       });

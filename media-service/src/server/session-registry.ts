@@ -19,6 +19,7 @@ export class SessionRegistry {
   /** Every running session, refused latecomers included, so draining waits for all of them. */
   readonly #sessions = new Set<SessionHandle>();
   readonly #timer: DrainTimer;
+  readonly #leaveListeners = new Set<() => void>();
 
   constructor(options: { timer?: DrainTimer } = {}) {
     this.#timer = options.timer ?? realTimer;
@@ -35,7 +36,14 @@ export class SessionRegistry {
     void handle.done.finally(() => {
       this.#sessions.delete(handle);
       if (this.#byCall.get(handle.callId) === handle) this.#byCall.delete(handle.callId);
+      for (const listener of [...this.#leaveListeners]) listener();
     });
+  }
+
+  /** Calls `listener` each time a session leaves (the task's admission waits on it); returns the unsubscribe. */
+  onLeave(listener: () => void): () => void {
+    this.#leaveListeners.add(listener);
+    return () => void this.#leaveListeners.delete(listener);
   }
 
   /** The live session of a call, if this process runs it. */

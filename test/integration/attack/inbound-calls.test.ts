@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scenario, step } from '../../../media-service/src/sandbox/scenarios';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
 import { uniqueNumber, type TenantClient } from '../../support/api-harness';
-import { QUIET, waitForAssistant } from '../../support/call-scenarios';
+import { QUIET, shortTalk } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
 /**
@@ -64,13 +63,7 @@ describe('attack: many inbound and outbound calls on a nearly empty plan', () =>
   it('connects only what the plan can pay for, and the balance never goes below zero', { timeout: 90_000 }, async () => {
     // Arrange: 2 minutes left; 5 people call in and 5 outbound calls are placed, all at once
     const { tenant, assistantId, number } = await tenantWith(2);
-    const talk = scenario('short talk', [
-      waitForAssistant(),
-      step.say('Are you open today?'),
-      waitForAssistant(),
-      step.say('Thanks, bye!'),
-      step.hangup(),
-    ]);
+    const talk = shortTalk();
     const outbound = Array.from({ length: 5 }, () => uniqueNumber());
     for (const to of outbound) stack.carrier.registerScenario(to, talk);
     // Act

@@ -51,3 +51,15 @@ describe('media configuration: the carrier', () => {
     for (const token of tokens) expect(token).toMatch(/^[0-9a-f]{32}$/);
   });
 });
+
+describe('media configuration: the admission cap', () => {
+  it('takes 60 calls per task unless MEDIA_MAX_CALLS says otherwise, and refuses a cap below 1 or not a number', () => {
+    // Arrange
+    const base = { ...DEPLOYED, SANDBOX_CARRIER: 'true' };
+    // Act / Assert
+    expect(readMediaConfig(base).MEDIA_MAX_CALLS).toBe(60);
+    expect(readMediaConfig({ ...base, MEDIA_MAX_CALLS: '25' }).MEDIA_MAX_CALLS).toBe(25);
+    for (const bad of ['0', '-1', 'many', '1.5'])
+      expect(() => readMediaConfig({ ...base, MEDIA_MAX_CALLS: bad })).toThrow(/MEDIA_MAX_CALLS/);
+  });
+});

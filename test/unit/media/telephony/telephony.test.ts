@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signStreamToken, verifyStreamToken } from '../../../../media-service/src/telephony/stream-token';
-import { connectStreamTwiml, dialTwiml, escapeXml, sayAndHangupTwiml } from '../../../../media-service/src/telephony/twiml';
+import {
+  connectStreamTwiml,
+  dialTwiml,
+  escapeXml,
+  sayAndHangupTwiml,
+  STREAM_ATTEMPTS,
+} from '../../../../media-service/src/telephony/twiml';
 import { isValidTwilioSignature, twilioSignature } from '../../../../media-service/src/telephony/twilio-signature';
 
 const token = '12345';
@@ -58,12 +64,21 @@ describe('X-Twilio-Signature', () => {
 describe('TwiML', () => {
   it('carries stream parameters as <Parameter> children with escaping', () => {
     // Act
-    const xml = connectStreamTwiml('wss://media.example.com/twilio/media', { callId: '42', token: 'a&b"c' });
+    const xml = connectStreamTwiml('wss://media.example.com/twilio/media', { callId: '42', token: 'a&b"c' }, 1);
     // Assert
     expect(xml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response><Connect><Stream url="wss://media.example.com/twilio/media">' +
         '<Parameter name="callId" value="42"/><Parameter name="token" value="a&amp;b&quot;c"/></Stream></Connect></Response>',
     );
+  });
+
+  it('opens the stream STREAM_ATTEMPTS times, so a refusal at a full task runs the next <Connect> elsewhere', () => {
+    // Act
+    const xml = connectStreamTwiml('wss://media.example.com/twilio/media', { call_id: '7' });
+    // Assert
+    const connect = '<Connect><Stream url="wss://media.example.com/twilio/media"><Parameter name="call_id" value="7"/></Stream></Connect>';
+    expect(STREAM_ATTEMPTS).toBe(3);
+    expect(xml).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response>${connect.repeat(3)}</Response>`);
   });
 
   it('escapes spoken text and dial targets', () => {
