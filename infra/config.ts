@@ -17,7 +17,9 @@ export interface MediaStageConfig {
   readonly desiredTasks: number;
   /** Autoscaling ceiling. */
   readonly maxTasks: number;
-  /** Autoscaling target: average `ActiveCalls` per task. */
+  /** Each task's admission cap (the engine's MEDIA_MAX_CALLS): above it calls go to other tasks. */
+  readonly maxCallsPerTask: number;
+  /** Autoscaling target: average `ActiveCalls` per task, below the cap so new tasks start before any is full. */
   readonly targetActiveCallsPerTask: number;
   /** Fargate task size (vCPU units and MiB). */
   readonly cpu: number;
@@ -62,7 +64,7 @@ type StageSettings = Omit<StageConfig, 'stage' | 'env'> & { readonly region?: st
 export const STAGES: Readonly<Record<string, StageSettings>> = {
   dev: {
     api: { throttle: { rateLimit: 50, burstLimit: 100 } },
-    media: { desiredTasks: 1, maxTasks: 2, targetActiveCallsPerTask: 50, cpu: 1024, memoryMiB: 2048 },
+    media: { desiredTasks: 1, maxTasks: 2, maxCallsPerTask: 60, targetActiveCallsPerTask: 40, cpu: 1024, memoryMiB: 2048 },
     concurrency: { analysisMax: 5, webhookDeliveryMax: 5 },
     logRetention: RetentionDays.ONE_MONTH,
     natGateways: 1,
@@ -70,7 +72,13 @@ export const STAGES: Readonly<Record<string, StageSettings>> = {
   },
   prod: {
     api: { throttle: { rateLimit: 1000, burstLimit: 2000 } },
-    media: { desiredTasks: 2, maxTasks: 20, targetActiveCallsPerTask: 50, cpu: 2048, memoryMiB: 4096 },
+    // Sized for 1,000 concurrent calls with headroom (docs/deploy.md "Scaling"): 60 calls per task
+    // at most (measured 0.2–0.7 % of a core per call: ~42 % of the one core Node runs audio on),
+    // scaling out at a mean of 40 (two thirds of the cap, so a new task is up before any task is
+    // full). 1,000 calls need 25 tasks at the target and 17 at the cap; 40 tasks hold 1,600 at the
+    // target and 2,400 at the cap: room for a burst of starts and for losing an AZ's half while
+    // its tasks are replaced. (It was 20 × 50: exactly 1,000, with no cap per task at all.)
+    media: { desiredTasks: 2, maxTasks: 40, maxCallsPerTask: 60, targetActiveCallsPerTask: 40, cpu: 2048, memoryMiB: 4096 },
     // 1,000 concurrent calls end at ~2/s at most; analysis takes a few seconds each: 50 is ample.
     // 2 webhook attempts per invocation, 10 s timeout each: 50 executions deliver ≥ 5/s even when
     // every receiver hangs, and leave the rest of the account (the API's 300) alone.
@@ -157,7 +165,9 @@ export function validateStageConfig(config: StageConfig): void {
     );
   }
   if (media.desiredTasks < 1 || media.maxTasks < media.desiredTasks) problems.push('media: 1 <= desiredTasks <= maxTasks');
-  if (media.targetActiveCallsPerTask < 1) problems.push('media.targetActiveCallsPerTask must be at least 1');
+  if (media.targetActiveCallsPerTask < 1 || media.targetActiveCallsPerTask >= media.maxCallsPerTask) {
+    problems.push('media: 1 <= targetActiveCallsPerTask < maxCallsPerTask (scale out before a task is full)');
+  }
   if (api.throttle.rateLimit <= PER_KEY_REQUESTS_PER_SECOND || api.throttle.burstLimit < api.throttle.rateLimit) {
     problems.push(`api.throttle: rateLimit must exceed one key's ${PER_KEY_REQUESTS_PER_SECOND}/s and burstLimit >= rateLimit`);
   }

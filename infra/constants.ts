@@ -22,6 +22,23 @@ export const MEDIA_DEREGISTRATION_DELAY_S = MAX_CALL_DURATION_S;
 /** SIGTERM → SIGKILL grace: the engine drains what is left; 120 s is the ECS maximum. */
 export const MEDIA_STOP_TIMEOUT_S = 120;
 
+/**
+ * How long calls still running at SIGTERM may go on by themselves (the engine's DRAIN_TIMEOUT_MS)
+ * before they are stopped: 20 s less than the stop timeout, for their end messages, recording
+ * uploads and final writes, and the outbound consumer's last long poll (≤ 20 s, run alongside).
+ */
+export const MEDIA_DRAIN_TIMEOUT_S = MEDIA_STOP_TIMEOUT_S - 20;
+
+/**
+ * Step scaling on the age of the oldest outbound call waiting in the queue, in seconds. A call
+ * deferred at its business's concurrency cap goes back on the queue for at most 60 s (the
+ * engine's WAIT_AT_CAP), so ages up to about a minute are businesses waiting for their own slots,
+ * which more tasks would not help. Past 120 s no task is taking work: every task is at its
+ * admission cap. Then add 2 tasks, and 4 past 300 s.
+ */
+export const OUTBOUND_AGE_SCALE_OUT_S = 120;
+export const OUTBOUND_AGE_SCALE_OUT_FAST_S = 300;
+
 /** The media service's HTTP + WebSocket port. */
 export const MEDIA_PORT = 8080;
 /** The media service's health endpoint (load balancer and container checks). */

@@ -13,8 +13,10 @@ import {
   OperatingSystemFamily,
   Secret as EcsSecret,
   type ContainerDefinition,
+  type ScalableTaskCount,
 } from 'aws-cdk-lib/aws-ecs';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { AdjustmentType } from 'aws-cdk-lib/aws-applicationautoscaling';
 import { Stats } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -25,11 +27,14 @@ import { Construct } from 'constructs';
 import type { MediaStageConfig } from '../config';
 import {
   ACTIVE_CALLS_METRIC,
+  MEDIA_DRAIN_TIMEOUT_S,
   MEDIA_PORT,
   MEDIA_START_FAILED_LOG,
   MEDIA_START_FAILED_METRIC,
   MEDIA_STOP_TIMEOUT_S,
   METRIC_NAMESPACE,
+  OUTBOUND_AGE_SCALE_OUT_FAST_S,
+  OUTBOUND_AGE_SCALE_OUT_S,
   STAGE_DIMENSION,
 } from '../constants';
 import { mediaMetric } from '../metrics';
@@ -78,6 +83,8 @@ export class MediaService extends Construct {
   readonly container: ContainerDefinition;
   readonly service: FargateService;
   readonly logGroup: LogGroup;
+  /** The task count's scaling (ActiveCalls target tracking; {@link scaleOnOutboundQueue} adds the queue's age). */
+  readonly scaling: ScalableTaskCount;
 
   constructor(scope: Construct, id: string, props: MediaServiceProps) {
     super(scope, id);
@@ -99,7 +106,7 @@ export class MediaService extends Construct {
       memoryLimitMiB: capacity.memoryMiB,
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
-    this.container = this.addContainer(props.stage);
+    this.container = this.addContainer(props.stage, capacity);
     // Egress stays open: Twilio, Deepgram, OpenAI and businesses' LLM and tool servers live on
     // arbitrary public addresses and ports; the engine's SSRF checks decide what it may reach.
     this.service = new FargateService(this, 'Service', {
@@ -114,7 +121,7 @@ export class MediaService extends Construct {
       healthCheckGracePeriod: Duration.seconds(60),
       enableExecuteCommand: false,
     });
-    this.addAutoscaling(props.stage, capacity);
+    this.scaling = this.addAutoscaling(props.stage, capacity);
     this.acknowledgeFindings();
   }
 
@@ -122,6 +129,28 @@ export class MediaService extends Construct {
   bindTable(tableName: string, access: TableAccess): this {
     grantTable(this.taskDefinition.taskRole, tableName, access);
     this.container.addEnvironment('TABLE_NAME', tableName);
+    return this;
+  }
+
+  /**
+   * Step scaling on the age of the oldest outbound call in `queue`: tasks at their admission cap
+   * stop receiving, so calls waiting in the queue mean the fleet is full (infra/constants.ts
+   * OUTBOUND_AGE_SCALE_OUT_S). Scale-in is left to the ActiveCalls target tracking.
+   */
+  scaleOnOutboundQueue(queue: IQueue): this {
+    this.scaling.scaleOnMetric('OutboundQueueAge', {
+      metric: queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: Stats.MAXIMUM }),
+      scalingSteps: [
+        { upper: OUTBOUND_AGE_SCALE_OUT_S, change: 0 },
+        { lower: OUTBOUND_AGE_SCALE_OUT_S, change: +2 },
+        { lower: OUTBOUND_AGE_SCALE_OUT_FAST_S, change: +4 },
+      ],
+      adjustmentType: AdjustmentType.CHANGE_IN_CAPACITY,
+      // A new task takes about a minute to start and pass its health checks.
+      cooldown: Duration.seconds(120),
+      evaluationPeriods: 2,
+      datapointsToAlarm: 2,
+    });
     return this;
   }
 
@@ -172,8 +201,8 @@ export class MediaService extends Construct {
     return this;
   }
 
-  /** The engine's container: the image, the port, the SIGTERM drain and the health check. */
-  private addContainer(stage: string): ContainerDefinition {
+  /** The engine's container: the image, the port, the admission cap, the SIGTERM drain and the health check. */
+  private addContainer(stage: string, capacity: MediaStageConfig): ContainerDefinition {
     return this.taskDefinition.addContainer('media', {
       image: ContainerImage.fromAsset(REPO_ROOT, {
         file: 'media-service/Dockerfile',
@@ -190,6 +219,9 @@ export class MediaService extends Construct {
         // The `service` and level of the engine's log lines (shared/log.ts), as on every function.
         POWERTOOLS_SERVICE_NAME: 'media',
         LOG_LEVEL: 'INFO',
+        MEDIA_MAX_CALLS: String(capacity.maxCallsPerTask),
+        // Inside the stop timeout: the drain ends before ECS's SIGKILL.
+        DRAIN_TIMEOUT_MS: String(MEDIA_DRAIN_TIMEOUT_S * 1000),
       },
       stopTimeout: Duration.seconds(MEDIA_STOP_TIMEOUT_S),
       healthCheck: {
@@ -210,11 +242,12 @@ export class MediaService extends Construct {
   }
 
   /**
-   * Target tracking on the mean ActiveCalls per task, with CPU as a second policy (scale out when
-   * either is high, in only when both are low). Scale-in is slow: a leaving task drains for up to
-   * an hour behind the load balancer.
+   * Target tracking on the mean ActiveCalls per task. No CPU policy: Node runs the audio on one of
+   * the task's two vCPUs, so the task's average CPU stays near 50 % when that core is saturated
+   * and a CPU target never fired. Scale-in is slow: a leaving task drains for up to an hour behind
+   * the load balancer.
    */
-  private addAutoscaling(stage: string, capacity: MediaStageConfig): void {
+  private addAutoscaling(stage: string, capacity: MediaStageConfig): ScalableTaskCount {
     const scaling = this.service.autoScaleTaskCount({ minCapacity: capacity.desiredTasks, maxCapacity: capacity.maxTasks });
     scaling.scaleToTrackCustomMetric('ActiveCallsPerTask', {
       metric: mediaMetric(ACTIVE_CALLS_METRIC, stage, { statistic: Stats.AVERAGE }),
@@ -222,11 +255,7 @@ export class MediaService extends Construct {
       scaleOutCooldown: Duration.seconds(60),
       scaleInCooldown: Duration.minutes(10),
     });
-    scaling.scaleOnCpuUtilization('Cpu', {
-      targetUtilizationPercent: 70,
-      scaleOutCooldown: Duration.seconds(60),
-      scaleInCooldown: Duration.minutes(10),
-    });
+    return scaling;
   }
 
   private acknowledgeFindings(): void {

@@ -53,7 +53,8 @@ export class MediaStack extends Stack {
       .addSecret('DEEPGRAM_API_KEY', data.secrets.deepgram, 'api_key')
       .addSecret('OPENAI_API_KEY', data.secrets.openai, 'api_key')
       .addSecret('STREAM_TOKEN_SECRET', data.secrets.streamToken)
-      .allowMetrics();
+      .allowMetrics()
+      .scaleOnOutboundQueue(data.outbound.queue);
     this.media.container.addEnvironment('PUBLIC_BASE_URL', this.loadBalancer.publicBaseUrl);
     this.targetGroup = this.loadBalancer.addService(this.media.service);
     this.addOutputs();

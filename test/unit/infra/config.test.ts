@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasTls, loadStageConfig, StageConfigError, STAGES } from '../../../infra/config';
+import { hasTls, loadStageConfig, StageConfigError, STAGES, validateStageConfig } from '../../../infra/config';
 
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/abc';
 
@@ -61,5 +61,19 @@ describe('STAGES', () => {
     expect(stage.media.desiredTasks).toBeGreaterThanOrEqual(1);
     expect(stage.media.maxTasks).toBeGreaterThanOrEqual(stage.media.desiredTasks);
     expect(stage.media.targetActiveCallsPerTask).toBeGreaterThan(0);
+    expect(stage.media.targetActiveCallsPerTask).toBeLessThan(stage.media.maxCallsPerTask);
+  });
+
+  it('sizes prod for 1,000 concurrent calls with headroom: at the scaling target, and twice over at the per-task cap', () => {
+    const { maxTasks, targetActiveCallsPerTask, maxCallsPerTask } = STAGES.prod!.media;
+    expect(maxTasks * targetActiveCallsPerTask).toBeGreaterThanOrEqual(1_500);
+    expect(maxTasks * maxCallsPerTask).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it('refuses a scaling target at or above the per-task cap (tasks would fill before the fleet grows)', () => {
+    const prod = loadStageConfig('prod', { domainName: 'voice.example.com', certificateArn: CERT });
+    expect(() => validateStageConfig({ ...prod, media: { ...prod.media, targetActiveCallsPerTask: 60 } })).toThrow(
+      /targetActiveCallsPerTask < maxCallsPerTask/,
+    );
   });
 });

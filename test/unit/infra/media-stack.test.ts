@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALB_IDLE_TIMEOUT_S, MAX_CALL_DURATION_S } from '../../../infra/constants';
+import {
+  ALB_IDLE_TIMEOUT_S,
+  MAX_CALL_DURATION_S,
+  MEDIA_DEREGISTRATION_DELAY_S,
+  OUTBOUND_AGE_SCALE_OUT_FAST_S,
+  OUTBOUND_AGE_SCALE_OUT_S,
+} from '../../../infra/constants';
+import { WAIT_AT_CAP } from '../../../media-service/src/calls/outbound-consumer';
 import { REPO_ROOT } from '../../../infra/paths';
 import { synthesize, TLS_STAGE, type SynthesizedService } from './synth';
 
@@ -176,6 +183,59 @@ describe('service and scaling', () => {
         },
       }),
     });
+  });
+
+  it('scales on nothing but active calls and the outbound queue: no CPU policy (Node saturates one of two vCPUs at 50 %)', () => {
+    const policies = Object.values(media.findResources('AWS::ApplicationAutoScaling::ScalingPolicy'));
+    expect(policies.map((policy) => policy.Properties.PolicyType).sort()).toEqual(['StepScaling', 'TargetTrackingScaling']);
+    expect(JSON.stringify(policies)).not.toContain('CPUUtilization');
+  });
+
+  it('adds 2 tasks when the oldest queued outbound call is 120 s old for 2 minutes, 4 past 300 s', () => {
+    // Arrange
+    const alarms = Object.values(media.findResources('AWS::CloudWatch::Alarm')).filter(
+      (alarm) => alarm.Properties.MetricName === 'ApproximateAgeOfOldestMessage',
+    );
+    // Assert
+    // Twice the longest wait of a call deferred at its business's cap: older means no task is receiving.
+    expect(OUTBOUND_AGE_SCALE_OUT_S).toBeGreaterThanOrEqual((2 * WAIT_AT_CAP.capMs) / 1000);
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]!.Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: OUTBOUND_AGE_SCALE_OUT_S,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::ImportValue': expect.stringMatching(/OutboundCallsQueue/) } }],
+    });
+    media.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      PolicyType: 'StepScaling',
+      StepScalingPolicyConfiguration: {
+        AdjustmentType: 'ChangeInCapacity',
+        Cooldown: 120,
+        MetricAggregationType: 'Maximum',
+        StepAdjustments: [
+          {
+            MetricIntervalLowerBound: 0,
+            MetricIntervalUpperBound: OUTBOUND_AGE_SCALE_OUT_FAST_S - OUTBOUND_AGE_SCALE_OUT_S,
+            ScalingAdjustment: 2,
+          },
+          { MetricIntervalLowerBound: OUTBOUND_AGE_SCALE_OUT_FAST_S - OUTBOUND_AGE_SCALE_OUT_S, ScalingAdjustment: 4 },
+        ],
+      },
+    });
+  });
+
+  it('caps each task at the stage cap and drains inside the stop timeout, after the load balancer has let calls end', () => {
+    // Arrange
+    const env = Object.fromEntries(container().Environment.map((entry) => [entry.Name, entry.Value]));
+    // Assert
+    expect(env).toMatchObject({ MEDIA_MAX_CALLS: '60', DRAIN_TIMEOUT_MS: '100000' });
+    expect(TLS_STAGE.media.targetActiveCallsPerTask).toBeLessThan(TLS_STAGE.media.maxCallsPerTask);
+    expect(Number(env.DRAIN_TIMEOUT_MS) / 1000 + 20).toBeLessThanOrEqual(container().StopTimeout as number);
+    expect(MEDIA_DEREGISTRATION_DELAY_S).toBeGreaterThanOrEqual(MAX_CALL_DURATION_S);
   });
 
   it('logs VPC flows', () => {
