@@ -5,6 +5,7 @@ import type { CallerMemoryRepository } from '../../shared/db/caller-memory-repos
 import { buildAnalysisMessages, parseAnalysisOutput } from '../../shared/domain/analysis';
 import type { AnalysisConfig } from '../../shared/domain/analysis-schema';
 import { defaultAssistantConfig, type AssistantConfig } from '../../shared/domain/assistant-config';
+import { subscribesTo } from '../../shared/services/webhook-subscriptions';
 import { describeBusiness } from '../../shared/domain/business-profile';
 import type { EndedReason } from '../../shared/domain/call';
 import { decideOutcome, needsLlmAnalysis } from '../../shared/domain/outcome';
@@ -78,17 +79,18 @@ function analysisConfigOf(config: AssistantConfig): AnalysisConfig {
  * run never overwrites a finished analysis) and publishes `call.completed`. The event id is stored
  * with the analysis, so a re-run re-publishes the SAME id and receivers can de-duplicate.
  */
-async function completeAndPublish(call: CallRecord, fields: AnalysisFields, deps: AnalyzeDeps): Promise<boolean> {
+async function completeAndPublish(call: CallRecord, config: AssistantConfig, fields: AnalysisFields, deps: AnalyzeDeps): Promise<boolean> {
   const eventId = deps.newEventId();
   const { written, call: current } = await deps.calls.completeAnalysis(call.business_id, call.id, fields, {
     at: deps.now().toISOString(),
     eventId,
   });
-  await publishCompleted(call, written ? eventId : (current?.completed_event_id ?? eventId), deps);
+  await publishCompleted(call, config, written ? eventId : (current?.completed_event_id ?? eventId), deps);
   return written;
 }
 
-async function publishCompleted(call: CallRecord, eventId: string, deps: AnalyzeDeps): Promise<void> {
+/** `call.completed`, marked with whether the assistant (as just read) subscribes to it as a webhook. */
+async function publishCompleted(call: CallRecord, config: AssistantConfig, eventId: string, deps: AnalyzeDeps): Promise<void> {
   await deps.events.publish([
     {
       type: 'call.completed',
@@ -98,6 +100,7 @@ async function publishCompleted(call: CallRecord, eventId: string, deps: Analyze
         call_id: call.id,
         assistant_id: call.assistant_id,
         occurred_at: deps.now().toISOString(),
+        webhook: subscribesTo(config, 'call.completed'),
       },
     },
   ]);
@@ -123,12 +126,12 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
   }
   const { call, detail, config, endedReason } = loaded;
   if (call.analysis_completed_at !== undefined) {
-    await publishCompleted(call, call.completed_event_id ?? deps.newEventId(), deps);
+    await publishCompleted(call, config, call.completed_event_id ?? deps.newEventId(), deps);
     return 'republished';
   }
   const transcript = detail.transcript ?? [];
   if (!needsLlmAnalysis(endedReason, transcript)) {
-    await completeAndPublish(call, { outcome: decideOutcome(endedReason, null, transcript) }, deps);
+    await completeAndPublish(call, config, { outcome: decideOutcome(endedReason, null, transcript) }, deps);
     return 'outcome_only';
   }
   const attempt = (call.analysis_attempts ?? 0) + 1;
@@ -159,7 +162,7 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
     redact,
   );
   const outcome = decideOutcome(endedReason, out.outcome, transcript);
-  const written = await completeAndPublish(call, { ...stored, score: out.score, outcome, analysis_error: null }, deps);
+  const written = await completeAndPublish(call, config, { ...stored, score: out.score, outcome, analysis_error: null }, deps);
   if (written) await rememberCall(call, config, { summary: stored.summary, outcome }, deps);
   return 'analysed';
 }
@@ -209,11 +212,12 @@ function describeFailure(error: unknown): string {
 export async function recordAnalysisFailure(event: CallEvent, error: unknown, deps: AnalyzeDeps): Promise<void> {
   const loaded = await load(event, deps);
   if (!loaded) return;
-  const { call, detail, endedReason } = loaded;
+  const { call, detail, config, endedReason } = loaded;
   const message = describeFailure(error);
   deps.log.error(`analysis of call ${call.id} failed after its last attempt`, { error });
   await completeAndPublish(
     call,
+    config,
     {
       analysis_error: { message, at: deps.now().toISOString() },
       analysis: { error: message },

@@ -164,7 +164,12 @@ export async function deliverRecord(body: string, deps: DeliverDeps): Promise<De
   let record: DeliveryRecord | undefined;
   if (job.attempt === 1) {
     const url = config.advanced.server_url.trim();
-    if (url === '' || !config.advanced.server_events.includes(job.eventType)) return 'not_subscribed';
+    if (url === '' || !config.advanced.server_events.includes(job.eventType)) {
+      // Rare since publishers mark unsubscribed events and the rule drops them: a subscription
+      // removed within the publisher's cache window (shared/services/webhook-subscriptions.ts).
+      deps.log.info('webhook.not_subscribed', { call_id: job.callId, event_type: job.eventType });
+      return 'not_subscribed';
+    }
     record = await deps.deliveries.ensureDelivery({
       business_id: job.businessId,
       call_id: job.callId,

@@ -80,7 +80,11 @@ export class WebhooksStack extends Stack {
           eventBus: data.bus,
           ruleName: `${names.prefix}-${rule.name}`,
           description: rule.description,
-          eventPattern: { source: [...rule.pattern.source], detailType: [...rule.pattern['detail-type']] },
+          eventPattern: {
+            source: [...rule.pattern.source],
+            detailType: [...rule.pattern['detail-type']],
+            ...(rule.pattern.detail && { detail: { webhook: [...rule.pattern.detail.webhook] } }),
+          },
           targets: [this.targetFor(rule.target)],
         }),
     );

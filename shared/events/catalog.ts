@@ -21,6 +21,12 @@ export const CallEventDetailSchema = v.object({
   call_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
   assistant_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
   occurred_at: v.string(),
+  /**
+   * Whether the call's assistant subscribes to this kind as a webhook, as the publisher saw it
+   * (shared/services/webhook-subscriptions.ts); only `true` passes the rule to the delivery queue.
+   * Absent on `call.ended` (internal).
+   */
+  webhook: v.optional(v.boolean()),
 });
 
 export type CallEventDetail = v.InferOutput<typeof CallEventDetailSchema>;

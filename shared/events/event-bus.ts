@@ -89,7 +89,7 @@ export class LocalEventRouter implements EventBus {
   async publish(events: CallEvent[]): Promise<void> {
     for (const event of events) {
       for (const rule of EVENT_RULES) {
-        if (!matchesRule(rule, EVENT_SOURCE, event.type)) continue;
+        if (!matchesRule(rule, EVENT_SOURCE, event.type, event.detail)) continue;
         const run = this.deliver(rule.target, event).finally(() => this.inFlight.delete(run));
         this.inFlight.add(run);
       }

@@ -7,7 +7,7 @@ export type RuleTarget = 'analysis' | 'webhooks';
 export interface EventRule {
   name: string;
   description: string;
-  pattern: { source: string[]; 'detail-type': string[] };
+  pattern: { source: string[]; 'detail-type': string[]; detail?: { webhook: true[] } };
   target: RuleTarget;
 }
 
@@ -22,12 +22,14 @@ export const EVENT_RULES: readonly EventRule[] = [
   {
     name: 'call-events-to-webhooks',
     description: 'Buffer the webhook-visible events for signed delivery to business servers.',
-    pattern: { source: [EVENT_SOURCE], 'detail-type': ['call.started', 'call.transferred', 'call.completed'] },
+    // Only events a business subscribed to: the rest never reach the queue or the delivery function.
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['call.started', 'call.transferred', 'call.completed'], detail: { webhook: [true] } },
     target: 'webhooks',
   },
 ];
 
 /** True when an event matches a rule's pattern (the subset of EventBridge matching these rules use). */
-export function matchesRule(rule: EventRule, source: string, detailType: string): boolean {
+export function matchesRule(rule: EventRule, source: string, detailType: string, detail: { webhook?: boolean } = {}): boolean {
+  if (rule.pattern.detail && detail.webhook !== true) return false;
   return rule.pattern.source.includes(source) && rule.pattern['detail-type'].includes(detailType);
 }

@@ -9,6 +9,7 @@ import type { CallSlotsRepository } from '../db/call-slots-repository';
 import type { MinutesRepository } from '../db/minutes-repository';
 import type { CallEvent } from '../events/catalog';
 import type { EventBus } from '../events/event-bus';
+import { WebhookSubscriptions } from './webhook-subscriptions';
 
 export interface CallLifecycleDeps {
   calls: CallRepository;
@@ -59,7 +60,12 @@ const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_rel
  * concurrency slot once and publishes the events.
  */
 export class CallLifecycle {
-  constructor(private readonly deps: CallLifecycleDeps) {}
+  /** Whether call.started / call.transferred have a webhook subscriber (one cached read per assistant a minute). */
+  readonly #subscriptions: WebhookSubscriptions;
+
+  constructor(private readonly deps: CallLifecycleDeps) {
+    this.#subscriptions = new WebhookSubscriptions({ assistants: deps.assistants, nowMs: () => deps.now().getTime() });
+  }
 
   /** Queued → ringing; a call already past queued (or gone) is left as it is. */
   async markRinging(businessId: number, callId: number): Promise<void> {
@@ -178,6 +184,7 @@ export class CallLifecycle {
   }
 
   private async publish(type: CallEvent['type'], call: CallRecord, eventId?: string): Promise<void> {
+    const webhook = type === 'call.ended' ? undefined : await this.#subscriptions.has(call.business_id, call.assistant_id, type);
     await this.deps.events.publish([
       {
         type,
@@ -187,6 +194,7 @@ export class CallLifecycle {
           call_id: call.id,
           assistant_id: call.assistant_id,
           occurred_at: this.deps.now().toISOString(),
+          ...(webhook !== undefined && { webhook }),
         },
       },
     ]);

@@ -10,6 +10,7 @@ import { readConfig } from '../../../shared/config';
 import { DeliveryRepository } from '../../../shared/db/delivery-repository';
 import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
 import type { CallEvent } from '../../../shared/events/catalog';
+import { captureLogger } from '../../support/capture-logger';
 
 interface Hit {
   headers: IncomingHttpHeaders;
@@ -79,8 +80,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
 });
 
-/** An assistant subscribed to call.completed at the receiver, and an ended call with a conversation. */
-async function seedEndedCall(): Promise<CallEvent> {
+/** An assistant subscribed to call.completed at the receiver (or to nothing), and an ended call with a conversation. */
+async function seedEndedCall(subscribed = true): Promise<CallEvent> {
   const businessId = business.business_id;
   const [assistantId, callId] = [await core.ids.nextId(), await core.ids.nextId()];
   const base = defaultAssistantConfig();
@@ -90,7 +91,7 @@ async function seedEndedCall(): Promise<CallEvent> {
     name: 'Front desk',
     created_at: now,
     updated_at: now,
-    config: { ...base, advanced: { ...base.advanced, server_url: receiverUrl, server_events: ['call.completed'] } },
+    config: subscribed ? { ...base, advanced: { ...base.advanced, server_url: receiverUrl, server_events: ['call.completed'] } } : base,
   });
   await core.callRepo.insertCall({
     id: callId,
@@ -166,6 +167,26 @@ describe('startLocalAfterCall', () => {
     expect(stored!.outcome).not.toBeNull();
     expect(stored!.analysis).toHaveProperty('success_evaluation');
     expect(openai.requests.some((request) => request.path.endsWith('/chat/completions'))).toBe(true);
+  });
+
+  it('never hands call.completed of an assistant with no subscription to delivery; the subscribed one arrives', async () => {
+    // Arrange
+    hits.length = 0;
+    statusPlan = [];
+    const logs = captureLogger();
+    const afterCall = await startLocalAfterCall(core, config, { openAiBaseUrl: openai.baseUrl, log: logs.log });
+    const [unsubscribed, subscribed] = [await seedEndedCall(false), await seedEndedCall(true)];
+
+    // Act
+    await afterCall.events.publish([unsubscribed, subscribed]);
+    await hitCount(1);
+    await afterCall.stop();
+
+    // Assert
+    expect(hits.map((hit) => verify(hit).data.id)).toEqual([subscribed.detail.call_id]);
+    const analysed = await core.callRepo.getCallRecord(unsubscribed.detail.business_id, unsubscribed.detail.call_id);
+    expect(analysed!.analysis_completed_at).toEqual(expect.any(String));
+    expect(logs.messages()).not.toContain('webhook.not_subscribed');
   });
 
   it('retries a failed delivery after 5 s (the schedule’s first step) with the same webhook-id', async () => {

@@ -49,10 +49,17 @@ beforeAll(async () => {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function event(i: number, type: CallEvent['type'] = 'call.ended'): CallEvent {
+function event(i: number, type: CallEvent['type'] = 'call.ended', webhook?: boolean): CallEvent {
   return {
     type,
-    detail: { event_id: `e${i}`, business_id: 1, call_id: 100 + i, assistant_id: 5, occurred_at: '2026-11-23T10:00:00.000Z' },
+    detail: {
+      event_id: `e${i}`,
+      business_id: 1,
+      call_id: 100 + i,
+      assistant_id: 5,
+      occurred_at: '2026-11-23T10:00:00.000Z',
+      ...(webhook !== undefined && { webhook }),
+    },
   };
 }
 
@@ -98,18 +105,31 @@ describe('EventBridgeBus (PutEvents wire contract)', () => {
 });
 
 describe('LocalEventRouter', () => {
-  it('routes by the shared rule declarations: call.ended to analysis, the rest to webhooks', async () => {
+  it('routes by the shared rule declarations: call.ended to analysis, the rest to webhooks when subscribed', async () => {
     // Arrange
     const seen: string[] = [];
     const router = new LocalEventRouter({
       analysis: async (e) => void seen.push(`analysis:${e.type}`),
-      webhooks: async (e) => void seen.push(`webhooks:${e.type}`),
+      webhooks: async (e) => void seen.push(`webhooks:${e.type}:${e.detail.call_id}`),
     });
     // Act
-    await router.publish([event(1, 'call.started'), event(2, 'call.ended'), event(3, 'call.transferred'), event(4, 'call.completed')]);
+    await router.publish([
+      event(1, 'call.started', true),
+      event(2, 'call.ended'),
+      event(3, 'call.transferred', true),
+      event(4, 'call.completed', true),
+      event(5, 'call.started', false),
+      event(6, 'call.completed', false),
+      event(7, 'call.completed'),
+    ]);
     await router.drain();
     // Assert
-    expect(seen.sort()).toEqual(['analysis:call.ended', 'webhooks:call.completed', 'webhooks:call.started', 'webhooks:call.transferred']);
+    expect(seen.sort()).toEqual([
+      'analysis:call.ended',
+      'webhooks:call.completed:104',
+      'webhooks:call.started:101',
+      'webhooks:call.transferred:103',
+    ]);
   });
 
   it('retries a failing target and reports it without throwing at the publisher', async () => {
@@ -127,7 +147,7 @@ describe('LocalEventRouter', () => {
       logs.log,
     );
     // Act
-    await router.publish([event(1, 'call.completed')]);
+    await router.publish([event(1, 'call.completed', true)]);
     await router.drain();
     // Assert
     expect(calls).toBe(3);

@@ -96,6 +96,13 @@ describe('event rules (declared once in shared/events/rules.ts)', () => {
     webhooks.resourceCountIs('AWS::Events::Rule', EVENT_RULES.length + 1);
   });
 
+  it('passes to the webhook queue only events whose assistant subscribed (detail.webhook = true)', () => {
+    webhooks.hasResourceProperties('AWS::Events::Rule', {
+      Name: 'voice-agent-test-call-events-to-webhooks',
+      EventPattern: Match.objectLike({ detail: { webhook: [true] } }),
+    });
+  });
+
   it.each(EVENT_RULES.map((rule) => [rule.name, rule] as const))(
     '%s: same pattern, its consumer, a DLQ and 24 h of retries',
     (_name, rule) => {
@@ -107,7 +114,11 @@ describe('event rules (declared once in shared/events/rules.ts)', () => {
         Name: `voice-agent-test-${rule.name}`,
         Description: rule.description,
         EventBusName: Match.anyValue(),
-        EventPattern: { source: rule.pattern.source, 'detail-type': rule.pattern['detail-type'] },
+        EventPattern: {
+          source: rule.pattern.source,
+          'detail-type': rule.pattern['detail-type'],
+          ...(rule.pattern.detail && { detail: rule.pattern.detail }),
+        },
         Targets: [
           Match.objectLike({
             Arn: { 'Fn::GetAtt': [target, 'Arn'] },
