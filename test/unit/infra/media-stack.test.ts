@@ -4,7 +4,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALB_IDLE_TIMEOUT_S, MAX_CALL_DURATION_S } from '../../../infra/constants';
 import { REPO_ROOT } from '../../../infra/paths';
-import { synthesize, TLS_STAGE, type SynthesizedService } from './synth';
+import { synthesizeTlsStage, TLS_STAGE, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;
 let media: Template;
@@ -14,7 +14,7 @@ const container = (): Container =>
   Object.values(media.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties.ContainerDefinitions[0] as Container;
 
 beforeAll(() => {
-  service = synthesize();
+  service = synthesizeTlsStage();
   media = service.templates.media;
 });
 
