@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -17,15 +18,30 @@ const WHOLE_CALLS = [
 const standIns = { globalSetup: ['test/setup/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
 
 /**
+ * Test files run at once: one per CPU. Vitest's default is one less than the CPUs, a single
+ * worker on a 2-core machine, where most of an integration or whole-call file's time is spent
+ * waiting (on DynamoDB Local, on loopback sockets, on calls that play in real time), not
+ * computing, so a second file overlaps those waits (docs/decisions.md "Test run time").
+ * `VITEST_MAX_WORKERS` overrides it.
+ */
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, availableParallelism()));
+
+/**
  * Three projects: `unit` is pure code with no I/O; `integration` talks to the real stand-ins and
  * sandbox servers on loopback; `calls` runs whole calls. `npm test` runs all three,
  * `npm run test:unit` the first, `npm run test:fast` the first two.
  */
 export default defineConfig({
   test: {
+    maxWorkers,
     projects: [
-      // The infra tests synthesize the CDK app in a hook: seconds on a quiet machine, more on a busy one.
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], hookTimeout: 60_000 } },
+      // Pure code and no shared state, so the files of one worker share their imports (aws-cdk-lib,
+      // valibot, the SDKs) and the infra tests one synthesis (test/unit/infra/synth.ts): less than
+      // half the CPU time of isolated files. The limits are generous because a synthesis (in a hook)
+      // takes seconds on a quiet machine and a minute or more on one busy with other work.
+      {
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, testTimeout: 30_000, hookTimeout: 180_000 },
+      },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: WHOLE_CALLS, ...standIns } },
       { test: { name: 'calls', include: WHOLE_CALLS, ...standIns } },
     ],

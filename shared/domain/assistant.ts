@@ -7,7 +7,8 @@ import {
   type AssistantConfig,
 } from './assistant-config';
 import { TEMPLATE_NAMES, type TemplateName } from './templates';
-import { idField, parseWith, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
+import { MAX_LIST_OFFSET, pageQueryFields, parseListQuery } from './paging';
+import { idField, intField, parseWith, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
 
 export { TEMPLATE_NAMES, type TemplateName } from './templates';
 
@@ -47,8 +48,33 @@ export const AssistantSchema = strictDict({
 /** An assistant as the API returns it; `config.model.custom_key_set` replaces the key. */
 export type Assistant = v.InferOutput<typeof AssistantSchema>;
 
-/** GET /assistants: every assistant of the business, newest first (docs/design.md §4). */
-export const AssistantListSchema = strictDict({ data: v.array(AssistantSchema) });
+/** The default and the largest GET /assistants `limit`: a client that sends none gets them all, up to 200. */
+export const MAX_ASSISTANTS_PAGE = 200;
+
+/** GET /assistants query parameters, as numbers once their strings are parsed (docs/decisions.md "Assistants"). */
+export const ListAssistantsQuerySchema = v.object(pageQueryFields(MAX_ASSISTANTS_PAGE, MAX_ASSISTANTS_PAGE));
+
+/** A validated GET /assistants query. */
+export type ListAssistantsQuery = v.InferOutput<typeof ListAssistantsQuerySchema>;
+
+/** Parses GET /assistants query strings (422 items at `['query', name]`); unknown parameters are ignored. */
+export function parseListAssistantsQuery(query: Record<string, string | undefined>): ListAssistantsQuery {
+  return parseListQuery(ListAssistantsQuerySchema, new Set(['limit', 'offset']), query);
+}
+
+/**
+ * GET /assistants: one page of the business's assistants, newest first (docs/design.md §4). A page
+ * ends early, `has_more` true, when the next assistant would take it past the byte budget (`MAX_PAGE_BYTES`).
+ */
+export const AssistantListSchema = strictDict({
+  data: v.array(AssistantSchema),
+  limit: intField({ ge: 1, le: MAX_ASSISTANTS_PAGE }),
+  offset: intField({ ge: 0, le: MAX_LIST_OFFSET }),
+  has_more: v.boolean(),
+});
+
+/** A page of assistants as GET /assistants returns it. */
+export type AssistantList = v.InferOutput<typeof AssistantListSchema>;
 
 /** DELETE /assistants/{id} result (docs/design.md §4). */
 export const DeleteAssistantResultSchema = strictDict({ id: idField(), deleted: v.literal(true) });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { ValidationError, type ValidationItem } from '../errors';
+import { ValidationError } from '../errors';
 import { SERVER_EVENT_KINDS, variablesField } from './assistant-config';
+import { parseListQuery, pageQueryFields, withRawInput } from './paging';
 import { E164_PATTERN } from './phone-number';
 import {
   MAX_ID,
@@ -83,17 +84,9 @@ export function parseCreateCallBody(input: unknown): CreateCallInput {
   return parseWith(CreateCallBodySchema, input, ['body']);
 }
 
-/**
- * The deepest `offset` GET /calls serves. DynamoDB cannot skip items without reading them, so an
- * offset costs reads: the bound keeps one request to at most ~1,200 items (older calls: narrow the
- * list with `assistant_id` or `direction`).
- */
-export const MAX_LIST_OFFSET = 1000;
-
 /** GET /calls query parameters (spec), as numbers once their strings are parsed. */
 export const ListCallsQuerySchema = v.object({
-  limit: v.optional(intField({ ge: 1, le: 200 }), 50),
-  offset: v.optional(intField({ ge: 0, le: MAX_LIST_OFFSET }), 0),
+  ...pageQueryFields(200, 50),
   assistant_id: v.optional(idField()),
   direction: v.optional(v.picklist(CALL_DIRECTIONS)),
 });
@@ -101,13 +94,7 @@ export const ListCallsQuerySchema = v.object({
 /** A validated GET /calls query. */
 export type ListCallsQuery = v.InferOutput<typeof ListCallsQuerySchema>;
 
-const QUERY_NAMES = Object.keys(ListCallsQuerySchema.entries) as (keyof ListCallsQuery)[];
 const INT_QUERY_NAMES: ReadonlySet<string> = new Set(['limit', 'offset', 'assistant_id']);
-
-/** Items point at the raw string the client sent, as FastAPI reports query and path values. */
-function withRawInput(items: ValidationItem[], raw: (name: string) => string | undefined): ValidationItem[] {
-  return items.map((item) => ({ ...item, input: raw(String(item.loc[1])) }));
-}
 
 /**
  * Parses GET /calls query strings: integers from strings (`int_parsing` otherwise), then the
@@ -115,20 +102,7 @@ function withRawInput(items: ValidationItem[], raw: (name: string) => string | u
  * parameters are ignored.
  */
 export function parseListCallsQuery(query: Record<string, string | undefined>): ListCallsQuery {
-  const items: ValidationItem[] = [];
-  const values: Record<string, unknown> = {};
-  for (const name of QUERY_NAMES) {
-    const raw = query[name];
-    if (raw === undefined) continue;
-    const value = INT_QUERY_NAMES.has(name) ? parseIntString(raw, ['query', name]) : raw;
-    if (typeof value === 'object') items.push(value);
-    else values[name] = value;
-  }
-  const result = v.safeParse(ListCallsQuerySchema, values, { abortPipeEarly: true });
-  if (result.success && items.length === 0) return result.output;
-  if (!result.success) items.push(...withRawInput(issuesToItems(result.issues, ['query']), (name) => query[name]));
-  const order = (item: ValidationItem) => QUERY_NAMES.indexOf(item.loc[1] as keyof ListCallsQuery);
-  throw new ValidationError(items.sort((a, b) => order(a) - order(b)));
+  return parseListQuery(ListCallsQuerySchema, INT_QUERY_NAMES, query);
 }
 
 /** An id in a path: a positive integer (`int_parsing`, then `greater_than_equal` ge 1). */

@@ -1,5 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import * as assistant from './assistant';
 import * as call from './call';
 import { componentSchemas } from './openapi-schemas';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
@@ -82,14 +83,23 @@ function idParam(name: string): Json {
   };
 }
 
-function queryParams(): Json[] {
-  return Object.entries(call.ListCallsQuerySchema.entries).map(([name, schema]) => ({
+/** The query parameters of a list, from the schema that parses them; `descriptions` by name. */
+function queryParams(query: v.ObjectSchema<v.ObjectEntries, undefined>, descriptions: Record<string, string> = {}): Json[] {
+  return Object.entries(query.entries).map(([name, schema]) => ({
     name,
     in: 'query',
     required: false,
+    ...(descriptions[name] !== undefined && { description: descriptions[name] }),
     schema: inline(schema),
   }));
 }
+
+const ASSISTANT_PAGE_PARAMS = {
+  limit:
+    'At most this many assistants (default and maximum 200). A page also stops before the assistant that would take its ' +
+    'items past 4 MiB of JSON (`has_more` is then true), so it can hold fewer: the next page starts at `offset + data.length`.',
+  offset: 'Assistants to skip, newest first (0 to 1000).',
+};
 
 const NOT_FOUND = { '404': 'NotFound' };
 const INVALID = { '422': 'ValidationFailed' };
@@ -100,12 +110,15 @@ function assistantPaths(): Json {
   const id = idParam('assistant_id');
   return {
     '/assistants': {
-      get: op(
-        'listAssistants',
-        'Assistants',
-        'List assistants, newest first.',
-        responses(jsonResponse('The assistants.', 'AssistantList')),
-      ),
+      get: {
+        ...op(
+          'listAssistants',
+          'Assistants',
+          'List assistants, newest first, one page at a time.',
+          responses(jsonResponse('One page of assistants.', 'AssistantList'), INVALID),
+        ),
+        parameters: queryParams(assistant.ListAssistantsQuerySchema, ASSISTANT_PAGE_PARAMS),
+      },
       post: {
         ...op(
           'createAssistant',
@@ -160,7 +173,7 @@ function callPaths(): Json {
           'List calls, newest first, one page at a time.',
           responses(jsonResponse('One page of calls.', 'CallsPage'), INVALID),
         ),
-        parameters: queryParams(),
+        parameters: queryParams(call.ListCallsQuerySchema),
       },
       post: {
         ...op(

@@ -1,5 +1,6 @@
-import type { Assistant } from '../domain/assistant';
-import { parseCreateAssistantBody, parseUpdateAssistantBody } from '../domain/assistant';
+import type { Assistant, AssistantList } from '../domain/assistant';
+import { parseCreateAssistantBody, parseListAssistantsQuery, parseUpdateAssistantBody } from '../domain/assistant';
+import { MAX_PAGE_BYTES, takeWithinBytes } from '../domain/paging';
 import * as v from 'valibot';
 import { AssistantConfigStoredSchema, parseAssistantConfig, toConfigView, type AssistantConfig } from '../domain/assistant-config';
 import { applySetupRule } from '../domain/setup-prompt';
@@ -47,11 +48,16 @@ export function customKeyContext(businessId: number): Record<string, string> {
 export class AssistantService {
   constructor(private readonly deps: AssistantServiceDeps) {}
 
-  /** Newest first. */
-  async list(businessId: number): Promise<Assistant[]> {
+  /**
+   * One page, newest first: at most `limit` assistants from `offset`, fewer when the next one would
+   * take the page past {@link MAX_PAGE_BYTES} (a response Lambda can always return).
+   */
+  async list(businessId: number, query: Record<string, string | undefined>): Promise<AssistantList> {
+    const { limit, offset } = parseListAssistantsQuery(query);
     const records = await this.deps.assistants.listAssistants(businessId);
     records.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
-    return records.map(toAssistantView);
+    const data = takeWithinBytes(records.slice(offset, offset + limit).map(toAssistantView), MAX_PAGE_BYTES);
+    return { data, limit, offset, has_more: offset + data.length < records.length };
   }
 
   async get(businessId: number, assistantId: number): Promise<Assistant> {

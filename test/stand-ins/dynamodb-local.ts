@@ -67,18 +67,26 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${stderr}`);
-    try {
-      await client.send(new ListTablesCommand({}));
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start on ${endpoint}: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  // A JVM starts in seconds, but in minutes on a machine busy with other work: the deadline only
+  // catches one that never answers. A JVM that missed it is killed, never left running.
+  const deadline = Date.now() + 120_000;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${stderr}`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        break;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start on ${endpoint}: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    client.destroy();
   }
-  client.destroy();
   if (options.background && child.pid !== undefined) runInIdleTime(child.pid);
   return {
     endpoint,

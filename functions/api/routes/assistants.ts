@@ -7,7 +7,7 @@ import type { ApiEnv } from '../env';
 /** /assistants: list, create (template or full config), get, replace, delete. */
 export function assistantRoutes(service: AssistantService) {
   return new Hono<ApiEnv>()
-    .get('/', async (c) => c.json({ data: await service.list(c.get('businessId')) }))
+    .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))
     .post('/', async (c) => {
       const body = await readJsonBody(c, {});
       return c.json(await service.create(c.get('businessId'), body));

@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_RULES } from '../../../shared/events/rules';
-import { logicalId, synthesize, TLS_STAGE } from './synth';
+import { logicalId, synthesizeTlsStage, TLS_STAGE } from './synth';
 
 let api: Template;
 let webhooks: Template;
@@ -14,7 +14,7 @@ const lambdaEnv = (template: Template, id: string): Record<string, unknown> =>
   template.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables;
 
 beforeAll(() => {
-  const { templates } = synthesize();
+  const { templates } = synthesizeTlsStage();
   api = templates.api;
   webhooks = templates.webhooks;
   analysisFn = logicalId(webhooks, 'AWS::Lambda::Function', 'AnalysisFunction');

@@ -2,12 +2,12 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stageResourceNames } from '../../../infra/names';
 import { TABLE_DEFINITION } from '../../../shared/db/table';
-import { synthesize, TLS_STAGE } from './synth';
+import { synthesizeTlsStage, TLS_STAGE } from './synth';
 
 let data: Template;
 
 beforeAll(() => {
-  data = synthesize().templates.data;
+  data = synthesizeTlsStage().templates.data;
 });
 
 describe('the single table', () => {

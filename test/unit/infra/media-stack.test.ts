@@ -11,7 +11,7 @@ import {
 } from '../../../infra/constants';
 import { WAIT_AT_CAP } from '../../../media-service/src/calls/outbound-consumer';
 import { REPO_ROOT } from '../../../infra/paths';
-import { synthesize, TLS_STAGE, type SynthesizedService } from './synth';
+import { synthesizeTlsStage, TLS_STAGE, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;
 let media: Template;
@@ -21,7 +21,7 @@ const container = (): Container =>
   Object.values(media.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties.ContainerDefinitions[0] as Container;
 
 beforeAll(() => {
-  service = synthesize();
+  service = synthesizeTlsStage();
   media = service.templates.media;
 });
 

@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_START_FAILED } from '../../../media-service/src/server/media-runtime';
-import { synthesize, TLS_STAGE, type SynthesizedService } from './synth';
+import { synthesizeTlsStage, TLS_STAGE, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;
 let ops: Template;
@@ -24,7 +24,7 @@ const metricNames = (props: AlarmProps): string[] =>
     : [props.MetricName as string];
 
 beforeAll(() => {
-  service = synthesize();
+  service = synthesizeTlsStage();
   ops = service.templates.ops;
 });
 

@@ -6,7 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addNagChecks } from '../../../infra/nag';
-import { actionsOf, policyStatements, synthesize, type SynthesizedService } from './synth';
+import { actionsOf, policyStatements, synthesizeTlsStage, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;
 
@@ -41,8 +41,8 @@ function acknowledgments(root: IConstruct): Array<{ id: string; reason: string; 
 }
 
 beforeAll(() => {
-  // The one synthesis of the suite with CDK's CloudFormation schema validation on.
-  service = synthesize(undefined, { schemaValidation: true });
+  // The shared TLS-stage synthesis, made with CDK's CloudFormation schema validation on.
+  service = synthesizeTlsStage();
   statements = Object.entries(service.templates).flatMap(([stack, template]) =>
     policyStatements(template).map(({ policy, statement }) => ({ owner: `${stack}/${policy}`, statement })),
   );

@@ -32,9 +32,8 @@ export interface SynthesizedService {
 }
 
 /**
- * Builds and synthesizes one stage (call once per test file, in `beforeAll`). CDK's built-in
- * CloudFormation schema validation costs ~1.5 s per synthesis, so it runs only when asked for
- * (nag.test.ts does, once).
+ * Builds and synthesizes one stage. CDK's built-in CloudFormation schema validation costs ~1.5 s
+ * per synthesis, so it runs only when asked for ({@link synthesizeTlsStage} asks, once).
  */
 export function synthesize(config: StageConfig = TLS_STAGE, options: { schemaValidation?: boolean } = {}): SynthesizedService {
   validateStageConfig(config);
@@ -52,6 +51,19 @@ export function synthesize(config: StageConfig = TLS_STAGE, options: { schemaVal
     ops: Template.fromStack(stacks.ops),
   };
   return { app, stacks, templates };
+}
+
+let tlsStage: SynthesizedService | undefined;
+
+/**
+ * {@link TLS_STAGE}, synthesized once per test worker (with schema validation) and shared by every
+ * file that only reads it. A synthesis with cdk-nag takes seconds (and importing aws-cdk-lib more):
+ * the unit project runs without isolation (vitest.config.ts), so the files of one worker share
+ * this module and the five files reading the TLS stage cost one synthesis instead of five.
+ */
+export function synthesizeTlsStage(): SynthesizedService {
+  tlsStage ??= synthesize(TLS_STAGE, { schemaValidation: true });
+  return tlsStage;
 }
 
 /** Every IAM statement (identity policies) of a template, with the policy's logical id. */
