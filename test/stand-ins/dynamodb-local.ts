@@ -35,6 +35,8 @@ export interface DynamoDbLocalOptions {
    * nice 19 a JVM thread can keep its CPU to the end of its slice when the process under test wakes.
    */
   background?: boolean;
+  /** How long to wait for it to answer (default 30 s; a loaded machine can need more). */
+  startTimeoutMs?: number;
 }
 
 /** JVM options of a background DynamoDB Local. */
@@ -67,14 +69,17 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${stderr}`);
     try {
       await client.send(new ListTablesCommand({}));
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start on ${endpoint}: ${stderr}`);
+      if (Date.now() > deadline) {
+        child.kill(); // never leave a JVM behind
+        throw new Error(`DynamoDB Local did not start on ${endpoint}: ${stderr}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
