@@ -180,7 +180,7 @@ function startTask(
       if (task.url && !parent.state.stopping)
         parent.notice(
           `Call engine ${number} (pid ${task.pid}) exited (${how}). The proxy skips it and the other call engines take new calls; ` +
-            'its live calls are ended by a surviving sweeper once their last heartbeat is 2 minutes old.',
+            'its live calls are ended by the sweeper once their last heartbeat is 2 minutes old.',
         );
     });
   });
