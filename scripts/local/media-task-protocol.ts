@@ -25,3 +25,6 @@ export type MediaTaskMessage = v.InferOutput<typeof MediaTaskMessageSchema>;
  * DEEPGRAM_BASE_URL, OPENAI_BASE_URL and TWILIO_BASE_URL; this names the child in its log lines.
  */
 export const MEDIA_TASK_NUMBER = 'MEDIA_TASK_NUMBER';
+
+/** A child's session heartbeat in ms, when a test shortens it (unset: the engine's default, 30 s). */
+export const LOCAL_HEARTBEAT_MS = 'LOCAL_HEARTBEAT_MS';

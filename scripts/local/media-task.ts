@@ -4,14 +4,14 @@ import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { readMediaConfig, type MediaConfig } from '../../media-service/src/config';
 import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
-import { mediaLogger, startMediaRuntime } from '../../media-service/src/server/media-runtime';
+import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import type { Logger } from '../../shared/log';
 import type { MediaProviders } from '../../media-service/src/server/providers';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { LocalSecretBox } from '../../shared/security/secret-box';
 import { recordingSessions } from './media';
-import { MEDIA_TASK_NUMBER, type MediaTaskMessage } from './media-task-protocol';
+import { LOCAL_HEARTBEAT_MS, MEDIA_TASK_NUMBER, type MediaTaskMessage } from './media-task-protocol';
 
 /**
  * One call-engine process of `MEDIA_TASKS=N npm run dev` (started by `media-tasks.ts`, never by
@@ -19,6 +19,8 @@ import { MEDIA_TASK_NUMBER, type MediaTaskMessage } from './media-task-protocol'
  * heartbeats, sweeper), with its own OWNER_ID (host name + pid), against the sandbox carrier and
  * providers the parent runs. Call events go to the parent over the IPC channel.
  */
+
+type StartSession = NonNullable<MediaRuntimeOptions['startSession']>;
 
 /** Sends one message to the parent; rejects when the channel is gone (the parent died). */
 function send(message: MediaTaskMessage): Promise<void> {
@@ -51,6 +53,15 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
   };
 }
 
+/** Sessions with their heartbeat shortened to `ms` when a test set it (a whole number from 100 to 30000). */
+function withHeartbeat(start: StartSession, ms: string | undefined): StartSession {
+  if (ms === undefined) return start;
+  const heartbeatMs = Number(ms);
+  if (!Number.isInteger(heartbeatMs) || heartbeatMs < 100 || heartbeatMs > 30_000)
+    throw new Error(`${LOCAL_HEARTBEAT_MS} must be a whole number of ms from 100 to 30000, got "${ms.slice(0, 40)}".`);
+  return (deps, input) => start({ ...deps, tuning: { ...deps.tuning, heartbeatMs } }, input);
+}
+
 async function main(): Promise<void> {
   if (!process.send) throw new Error('scripts/local/media-task.ts is started by `MEDIA_TASKS=N npm run dev`, not by hand.');
   const task = Number(process.env[MEDIA_TASK_NUMBER]);
@@ -73,7 +84,10 @@ async function main(): Promise<void> {
     events: parentEventBus,
     secretBox: new LocalSecretBox(config.LOCAL_SECRET_KEY!),
     host: '127.0.0.1',
-    startSession: recordingSessions((callId) => void send({ type: 'session', call_id: callId }).catch(() => undefined)),
+    startSession: withHeartbeat(
+      recordingSessions((callId) => void send({ type: 'session', call_id: callId }).catch(() => undefined)),
+      process.env[LOCAL_HEARTBEAT_MS],
+    ),
     log,
   });
   process.on('unhandledRejection', (reason) => log.error('media.unhandled_rejection', { error: reason }));

@@ -13,7 +13,7 @@ import type { Logger } from '../../shared/log';
 import type { EventBus } from '../../shared/events/event-bus';
 import type { LocalStackInfo } from './infra';
 import { localMediaEnv, type LocalMedia, type MediaTask } from './media';
-import { MEDIA_TASK_NUMBER, MediaTaskMessageSchema } from './media-task-protocol';
+import { LOCAL_HEARTBEAT_MS, MEDIA_TASK_NUMBER, MediaTaskMessageSchema } from './media-task-protocol';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 
 const TASK_ENTRY = fileURLToPath(new URL('./media-task.ts', import.meta.url));
@@ -36,6 +36,11 @@ export interface MediaTasksOptions {
   /** What happens to the children (one exited, a message dropped), in words (default: stderr). */
   notice?: (line: string) => void;
   log?: Logger;
+  /**
+   * Each child's session heartbeat (ms; default the engine's 30 s): tests that kill a process
+   * mid-call shorten it, so the call has a heartbeat to be billed to within a second.
+   */
+  heartbeatMs?: number;
 }
 
 /** The running call-engine processes and the proxy standing in for the load balancer. */
@@ -90,6 +95,7 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
     DEEPGRAM_BASE_URL: deepgram.baseUrl,
     OPENAI_BASE_URL: openai.baseUrl,
     TWILIO_BASE_URL: carrier.baseUrl,
+    ...(options.heartbeatMs !== undefined && { [LOCAL_HEARTBEAT_MS]: String(options.heartbeatMs) }),
   };
   const closeServers = async () => {
     await proxy.close();
@@ -177,7 +183,7 @@ function startTask(
       if (task.url && !parent.state.stopping)
         parent.notice(
           `Call engine ${number} (pid ${task.pid}) exited (${how}). The proxy skips it and the other call engines take new calls; ` +
-            'its live calls are ended by a surviving sweeper once their last heartbeat is 2 minutes old.',
+            'its live calls are ended by the sweeper once their last heartbeat is 2 minutes old.',
         );
     });
   });

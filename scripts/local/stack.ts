@@ -40,6 +40,10 @@ export interface LocalStackOptions {
   mediaOutput?: (line: string) => void;
   /** Run the stack's one sweeper (a timer here; limits from SWEEP_* env). `npm run dev` does; tests sharing a table do not. */
   sweeper?: boolean;
+  /** Where the sweeper reads its SWEEP_* limits and period (default process.env): tests shorten them. */
+  sweeperEnv?: Record<string, string | undefined>;
+  /** The call-engine children's session heartbeat (ms; default 30 s): tests that kill a process mid-call shorten it. */
+  heartbeatMs?: number;
 }
 
 /** The running local stack. */
@@ -81,6 +85,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           port: options.mediaPort,
           events: afterCall.events,
           ...(options.mediaOutput && { output: options.mediaOutput }),
+          ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),
         });
   // One sweeper for the stack, here in the parent process, never on a call engine's thread.
   const stopSweeper = options.sweeper
@@ -89,6 +94,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         events: afterCall.events,
         carrier: media.carrier,
         log: functionLogger('sweeper'),
+        ...(options.sweeperEnv && { env: options.sweeperEnv }),
       })
     : () => undefined;
   let server: ReturnType<typeof serve> | undefined;

@@ -14,7 +14,7 @@ declare module 'vitest' {
 
 /** Starts the real stand-ins once for the integration project and shares their endpoints. */
 export default async function setup(project: TestProject) {
-  const [dynamo, fauxqs] = await Promise.all([startDynamoDbLocal(), startFauxqsServer()]);
+  const [dynamo, fauxqs] = await Promise.all([startDynamoDbLocal({ startTimeoutMs: 120_000 }), startFauxqsServer()]);
   const tableName = 'voice-agent-test';
   await ensureTable(createDb({ tableName, region: 'local', endpoint: dynamo.endpoint }));
   project.provide('dynamoEndpoint', dynamo.endpoint);

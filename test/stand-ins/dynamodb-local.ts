@@ -35,6 +35,8 @@ export interface DynamoDbLocalOptions {
    * nice 19 a JVM thread can keep its CPU to the end of its slice when the process under test wakes.
    */
   background?: boolean;
+  /** How long to wait for it to answer (default 30 s; a loaded machine can need more). */
+  startTimeoutMs?: number;
 }
 
 /** JVM options of a background DynamoDB Local. */
@@ -69,7 +71,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   });
   // A JVM starts in seconds, but in minutes on a machine busy with other work: the deadline only
   // catches one that never answers. A JVM that missed it is killed, never left running.
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${stderr}`);

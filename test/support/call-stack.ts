@@ -62,6 +62,10 @@ export interface CallStackOptions {
   tasks?: number;
   /** Each process's admission cap (MEDIA_MAX_CALLS), by process; default none. */
   maxCalls?: readonly number[];
+  /** Outbound-queue consumers racing for the same jobs (default 1), as one per call-engine task. */
+  consumers?: number;
+  /** The wait of a call deferred at the concurrency cap (default the engine's: 1–2 s doubling to 30–60 s). */
+  deferDelayS?: (attempt: number) => number;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -194,16 +198,23 @@ export async function startCallStack(options: CallStackOptions = {}) {
     log,
     ringTimeoutS: 5,
   });
-  const consumer = new OutboundConsumer({
-    jobs: new SqsOutboundJobs(api.sqs, api.queueUrl),
-    calls: core.callRepo,
-    dial,
-    owner: 'test',
-    now: () => new Date(),
-    log,
-    waitTimeS: 1,
-  });
-  const polling = consumer.run().catch((error: unknown) => log.error('consumer.failed', { error }));
+  const consumers = Array.from(
+    { length: options.consumers ?? 1 },
+    (_, i) =>
+      new OutboundConsumer({
+        jobs: new SqsOutboundJobs(api.sqs, api.queueUrl),
+        calls: core.callRepo,
+        dial,
+        owner: i === 0 ? 'test' : `test-${i + 1}`,
+        now: () => new Date(),
+        log,
+        waitTimeS: 1,
+        ...(options.deferDelayS && { deferDelayS: options.deferDelayS }),
+      }),
+  );
+  const polling = Promise.all(
+    consumers.map((consumer) => consumer.run().catch((error: unknown) => log.error('consumer.failed', { error }))),
+  );
 
   /**
    * Resolves once the call has ended with its transcript written: after its `call.ended` event and,
@@ -226,7 +237,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   }
 
   async function stop(): Promise<void> {
-    consumer.stop();
+    for (const consumer of consumers) consumer.stop();
     await carrier.close();
     await proxy?.close();
     await Promise.all(medias.map((server) => server.close()));
@@ -247,6 +258,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     bus,
     logs,
     lifecycle,
+    slots,
     telephony,
     board,
     scheduler,

@@ -92,4 +92,15 @@ describe('the open-calls index (GSI3)', () => {
     expect(mine.map((call) => [call.id, call.status])).toEqual([[open.callId, 'queued']]);
     expect(mine[0]).not.toHaveProperty('gsi3pk');
   });
+
+  it('reads at most `max` open calls and says when there were more', async () => {
+    // Arrange: at least two open calls in the table
+    const first = await seedQueuedCall(calls, ids);
+    await seedQueuedCall(calls, ids, first.businessId);
+    // Act
+    const listed = await calls.listOpenCalls(1);
+    // Assert
+    expect(listed.calls).toHaveLength(1);
+    expect(listed.truncated).toBe(true);
+  });
 });

@@ -1,18 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createAdminService } from '../../../functions/lib/deps';
-import { newSandboxAuthToken } from '../../../media-service/src/sandbox/carrier';
 import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
-import type { LocalStackInfo } from '../../../scripts/local/infra';
 import { localMediaEnv } from '../../../scripts/local/media';
 import { spawnMediaTask } from '../../../scripts/local/media-tasks';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';
 import { uniqueNumber } from '../../support/api-harness';
 import { endedByAssistant, endedByCaller, QUIET, waitForAssistant } from '../../support/call-scenarios';
+import { localStackInfra } from '../../support/local-stack-infra';
 
 /**
  * `MEDIA_TASKS=2 npm run dev`, as it runs: the same `startLocalStack`, two call-engine child
@@ -44,27 +41,6 @@ function completed(match: (call: Completed) => boolean): Promise<Completed> {
   return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ match, resolve }));
 }
 
-/** The stand-ins the test run shares, plus a queue, bucket and secrets of this stack's own. */
-async function infraInfo(): Promise<LocalStackInfo> {
-  const sqsEndpoint = inject('sqsEndpoint');
-  const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-  const sqs = new SQSClient({ region: 'us-east-1', endpoint: sqsEndpoint, credentials });
-  const queue = await sqs.send(new CreateQueueCommand({ QueueName: `outbound-${randomUUID()}` }));
-  const s3 = new S3Client({ region: 'us-east-1', endpoint: sqsEndpoint, credentials, forcePathStyle: true });
-  const bucket = `recordings-${randomUUID()}`;
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  return {
-    tableName: inject('tableName'),
-    region: 'us-east-1',
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    sqsEndpoint,
-    outboundQueueUrl: queue.QueueUrl!,
-    recordingsBucket: bucket,
-    localSecretKey: randomBytes(32).toString('base64'),
-    sandboxAuthToken: newSandboxAuthToken(),
-  };
-}
-
 beforeAll(async () => {
   receiver = createServer((req, res) => {
     let body = '';
@@ -86,7 +62,7 @@ beforeAll(async () => {
     apiPort: 0,
     mediaPort: 0,
     mediaTasks: 2,
-    infra: await infraInfo(),
+    infra: await localStackInfra(),
     mediaOutput: (line) => childLogs.push(line),
   });
 }, 180_000);

@@ -1,0 +1,241 @@
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { createSweeper } from '../functions/sweeper/deps';
+import { createDb } from '../shared/db/client';
+import { CallRepository } from '../shared/db/call-repository';
+import { countOpenCalls } from '../shared/db/open-calls';
+import { BusinessRepository } from '../shared/db/business-repository';
+import { keys, GSI1 } from '../shared/db/table';
+import { silentLogger } from '../shared/log';
+import { SqsOutboundCallQueue } from '../shared/queue/outbound-calls';
+import { outboundCallRecord } from '../test/support/call-states';
+import type { LocalStackInfo } from '../scripts/local/infra';
+import { ensureTable } from '../shared/db/create-table';
+import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { startFauxqsServer } from '../test/stand-ins/fauxqs';
+import { startDialler } from './lib/scale-dialler';
+import { benchBusiness, loadHistory, writeItems } from './lib/scale-history';
+import { measurePacing, startPacingProcess, type PacingWindow } from './lib/scale-pacing';
+import { addOpenCalls, measureSweep, tallyRequests, type SweepCost } from './lib/scale-sweep';
+
+/**
+ * `npm run bench:scale`: the platform at its target size, on DynamoDB Local (docs/scaling.md).
+ * 10,000 businesses with 30 days of call history; one sweeper pass with 0 to 5,000 open calls
+ * (items read, read units, CPU, wall time); pacing on a call-engine process while the sweeper runs
+ * against without it (and with the sweep on the audio thread, as it used to run); one business at
+ * its cap of 300 with 1,000 calls waiting across two dialler processes (starts per second,
+ * transaction conflicts, calls ended `error`). Prints numbers; asserts nothing.
+ */
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const BUSINESSES = env('BENCH_BUSINESSES', 10_000);
+const DAYS = env('BENCH_DAYS', 30);
+const CALLS_PER_DAY = env('BENCH_CALLS_PER_DAY', 1);
+const OPEN_STEPS = (process.env.BENCH_OPEN_CALLS ?? '0,100,1000,5000').split(',').map(Number);
+const PACING_CALLS = env('BENCH_PACING_CALLS', 100);
+const PACING_MS = env('BENCH_PACING_MS', 10_000);
+const CAP = env('BENCH_CAP', 300);
+const WAITING = env('BENCH_WAITING', 1000);
+const HOLD_MS = env('BENCH_HOLD_MS', 20_000);
+const OPEN_CALL_IDS = 900_000_000;
+const CAMPAIGN_CALL_IDS = 950_000_000;
+
+const row = (label: string, value: string) => console.log(`  ${label.padEnd(58)} ${value}`);
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function sweeps(info: LocalStackInfo) {
+  const db = createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint });
+  const tally = tallyRequests(db);
+  const calls = new CallRepository(db);
+  const sweeper = createSweeper({
+    db,
+    events: { publish: async () => undefined },
+    queue: { enqueue: async () => undefined },
+    log: silentLogger,
+  });
+  console.log('\nOne sweeper pass (median of 3), by open calls:');
+  let open = 0;
+  for (const target of OPEN_STEPS) {
+    await addOpenCalls(db, calls, OPEN_CALL_IDS + open, target - open, Math.min(BUSINESSES, 2000), new Date());
+    open = target;
+    await measureSweep(sweeper, tally); // warm
+    const runs: SweepCost[] = [];
+    for (let i = 0; i < 3; i++) runs.push(await measureSweep(sweeper, tally));
+    const cost = runs.sort((a, b) => a.wallMs - b.wallMs)[1]!;
+    row(
+      `${cost.open} open`,
+      `${cost.requests} requests, ${cost.items} items read, ${cost.readUnits.toFixed(1)} RCU, CPU ${ms(cost.cpuMs)}, wall ${ms(cost.wallMs)}`,
+    );
+  }
+  return sweeper;
+}
+
+async function pacing(sweeper: ReturnType<typeof createSweeper>) {
+  console.log(`\nPacing: shared 10 ms tick lateness, ${PACING_CALLS} pacers, ${PACING_MS / 1000} s windows:`);
+  const engine = startPacingProcess();
+  const show = (label: string, window: PacingWindow) =>
+    row(label, `p99 ${ms(window.p99Ms)}, max ${ms(window.maxMs)} (${window.ticks} ticks)`);
+  try {
+    show('call-engine process, no sweeper', await engine.measure(PACING_CALLS, PACING_MS));
+    let sweeping = true;
+    let passes = 0;
+    const loop = (async () => {
+      while (sweeping) {
+        await sweeper.sweepOnce();
+        passes++;
+      }
+    })();
+    show('call-engine process, sweeper sweeping back to back elsewhere', await engine.measure(PACING_CALLS, PACING_MS));
+    show('sweeper on the audio thread (the old placement)', await measurePacing(PACING_CALLS, PACING_MS));
+    sweeping = false;
+    await loop;
+    row('sweeper passes during the two sweeping windows', String(passes));
+  } finally {
+    engine.stop();
+  }
+}
+
+async function campaign(info: LocalStackInfo) {
+  const db = createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint });
+  const businessId = BUSINESSES + 1;
+  await new BusinessRepository(db).putBusiness(benchBusiness(businessId, CAP, 10_000_000, new Date().toISOString()));
+  const calls = new CallRepository(db);
+  const at = new Date().toISOString();
+  const queued = Array.from({ length: WAITING }, (_, i) => outboundCallRecord(CAMPAIGN_CALL_IDS + i, businessId, at));
+  await writeItems(
+    db,
+    queued.flatMap((record) => calls.newCallItems(record).map((put) => put.Put.Item)),
+  );
+  const sqs = new SQSClient({
+    region: info.region,
+    endpoint: info.sqsEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const queue = new SqsOutboundCallQueue(sqs, info.outboundQueueUrl);
+  await Promise.all(Array.from({ length: WAITING }, (_, i) => queue.enqueue({ business_id: businessId, call_id: CAMPAIGN_CALL_IDS + i })));
+  console.log(
+    `\nOne business at its cap of ${CAP}, ${WAITING} calls queued at once, 2 dialler processes, calls held ${HOLD_MS / 1000} s ±50 %:`,
+  );
+  const started = Date.now();
+  const settings = {
+    tableName: info.tableName,
+    dynamoEndpoint: info.dynamoEndpoint,
+    sqsEndpoint: info.sqsEndpoint,
+    queueUrl: info.outboundQueueUrl,
+    holdMs: HOLD_MS,
+  };
+  const diallers = [startDialler({ ...settings, owner: 'task-1' }), startDialler({ ...settings, owner: 'task-2' })];
+  const businesses = new BusinessRepository(db);
+  let mostLive = 0;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const business = await businesses.getBusiness(businessId);
+    mostLive = Math.max(mostLive, business.live_calls ?? 0);
+    const open = (
+      await Promise.all((['queued', 'ringing', 'in_progress', 'ended'] as const).map((status) => countOpenCalls(db, businessId, status)))
+    ).reduce((a, b) => a + b, 0);
+    if (open === 0 || Date.now() - started > 20 * 60_000) break;
+  }
+  const reports = await Promise.all(diallers.map((dialler) => dialler.stop()));
+  const placed = reports.flatMap((report) => report.placedAt).sort((a, b) => a - b);
+  const business = await businesses.getBusiness(businessId);
+  const reasons = await endedReasons(info, businessId);
+  const perSecond = new Map<number, number>();
+  for (const at of placed) perSecond.set(Math.floor((at - started) / 1000), (perSecond.get(Math.floor((at - started) / 1000)) ?? 0) + 1);
+  row('calls placed', `${placed.length} of ${WAITING} in ${((placed.at(-1)! - started) / 1000).toFixed(1)} s`);
+  row(
+    `first ${CAP} starts (the burst up to the cap)`,
+    `${((placed[CAP - 1]! - started) / 1000).toFixed(1)} s: ${(CAP / ((placed[CAP - 1]! - started) / 1000)).toFixed(0)} starts/s`,
+  );
+  row('busiest second', `${Math.max(...perSecond.values())} starts`);
+  row('transaction conflicts retried (both processes)', String(reports.reduce((sum, report) => sum + report.conflicts, 0)));
+  row('admissions refused by the plain read (no transaction)', String(reports.reduce((sum, report) => sum + report.refusedByRead, 0)));
+  row('deferrals at the cap', String(reports.reduce((sum, report) => sum + report.deferred, 0)));
+  row(
+    'job errors / ending errors',
+    `${reports.reduce((sum, report) => sum + report.jobErrors, 0)} / ${reports.reduce((sum, report) => sum + report.endErrors, 0)}`,
+  );
+  row('most live calls seen (1 s samples; cap)', `${mostLive} (${CAP})`);
+  row('ended reasons', JSON.stringify(reasons));
+  row('after: live_calls, minutes_reserved', `${business.live_calls ?? 0}, ${business.minutes_reserved}`);
+}
+
+async function endedReasons(info: LocalStackInfo, businessId: number): Promise<Record<string, number>> {
+  const db = createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint });
+  const reasons: Record<string, number> = {};
+  const pages = paginateQuery(
+    { client: db.doc },
+    {
+      TableName: info.tableName,
+      IndexName: GSI1,
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.callByBusinessPartition(businessId) },
+    },
+  );
+  for await (const page of pages)
+    for (const item of page.Items ?? [])
+      reasons[String(item.ended_reason ?? item.status)] = (reasons[String(item.ended_reason ?? item.status)] ?? 0) + 1;
+  return reasons;
+}
+
+/**
+ * DynamoDB Local in memory at normal priority (it stands in for DynamoDB, whose latency does not
+ * depend on our CPU; in idle time it wrote under 300 items/s on this VM), fauxqs, the table and queue.
+ */
+async function startInfra(): Promise<{ info: LocalStackInfo; stop(): Promise<void> }> {
+  const dynamo = await startDynamoDbLocal({ startTimeoutMs: 180_000 });
+  const fauxqs = await startFauxqsServer();
+  const tableName = 'bench-scale';
+  await ensureTable(createDb({ tableName, region: 'us-east-1', endpoint: dynamo.endpoint }));
+  const sqs = new SQSClient({
+    region: 'us-east-1',
+    endpoint: fauxqs.endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const queue = await sqs.send(new CreateQueueCommand({ QueueName: 'outbound-calls', Attributes: { VisibilityTimeout: '60' } }));
+  const info = {
+    tableName,
+    region: 'us-east-1',
+    dynamoEndpoint: dynamo.endpoint,
+    sqsEndpoint: fauxqs.endpoint,
+    outboundQueueUrl: queue.QueueUrl!,
+    recordingsBucket: 'unused',
+    localSecretKey: 'unused',
+    sandboxAuthToken: 'unused',
+  };
+  return { info, stop: async () => void (await Promise.all([dynamo.stop(), fauxqs.stop()])) };
+}
+
+async function main(): Promise<void> {
+  const infra = await startInfra();
+  try {
+    const { info } = infra;
+    const db = createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint });
+    console.log(
+      `History: ${BUSINESSES} businesses × ${DAYS} days × ${CALLS_PER_DAY} calls a day (call + detail items, ended) on DynamoDB Local (in memory)`,
+    );
+    const load = await loadHistory(
+      db,
+      new CallRepository(db),
+      { businesses: BUSINESSES, days: DAYS, callsPerDay: CALLS_PER_DAY },
+      new Date(),
+    );
+    row(
+      'written',
+      `${load.items} items (${load.calls} calls) in ${load.seconds.toFixed(0)} s: ${(load.items / load.seconds).toFixed(0)} items/s`,
+    );
+    const sweeper = await sweeps(info);
+    await pacing(sweeper);
+    await campaign(info);
+  } finally {
+    await infra.stop();
+  }
+}
+
+void main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
