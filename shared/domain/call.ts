@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { ValidationError, type ValidationItem } from '../errors';
 import { SERVER_EVENT_KINDS, variablesField } from './assistant-config';
 import { E164_PATTERN } from './phone-number';
+import { ToolActionSchema, type ToolAction } from './tool-action';
 import {
   MAX_ID,
   idField,
@@ -101,7 +102,6 @@ export const ListCallsQuerySchema = v.object({
 /** A validated GET /calls query. */
 export type ListCallsQuery = v.InferOutput<typeof ListCallsQuerySchema>;
 
-const QUERY_NAMES = Object.keys(ListCallsQuerySchema.entries) as (keyof ListCallsQuery)[];
 const INT_QUERY_NAMES: ReadonlySet<string> = new Set(['limit', 'offset', 'assistant_id']);
 
 /** Items point at the raw string the client sent, as FastAPI reports query and path values. */
@@ -110,25 +110,38 @@ function withRawInput(items: ValidationItem[], raw: (name: string) => string | u
 }
 
 /**
- * Parses GET /calls query strings: integers from strings (`int_parsing` otherwise), then the
- * bounds; every problem at once, in parameter order, loc `['query', name]`. Unknown
- * parameters are ignored.
+ * Parses query strings against the schema of a route's parameters: integers from strings for
+ * `intNames` (`int_parsing` otherwise), then the schema's bounds, then `check` on the parsed
+ * values; every problem at once, in parameter order, loc `['query', name]`. Unknown parameters
+ * are ignored.
  */
-export function parseListCallsQuery(query: Record<string, string | undefined>): ListCallsQuery {
+export function parseQueryStrings<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(
+  schema: S,
+  intNames: ReadonlySet<string>,
+  query: Record<string, string | undefined>,
+  check: (parsed: v.InferOutput<S>) => ValidationItem[] = () => [],
+): v.InferOutput<S> {
+  const names = Object.keys(schema.entries);
   const items: ValidationItem[] = [];
   const values: Record<string, unknown> = {};
-  for (const name of QUERY_NAMES) {
+  for (const name of names) {
     const raw = query[name];
     if (raw === undefined) continue;
-    const value = INT_QUERY_NAMES.has(name) ? parseIntString(raw, ['query', name]) : raw;
+    const value = intNames.has(name) ? parseIntString(raw, ['query', name]) : raw;
     if (typeof value === 'object') items.push(value);
     else values[name] = value;
   }
-  const result = v.safeParse(ListCallsQuerySchema, values, { abortPipeEarly: true });
+  const result = v.safeParse(schema, values, { abortPipeEarly: true });
+  if (result.success) items.push(...check(result.output));
   if (result.success && items.length === 0) return result.output;
   if (!result.success) items.push(...withRawInput(issuesToItems(result.issues, ['query']), (name) => query[name]));
-  const order = (item: ValidationItem) => QUERY_NAMES.indexOf(item.loc[1] as keyof ListCallsQuery);
+  const order = (item: ValidationItem) => names.indexOf(String(item.loc[1]));
   throw new ValidationError(items.sort((a, b) => order(a) - order(b)));
+}
+
+/** Parses GET /calls query strings ({@link parseQueryStrings}). */
+export function parseListCallsQuery(query: Record<string, string | undefined>): ListCallsQuery {
+  return parseQueryStrings(ListCallsQuerySchema, INT_QUERY_NAMES, query);
 }
 
 /** An id in a path: a positive integer (`int_parsing`, then `greater_than_equal` ge 1). */
@@ -192,13 +205,18 @@ export const CallSchema = strictDict({
 /** A call as the API returns it. */
 export type Call = v.InferOutput<typeof CallSchema>;
 
+/** One page of a list route (`{data, limit, offset, has_more}`, docs/design.md §4). */
+export function pageSchema<const S extends v.GenericSchema>(item: S) {
+  return strictDict({
+    data: v.array(item),
+    limit: intField({ ge: 1, le: 200 }),
+    offset: intField({ ge: 0, le: MAX_ID }),
+    has_more: v.boolean(),
+  });
+}
+
 /** GET /calls: one page, newest first by creation; `has_more` when another page follows (docs/design.md §4). */
-export const CallsPageSchema = strictDict({
-  data: v.array(CallSchema),
-  limit: intField({ ge: 1, le: 200 }),
-  offset: intField({ ge: 0, le: MAX_ID }),
-  has_more: v.boolean(),
-});
+export const CallsPageSchema = pageSchema(CallSchema);
 
 /** One utterance; times in ms from call start; `interrupted` when the caller cut it off. */
 export const TranscriptEntrySchema = strictDict({
@@ -319,6 +337,7 @@ export const CallDetailSchema = strictDict({
   metrics: v.union([CallMetricsSchema, strictDict({})]),
   recording_url: v.nullable(v.string()),
   webhook_deliveries: v.array(WebhookDeliveryViewSchema),
+  actions: v.pipe(v.array(ToolActionSchema), v.description('Every tool call of the call, in order (`[]` until it ends).')),
 });
 
 /** A call with its transcript and metrics, as GET /calls/{id} returns it. */
@@ -327,4 +346,5 @@ export type CallDetail = Call & {
   metrics: CallMetrics | Record<string, never>;
   recording_url: string | null;
   webhook_deliveries: WebhookDeliveryView[];
+  actions: ToolAction[];
 };
