@@ -22,7 +22,8 @@ export interface ToolIntent {
 }
 
 const URGENT = /\b(urgent|urgently|emergency|asap|right away)\b/i;
-const NAME = /\b(?:this is|my name is|my name's|i am|i'm|it's)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)/;
+// The lead-in in any case ("This is", "this is"), the name capitalised as a transcript writes it.
+const NAME = /\b(?:[Tt]his is|[Mm]y name is|[Mm]y name's|I am|I'm|[Ii]t's)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)/;
 const NUMBER = /(\+?\d[\d\s().-]{6,}\d)/;
 
 /** The caller's name, as the caller introduced themselves anywhere in the call. */

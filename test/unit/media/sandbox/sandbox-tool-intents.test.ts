@@ -15,7 +15,7 @@ function reply(messages: ChatRequest['messages'], tools = offered('take_message'
 describe('the sandbox model and the built-in tools', () => {
   it("calls take_message from the caller's words", () => {
     // Act
-    const answer = reply([user("Hi, this is Jordan Lee. Can you take a message for Dana: the boiler is leaking, it's urgent.")]);
+    const answer = reply([user("This is Jordan Lee. Can you take a message for Dana: the boiler is leaking, it's urgent.")]);
     // Assert
     expect(answer).toEqual({
       text: "Of course, I'll take that message for the team.",
