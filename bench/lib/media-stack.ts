@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
+import { tableBackedToolPorts } from '../../media-service/src/tools/tool-ports';
 import type { CoreDeps } from '../../functions/lib/deps';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
@@ -64,6 +65,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     calls: core.callRepo,
     assistants: core.assistantRepo,
     businesses: core.businesses,
+    toolPorts: tableBackedToolPorts(core.db, core.ids, log),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
     log,

@@ -6,12 +6,14 @@ import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, Vali
 import type { CatalogRepository } from '../../shared/db/catalog-repository';
 import type { AssistantService } from '../../shared/services/assistant-service';
 import type { CallService } from '../../shared/services/call-service';
+import type { MessageService } from '../../shared/services/message-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
 import { assistantRoutes } from './routes/assistants';
 import { callRoutes } from './routes/calls';
 import { catalogRoutes } from './routes/catalog';
+import { messageRoutes } from './routes/messages';
 import { usageRoutes } from './routes/usage';
 import type { Logger } from '../../shared/log';
 
@@ -19,6 +21,7 @@ import type { Logger } from '../../shared/log';
 export interface ApiDeps {
   assistants: AssistantService;
   calls: CallService;
+  messages: MessageService;
   catalog: CatalogRepository;
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
@@ -53,6 +56,7 @@ export function createApp(deps: ApiDeps) {
     .route('/assistants', assistantRoutes(deps.assistants))
     .route('/calls', callRoutes(deps.calls))
     .route('/usage', usageRoutes(deps.calls))
+    .route('/messages', messageRoutes(deps.messages))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();

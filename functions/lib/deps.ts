@@ -5,6 +5,7 @@ import { BusinessRepository } from '../../shared/db/business-repository';
 import { CallRepository } from '../../shared/db/call-repository';
 import { CallerMemoryRepository } from '../../shared/db/caller-memory-repository';
 import { CatalogRepository } from '../../shared/db/catalog-repository';
+import { MessageRepository } from '../../shared/db/message-repository';
 import { createDb, type Db } from '../../shared/db/client';
 import { IdempotencyRepository } from '../../shared/db/idempotency-repository';
 import { IdAllocator } from '../../shared/db/ids';
@@ -16,6 +17,7 @@ import { AdminService } from '../../shared/services/admin-service';
 import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { KeyEnvironment } from '../../shared/auth/api-key';
 import { CallService, type RecordingLinks } from '../../shared/services/call-service';
+import { MessageService } from '../../shared/services/message-service';
 import type { UrlPolicy } from '../../shared/services/config-checks';
 import type { ApiDeps } from '../api/app';
 import { kmsClient } from './kms';
@@ -57,6 +59,8 @@ export interface CoreDeps {
   callRepo: CallRepository;
   /** advanced.memory: written by the analysis, recalled when the caller rings again. */
   callerMemory: CallerMemoryRepository;
+  /** Messages callers left (take_message, notify_team). */
+  messages: MessageRepository;
   ids: IdAllocator;
   secretBox: SecretBox;
   urlPolicy: UrlPolicy;
@@ -77,6 +81,7 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
     catalog: new CatalogRepository(db),
     callRepo: new CallRepository(db),
     callerMemory: new CallerMemoryRepository(db),
+    messages: new MessageRepository(db),
     ids: new IdAllocator(db),
     secretBox,
     urlPolicy: { allowPrivate: config.ALLOW_PRIVATE_URLS, requireHttps: config.REQUIRE_HTTPS_URLS },
@@ -117,6 +122,7 @@ export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log: Log
       log,
       ...(core.recordingLinks ? { recordingLinks: core.recordingLinks } : {}),
     }),
+    messages: new MessageService({ messages: core.messages, ids: core.ids, now }),
     catalog: core.catalog,
     findApiKey: (hash) => core.businesses.findApiKey(hash),
     rateLimiter: new RateLimiter(core.db, { log }),

@@ -1,9 +1,9 @@
-import { QueryCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookDeliveryView } from '../domain/call';
 import type { CallDetailRecord, CallRecord, ListCallsOptions } from './call-record';
 import type { Db } from './client';
 import { deliveryViewsFromItems } from './delivery-repository';
-import { fromItem } from './items';
+import { firstItems, fromItem } from './items';
 import { GSI1, GSI2, callItemKind, keys } from './table';
 
 /** A call as GET /calls/{id} reads it: the record, its detail and its webhook deliveries. */
@@ -51,24 +51,17 @@ export async function listCalls(db: Db, businessId: number, options: ListCallsOp
     filters.push('direction = :direction');
     values[':direction'] = options.direction;
   }
-  const found: Record<string, unknown>[] = [];
-  const pages = paginateQuery(
-    { client: db.doc },
+  const found = await firstItems(
+    db,
     {
-      TableName: db.tableName,
       IndexName: byAssistant ? GSI2 : GSI1,
       KeyConditionExpression: byAssistant ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
       FilterExpression: filters.join(' AND '),
       ExpressionAttributeValues: values,
       ScanIndexForward: false,
-      // A little past what is wanted, so expired items filtered out rarely cost a second page.
-      Limit: Math.min(wanted + 20, 1000),
     },
+    wanted,
   );
-  for await (const page of pages) {
-    found.push(...(page.Items ?? []));
-    if (found.length >= wanted) break;
-  }
   const pageItems = found.slice(options.offset, options.offset + options.limit);
   return { calls: pageItems.map((item) => fromItem<CallRecord>(item)), hasMore: found.length > options.offset + options.limit };
 }

@@ -1,4 +1,5 @@
 import type { Call, CallMetrics, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
+import type { ToolAction } from '../domain/tool-action';
 
 /**
  * The stored call: the public Call fields plus every field the engine, the carrier callbacks, the
@@ -63,6 +64,8 @@ export interface CallDetailRecord {
   transcript: TranscriptEntry[];
   metrics: CallMetrics | Record<string, never>;
   recording_key: string | null;
+  /** The call's tool calls (absent on calls recorded before tools ran). */
+  actions?: ToolAction[];
   expires_at?: number;
 }
 

@@ -1,4 +1,4 @@
-import { paginateQuery } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './client';
 import { keys } from './table';
 
@@ -21,4 +21,23 @@ export async function queryBusinessPrefix<T>(db: Db, businessId: number, prefix:
   );
   for await (const page of pages) records.push(...(page.Items ?? []).map((item) => fromItem<T>(item)));
   return records;
+}
+
+/**
+ * The first `wanted` items a query yields, following pagination (the list routes' pages: DynamoDB
+ * has no offset, so a page at offset N reads N + limit + 1 items; the extra one tells `has_more`).
+ * Each request asks for a little more than wanted, so items filtered out rarely cost a second page.
+ */
+export async function firstItems(
+  db: Db,
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit'>,
+  wanted: number,
+): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  const pages = paginateQuery({ client: db.doc }, { ...input, TableName: db.tableName, Limit: Math.min(wanted + 20, 1000) });
+  for await (const page of pages) {
+    found.push(...(page.Items ?? []));
+    if (found.length >= wanted) break;
+  }
+  return found;
 }

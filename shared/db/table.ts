@@ -137,6 +137,15 @@ export const keys = {
   }),
   /** Ends with '#' so +1555 never matches +15551's entries. */
   callerMemoryPrefix: (e164: string) => `CALLER#${e164}#`,
+
+  /** A message a caller left (take_message, notify_team): in the business's partition, by id. */
+  message: (businessId: number, messageId: number) => ({ pk: biz(businessId), sk: `MESSAGE#${padId(messageId)}` }),
+  /** GSI1: a business's messages, newest first by creation (the `from`/`to` window is a key range). */
+  messageByBusiness: (businessId: number, createdAt: string, messageId: number) => ({
+    gsi1pk: `${biz(businessId)}#MESSAGES`,
+    gsi1sk: `${createdAt}#${padId(messageId)}`,
+  }),
+  messageByBusinessPartition: (businessId: number) => `${biz(businessId)}#MESSAGES`,
 } as const;
 
 /** Which of a call's items a sort key from the `callItemsPrefix` query names. */

@@ -49,13 +49,31 @@ export function fillVariables(
   return text.replace(PLACEHOLDER, (whole, name: string) => own(callVariables, name) ?? own(assistantVariables, name) ?? whole);
 }
 
+/** Which built-in tools a call offers, by the flag that offers each. */
+export interface OfferedBuiltins {
+  endCall: boolean;
+  transfer: boolean;
+  takeMessage: boolean;
+  notifyTeam: boolean;
+}
+
+/** The team addresses in the profile's `team_email` (comma, semicolon or space separated). */
+export function teamEmails(profile: BusinessProfile | null): string[] {
+  return (profile?.team_email ?? '').split(/[\s,;]+/).filter((address) => /^[^@\s]+@[^@\s]+$/.test(address));
+}
+
 /**
  * The built-in tools a call offers the model: the one list both the tools sent to the model and
  * the prompt's lines about them come from, so the prompt never names a tool the model does not have
- * (`transfer` needs the business profile's transfer number).
+ * (`transfer` needs the business profile's transfer number, `notify_team` a team email to tell).
  */
-export function offeredBuiltins(config: AssistantConfig, profile: BusinessProfile | null): { endCall: boolean; transfer: boolean } {
-  return { endCall: config.builtin.end_call, transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '' };
+export function offeredBuiltins(config: AssistantConfig, profile: BusinessProfile | null): OfferedBuiltins {
+  return {
+    endCall: config.builtin.end_call,
+    transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '',
+    takeMessage: config.builtin.messages,
+    notifyTeam: config.builtin.team_messages && teamEmails(profile).length > 0,
+  };
 }
 
 /** Rules every phone assistant follows, whatever its prompt: spoken style and the call's tools. */
@@ -70,6 +88,11 @@ function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound', 
   if (config.advanced.keypad) lines.push('Keys the caller presses arrive as messages like "[keypad] 1 2 3 #".');
   if (offered.endCall) lines.push('When the conversation is over and you have said goodbye, call the end_call tool.');
   if (offered.transfer) lines.push('If the caller asks for a person, or you cannot help, call the transfer tool.');
+  if (offered.takeMessage)
+    lines.push(
+      "To take a message, collect the caller's name and message, read them back, then call the take_message tool; say it was passed on only once the tool confirms.",
+    );
+  if (offered.notifyTeam) lines.push('If something is urgent and the team must know now, call the notify_team tool.');
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');
 }

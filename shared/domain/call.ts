@@ -3,6 +3,7 @@ import { ValidationError } from '../errors';
 import { SERVER_EVENT_KINDS, variablesField } from './assistant-config';
 import { parseListQuery, pageQueryFields, withRawInput } from './paging';
 import { E164_PATTERN } from './phone-number';
+import { ToolActionSchema, type ToolAction } from './tool-action';
 import {
   MAX_ID,
   idField,
@@ -96,11 +97,7 @@ export type ListCallsQuery = v.InferOutput<typeof ListCallsQuerySchema>;
 
 const INT_QUERY_NAMES: ReadonlySet<string> = new Set(['limit', 'offset', 'assistant_id']);
 
-/**
- * Parses GET /calls query strings: integers from strings (`int_parsing` otherwise), then the
- * bounds; every problem at once, in parameter order, loc `['query', name]`. Unknown
- * parameters are ignored.
- */
+/** Parses GET /calls query strings ({@link parseListQuery}). */
 export function parseListCallsQuery(query: Record<string, string | undefined>): ListCallsQuery {
   return parseListQuery(ListCallsQuerySchema, INT_QUERY_NAMES, query);
 }
@@ -166,13 +163,18 @@ export const CallSchema = strictDict({
 /** A call as the API returns it. */
 export type Call = v.InferOutput<typeof CallSchema>;
 
+/** One page of a list route (`{data, limit, offset, has_more}`, docs/design.md §4). */
+export function pageSchema<const S extends v.GenericSchema>(item: S) {
+  return strictDict({
+    data: v.array(item),
+    limit: intField({ ge: 1, le: 200 }),
+    offset: intField({ ge: 0, le: MAX_ID }),
+    has_more: v.boolean(),
+  });
+}
+
 /** GET /calls: one page, newest first by creation; `has_more` when another page follows (docs/design.md §4). */
-export const CallsPageSchema = strictDict({
-  data: v.array(CallSchema),
-  limit: intField({ ge: 1, le: 200 }),
-  offset: intField({ ge: 0, le: MAX_ID }),
-  has_more: v.boolean(),
-});
+export const CallsPageSchema = pageSchema(CallSchema);
 
 /** One utterance; times in ms from call start; `interrupted` when the caller cut it off. */
 export const TranscriptEntrySchema = strictDict({
@@ -293,6 +295,7 @@ export const CallDetailSchema = strictDict({
   metrics: v.union([CallMetricsSchema, strictDict({})]),
   recording_url: v.nullable(v.string()),
   webhook_deliveries: v.array(WebhookDeliveryViewSchema),
+  actions: v.pipe(v.array(ToolActionSchema), v.description('Every tool call of the call, in order (`[]` until it ends).')),
 });
 
 /** A call with its transcript and metrics, as GET /calls/{id} returns it. */
@@ -301,4 +304,5 @@ export type CallDetail = Call & {
   metrics: CallMetrics | Record<string, never>;
   recording_url: string | null;
   webhook_deliveries: WebhookDeliveryView[];
+  actions: ToolAction[];
 };

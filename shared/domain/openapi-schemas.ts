@@ -3,9 +3,11 @@ import * as v from 'valibot';
 import * as assistant from './assistant';
 import * as cfg from './assistant-config';
 import * as call from './call';
+import { MessageSchema, MessagesPageSchema } from './message';
 import { webhookBodySchemas } from './openapi-webhooks';
 import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
 import { ToolListSchema, ToolSchema } from './tool';
+import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
 import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
 
@@ -104,6 +106,9 @@ function responseSchemas(): Record<string, Json> {
       PhoneNumberList: PhoneNumberListSchema,
       ToolList: ToolListSchema,
       Usage: UsageSchema,
+      Message: MessageSchema,
+      MessagesPage: MessagesPageSchema,
+      ToolAction: ToolActionSchema,
       OpenApiDocument: v.record(v.string(), v.unknown()),
       ValidationItem: ValidationItemSchema,
       HTTPValidationError: HttpValidationErrorSchema,

@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import * as assistant from './assistant';
 import * as call from './call';
+import { ListMessagesQuerySchema } from './message';
 import { componentSchemas } from './openapi-schemas';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
@@ -203,6 +204,27 @@ function callPaths(): Json {
   };
 }
 
+function messagePaths(): Json {
+  const list = 'List the messages callers left (take_message, notify_team), newest first; `from` inclusive, `to` exclusive.';
+  return {
+    '/messages': {
+      get: {
+        ...op('listMessages', 'Messages', list, responses(jsonResponse('One page of messages.', 'MessagesPage'), INVALID)),
+        parameters: queryParams(ListMessagesQuerySchema),
+      },
+    },
+    '/messages/{message_id}': {
+      parameters: [idParam('message_id')],
+      get: op(
+        'getMessage',
+        'Messages',
+        'Get one message.',
+        responses(jsonResponse('The message.', 'Message'), { ...NOT_FOUND, ...INVALID }),
+      ),
+    },
+  };
+}
+
 function catalogPaths(): Json {
   return {
     '/phone-numbers': {
@@ -245,6 +267,7 @@ const TAGS: Record<string, string> = {
     'Start outbound calls; read every call, inbound or outbound, with its transcript, analysis, metrics, recording and webhook deliveries.',
   'Phone numbers': "The business's numbers (provisioned by ops) and the assistant each one answers with.",
   Usage: "The plan's minutes and the business's call load, read now.",
+  Messages: 'Messages callers left with an assistant, each linked to its call.',
   Tools: 'Custom HTTP tools an assistant can call during a conversation (provisioned by ops).',
   Meta: 'This document.',
   Webhooks: "Signed events POSTed to an assistant's `advanced.server_url` for the kinds in `advanced.server_events`.",
@@ -272,7 +295,7 @@ export function buildOpenApiDocument(): Json {
     servers: [{ url: '/api/v1' }],
     security: [{ bearerAuth: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-    paths: { ...assistantPaths(), ...callPaths(), ...catalogPaths() },
+    paths: { ...assistantPaths(), ...callPaths(), ...messagePaths(), ...catalogPaths() },
     webhooks: webhookOperations(),
     components: {
       schemas: componentSchemas(),

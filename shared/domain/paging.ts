@@ -33,13 +33,14 @@ export function withRawInput(items: ValidationItem[], raw: (name: string) => str
 
 /**
  * Parses a list's query strings: integers from strings for `intNames` (`int_parsing` otherwise),
- * then the bounds; every problem at once, in parameter order, loc `['query', name]`. Unknown
+ * then the bounds, then `check` on the parsed values; every problem at once, in parameter order, loc `['query', name]`. Unknown
  * parameters are ignored.
  */
 export function parseListQuery<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(
   schema: S,
   intNames: ReadonlySet<string>,
   query: Record<string, string | undefined>,
+  check: (parsed: v.InferOutput<S>) => ValidationItem[] = () => [],
 ): v.InferOutput<S> {
   const names = Object.keys(schema.entries);
   const items: ValidationItem[] = [];
@@ -52,6 +53,7 @@ export function parseListQuery<S extends v.ObjectSchema<v.ObjectEntries, undefin
     else values[name] = value;
   }
   const result = v.safeParse(schema, values, { abortPipeEarly: true });
+  if (result.success) items.push(...check(result.output));
   if (result.success && items.length === 0) return result.output;
   if (!result.success) items.push(...withRawInput(issuesToItems(result.issues, ['query']), (name) => query[name]));
   const order = (item: ValidationItem) => names.indexOf(String(item.loc[1]));

@@ -7,7 +7,7 @@ import type { DeliveryRepository } from '../db/delivery-repository';
 import type { IdAllocator } from '../db/ids';
 import { emptyBusinessProfile, type BusinessProfile } from '../domain/business-profile';
 import type { PhoneNumber } from '../domain/phone-number';
-import type { Tool } from '../domain/tool';
+import { RESERVED_TOOL_NAMES, type Tool } from '../domain/tool';
 import { AppError, NotFoundError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
 import { checkUrlSyntax } from '../security/ssrf';
@@ -116,6 +116,8 @@ export class AdminService {
 
   /** Registers a custom tool the business's assistants may call on its server. */
   async addTool(businessId: number, input: Omit<Tool, 'id' | 'created_at'>) {
+    if ((RESERVED_TOOL_NAMES as readonly string[]).includes(input.name))
+      throw new AdminInputError(`--name ${input.name} is reserved for a built-in tool; choose another name.`);
     const checked = checkUrlSyntax(input.server_url, this.deps.urlPolicy);
     if (!checked.ok) throw new AdminInputError(`--server-url refused: ${checked.reason}`);
     await this.deps.businesses.getBusiness(businessId);

@@ -3,6 +3,7 @@ import { metricsOfUnconnectedCall, type CallMetrics, type TranscriptEntry } from
 import { durationSeconds, expiryFor } from '../domain/carrier-status';
 import { outcomeForEndedReason } from '../domain/outcome';
 import { redactDeep } from '../domain/redact';
+import type { ToolAction } from '../domain/tool-action';
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { CallRecord, CallRepository, EndingFields } from '../db/call-repository';
 import type { CallSlotsRepository } from '../db/call-slots-repository';
@@ -30,6 +31,8 @@ export interface CallEnding {
   transcript?: TranscriptEntry[];
   metrics?: CallMetrics | Record<string, never>;
   recordingKey?: string | null;
+  /** The tool calls the assistant made (the call's `actions`). */
+  actions?: ToolAction[];
   /**
    * The assistant config the call ran with, when the caller holds it (the media session does):
    * the ending then follows it (redaction, HIPAA, `keep_days`) and the assistant is not read again.
@@ -171,6 +174,7 @@ export class CallLifecycle {
       // A call the engine never ran has no metrics of its own: it gets the documented empty ones.
       metrics: ending.metrics && Object.keys(ending.metrics).length > 0 ? ending.metrics : metricsOfUnconnectedCall(fields.duration_s),
       recording_key: hipaa ? null : (ending.recordingKey ?? null),
+      actions: actionsToStore(ending.actions ?? [], config),
       ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
     };
     const seen = { slotHeld: call.slot_held === true, reservedMinutes: call.reserved_minutes };
@@ -199,6 +203,15 @@ export class CallLifecycle {
       },
     ]);
   }
+}
+
+/**
+ * A call's actions as stored: redacted per `advanced.redact`; under HIPAA the arguments and
+ * results (names, numbers, notes) are dropped and only what ran, when and whether it worked stays.
+ */
+function actionsToStore(actions: ToolAction[], config: AssistantConfig): ToolAction[] {
+  if (config.advanced.hipaa) return actions.map((action) => ({ ...action, arguments: {}, result: '' }));
+  return redactDeep(actions, config.advanced.redact);
 }
 
 /** `endedAt` clamped between the answer and now (an ending can precede neither), or undefined when unusable. */

@@ -36,6 +36,7 @@ export function toCallDetailView(
     metrics: detail.metrics as CallDetail['metrics'],
     recording_url: extras.recordingUrl,
     webhook_deliveries: extras.deliveries,
+    actions: detail.actions ?? [],
   };
 }
 

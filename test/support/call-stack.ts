@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
+import { tableBackedToolPorts } from '../../media-service/src/tools/tool-ports';
+import type { ToolPorts } from '../../media-service/src/tools/tool-types';
+import type { Logger } from '../../shared/log';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
@@ -66,6 +69,8 @@ export interface CallStackOptions {
   consumers?: number;
   /** The wait of a call deferred at the concurrency cap (default the engine's: 1–2 s doubling to 30–60 s). */
   deferDelayS?: (attempt: number) => number;
+  /** The built-in tools' back ends (default: the stack's table, team notices as log lines). */
+  toolPorts?: (core: ApiHarness['core'], log: Logger) => ToolPorts;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -136,6 +141,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     assistants: core.assistantRepo,
     businesses: core.businesses,
     lifecycle,
+    toolPorts: options.toolPorts?.(core, log) ?? tableBackedToolPorts(core.db, core.ids, log),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },

@@ -1,7 +1,9 @@
 import type { CallRecord, StreamRefusal } from '../../../shared/db/call-repository';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
-import { buildCallScript, offeredBuiltins, type CallScript } from '../../../shared/domain/call-script';
+import { buildCallScript, type CallScript } from '../../../shared/domain/call-script';
+import { offeredTools, type OfferedTools } from '../tools/registry';
+import { ToolRunner } from '../tools/tool-runner';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { CallSessionDeps, SessionStart } from './session-types';
 
@@ -15,37 +17,15 @@ export interface CallContext {
   /** The other party's number (the caller inbound, the callee outbound). */
   partyNumber: string;
   tools: LlmToolDefinition[];
+  /** The offered built-in tools that run a back end (`take_message`, …), by the same decision as `tools`. */
+  actionTools: OfferedTools['actions'];
+  profile: BusinessProfile | null;
   /** The assistant's sealed `custom_key` (provider `custom`), opened only by the language-model factory. */
   customKeySealed?: string;
 }
 
 /** Why a stream gets no conversation. */
 export type ContextRefusal = StreamRefusal;
-
-/** The built-in tools this engine runs today; the others (booking, messages…) come later and are never offered unbuilt. */
-export function builtinTools(config: AssistantConfig, profile: BusinessProfile | null): LlmToolDefinition[] {
-  const offered = offeredBuiltins(config, profile);
-  const tools: LlmToolDefinition[] = [];
-  if (offered.endCall) {
-    tools.push({
-      name: 'end_call',
-      description: 'Hang up the call. Use it only after the conversation is finished and you have said goodbye.',
-      parameters: { type: 'object', properties: {}, additionalProperties: false },
-    });
-  }
-  if (offered.transfer) {
-    tools.push({
-      name: 'transfer',
-      description: 'Transfer the caller to a person on the team. Tell the caller you are transferring them first.',
-      parameters: {
-        type: 'object',
-        properties: { reason: { type: 'string', description: 'Why the caller needs a person.' } },
-        additionalProperties: false,
-      },
-    });
-  }
-  return tools;
-}
 
 /**
  * Attaches the stream to its call (one conditional write that also returns the call), then loads
@@ -68,13 +48,37 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const profile = business.profile ?? null;
   const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction });
   const transferNumber = profile?.transfer_number ?? '';
+  const offered = offeredTools(config, profile);
   return {
     call,
     config,
     script,
     transferNumber,
     partyNumber,
-    tools: builtinTools(config, profile),
+    tools: offered.definitions,
+    actionTools: offered.actions,
+    profile,
     ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
   };
+}
+
+/** The runner of one call's built-in tools: the tools it offers, on the process's back ends. */
+export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: number): ToolRunner {
+  const { call, config, profile, partyNumber } = context;
+  return new ToolRunner({
+    tools: context.actionTools,
+    context: {
+      businessId: call.business_id,
+      callId: call.id,
+      assistantId: call.assistant_id,
+      partyNumber,
+      profile,
+      config,
+      ports: deps.toolPorts,
+    },
+    now: deps.now,
+    t0,
+    timers: deps.timers,
+    log: deps.log,
+  });
 }

@@ -13,12 +13,16 @@ import { Voicemail } from './voicemail';
 export const FALLBACK_LINE =
   "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
 
-/** Tool calls after which the model is asked again, each answered "not available" (a model looping on them stops). */
-const MAX_TOOL_ROUNDS = 2;
+/** Tool rounds in a row (without the caller speaking) after which the model is asked again; a model looping on tools stops. */
+const MAX_TOOL_ROUNDS = 3;
 
-/** A tool call as either conversation kind reports it: only its name matters to the policy. */
+/** Said while a tool is still running after `toolFillerAfterMs` (never in the model's history). */
+export const TOOL_FILLER_LINE = 'One moment while I take care of that.';
+
+/** A tool call as either conversation kind reports it: its name and the model's JSON arguments. */
 export interface NamedCall {
   readonly name: string;
+  readonly arguments: string;
 }
 
 /** What the policy asks of its conversation: the voice and the model, which each kind drives its own way. */
@@ -39,8 +43,10 @@ export interface PolicyHooks<Call extends NamedCall> {
   bargeIn(): void;
   /** A keypad entry for the model (already in the transcript), entered at clock ms `at`. */
   answerKeypad(text: string, at: number): void;
-  /** Gives the model a tool call's error result. */
-  toolError(call: Call, error: string): void;
+  /** Gives the model a tool call's result (JSON text: the tool's output, or `{"error": …}`). */
+  toolResult(call: Call, output: string): void;
+  /** Says a short filler while a tool runs (never in the model's history). */
+  sayFiller(text: string): void;
   /** Asks the model for another reply (after tool results). */
   replyAgain(): void;
   /** Says fixed words as an assistant reply, then the conversation goes on (a failed transfer's apology). */
@@ -67,6 +73,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   #ending: EndedReason | undefined;
   #noticeTaken = false;
   #toolRounds = 0;
+  #toolsRunning = 0;
 
   constructor(deps: ConversationBaseDeps, hooks: PolicyHooks<Call>) {
     this.#d = deps;
@@ -122,9 +129,18 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.timers.cancel('silence');
   }
 
-  /** The caller said something: the next silence starts the idle messages over. */
+  /** The caller said something: the next silence starts the idle messages over, and tools may run again. */
   callerSpoke(): void {
     this.#idle.reset();
+    this.#toolRounds = 0;
+  }
+
+  /**
+   * Tools of the last reply are running: the caller's words wait in the history for their results
+   * (a model request must answer every tool call before the next message).
+   */
+  get toolsRunning(): boolean {
+    return this.#toolsRunning > 0;
   }
 
   /** One keypad key (`keypad` on, the call not ending): gathered into one caller message. */
@@ -148,14 +164,16 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   }
 
   /**
-   * A reply played to the end: acts on its `end_call` or `transfer` tool, other tools (asked again
-   * at most twice), or an end phrase. Returns false when the conversation simply goes on.
+   * A reply played to the end: acts on its `end_call` or `transfer` tool, runs its other tools and
+   * asks the model again with their results (at most {@link MAX_TOOL_ROUNDS} rounds in a row), or
+   * ends on an end phrase. Returns false when the conversation simply goes on.
    */
   afterReply(text: string, calls: readonly Call[]): boolean {
     const { config, script } = this.#d.context;
     const endCall = calls.find((call) => call.name === 'end_call');
     if (endCall) {
       this.log.tool('end_call', this.#d.now());
+      this.#d.tools.record(endCall, { ok: true, result: 'call ended' }, this.#d.now());
       void this.endCall('assistant_ended', { goodbye: script.endCallMessage !== '' && text === '' });
       return true;
     }
@@ -165,10 +183,11 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
       return true;
     }
     if (calls.length > 0 && this.#toolRounds++ < MAX_TOOL_ROUNDS) {
-      for (const call of calls) this.#hooks.toolError(call, `The tool ${call.name} is not available on this call.`);
-      this.#hooks.replyAgain();
+      void this.#runTools(calls);
       return true;
     }
+    const tooMany = JSON.stringify({ error: 'Too many tool calls in a row. Answer the caller now.' });
+    for (const call of calls) this.#hooks.toolResult(call, tooMany);
     if (!containsEndPhrase(text, config.advanced.end_call_phrases)) return false;
     void this.endCall('end_phrase', { goodbye: false });
     return true;
@@ -230,12 +249,27 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     void this.endCall('silence_timeout', { goodbye: true });
   }
 
+  /** Runs a reply's tools together (a filler if they take long), then gives the model their results. */
+  async #runTools(calls: readonly Call[]): Promise<void> {
+    this.#toolsRunning++;
+    this.timers.set('tool-filler', this.#d.tuning.toolFillerAfterMs, () => this.#hooks.sayFiller(TOOL_FILLER_LINE));
+    const outputs = await Promise.all(calls.map((call) => this.#d.tools.run(call)));
+    this.timers.cancel('tool-filler');
+    this.#toolsRunning--;
+    if (this.#ending !== undefined) return;
+    calls.forEach((call, index) => this.#hooks.toolResult(call, outputs[index]!));
+    this.#hooks.replyAgain();
+  }
+
   async #transfer(call: Call): Promise<void> {
     this.#ending = 'transferred';
     this.log.tool(`transfer to ${this.#d.context.transferNumber}`, this.#d.now());
+    // Recorded first: the carrier may stop the stream (and the session record the call) before the redirect's reply.
+    const action = this.#d.tools.record(call, { ok: true, result: 'transferred' }, this.#d.now());
     if (await transferCall(this.#d, this.timers)) return;
     this.#ending = undefined;
-    this.#hooks.toolError(call, 'The transfer failed.');
+    if (action) Object.assign(action, { ok: false, result: '', error: 'The transfer failed.' });
+    this.#hooks.toolResult(call, JSON.stringify({ error: 'The transfer failed.' }));
     this.#hooks.sayReply(TRANSFER_FAILED);
   }
 

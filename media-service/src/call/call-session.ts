@@ -5,10 +5,11 @@ import { Pacer } from '../pipeline/pacer';
 import type { CallTransportEvent } from '../ports/call-transport';
 import type { AnsweredBy } from '../ports/telephony';
 import { CallRecorder } from '../recording/call-recorder';
-import { loadCallContext, type CallContext } from './call-context';
+import { loadCallContext, toolRunnerFor, type CallContext } from './call-context';
 import { buildCallMetrics, modelLabelFor, newCounters } from './call-metrics';
 import { CallerAudio } from './caller-audio';
 import { openConversation } from './conversation-drivers';
+import type { ToolRunner } from '../tools/tool-runner';
 import type { CallSessionDeps, ConversationDriver, SessionHandle, SessionStart, SessionTuning, SessionView } from './session-types';
 
 /** Defaults of {@link SessionTuning}. */
@@ -21,6 +22,8 @@ export const DEFAULT_SESSION_TUNING: SessionTuning = {
   dtmfIdleMs: 1500,
   goodbyeMaxMs: 8000,
   voicemailQuietMs: 2500,
+  /** About a second: past it a caller starts to wonder whether anyone is there (docs/design.md §7). */
+  toolFillerAfterMs: 1000,
 };
 
 /**
@@ -59,6 +62,7 @@ class CallSession implements SessionView {
   /** Caller audio on its way to the conversation (kept while it loads). */
   readonly #callerAudio = new CallerAudio();
   #recorder: CallRecorder | undefined;
+  #tools: ToolRunner | undefined;
   #reason: EndedReason | undefined;
   #carrierEnded = false;
   #resolveEnded!: () => void;
@@ -118,6 +122,9 @@ class CallSession implements SessionView {
       const target = { businessId: claims.businessId, callId: claims.callId };
       this.#recorder = new CallRecorder({ store: deps.recordings, target, maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
+    const tools = toolRunnerFor(deps, context, this.#t0);
+    this.#tools = tools;
+    this.#cleanups.push(() => tools.close());
     const driver = await openConversation({
       deps,
       context,
@@ -133,6 +140,7 @@ class CallSession implements SessionView {
         log: deps.log,
         finish: (reason) => this.#finish(reason),
         t0: this.#t0,
+        tools,
       },
       session: this,
       signal: this.#abort.signal,
@@ -266,6 +274,7 @@ class CallSession implements SessionView {
         transcript,
         metrics,
         recordingKey,
+        actions: this.#tools?.actions() ?? [],
         config: context.config,
         call: this.#answered,
       });

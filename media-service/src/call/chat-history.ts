@@ -37,9 +37,16 @@ export class ChatHistory {
     return message;
   }
 
-  /** A tool call's error result, for the model's next round. */
-  toolError(toolCallId: string, error: string): void {
-    this.#messages.push({ role: 'tool', toolCallId, content: JSON.stringify({ error }) });
+  /**
+   * A tool call's result (JSON text), for the model's next round: placed right after the assistant
+   * message that called it (and its other results), so caller words that arrived while the tool
+   * ran come after it, as the chat API requires.
+   */
+  toolResult(toolCallId: string, output: string): void {
+    const caller = this.#messages.findIndex((m) => m.role === 'assistant' && m.toolCalls?.some((call) => call.id === toolCallId));
+    let at = caller < 0 ? this.#messages.length : caller + 1;
+    while (at < this.#messages.length && this.#messages[at]!.role === 'tool') at++;
+    this.#messages.splice(at, 0, { role: 'tool', toolCallId, content: output });
   }
 
   /** Barge-in: `message` becomes what the caller heard of `utterance` (dropped when nothing was). */

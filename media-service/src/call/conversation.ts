@@ -67,7 +67,8 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
         this.#history.push({ role: 'user', content: text });
         this.#answer({ endOfTurnAt: at, eager: false }, text);
       },
-      toolError: (call, error) => this.#history.toolError(call.id, error),
+      toolResult: (call, output) => this.#history.toolResult(call.id, output),
+      sayFiller: (text) => void this.#say('filler', text),
       replyAgain: () => void this.#reply('reply'),
       sayReply: (text) => void this.#say('reply', text).done.then(() => this.#afterSpeech()),
     });
@@ -110,6 +111,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
         return this.#onUpdate(event.transcript);
       case 'eager_end_of_turn':
         if (!this.#d.context.config.transcriber.eager || this.policy.voicemail.active || this.#turn || this.#speaker.speaking) return;
+        if (this.policy.toolsRunning) return;
         return this.#eager.guess(event.transcript);
       case 'turn_resumed':
         return this.#eager.drop();
@@ -154,6 +156,8 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
 
   /** Replies to the caller's newest words, reusing an eager reply when its guess held. */
   #answer(timing: TurnTiming, text: string): void {
+    // The reply after the running tools answers these words too (they are in the history already).
+    if (this.policy.toolsRunning) return;
     if (this.#speaker.audible) {
       this.#eager.drop();
       if (!isBackchannel(text)) this.#heldUserTurn = true;

@@ -54,7 +54,8 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
         this.#session?.sendUserText(text);
         void this.#responses.request('reply');
       },
-      toolError: (call, error) => this.#session?.sendFunctionOutput(call.callId, JSON.stringify({ error }), false),
+      toolResult: (call, output) => this.#session?.sendFunctionOutput(call.callId, output, false),
+      sayFiller: (text) => void this.#responses.request('filler', verbatim(text)),
       replyAgain: () => void this.#responses.request('reply'),
       sayReply: (text) => void this.#responses.request('reply', verbatim(text)),
     });

@@ -18,6 +18,8 @@ import type { CallContext } from './call-context';
 import type { CallCounters } from './call-metrics';
 import type { CallerAudio } from './caller-audio';
 import type { Logger } from '../../../shared/log';
+import type { ToolRunner } from '../tools/tool-runner';
+import type { ToolPorts } from '../tools/tool-types';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -69,6 +71,8 @@ export interface CallSessionDeps {
   assistants: AssistantRepository;
   businesses: BusinessRepository;
   lifecycle: CallLifecycle;
+  /** The back ends of the built-in tools (messages, team notices). */
+  toolPorts: ToolPorts;
   /** Where recordings go; undefined disables recording (e.g. a stage without a bucket). */
   recordings?: RecordingStore;
   /** Summaries of this caller's earlier calls, rendered for the prompt ('' for none). */
@@ -95,6 +99,8 @@ export interface SessionTuning {
   goodbyeMaxMs: number;
   /** Wait after a voicemail greeting before leaving the message when no beep is reported. */
   voicemailQuietMs: number;
+  /** A tool still running after this long gets a short spoken filler. */
+  toolFillerAfterMs: number;
 }
 
 /** What either conversation (standard or live) needs from its session; each adds its providers. */
@@ -112,6 +118,8 @@ export interface ConversationBaseDeps {
   finish: (reason: EndedReason) => void;
   /** Clock ms of the stream start (transcript times are relative to it). */
   t0: number;
+  /** Runs the call's built-in tools and keeps its `actions`. */
+  tools: ToolRunner;
 }
 
 /**

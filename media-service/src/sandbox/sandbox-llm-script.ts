@@ -1,5 +1,6 @@
 import { sampleJsonSchema } from './json-schema-sample';
 import { messageText, type ChatRequest } from './openai-wire';
+import { toolIntentReply, toolResultReply } from './sandbox-tool-intents';
 
 /**
  * The sandbox LLM's brain: a deterministic choice of reply for a chat-completions request, so a
@@ -8,9 +9,10 @@ import { messageText, type ChatRequest } from './openai-wire';
  * - Scripted replies queued with {@link SandboxLlmScript.enqueue} answer the next requests, in order.
  * - `response_format: json_schema` gets JSON that validates against the schema, drawn from the
  *   conversation (see `json-schema-sample.ts`); `json_object` gets a small JSON object.
- * - Otherwise: a greeting when the caller has not spoken, a short acknowledgement after a tool
- *   result, a goodbye plus an `end_call` tool call (when that tool is offered) when the caller
- *   says goodbye, and a receptionist answer keyed on the caller's last words.
+ * - Otherwise: a greeting when the caller has not spoken, the tool's result spoken back after a
+ *   tool result, a goodbye plus an `end_call` tool call (when that tool is offered) when the caller
+ *   says goodbye, a built-in tool call when the caller's words ask for one and it is offered
+ *   (`sandbox-tool-intents.ts`), and a receptionist answer keyed on the caller's last words.
  *
  * @example
  * ```ts
@@ -84,11 +86,13 @@ export class SandboxLlmScript {
 
   #converse(request: ChatRequest): SandboxLlmReply {
     const last = request.messages.at(-1);
-    if (last?.role === 'tool') return { text: 'All done. Is there anything else I can help you with?' };
+    if (last?.role === 'tool') return toolResultReply(request);
     const userText = [...request.messages].reverse().find((m) => m.role === 'user');
     if (!userText) return { text: 'Hello! Thanks for calling. How can I help you today?' };
     const said = messageText(userText).trim();
     if (GOODBYE.test(said)) return goodbye(request);
+    const tool = toolIntentReply(request, said);
+    if (tool) return tool;
     if (HUMAN.test(said) && request.tools?.some((t) => t.function.name === 'transfer')) {
       return {
         text: 'Of course, let me transfer you to someone on the team.',

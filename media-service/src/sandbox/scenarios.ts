@@ -177,6 +177,21 @@ export const KEYPRESSER = scenario(
   { description: 'Says hello, presses 1, then types 1234# (DTMF), then says goodbye and hangs up.' },
 );
 
+/** Leaves an urgent message for Dana with the assistant (the `take_message` tool), then says goodbye. */
+export const MESSAGE = scenario(
+  'message',
+  [
+    step.waitForAssistant({ timeoutMs: 8000 }),
+    step.say("Hi, this is Jordan Lee. Can you take a message for Dana: the boiler is leaking, it's urgent."),
+    // The assistant says it will take the message, the tool runs, then it says the message was passed on.
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.say("No, that's all. Thanks, goodbye!"),
+    step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
+    step.hangup(),
+  ],
+  { description: 'Introduces themselves, leaves an urgent message for Dana (take_message), then says goodbye.' },
+);
+
 /**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
@@ -187,6 +202,7 @@ export const SANDBOX_SCENARIOS = {
   interrupter: INTERRUPTER,
   silent: SILENT,
   keypad: KEYPRESSER,
+  message: MESSAGE,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../call/session-defaults';
+import { tableBackedToolPorts } from '../tools/tool-ports';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { AssistantRepository } from '../../../shared/db/assistant-repository';
@@ -199,6 +200,7 @@ function sessionDeps(
     assistants: built.assistants,
     businesses: built.businesses,
     lifecycle: built.lifecycle,
+    toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log),
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
     ...tableBackedSessionDeps(built.calls, memory),
     providers: providers.labels,

@@ -252,7 +252,7 @@ describe('GET /calls and /calls/{id}', () => {
     // Act
     const detail = await json(await tenant.request('GET', `/calls/${created.id}`));
     // Assert
-    expect(detail).toEqual({ ...created, transcript: [], metrics: {}, recording_url: null, webhook_deliveries: [] });
+    expect(detail).toEqual({ ...created, transcript: [], metrics: {}, recording_url: null, webhook_deliveries: [], actions: [] });
   });
 
   it('GET /calls/{id} gives a 15-minute presigned recording_url that downloads the recording', async () => {

@@ -91,7 +91,15 @@ async function realResponses(): Promise<{ samples: TypedSample[]; call: any }> {
   const spare = await json(tenant, 'POST', '/assistants', {});
   const deleted = await json(tenant, 'DELETE', `/assistants/${spare.id}`);
   const to = uniqueNumber();
-  const steps = [waitForAssistant(), step.say('Are you open on Saturday mornings?'), waitForAssistant(), step.hangup()];
+  // A question, then a message (take_message), so the call's `actions` and the messages list are real too.
+  const steps = [
+    waitForAssistant(),
+    step.say('Are you open on Saturday mornings?'),
+    waitForAssistant(),
+    step.say('This is Sam Lee. Can you take a message for Dana: please call me back.'),
+    step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 }),
+    step.hangup(),
+  ];
   stack.carrier.registerScenario(to, scenario(`openapi client ${to}`, steps));
   const created = await json(tenant, 'POST', '/calls', { assistant_id: assistant.id, to, variables: { name: 'Sam' } });
   await stack.whenCallEnded(tenant.businessId, created.id);
@@ -104,10 +112,17 @@ async function realResponses(): Promise<{ samples: TypedSample[]; call: any }> {
     { name: 'created', type: 'Schemas["Call"]', value: created },
     { name: 'page', type: 'Schemas["CallsPage"]', value: await json(tenant, 'GET', '/calls?limit=5') },
     { name: 'call', type: 'Schemas["CallDetail"]', value: call },
+    // The take_message the caller asked for (undefined, and so a compile error, if the tool did not run).
+    {
+      name: 'actions',
+      type: 'Schemas["ToolAction"]',
+      value: call.actions.find((action: { name: string }) => action.name === 'take_message'),
+    },
     // `metrics` is typed `CallMetrics | {}`: TypeScript checks unknown keys only against a union as a whole, so once more alone.
     { name: 'metrics', type: 'Schemas["CallMetrics"]', value: call.metrics },
     { name: 'numbers', type: 'Schemas["PhoneNumberList"]', value: await json(tenant, 'GET', '/phone-numbers') },
     { name: 'tools', type: 'Schemas["ToolList"]', value: await json(tenant, 'GET', '/tools') },
+    { name: 'messages', type: 'Schemas["MessagesPage"]', value: await json(tenant, 'GET', `/messages?call_id=${created.id}`) },
     { name: 'notFound', type: 'Schemas["ErrorBody"]', value: await json(tenant, 'GET', '/calls/999999999') },
     { name: 'invalid', type: 'Schemas["HTTPValidationError"]', value: await json(tenant, 'POST', '/calls', {}) },
     { name: 'startedHook', type: 'operations["callStartedWebhook"]["requestBody"]["content"]["application/json"]', value: started },
@@ -129,6 +144,8 @@ function withUndocumentedKeys(samples: TypedSample[]): { broken: TypedSample[]; 
     call: (value) => value.transcript[0],
     metrics: (value) => value.turns[0],
     tools: (value) => value.data[0],
+    messages: (value) => value.data[0],
+    actions: (value) => value,
     completedHook: (value) => value.data,
     startedHook: (value) => value,
   };

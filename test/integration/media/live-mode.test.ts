@@ -111,4 +111,35 @@ describe.concurrent('live mode (speech-to-speech over the sandbox Realtime endpo
     expect(lines[1]).toBe('user: [keypad] 4 2 #');
     expect(lines[2]).toMatch(/^assistant: /);
   });
+
+  it(
+    "tools: take_message runs from the caller's words, its output goes back as a function_call_output, and the model speaks it",
+    T,
+    async () => {
+      // Arrange
+      const config = { mode: 'live', first_message: 'Hello, Acme Plumbing.', advanced: QUIET };
+      const steps = [
+        waitForAssistant(),
+        step.say('Hi, this is Jordan Lee. Can you take a message for Dana: the boiler is leaking.'),
+        step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 }),
+        step.hangup(),
+      ];
+      // Act
+      const { tenant, callId } = await callScripted(stack, config, steps);
+      const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+      // Assert
+      expect(detail.actions).toEqual([
+        expect.objectContaining({
+          name: 'take_message',
+          ok: true,
+          arguments: { name: 'Jordan Lee', message: 'For Dana: the boiler is leaking.', urgent: false },
+        }),
+      ]);
+      const messages = (await (await tenant.request('GET', `/messages?call_id=${callId}`)).json()) as { data: { body: string }[] };
+      expect(messages.data.map((message) => message.body)).toEqual(['For Dana: the boiler is leaking.']);
+      expect(detail.transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text)).toContain(
+        "I've saved your message for the team. Is there anything else I can help you with?",
+      );
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTools } from '../../../media-service/src/call/call-context';
+import { offeredTools } from '../../../media-service/src/tools/registry';
 import { parseAssistantConfig, type AssistantConfig, type AssistantConfigInput } from '../../../shared/domain/assistant-config';
 import { describeBusiness, emptyBusinessProfile, type BusinessProfile } from '../../../shared/domain/business-profile';
 import {
@@ -133,12 +133,32 @@ describe('buildSystemPrompt', () => {
       });
       // Act
       const prompt = buildSystemPrompt(input);
-      const tools = builtinTools(input.config, input.profile).map((tool) => tool.name);
+      const tools = offeredTools(input.config, input.profile).definitions.map((tool) => tool.name);
       // Assert: the prompt and the tools sent to the model agree
       expect(prompt.includes('transfer tool')).toBe(offered);
       expect(tools.includes('transfer')).toBe(offered);
     },
   );
+
+  it.each([
+    { builtin: {}, teamEmail: 'desk@acme.test', expected: ['end_call', 'take_message', 'notify_team'] },
+    { builtin: {}, teamEmail: '', expected: ['end_call', 'take_message'] },
+    { builtin: { messages: false }, teamEmail: 'desk@acme.test, owner@acme.test', expected: ['end_call', 'notify_team'] },
+    { builtin: { team_messages: false, end_call: false }, teamEmail: 'desk@acme.test', expected: ['take_message'] },
+    { builtin: { messages: false, team_messages: false }, teamEmail: 'not an address', expected: ['end_call'] },
+  ])('names exactly the message tools offered (builtin $builtin, team email "$teamEmail")', ({ builtin, teamEmail, expected }) => {
+    // Arrange
+    const input = scriptInput({
+      config: config({ builtin } as AssistantConfigInput),
+      profile: { ...acme, transfer_number: '', team_email: teamEmail },
+    });
+    // Act
+    const prompt = buildSystemPrompt(input);
+    const tools = offeredTools(input.config, input.profile).definitions.map((tool) => tool.name);
+    // Assert: the prompt and the tools sent to the model agree
+    expect(tools).toEqual(expected);
+    for (const name of ['end_call', 'take_message', 'notify_team']) expect(prompt.includes(`${name} tool`)).toBe(expected.includes(name));
+  });
 
   it('names the configured language', () => {
     // Arrange / Act

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
 import type { CallRecord } from '../../../../shared/db/call-repository';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../../shared/domain/assistant-config';
 import type { EndedReason } from '../../../../shared/domain/call';
@@ -8,9 +9,11 @@ import { newCounters } from '../../../../media-service/src/call/call-metrics';
 import { DEFAULT_SESSION_TUNING } from '../../../../media-service/src/call/call-session';
 import type { ConversationBaseDeps } from '../../../../media-service/src/call/session-types';
 import { FakeClock } from '../support/fake-clock';
+import { ToolRunner } from '../../../../media-service/src/tools/tool-runner';
+import type { BuiltinTool } from '../../../../media-service/src/tools/tool-types';
 import { captureLogger } from '../../../support/capture-logger';
 
-type Call = { id: string; name: string };
+type Call = { id: string; name: string; arguments: string };
 
 /** A port these tests never reach: any use fails the test loudly. */
 function unreachable<T extends object>(name: string): T {
@@ -25,6 +28,7 @@ interface RigOptions {
   advanced?: Partial<AssistantConfig['advanced']>;
   script?: Partial<CallScript>;
   direction?: 'inbound' | 'outbound';
+  tools?: BuiltinTool<any>[];
 }
 
 /**
@@ -49,8 +53,17 @@ function rig(options: RigOptions = {}) {
     ...options.script,
   };
   const call = { id: 7, business_id: 1, direction: options.direction ?? 'outbound' } as CallRecord;
+  const { log } = captureLogger((line) => void events.push(`log ${line.message}`));
+  const tools = new ToolRunner({
+    tools: options.tools ?? [],
+    context: { businessId: 1, callId: 7, assistantId: 3, partyNumber: '+15550100002', profile: null, config, ports: unreachable('ports') },
+    now: clock.now,
+    t0: 0,
+    timers: clock.timers,
+    log,
+  });
   const deps: ConversationBaseDeps = {
-    context: { call, config, script, transferNumber: '', partyNumber: '+15550100002', tools: [] },
+    context: { call, config, script, transferNumber: '', partyNumber: '+15550100002', tools: [], actionTools: [], profile: null },
     telephony: unreachable('telephony'),
     lifecycle: unreachable('lifecycle'),
     callSid: 'CA1',
@@ -58,9 +71,10 @@ function rig(options: RigOptions = {}) {
     tuning: DEFAULT_SESSION_TUNING,
     now: clock.now,
     timers: clock.timers,
-    log: captureLogger((line) => void events.push(`log ${line.message}`)).log,
+    log,
     finish: (reason) => void finished.push(reason),
     t0: 0,
+    tools,
   };
   const hooks: PolicyHooks<Call> = {
     silenceAssistant: () => void events.push('silence'),
@@ -74,7 +88,8 @@ function rig(options: RigOptions = {}) {
     audible: () => state.audible,
     bargeIn: () => void events.push('barge-in'),
     answerKeypad: (text, at) => void events.push(`keypad ${text} @${at}`),
-    toolError: (c, error) => void events.push(`tool ${c.id}: ${error}`),
+    toolResult: (c, output) => void events.push(`tool ${c.id}: ${output}`),
+    sayFiller: (text) => void events.push(`filler: ${text}`),
     replyAgain: () => void events.push('reply again'),
     sayReply: (text) => void events.push(`reply: ${text}`),
   };
@@ -86,7 +101,7 @@ function rig(options: RigOptions = {}) {
     release();
     await settle();
   };
-  return { clock, events, finished, state, policy, played, settle };
+  return { clock, events, finished, state, policy, played, settle, tools };
 }
 
 describe('CallPolicy ending', () => {
@@ -314,8 +329,14 @@ describe('CallPolicy voicemail', () => {
 
 describe('CallPolicy after a reply', () => {
   it.each([
-    ['end_call after words: no goodbye', 'Thanks, bye.', [{ id: 'c1', name: 'end_call' }], 'assistant_ended', []],
-    ['end_call with nothing said: the goodbye', '', [{ id: 'c1', name: 'end_call' }], 'assistant_ended', ['say goodbye: Goodbye.']],
+    ['end_call after words: no goodbye', 'Thanks, bye.', [{ id: 'c1', name: 'end_call', arguments: '{}' }], 'assistant_ended', []],
+    [
+      'end_call with nothing said: the goodbye',
+      '',
+      [{ id: 'c1', name: 'end_call', arguments: '{}' }],
+      'assistant_ended',
+      ['say goodbye: Goodbye.'],
+    ],
     ['an end phrase', 'Goodbye!', [], 'end_phrase', []],
   ] as const)('%s', (_name, text, calls, reason, said) => {
     // Arrange
@@ -328,18 +349,6 @@ describe('CallPolicy after a reply', () => {
     expect(events.filter((event) => event.startsWith('say'))).toEqual(said);
   });
 
-  it('tools this call does not run are answered twice, then the conversation goes on', () => {
-    // Arrange
-    const { events, policy } = rig();
-    const calls = [{ id: 'c1', name: 'book' }];
-    // Act
-    const rounds = [policy.afterReply('', calls), policy.afterReply('', calls), policy.afterReply('', calls)];
-    // Assert
-    expect(rounds).toEqual([true, true, false]);
-    const round = ['tool c1: The tool book is not available on this call.', 'reply again'];
-    expect(events).toEqual([...round, ...round]);
-  });
-
   it('ordinary words: the conversation goes on; the notice is given out once', () => {
     // Arrange
     const { policy } = rig({ script: { notice: 'This call is recorded.' } });
@@ -349,5 +358,165 @@ describe('CallPolicy after a reply', () => {
     // Assert
     expect(handled).toBe(false);
     expect(notices).toEqual(['This call is recorded.', undefined]);
+  });
+});
+
+/** A test tool whose handler the test settles: `resolve`, `reject`, or never (a timeout). */
+function controlledTool(name = 'lookup', timeoutMs = 5000) {
+  const control: { resolve?: (value: { output: Record<string, unknown>; summary: string }) => void; reject?: (error: Error) => void } = {};
+  const tool: BuiltinTool<{ q: string }> = {
+    offeredBy: 'takeMessage',
+    definition: { name, description: 'Looks up.', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+    args: v.strictObject({ q: v.pipe(v.string(), v.minLength(1)) }),
+    timeoutMs,
+    unavailable: 'The lookup system did not answer.',
+    execute: () =>
+      new Promise((resolve, reject) => {
+        control.resolve = resolve;
+        control.reject = reject;
+      }),
+  };
+  return { tool, control };
+}
+
+const lookup = (args: unknown = { q: 'boiler' }) => ({ id: 'c1', name: 'lookup', arguments: JSON.stringify(args) });
+
+describe('CallPolicy tools', () => {
+  it('runs a tool, gives the model its output and asks again; the action is recorded', async () => {
+    // Arrange
+    const { tool, control } = controlledTool();
+    const { events, policy, clock, settle, tools } = rig({ tools: [tool] });
+    // Act
+    const handled = policy.afterReply('Let me check.', [lookup()]);
+    const running = policy.toolsRunning;
+    clock.advance(300);
+    control.resolve!({ output: { found: 2 }, summary: '2 found' });
+    await settle();
+    // Assert
+    expect(handled).toBe(true);
+    expect(running).toBe(true);
+    expect(policy.toolsRunning).toBe(false);
+    expect(events).toEqual(['tool c1: {"found":2}', 'reply again']);
+    expect(tools.actions()).toEqual([
+      { name: 'lookup', arguments: { q: 'boiler' }, ok: true, result: '2 found', error: null, at_ms: 0, duration_ms: 300 },
+    ]);
+  });
+
+  it('a tool still running after toolFillerAfterMs gets one filler', async () => {
+    // Arrange
+    const { tool, control } = controlledTool();
+    const { events, policy, clock, settle } = rig({ tools: [tool] });
+    // Act
+    policy.afterReply('', [lookup()]);
+    clock.advance(999);
+    const before = [...events];
+    clock.advance(1);
+    control.resolve!({ output: {}, summary: 'done' });
+    await settle();
+    // Assert
+    expect(before).toEqual([]);
+    expect(events).toEqual(['filler: One moment while I take care of that.', 'tool c1: {}', 'reply again']);
+  });
+
+  it('a tool that times out: the model is told in plain words, and the action records the error', async () => {
+    // Arrange
+    const { tool } = controlledTool('lookup', 2000);
+    const { events, policy, clock, settle, tools } = rig({ tools: [tool] });
+    // Act
+    policy.afterReply('', [lookup()]);
+    clock.advance(2000);
+    await settle();
+    // Assert
+    expect(events).toEqual([
+      'filler: One moment while I take care of that.',
+      'log call.tool.timeout',
+      'tool c1: {"error":"The lookup system did not answer."}',
+      'reply again',
+    ]);
+    expect(tools.actions()[0]).toMatchObject({ ok: false, result: '', error: 'The lookup system did not answer.', duration_ms: 2000 });
+  });
+
+  it.each([
+    ['a failing back end', { q: 'x' }, 'The lookup system did not answer.'],
+    [
+      'invalid arguments',
+      { q: '' },
+      'The arguments were not valid (q: String should have at least 1 character). Ask the caller, then call the tool again.',
+    ],
+    [
+      'an unknown field',
+      { q: 'x', secret: 1 },
+      'The arguments were not valid (secret: Extra inputs are not permitted). Ask the caller, then call the tool again.',
+    ],
+  ])('%s: the model hears the error and is asked again', async (_name, args, error) => {
+    // Arrange
+    const { tool, control } = controlledTool();
+    const { events, policy, settle, tools } = rig({ tools: [tool] });
+    // Act
+    policy.afterReply('', [lookup(args)]);
+    control.reject?.(new Error('connection reset'));
+    await settle();
+    // Assert
+    expect(events.filter((event) => !event.startsWith('log'))).toEqual([`tool c1: ${JSON.stringify({ error })}`, 'reply again']);
+    expect(tools.actions()[0]).toMatchObject({ name: 'lookup', ok: false, error });
+  });
+
+  it('tools this call does not offer are answered "not available" three rounds in a row, then the caller is answered', async () => {
+    // Arrange
+    const { events, policy, settle, tools } = rig();
+    const calls = [{ id: 'c1', name: 'book', arguments: '{}' }];
+    // Act
+    const rounds: boolean[] = [];
+    for (let round = 0; round < 4; round++) {
+      rounds.push(policy.afterReply('', calls));
+      await settle();
+    }
+    // Assert
+    expect(rounds).toEqual([true, true, true, false]);
+    const round = ['tool c1: {"error":"The tool book is not available on this call."}', 'reply again'];
+    expect(events).toEqual([...round, ...round, ...round, 'tool c1: {"error":"Too many tool calls in a row. Answer the caller now."}']);
+    expect(tools.actions()).toHaveLength(3);
+  });
+
+  it('the caller speaking starts the tool rounds over', async () => {
+    // Arrange
+    const { policy, settle } = rig();
+    const calls = [{ id: 'c1', name: 'book', arguments: '{}' }];
+    for (let round = 0; round < 3; round++) policy.afterReply('', calls);
+    await settle();
+    // Act
+    policy.callerSpoke();
+    const handled = policy.afterReply('', calls);
+    // Assert
+    expect(handled).toBe(true);
+  });
+
+  it('a call that ends while a tool runs: the tool is aborted and nothing more is asked of the model', async () => {
+    // Arrange
+    const { tool } = controlledTool();
+    let aborted = false;
+    tool.execute = (_args, context) =>
+      new Promise((_, reject) => context.signal.addEventListener('abort', () => ((aborted = true), reject(new Error('aborted')))));
+    const { events, policy, settle, tools } = rig({ tools: [tool] });
+    // Act
+    policy.afterReply('', [lookup()]);
+    void policy.endCall('caller_hung_up', { goodbye: false });
+    tools.close();
+    await settle();
+    // Assert
+    expect(aborted).toBe(true);
+    expect(events.filter((event) => event.startsWith('tool') || event === 'reply again')).toEqual([]);
+    expect(tools.actions()[0]).toMatchObject({ ok: false, error: 'The lookup system did not answer.' });
+  });
+
+  it('end_call is recorded as an action', () => {
+    // Arrange
+    const { policy, tools } = rig();
+    // Act
+    policy.afterReply('Bye.', [{ id: 'c9', name: 'end_call', arguments: '' }]);
+    // Assert
+    expect(tools.actions()).toEqual([
+      { name: 'end_call', arguments: {}, ok: true, result: 'call ended', error: null, at_ms: 0, duration_ms: 0 },
+    ]);
   });
 });

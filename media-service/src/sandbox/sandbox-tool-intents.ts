@@ -1,0 +1,104 @@
+import { messageText, type ChatRequest } from './openai-wire';
+import type { SandboxLlmReply } from './sandbox-llm-script';
+
+/**
+ * How the sandbox model uses the platform's built-in tools, so a sandbox call exercises them from
+ * the caller's words alone: each intent names the tool, the words that ask for it, the arguments it
+ * draws from the conversation, and how it speaks the tool's output back. Deterministic, so tests
+ * predict every word. Adding a tool (check_availability, book_appointment, …) is adding an intent
+ * here (docs/design.md §7).
+ */
+export interface ToolIntent {
+  tool: string;
+  /** The caller's words that ask for the tool. */
+  asks: RegExp;
+  /**
+   * The call to make from the caller's latest words and everything the caller said; or words to
+   * say instead when something the tool needs is missing (the model asks for it).
+   */
+  call(said: string, callerWords: string): { saying: string; args: Record<string, unknown> } | { ask: string };
+  /** What to say with the tool's successful output. */
+  speak(output: Record<string, unknown>): string;
+}
+
+const URGENT = /\b(urgent|urgently|emergency|asap|right away)\b/i;
+// The lead-in in any case ("This is", "this is"), the name capitalised as a transcript writes it.
+const NAME = /\b(?:[Tt]his is|[Mm]y name is|[Mm]y name's|I am|I'm|[Ii]t's)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)/;
+const NUMBER = /(\+?\d[\d\s().-]{6,}\d)/;
+
+/** The caller's name, as the caller introduced themselves anywhere in the call. */
+function callerName(callerWords: string): string | undefined {
+  return NAME.exec(callerWords)?.[1];
+}
+
+/** The message itself: what follows "message for X:" or "message:" (with the recipient kept), else the whole sentence. */
+function messageBody(said: string): string {
+  const forWhom = /\bmessage (for [A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*[:,-]?\s*(.+)$/s.exec(said);
+  if (forWhom) return `${capitalise(forWhom[1]!)}: ${forWhom[2]!.trim()}`;
+  const colon = said.indexOf(':');
+  return (colon >= 0 ? said.slice(colon + 1) : said).trim();
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export const TAKE_MESSAGE_INTENT: ToolIntent = {
+  tool: 'take_message',
+  asks: /\b(take|leave|pass on) a message\b/i,
+  call(said, callerWords) {
+    const name = callerName(callerWords);
+    if (!name) return { ask: 'Of course. May I have your name, please?' };
+    const phone = NUMBER.exec(said)?.[1];
+    const args = { name, message: messageBody(said), ...(phone && { phone }), urgent: URGENT.test(said) };
+    return { saying: "Of course, I'll take that message for the team.", args };
+  },
+  speak: (output) =>
+    output.team_notified === true
+      ? "I've passed your message on to the team, and they've been notified. Is there anything else I can help you with?"
+      : "I've saved your message for the team. Is there anything else I can help you with?",
+};
+
+export const NOTIFY_TEAM_INTENT: ToolIntent = {
+  tool: 'notify_team',
+  asks: /\b(alert|notify|tell) (the |your )?(team|staff|owner)\b/i,
+  call: (said) => ({ saying: "I'll alert the team right now.", args: { message: said.trim(), urgent: true } }),
+  speak: () => "I've alerted the team, and someone will look at it as soon as they can. Is there anything else?",
+};
+
+/** Every intent, in the order they are tried. */
+export const TOOL_INTENTS: readonly ToolIntent[] = [TAKE_MESSAGE_INTENT, NOTIFY_TEAM_INTENT];
+
+const offers = (request: ChatRequest, tool: string) => request.tools?.some((t) => t.function.name === tool) ?? false;
+
+/** The tool call (or question) the caller's latest words ask for, when the request offers that tool. */
+export function toolIntentReply(request: ChatRequest, said: string): SandboxLlmReply | undefined {
+  const intent = TOOL_INTENTS.find((candidate) => candidate.asks.test(said) && offers(request, candidate.tool));
+  if (!intent) return undefined;
+  const callerWords = request.messages
+    .filter((m) => m.role === 'user')
+    .map(messageText)
+    .join('\n');
+  const decided = intent.call(said, callerWords);
+  if ('ask' in decided) return { text: decided.ask };
+  return { text: decided.saying, toolCalls: [{ name: intent.tool, arguments: JSON.stringify(decided.args) }] };
+}
+
+/**
+ * The words after a tool result (the request's last message): the intent's own line for a
+ * success, and the error read back plainly for a failure, so the caller always hears what happened.
+ */
+export function toolResultReply(request: ChatRequest): SandboxLlmReply {
+  const result = request.messages.at(-1)!;
+  const asked = request.messages.flatMap((m) => m.tool_calls ?? []).find((call) => call.id === result.tool_call_id);
+  let output: Record<string, unknown> = {};
+  try {
+    output = JSON.parse(messageText(result)) as Record<string, unknown>;
+  } catch {
+    // Not JSON: treated as an output with nothing in it.
+  }
+  if (typeof output.error === 'string') {
+    const first = output.error.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
+    return { text: `I'm sorry, that didn't work: ${first.charAt(0).toLowerCase()}${first.slice(1)}. Could you try again a little later?` };
+  }
+  const intent = TOOL_INTENTS.find((candidate) => candidate.tool === asked?.function.name);
+  return { text: intent ? intent.speak(output) : 'All done. Is there anything else I can help you with?' };
+}

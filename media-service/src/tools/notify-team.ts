@@ -1,0 +1,47 @@
+import type * as v from 'valibot';
+import { NotifyTeamArgsSchema } from '../../../shared/domain/message';
+import { tellTeam } from './tell-team';
+import type { BuiltinTool } from './tool-types';
+
+type Args = v.InferOutput<typeof NotifyTeamArgsSchema>;
+
+/**
+ * `notify_team` (builtin `team_messages`): tells the team now (an urgent matter, a caller who
+ * insists on a person when no transfer is possible). Offered only when the profile has a team
+ * email to tell; the notice is also stored as a message, so it is listed with the call.
+ */
+export const notifyTeam: BuiltinTool<Args> = {
+  offeredBy: 'notifyTeam',
+  definition: {
+    name: 'notify_team',
+    description:
+      "Alert the business's team right now about something that cannot wait: an urgent problem, or a caller who insists on a person " +
+      'when you cannot transfer. Say in the message what happened and what the caller needs. Tell the caller the team was alerted only ' +
+      'after this tool succeeds; do not promise when they will call back.',
+    parameters: {
+      type: 'object',
+      properties: {
+        message: { type: 'string', description: 'What the team needs to know and do.', maxLength: 2000 },
+        urgent: { type: 'boolean', description: 'True when it cannot wait.' },
+      },
+      required: ['message'],
+      additionalProperties: false,
+    },
+  },
+  args: NotifyTeamArgsSchema,
+  timeoutMs: 5000,
+  unavailable: 'The team could not be reached just now. Tell the caller, and offer to take a message instead.',
+  async execute(args, context) {
+    const message = await context.ports.messages.leave(context.businessId, {
+      call_id: context.callId,
+      assistant_id: context.assistantId,
+      caller_name: '',
+      caller_number: context.partyNumber,
+      body: args.message,
+      urgent: args.urgent,
+      source: 'notify_team',
+    });
+    await tellTeam(context, message, 'A caller needs the team');
+    return { output: { team_notified: true, message_id: message.id }, summary: `team notified (message ${message.id})` };
+  },
+};

@@ -1,0 +1,59 @@
+import type * as v from 'valibot';
+import { callbackNumber, TakeMessageArgsSchema } from '../../../shared/domain/message';
+import { tellTeam } from './tell-team';
+import type { BuiltinTool } from './tool-types';
+
+type Args = v.InferOutput<typeof TakeMessageArgsSchema>;
+
+/**
+ * `take_message` (builtin `messages`): stores the caller's message, linked to the call, then tells
+ * the team (profile `team_email`). The stored message is what counts: when the notice fails the
+ * model still hears the message was saved, and that the team was not told yet.
+ */
+export const takeMessage: BuiltinTool<Args> = {
+  offeredBy: 'takeMessage',
+  definition: {
+    name: 'take_message',
+    description:
+      "Leave a message for the business's team from the caller. Use it when the caller wants to leave a message, or when you cannot help " +
+      'and someone should call them back. First collect their name and the message and read both back to confirm; ask for a callback ' +
+      'number only if it differs from the line they are calling from. Tell the caller the message was passed on only after this tool succeeds.',
+    parameters: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: "The caller's name, as they gave it.", maxLength: 200 },
+        message: { type: 'string', description: "The message in the caller's words, complete enough to act on.", maxLength: 2000 },
+        phone: {
+          type: 'string',
+          description: 'A callback number the caller gave, when not the line they are calling from.',
+          maxLength: 40,
+        },
+        urgent: { type: 'boolean', description: 'True when the caller says it is urgent.' },
+      },
+      required: ['name', 'message'],
+      additionalProperties: false,
+    },
+  },
+  args: TakeMessageArgsSchema,
+  timeoutMs: 5000,
+  unavailable: 'The message system did not answer, so the message was not saved. Apologise, and ask the caller to call back later.',
+  async execute(args, context) {
+    const message = await context.ports.messages.leave(context.businessId, {
+      call_id: context.callId,
+      assistant_id: context.assistantId,
+      caller_name: args.name,
+      caller_number: callbackNumber(args.phone, context.partyNumber),
+      body: args.message,
+      urgent: args.urgent,
+      source: 'take_message',
+    });
+    const notified = await tellTeam(context, message, `Message from ${args.name}`).then(
+      (told) => (told ? 'notified' : 'no team email'),
+      () => 'notice failed',
+    );
+    return {
+      output: { saved: true, message_id: message.id, team_notified: notified === 'notified' },
+      summary: `message ${message.id} saved; team ${notified}`,
+    };
+  },
+};

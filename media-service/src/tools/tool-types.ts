@@ -1,0 +1,57 @@
+import type * as v from 'valibot';
+import type { AssistantConfig } from '../../../shared/domain/assistant-config';
+import type { BusinessProfile } from '../../../shared/domain/business-profile';
+import type { OfferedBuiltins } from '../../../shared/domain/call-script';
+import type { Message } from '../../../shared/domain/message';
+import type { NewMessage } from '../../../shared/services/message-service';
+import type { LlmToolDefinition } from '../ports/language-model';
+import type { TeamNotifier } from '../ports/team-notifier';
+
+/**
+ * The back ends built-in tools act on, built once per process by the composition root. Each tool
+ * reaches only these ports, never the call engine (docs/design.md §7).
+ */
+export interface ToolPorts {
+  /** Stores a caller's message (shared/services/message-service.ts). */
+  messages: { leave(businessId: number, input: NewMessage): Promise<Message> };
+  team: TeamNotifier;
+}
+
+/** What a tool knows of the call it runs on: who, for which business, and the ports. */
+export interface ToolContext {
+  businessId: number;
+  callId: number;
+  assistantId: number;
+  /** The other party's number (the caller inbound, the callee outbound). */
+  partyNumber: string;
+  profile: BusinessProfile | null;
+  config: AssistantConfig;
+  ports: ToolPorts;
+  /** Aborted when the tool times out or the call ends; pass it to every back-end call. */
+  signal: AbortSignal;
+}
+
+/** What a tool did: the JSON the model gets back, and a short summary for the call's `actions`. */
+export interface ToolResult {
+  /** Returned to the model as the tool's output (keep it small and plain). */
+  output: Record<string, unknown>;
+  /** One line for `actions[].result`, with no call content in it (ids, counts, yes/no). */
+  summary: string;
+}
+
+/**
+ * A built-in tool (docs/design.md §7): its model-facing definition beside its handler. `offeredBy`
+ * names the {@link OfferedBuiltins} flag that offers it, so the tools sent to the model and the
+ * prompt's lines about them come from one decision.
+ */
+export interface BuiltinTool<Args = unknown> {
+  definition: LlmToolDefinition;
+  offeredBy: keyof OfferedBuiltins;
+  /** Validates the model's arguments (models emit invalid JSON and invent fields). */
+  args: v.GenericSchema<unknown, Args>;
+  /** How long the handler may run before the model is told it did not answer. */
+  timeoutMs: number;
+  /** What the model is told, in plain words, when the back end fails or times out. */
+  unavailable: string;
+  execute(args: Args, context: ToolContext): Promise<ToolResult>;
+}

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SANDBOX_SCENARIOS, scenario, step } from '../../../media-service/src/sandbox/scenarios';
+import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
+import { createDb } from '../../../shared/db/client';
+import { uniqueNumber } from '../../support/api-harness';
+import { QUIET, getCall, tenantWithAssistant, waitForAssistant } from '../../support/call-scenarios';
+import { startCallStack, type CallStack } from '../../support/call-stack';
+import { strictResponseErrors } from '../../support/openapi-strict';
+
+let stack: CallStack;
+/** A stack whose message store is a table that does not exist: every take_message fails for real. */
+let broken: CallStack;
+
+beforeAll(async () => {
+  [stack, broken] = await Promise.all([
+    startCallStack(),
+    startCallStack({
+      toolPorts: (core, log) =>
+        tableBackedToolPorts(
+          createDb({ tableName: 'no-such-table', region: 'us-east-1', endpoint: inject('dynamoEndpoint') }),
+          core.ids,
+          log,
+        ),
+    }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([stack?.stop(), broken?.stop()]);
+});
+
+const T = { timeout: 60_000 };
+
+/** Places an outbound call to a callee who plays `steps` (or the named sandbox scenario). */
+async function callCallee(target: CallStack, steps: Parameters<typeof scenario>[1], profile: Record<string, string> = {}) {
+  const { tenant, assistantId } = await tenantWithAssistant(target, { first_message: 'Hello, Acme Plumbing.', advanced: QUIET });
+  if (Object.keys(profile).length > 0) await target.api.admin.setProfile(tenant.businessId, profile);
+  const to = uniqueNumber();
+  target.carrier.registerScenario(to, scenario(`tools ${to}`, steps));
+  const placed = await tenant.request('POST', '/calls', { assistant_id: assistantId, to });
+  const callId = ((await placed.json()) as { id: number }).id;
+  return { tenant, callId, to };
+}
+
+describe.concurrent('built-in tools on a whole call', () => {
+  it('message: the caller leaves a message; GET /messages has it linked to the call, and actions has take_message', T, async () => {
+    // Arrange / Act
+    const { tenant, callId, to } = await callCallee(stack, SANDBOX_SCENARIOS.message.steps, { team_email: 'desk@acme.test' });
+    await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert: the message, linked to the call
+    const list = await tenant.request('GET', `/messages?call_id=${callId}`);
+    expect(list.status).toBe(200);
+    const page = (await list.json()) as { data: Record<string, unknown>[]; has_more: boolean };
+    expect(page.has_more).toBe(false);
+    expect(page.data).toEqual([
+      expect.objectContaining({
+        call_id: callId,
+        caller_name: 'Jordan Lee',
+        caller_number: to,
+        body: "For Dana: the boiler is leaking, it's urgent.",
+        urgent: true,
+        source: 'take_message',
+      }),
+    ]);
+    const messageId = page.data[0]!.id as number;
+    expect((await (await tenant.request('GET', `/messages/${messageId}`)).json()) as object).toEqual(page.data[0]);
+    // Assert: the call's actions and what the caller heard
+    const call = await getCall(tenant, callId);
+    expect(call.actions).toEqual([
+      {
+        name: 'take_message',
+        arguments: { name: 'Jordan Lee', message: "For Dana: the boiler is leaking, it's urgent.", urgent: true },
+        ok: true,
+        result: `message ${messageId} saved; team notified`,
+        error: null,
+        at_ms: expect.any(Number),
+        duration_ms: expect.any(Number),
+      },
+      expect.objectContaining({ name: 'end_call', ok: true }),
+    ]);
+    const said = (call.transcript as { role: string; text: string }[])
+      .filter((entry) => entry.role === 'assistant')
+      .map((entry) => entry.text);
+    expect(said).toContain(
+      "I've passed your message on to the team, and they've been notified. Is there anything else I can help you with?",
+    );
+    // The team notice is a log line with ids only: nothing the caller said is in it.
+    const notice = stack.logs.find((line) => line.message === 'team.notice' && line.fields?.call_id === callId);
+    expect(notice?.fields).toEqual({ business_id: tenant.businessId, call_id: callId, message_id: messageId, recipients: 1, urgent: true });
+    expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === callId))).not.toMatch(/boiler|Jordan/);
+    expect(strictResponseErrors('CallDetail', call)).toEqual([]);
+  });
+
+  it('a failing message store: the model is told in plain words, the caller hears it, actions records the error', T, async () => {
+    // Arrange
+    const steps = [
+      waitForAssistant(),
+      step.say('Hi, this is Sam Hill. Can you take a message for Dana: please call me back.'),
+      step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 }),
+      step.say('Okay, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
+    // Act
+    const { tenant, callId } = await callCallee(broken, steps);
+    await broken.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const call = await getCall(tenant, callId);
+    expect(call.actions[0]).toMatchObject({
+      name: 'take_message',
+      ok: false,
+      result: '',
+      error: 'The message system did not answer, so the message was not saved. Apologise, and ask the caller to call back later.',
+    });
+    const said = (call.transcript as { role: string; text: string }[])
+      .filter((entry) => entry.role === 'assistant')
+      .map((entry) => entry.text);
+    expect(said).toContain(
+      "I'm sorry, that didn't work: the message system did not answer, so the message was not saved. Could you try again a little later?",
+    );
+    expect(broken.logs.some((line) => line.message === 'call.tool.failed' && line.fields?.call_id === callId)).toBe(true);
+    const list = (await (await tenant.request('GET', `/messages?call_id=${callId}`)).json()) as { data: unknown[] };
+    expect(list.data).toEqual([]);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../../../media-service/src/sandbox/openai-wire';
+import { SandboxLlmScript } from '../../../../media-service/src/sandbox/sandbox-llm-script';
+import { TOOL_INTENTS } from '../../../../media-service/src/sandbox/sandbox-tool-intents';
+import { ACTION_TOOLS } from '../../../../media-service/src/tools/registry';
+
+const system = { role: 'system' as const, content: 'You are a receptionist.' };
+const offered = (...names: string[]) => names.map((name) => ({ type: 'function' as const, function: { name, parameters: {} } }));
+const user = (content: string) => ({ role: 'user' as const, content });
+
+function reply(messages: ChatRequest['messages'], tools = offered('take_message', 'notify_team', 'end_call')) {
+  return new SandboxLlmScript().reply({ model: 'gpt-4.1-mini', messages: [system, ...messages], tools });
+}
+
+describe('the sandbox model and the built-in tools', () => {
+  it("calls take_message from the caller's words", () => {
+    // Act
+    const answer = reply([user("This is Jordan Lee. Can you take a message for Dana: the boiler is leaking, it's urgent.")]);
+    // Assert
+    expect(answer).toEqual({
+      text: "Of course, I'll take that message for the team.",
+      toolCalls: [
+        {
+          name: 'take_message',
+          arguments: JSON.stringify({ name: 'Jordan Lee', message: "For Dana: the boiler is leaking, it's urgent.", urgent: true }),
+        },
+      ],
+    });
+  });
+
+  it('takes the name from an earlier turn, and a callback number from the words', () => {
+    // Act
+    const answer = reply([
+      user('Hello, my name is Sam Hill.'),
+      user('Please leave a message: call me back on 415 555 0199 about my order.'),
+    ]);
+    // Assert
+    expect(JSON.parse(answer.toolCalls![0]!.arguments)).toEqual({
+      name: 'Sam Hill',
+      message: 'call me back on 415 555 0199 about my order.',
+      phone: '415 555 0199',
+      urgent: false,
+    });
+  });
+
+  it('asks for the name before taking a message without one', () => {
+    // Act
+    const answer = reply([user('Can you take a message for the owner?')]);
+    // Assert
+    expect(answer).toEqual({ text: 'Of course. May I have your name, please?' });
+  });
+
+  it('never calls a tool the request does not offer', () => {
+    // Act
+    const answer = reply([user('Hi, this is Jordan Lee. Can you take a message?')], offered('end_call'));
+    // Assert
+    expect(answer.toolCalls).toBeUndefined();
+  });
+
+  it('calls notify_team when the caller asks for the team to be alerted', () => {
+    // Act
+    const answer = reply([user('The basement is flooding, please alert the team.')]);
+    // Assert
+    expect(answer.toolCalls).toEqual([
+      { name: 'notify_team', arguments: JSON.stringify({ message: 'The basement is flooding, please alert the team.', urgent: true }) },
+    ]);
+  });
+
+  it.each([
+    [
+      'take_message, team told',
+      'take_message',
+      '{"saved":true,"message_id":7,"team_notified":true}',
+      "I've passed your message on to the team, and they've been notified. Is there anything else I can help you with?",
+    ],
+    [
+      'take_message, no team email',
+      'take_message',
+      '{"saved":true,"message_id":7,"team_notified":false}',
+      "I've saved your message for the team. Is there anything else I can help you with?",
+    ],
+    [
+      'notify_team',
+      'notify_team',
+      '{"team_notified":true,"message_id":8}',
+      "I've alerted the team, and someone will look at it as soon as they can. Is there anything else?",
+    ],
+    [
+      'an error, read back plainly',
+      'take_message',
+      '{"error":"The message system did not answer, so the message was not saved. Apologise, and ask the caller to call back later."}',
+      "I'm sorry, that didn't work: the message system did not answer, so the message was not saved. Could you try again a little later?",
+    ],
+    ['a tool it does not know', 'lookup_order', '{"status":"shipped"}', 'All done. Is there anything else I can help you with?'],
+  ])('speaks the result back: %s', (_name, tool, output, text) => {
+    // Arrange
+    const asked = {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function' as const, function: { name: tool, arguments: '{}' } }],
+    };
+    // Act
+    const answer = reply([user('Take a message.'), asked, { role: 'tool', tool_call_id: 'c1', content: output }]);
+    // Assert
+    expect(answer).toEqual({ text });
+  });
+
+  it('has an intent for every built-in action tool, so each can be driven from a sandbox call', () => {
+    // Assert
+    expect(TOOL_INTENTS.map((intent) => intent.tool).sort()).toEqual(ACTION_TOOLS.map((tool) => tool.definition.name).sort());
+  });
+});
