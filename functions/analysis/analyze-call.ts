@@ -30,8 +30,11 @@ export interface AnalyzeDeps {
   /** Attempts before {@link recordAnalysisFailure} runs instead of a throw (default 3). */
   maxAttempts?: number;
   log: Logger;
-  /** Where `advanced.memory` keeps summaries for the caller's next call; absent, nothing is remembered. */
-  memory?: Pick<CallerMemoryRepository, 'remember'>;
+  /**
+   * Where `advanced.memory` keeps summaries for the caller's next call. Required, so every
+   * composition (the Lambda, `npm run dev`'s pipeline, tests) remembers exactly as deployed.
+   */
+  memory: Pick<CallerMemoryRepository, 'remember'>;
 }
 
 /** What one invocation did (for logs and tests). */
@@ -181,7 +184,7 @@ async function rememberCall(
   deps: AnalyzeDeps,
 ): Promise<void> {
   const { memory, hipaa } = config.advanced;
-  if (!deps.memory || !memory || hipaa || analysed.summary.trim() === '') return;
+  if (!memory || hipaa || analysed.summary.trim() === '') return;
   const entry = {
     call_id: call.id,
     ended_at: call.ended_at ?? deps.now().toISOString(),
