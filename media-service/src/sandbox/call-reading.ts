@@ -81,7 +81,7 @@ const NOT_NAMES = new Set(
 const GREETING_ONLY =
   /^(?:(?:hello|hi|hey|yes|yeah|yep|no|ok|okay|sure|um+|uh+|mm-?hmm|thanks|thank you|bye|goodbye|great|right)[\s,.!?]*)+$/i;
 const ASKING =
-  /\?|\b(i'?d like|i would like|i want|i need|i'?m calling|i am calling|calling (about|to|because)|can i|could i|can you|could you|would you|do you|are you|is there|is it|help me|looking for|tell me)\b/i;
+  /\?|^(please\s+)?(book|cancel|reschedule|schedule|change|send|connect|transfer|put me)\b|\b(i'?d like|i would like|i want|i need|i'?m calling|i am calling|calling (about|to|because)|can i|could i|can you|could you|would you|do you|are you|is there|is it|help me|looking for|tell me)\b/i;
 const FAREWELL = /\b(bye|goodbye|thanks|thank you|that'?s all)\b/i;
 const NEGATIVE =
   /\b(angry|complain|complaint|frustrated|terrible|upset|unhappy|not happy|useless|ridiculous|waste of time|disappointed)\b/i;

@@ -73,6 +73,7 @@ describe('sandbox analysis: reads the transcript', () => {
   it.each([
     ['Can I book an appointment for next week?', 'Book an appointment'],
     ['I need to reschedule my cleaning.', 'Change or cancel an appointment'],
+    ['Please book me in for a cleaning.', 'Book an appointment'],
     ['How much is a whitening?', 'Prices'],
     ['Do you accept walk-ins for kids?', 'Do you accept walk-ins for kids'],
   ])('intent is what the caller asked: "%s"', (said, intent) => {
