@@ -14,13 +14,20 @@ import { messageText, type ChatRequest } from './openai-wire';
 
 type Schema = Record<string, unknown>;
 
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Outcomes that count as the call having succeeded (pass, a high score). */
 const SUCCEEDED: ReadonlySet<LlmOutcome> = new Set(['resolved', 'appointment_booked', 'message_taken', 'transferred']);
 
-/** True when the request is the post-call analysis (its strict schema's name). */
+/**
+ * True when the request is the post-call analysis: its strict schema's name, with the properties
+ * the analysis asks for (another schema under that name still gets the schema sampler).
+ */
 export function isAnalysisRequest(request: ChatRequest): boolean {
   const format = request.response_format;
-  return format?.type === 'json_schema' && format.json_schema.name === ANALYSIS_SCHEMA_NAME;
+  if (format?.type !== 'json_schema' || format.json_schema.name !== ANALYSIS_SCHEMA_NAME) return false;
+  const properties = format.json_schema.schema?.properties;
+  return isSchema(properties) && ['summary', 'outcome', 'intent', 'caller_name'].every((name) => name in properties);
 }
 
 /** The reading of the call the analysis request carries (its last user message). */
@@ -107,8 +114,6 @@ function evaluationFor(schema: Schema | undefined, reading: CallReading, outcome
   if (reading.voicemail || !reading.conversation) return 'Nobody spoke with the assistant, so the call could not meet the rubric.';
   return SUCCEEDED.has(outcome) ? 'The caller got what they asked for on the call.' : 'The caller’s request was not completed on the call.';
 }
-
-const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Types a field schema allows (`type` may be a list). */
 function typesOf(schema: Schema): unknown[] {
