@@ -13,6 +13,7 @@ import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server'
 import { AssistantRepository } from '../shared/db/assistant-repository';
 import { BusinessRepository } from '../shared/db/business-repository';
 import { CallRepository } from '../shared/db/call-repository';
+import { CallerMemoryRepository } from '../shared/db/caller-memory-repository';
 import { createDb } from '../shared/db/client';
 import { ensureTable } from '../shared/db/create-table';
 import { DeliveryRepository } from '../shared/db/delivery-repository';
@@ -51,7 +52,12 @@ async function main(): Promise<void> {
     const db = createDb({ tableName: 'bench-webhooks', region: 'local', endpoint: dynamo.endpoint });
     await ensureTable(db);
     const secretBox = new LocalSecretBox('bench');
-    const repos = { calls: new CallRepository(db), assistants: new AssistantRepository(db), businesses: new BusinessRepository(db) };
+    const repos = {
+      calls: new CallRepository(db),
+      assistants: new AssistantRepository(db),
+      businesses: new BusinessRepository(db),
+      memory: new CallerMemoryRepository(db),
+    };
     const businessId = 1;
     await repos.businesses.putBusiness({
       id: businessId,

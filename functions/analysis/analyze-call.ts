@@ -8,7 +8,8 @@ import { defaultAssistantConfig, type AssistantConfig } from '../../shared/domai
 import { subscribesTo } from '../../shared/services/webhook-subscriptions';
 import { describeBusiness } from '../../shared/domain/business-profile';
 import type { EndedReason } from '../../shared/domain/call';
-import { decideOutcome, needsLlmAnalysis } from '../../shared/domain/outcome';
+import { analysisRedaction } from '../../shared/domain/analysis-transcript';
+import { decideOutcome, needsLlmAnalysis, type SpokenLine } from '../../shared/domain/outcome';
 import { redactDeep, redactText } from '../../shared/domain/redact';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
@@ -31,8 +32,11 @@ export interface AnalyzeDeps {
   /** Attempts before {@link recordAnalysisFailure} runs instead of a throw (default 3). */
   maxAttempts?: number;
   log: Logger;
-  /** Where `advanced.memory` keeps summaries for the caller's next call; absent, nothing is remembered. */
-  memory?: Pick<CallerMemoryRepository, 'remember'>;
+  /**
+   * Where `advanced.memory` keeps summaries for the caller's next call. Required, so every
+   * composition (the Lambda, `npm run dev`'s pipeline, tests) remembers exactly as deployed.
+   */
+  memory: Pick<CallerMemoryRepository, 'remember'>;
 }
 
 /** What one invocation did (for logs and tests). */
@@ -40,9 +44,18 @@ export type AnalyzeResult = 'analysed' | 'outcome_only' | 'republished' | 'faile
 
 interface Loaded {
   call: CallRecord;
-  detail: CallDetailRecord;
+  /** What the analysis reads: the stored transcript, or a HIPAA call's redacted one from its event. */
+  transcript: SpokenLine[];
   config: AssistantConfig;
   endedReason: EndedReason;
+}
+
+/**
+ * The transcript to analyse. A HIPAA call stores none: its `call.ended` carries it, redacted
+ * (shared/domain/analysis-transcript.ts), and it lives only in this invocation's memory.
+ */
+function transcriptOf(event: CallEvent, detail: CallDetailRecord, config: AssistantConfig): SpokenLine[] {
+  return config.advanced.hipaa ? (event.detail.transcript ?? []) : (detail.transcript ?? []);
 }
 
 async function load(event: CallEvent, deps: AnalyzeDeps): Promise<Loaded | undefined> {
@@ -50,10 +63,11 @@ async function load(event: CallEvent, deps: AnalyzeDeps): Promise<Loaded | undef
   const found = await deps.calls.findCall(businessId, callId, Math.floor(deps.now().getTime() / 1000));
   if (!found) return undefined;
   const assistant = await deps.assistants.findAssistant(businessId, found.call.assistant_id);
+  const config = assistant?.config ?? defaultAssistantConfig();
   return {
     call: found.call,
-    detail: found.detail,
-    config: assistant?.config ?? defaultAssistantConfig(),
+    transcript: transcriptOf(event, found.detail, config),
+    config,
     endedReason: found.call.ended_reason ?? 'error',
   };
 }
@@ -78,15 +92,23 @@ function analysisConfigOf(config: AssistantConfig): AnalysisConfig {
  * Writes the analysis fields once (guarded by `analysis_completed_at`, so a concurrent or repeated
  * run never overwrites a finished analysis) and publishes `call.completed`. The event id is stored
  * with the analysis, so a re-run re-publishes the SAME id and receivers can de-duplicate.
+ * `whenWritten` runs after this run's write and before the event, so what it stores (the caller's
+ * memory) is there for whoever acts on `call.completed`.
  */
-async function completeAndPublish(call: CallRecord, config: AssistantConfig, fields: AnalysisFields, deps: AnalyzeDeps): Promise<boolean> {
+async function completeAndPublish(
+  call: CallRecord,
+  config: AssistantConfig,
+  fields: AnalysisFields,
+  deps: AnalyzeDeps,
+  whenWritten?: () => Promise<void>,
+): Promise<void> {
   const eventId = deps.newEventId();
   const { written, call: current } = await deps.calls.completeAnalysis(call.business_id, call.id, fields, {
     at: deps.now().toISOString(),
     eventId,
   });
+  if (written) await whenWritten?.();
   await publishCompleted(call, config, written ? eventId : (current?.completed_event_id ?? eventId), deps);
-  return written;
 }
 
 /** `call.completed`, marked with whether the assistant (as just read) subscribes to it as a webhook. */
@@ -110,8 +132,10 @@ async function publishCompleted(call: CallRecord, config: AssistantConfig, event
  * Post-call analysis for a `call.ended` event (docs/design.md §4): a call that never became a conversation
  * gets its outcome from `ended_reason` with no LLM request; otherwise the model reads the
  * (redacted) transcript under a strict JSON schema built from `config.analysis`, and summary,
- * score, outcome, intent, caller name and `analysis` are stored, redacted per `advanced.redact`.
- * Then `call.completed` is published. Idempotent: an analysed call only re-publishes.
+ * score, outcome, intent, caller name and `analysis` are stored, redacted per `advanced.redact`
+ * (every kind under `advanced.hipaa`, whose transcript comes from the event: {@link transcriptOf}).
+ * Then the caller's memory is kept and `call.completed` is published. Idempotent: an analysed call
+ * only re-publishes.
  *
  * A provider failure is thrown so the event router or Lambda retries; on the last attempt
  * ({@link AnalyzeDeps.maxAttempts}, counted on the call) the failure is recorded instead
@@ -124,12 +148,11 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
     deps.log.warn(`analysis: call ${event.detail.call_id} of business ${event.detail.business_id} is gone`);
     return 'call_missing';
   }
-  const { call, detail, config, endedReason } = loaded;
+  const { call, transcript, config, endedReason } = loaded;
   if (call.analysis_completed_at !== undefined) {
     await publishCompleted(call, config, call.completed_event_id ?? deps.newEventId(), deps);
     return 'republished';
   }
-  const transcript = detail.transcript ?? [];
   if (!needsLlmAnalysis(endedReason, transcript)) {
     await completeAndPublish(call, config, { outcome: decideOutcome(endedReason, null, transcript) }, deps);
     return 'outcome_only';
@@ -139,7 +162,7 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
     deps.log.warn(`analysis: call ${call.id} of business ${call.business_id} is gone`);
     return 'call_missing';
   }
-  const redact = config.advanced.redact;
+  const redact = analysisRedaction(config);
   const cfg = analysisConfigOf(config);
   let out: ReturnType<typeof parseAnalysisOutput>;
   try {
@@ -162,8 +185,9 @@ export async function analyzeCall(event: CallEvent, deps: AnalyzeDeps): Promise<
     redact,
   );
   const outcome = decideOutcome(endedReason, out.outcome, transcript);
-  const written = await completeAndPublish(call, config, { ...stored, score: out.score, outcome, analysis_error: null }, deps);
-  if (written) await rememberCall(call, config, { summary: stored.summary, outcome }, deps);
+  await completeAndPublish(call, config, { ...stored, score: out.score, outcome, analysis_error: null }, deps, () =>
+    rememberCall(call, config, { summary: stored.summary, outcome }, deps),
+  );
   return 'analysed';
 }
 
@@ -184,7 +208,7 @@ async function rememberCall(
   deps: AnalyzeDeps,
 ): Promise<void> {
   const { memory, hipaa } = config.advanced;
-  if (!deps.memory || !memory || hipaa || analysed.summary.trim() === '') return;
+  if (!memory || hipaa || analysed.summary.trim() === '') return;
   const entry = {
     call_id: call.id,
     ended_at: call.ended_at ?? deps.now().toISOString(),
@@ -212,7 +236,7 @@ function describeFailure(error: unknown): string {
 export async function recordAnalysisFailure(event: CallEvent, error: unknown, deps: AnalyzeDeps): Promise<void> {
   const loaded = await load(event, deps);
   if (!loaded) return;
-  const { call, detail, config, endedReason } = loaded;
+  const { call, transcript, config, endedReason } = loaded;
   const message = describeFailure(error);
   deps.log.error(`analysis of call ${call.id} failed after its last attempt`, { error });
   await completeAndPublish(
@@ -221,7 +245,7 @@ export async function recordAnalysisFailure(event: CallEvent, error: unknown, de
     {
       analysis_error: { message, at: deps.now().toISOString() },
       analysis: { error: message },
-      outcome: decideOutcome(endedReason, null, detail.transcript ?? []),
+      outcome: decideOutcome(endedReason, null, transcript),
     },
     deps,
   );

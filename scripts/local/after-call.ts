@@ -29,6 +29,11 @@ export interface LocalAfterCall {
   events: EventBus;
   /** Where the analysis LLM is (`undefined`: api.openai.com). */
   llmBaseUrl: string | undefined;
+  /**
+   * The sandbox OpenAI started here (no key and no URL given), which the in-process call engine
+   * shares: its `requests` are every prompt the calls and the analyses sent (tests read them).
+   */
+  llmSandbox: OpenAiSandboxServer | undefined;
   /** Waits for in-flight work, cancels pending webhook retries, closes a sandbox LLM it started. */
   stop(): Promise<void>;
 }
@@ -98,7 +103,7 @@ export class TimerWebhookQueue implements WebhookQueue {
 /** The analysis LLM: OpenAI with a real key, else the given sandbox URL, else a sandbox started here. */
 async function analysisLlm(
   options: LocalAfterCallOptions,
-): Promise<{ client: OpenAiAnalysisClient; baseUrl: string | undefined; close(): Promise<void> }> {
+): Promise<{ client: OpenAiAnalysisClient; baseUrl: string | undefined; sandbox?: OpenAiSandboxServer; close(): Promise<void> }> {
   if (options.openAiApiKey)
     return { client: new OpenAiAnalysisClient({ apiKey: options.openAiApiKey }), baseUrl: undefined, close: async () => undefined };
   const started = options.openAiBaseUrl ? undefined : await OpenAiSandboxServer.start({ ttftMs: 0, tokenIntervalMs: 0 });
@@ -106,6 +111,7 @@ async function analysisLlm(
   return {
     client: new OpenAiAnalysisClient({ apiKey: 'sk-sandbox', baseURL: baseUrl }),
     baseUrl,
+    ...(started && { sandbox: started }),
     close: async () => void (await started?.close()),
   };
 }
@@ -124,6 +130,9 @@ export async function startLocalAfterCall(core: CoreDeps, config: ApiConfig, opt
   const now = options.now ?? (() => new Date());
   const log = options.log ?? createLogger({ service: 'after-call' });
   const repos = { calls: core.callRepo, assistants: core.assistantRepo, businesses: core.businesses };
+  // The same memory store the analysis Lambda writes on AWS (functions/analysis/index.ts): the call
+  // engine recalls from it on the caller's next call.
+  const memory = core.callerMemory;
   const llm = await analysisLlm(options);
   const queue = new TimerWebhookQueue((body) => deliverRecord(body, deliverDeps), options.schedule ?? realTimer, log);
   const recordingLinks = core.recordingLinks;
@@ -141,7 +150,15 @@ export async function startLocalAfterCall(core: CoreDeps, config: ApiConfig, opt
   const router: LocalEventRouter = new LocalEventRouter(
     {
       analysis: async (event: CallEvent) =>
-        void (await analyzeCall(event, { ...repos, events: router, model: llm.client, now, newEventId: () => `evt_${randomUUID()}`, log })),
+        void (await analyzeCall(event, {
+          ...repos,
+          memory,
+          events: router,
+          model: llm.client,
+          now,
+          newEventId: () => `evt_${randomUUID()}`,
+          log,
+        })),
       // The EventBridge envelope exactly as the rule's SQS target would carry it.
       webhooks: async (event: CallEvent) =>
         void (await deliverRecord(JSON.stringify({ 'detail-type': event.type, detail: event.detail }), deliverDeps)),
@@ -151,6 +168,7 @@ export async function startLocalAfterCall(core: CoreDeps, config: ApiConfig, opt
   return {
     events: router,
     llmBaseUrl: llm.baseUrl,
+    llmSandbox: llm.sandbox,
     async stop() {
       await router.drain();
       await queue.close();

@@ -12,7 +12,9 @@ const PASS_ORDER: readonly RedactKind[] = ['email', 'card', 'ssn', 'dob', 'phone
 
 // ---------------------------------------------------------------- email
 
-const EMAIL = /[A-Za-z0-9._%+-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}/g;
+// The local part is at most 64 characters (RFC 5321 §4.5.3.1.1): bounding it keeps a long run of
+// letters with no "@" linear to scan (unbounded, 3,000 letters took 58 ms).
+const EMAIL = /[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}/g;
 
 // ---------------------------------------------------------------- card
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { EVENT_LINE_MAX_CHARS, EVENT_TRANSCRIPT_MAX_LINES } from '../domain/analysis-transcript';
 
 /** The EventBridge `source` of every event this service emits. */
 export const EVENT_SOURCE = 'voice-agent';
@@ -12,8 +13,10 @@ export const WEBHOOK_EVENT_TYPES = ['call.started', 'call.transferred', 'call.co
 
 /**
  * Every event's detail: which call of which business, and when. Consumers load the call record
- * for the rest, so events stay small (EventBridge's 256 KB limit never matters) and carry no call
- * content (HIPAA: nothing sensitive passes through the bus).
+ * for the rest, so events stay small and carry no call content, with one exception: the
+ * `call.ended` of an `advanced.hipaa` call carries its redacted `transcript`, which is stored
+ * nowhere, so that the analysis can still read it (bounded to fit EventBridge's 256 KB entry:
+ * shared/domain/analysis-transcript.ts; docs/decisions.md).
  */
 export const CallEventDetailSchema = v.object({
   event_id: v.pipe(v.string(), v.minLength(1)),
@@ -27,6 +30,12 @@ export const CallEventDetailSchema = v.object({
    * Absent on `call.ended` (internal).
    */
   webhook: v.optional(v.boolean()),
+  transcript: v.optional(
+    v.pipe(
+      v.array(v.object({ role: v.picklist(['assistant', 'user', 'tool']), text: v.pipe(v.string(), v.maxLength(EVENT_LINE_MAX_CHARS)) })),
+      v.maxLength(EVENT_TRANSCRIPT_MAX_LINES),
+    ),
+  ),
 });
 
 export type CallEventDetail = v.InferOutput<typeof CallEventDetailSchema>;

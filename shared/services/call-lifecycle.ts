@@ -1,6 +1,7 @@
 import { defaultAssistantConfig, type AssistantConfig } from '../domain/assistant-config';
 import { metricsOfUnconnectedCall, type CallMetrics, type TranscriptEntry } from '../domain/call';
 import { durationSeconds, expiryFor } from '../domain/carrier-status';
+import { transcriptForAnalysisEvent, type AnalysisTranscriptLine } from '../domain/analysis-transcript';
 import { outcomeForEndedReason } from '../domain/outcome';
 import { redactDeep } from '../domain/redact';
 import type { ToolAction } from '../domain/tool-action';
@@ -119,7 +120,7 @@ export class CallLifecycle {
       }
       const written = await this.writeEnding(call, ending);
       if (written.ended) {
-        await this.finish(written.ended);
+        await this.finish(written.ended, written.analysisTranscript);
         this.deps.onEnded?.(written.ended);
         return true;
       }
@@ -133,9 +134,11 @@ export class CallLifecycle {
   /**
    * Completes an ending: gives the slot back and settles the minutes (one transaction), publishes `call.ended` (always
    * with the event id the ending stored, so a repeat is recognisable), then clears
-   * `finish_pending`. Safe to run any number of times, concurrently too.
+   * `finish_pending`. Safe to run any number of times, concurrently too. `analysisTranscript` is a
+   * HIPAA call's redacted transcript for the analysis, carried by `call.ended` (only the ending that
+   * ran the call has it; a finish the sweeper completes publishes without it).
    */
-  async finish(call: CallRecord): Promise<void> {
+  async finish(call: CallRecord, analysisTranscript?: AnalysisTranscriptLine[]): Promise<void> {
     if (call.finish_pending !== true) {
       if (holdsSlot(call)) await this.deps.slots?.release(call.business_id, call.id);
       return;
@@ -149,12 +152,15 @@ export class CallLifecycle {
     // With the cap, the slot and the minutes go back in one write on the business item.
     if (this.deps.slots) await this.deps.slots.giveBack(call.business_id, call.id, call.duration_s, known);
     else await this.deps.minutes.settle(call.business_id, call.id, call.duration_s, known);
-    await this.publish('call.ended', call, call.ended_event_id);
+    await this.publish('call.ended', call, call.ended_event_id, analysisTranscript);
     await this.deps.calls.markEndingFinished(call.business_id, call.id);
   }
 
   /** The one conditional write of an ending (state + detail): the ended call, or the call as it stands when the write lost. */
-  private async writeEnding(call: CallRecord, ending: CallEnding): Promise<{ ended?: CallRecord; current?: CallRecord }> {
+  private async writeEnding(
+    call: CallRecord,
+    ending: CallEnding,
+  ): Promise<{ ended?: CallRecord; current?: CallRecord; analysisTranscript?: AnalysisTranscriptLine[] }> {
     const config = ending.config ?? (await this.configFor(call.business_id, call.assistant_id));
     const now = this.deps.now().toISOString();
     const endedAt = lastSignOfLife(ending.endedAt, call.started_at, now) ?? now;
@@ -179,7 +185,11 @@ export class CallLifecycle {
     };
     const seen = { slotHeld: call.slot_held === true, reservedMinutes: call.reserved_minutes };
     const written = await this.deps.calls.endCall(call.business_id, call.id, fields, detail, seen);
-    if (written === 'ended') return { ended: { ...call, ...fields, status: 'ended', finish_pending: true } };
+    if (written === 'ended') {
+      const ended: CallRecord = { ...call, ...fields, status: 'ended', finish_pending: true };
+      // HIPAA: the transcript is not stored, so the analysis gets it (redacted) from call.ended alone.
+      return hipaa ? { ended, analysisTranscript: transcriptForAnalysisEvent(ending.transcript ?? []) } : { ended };
+    }
     return written.lost ? { current: written.lost } : {};
   }
 
@@ -187,7 +197,7 @@ export class CallLifecycle {
     return (await this.deps.assistants.findAssistant(businessId, assistantId))?.config ?? defaultAssistantConfig();
   }
 
-  private async publish(type: CallEvent['type'], call: CallRecord, eventId?: string): Promise<void> {
+  private async publish(type: CallEvent['type'], call: CallRecord, eventId?: string, transcript?: AnalysisTranscriptLine[]): Promise<void> {
     const webhook = type === 'call.ended' ? undefined : await this.#subscriptions.has(call.business_id, call.assistant_id, type);
     await this.deps.events.publish([
       {
@@ -199,6 +209,7 @@ export class CallLifecycle {
           assistant_id: call.assistant_id,
           occurred_at: this.deps.now().toISOString(),
           ...(webhook !== undefined && { webhook }),
+          ...(transcript && { transcript }),
         },
       },
     ]);

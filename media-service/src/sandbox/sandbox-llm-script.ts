@@ -1,5 +1,6 @@
 import { sampleJsonSchema } from './json-schema-sample';
 import { messageText, type ChatRequest } from './openai-wire';
+import { isAnalysisRequest, sandboxAnalysis } from './sandbox-analysis';
 import { toolIntentReply, toolResultReply } from './sandbox-tool-intents';
 
 /**
@@ -7,8 +8,9 @@ import { toolIntentReply, toolResultReply } from './sandbox-tool-intents';
  * sandbox call sounds like a plausible receptionist and tests can predict every word.
  *
  * - Scripted replies queued with {@link SandboxLlmScript.enqueue} answer the next requests, in order.
- * - `response_format: json_schema` gets JSON that validates against the schema, drawn from the
- *   conversation (see `json-schema-sample.ts`); `json_object` gets a small JSON object.
+ * - The post-call analysis (`json_schema` named `call_analysis`) gets a faithful reading of the
+ *   transcript (`sandbox-analysis.ts`); any other `json_schema` gets JSON that validates against
+ *   the schema, drawn from the conversation (`json-schema-sample.ts`); `json_object` a small object.
  * - Otherwise: a greeting when the caller has not spoken, the tool's result spoken back after a
  *   tool result, a goodbye plus an `end_call` tool call (when that tool is offered) when the caller
  *   says goodbye, a built-in tool call when the caller's words ask for one and it is offered
@@ -78,6 +80,7 @@ export class SandboxLlmScript {
     const scripted = this.#queue.shift();
     if (scripted) return typeof scripted === 'function' ? scripted(request) : scripted;
     const format = request.response_format;
+    if (isAnalysisRequest(request)) return { text: JSON.stringify(sandboxAnalysis(request)) };
     if (format?.type === 'json_schema')
       return { text: JSON.stringify(sampleJsonSchema(format.json_schema.schema ?? {}, conversationText(request))) };
     if (format?.type === 'json_object') return { text: JSON.stringify({ reply: this.#converse(request).text ?? '' }) };

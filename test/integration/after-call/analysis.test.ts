@@ -8,7 +8,8 @@ import { CallRepository, type CallRecord } from '../../../shared/db/call-reposit
 import { CallerMemoryRepository } from '../../../shared/db/caller-memory-repository';
 import { createDb } from '../../../shared/db/client';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
-import type { EndedReason } from '../../../shared/domain/call';
+import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
+import { transcriptForAnalysisEvent } from '../../../shared/domain/analysis-transcript';
 import type { CallEvent } from '../../../shared/events/catalog';
 import type { EventBus } from '../../../shared/events/event-bus';
 import { OpenAiAnalysisClient, type AnalysisModel } from '../../../shared/llm/analysis-client';
@@ -124,26 +125,32 @@ async function seed(
   };
   await calls.insertCall(record);
   const talked = endedReason !== 'no_answer';
-  await calls.putCallDetail(businessId, callId, {
-    transcript: talked
-      ? [
-          { role: 'assistant', text: 'Acme Dental, how can I help?', start_ms: 0, end_ms: 1500, interrupted: false },
-          {
-            role: 'user',
-            text: 'Hi, I am Ana. Book a cleaning on 2026-12-01, my email is ana@example.com',
-            start_ms: 1600,
-            end_ms: 5000,
-            interrupted: false,
-          },
-          { role: 'assistant', text: 'Booked for 2026-12-01.', start_ms: 5200, end_ms: 6500, interrupted: false },
-        ]
-      : [],
-    metrics: {},
-    recording_key: null,
-  });
+  const transcript: TranscriptEntry[] = talked
+    ? [
+        { role: 'assistant', text: 'Acme Dental, how can I help?', start_ms: 0, end_ms: 1500, interrupted: false },
+        {
+          role: 'user',
+          text: 'Hi, I am Ana. Book a cleaning on 2026-12-01, my email is ana@example.com',
+          start_ms: 1600,
+          end_ms: 5000,
+          interrupted: false,
+        },
+        { role: 'assistant', text: 'Booked for 2026-12-01.', start_ms: 5200, end_ms: 6500, interrupted: false },
+      ]
+    : [];
+  // As the call engine ends calls: a HIPAA call's transcript is not stored; its call.ended carries it, redacted.
+  const hipaa = config.advanced.hipaa;
+  await calls.putCallDetail(businessId, callId, { transcript: hipaa ? [] : transcript, metrics: {}, recording_key: null });
   const event: CallEvent = {
     type: 'call.ended',
-    detail: { event_id: `evt_${randomUUID()}`, business_id: businessId, call_id: callId, assistant_id: assistantId, occurred_at: now },
+    detail: {
+      event_id: `evt_${randomUUID()}`,
+      business_id: businessId,
+      call_id: callId,
+      assistant_id: assistantId,
+      occurred_at: now,
+      ...(hipaa && { transcript: transcriptForAnalysisEvent(transcript) }),
+    },
   };
   return { callId, event };
 }
@@ -241,6 +248,45 @@ describe('post-call analysis', () => {
     expect(call.analysis).toMatchObject({ error: expect.any(String) });
     expect(call.outcome).toBe('unresolved');
     expect(published.map((e) => e.type)).toEqual(['call.completed']);
+  });
+});
+
+describe('HIPAA (advanced.hipaa): analysed from the call.ended event, nothing stored in clear', () => {
+  it("analyses the event's redacted transcript (every redaction kind) and stores a redacted analysis", async () => {
+    // Arrange: the assistant asks for no redaction; HIPAA masks every kind anyway
+    const { callId, event } = await seed('caller_hung_up', { structured: STRUCTURED }, [], { advanced: { hipaa: true } });
+    const before = openai.requests.length;
+    // Act
+    const result = await analyzeCall(event, deps());
+    // Assert: one analysis request, on the redacted transcript
+    expect(result).toBe('analysed');
+    const asked = openai.requests.slice(before);
+    expect(asked).toHaveLength(1);
+    const prompt = JSON.stringify(asked[0]!.body);
+    expect(prompt).toContain('Book a cleaning');
+    expect(prompt).toContain('[email]');
+    expect(prompt).not.toContain('ana@example.com');
+    const call = (await calls.getCallRecord(businessId, callId))!;
+    expect(call.summary).toContain('asked: "Book a cleaning on [dob], my email is [email]".');
+    expect(call.intent).toBe('Book an appointment');
+    expect(call.outcome).toBe('unresolved');
+    expect(call.score).toBe(4);
+    expect(JSON.stringify(call)).not.toContain('ana@example.com');
+    const detail = (await calls.findCall(businessId, callId, Math.floor(Date.now() / 1000)))!.detail;
+    expect(detail.transcript).toEqual([]);
+  });
+
+  it('a HIPAA call.ended without its transcript (an ending the sweeper finished) gets the outcome alone, with no LLM request', async () => {
+    // Arrange
+    const { callId, event } = await seed('caller_hung_up', {}, [], { advanced: { hipaa: true } });
+    const { transcript: _dropped, ...withoutTranscript } = event.detail;
+    const before = openai.requests.length;
+    // Act
+    const result = await analyzeCall({ type: event.type, detail: withoutTranscript }, deps());
+    // Assert
+    expect(result).toBe('outcome_only');
+    expect(openai.requests.length).toBe(before);
+    expect((await calls.getCallRecord(businessId, callId))!.outcome).toBe('unresolved');
   });
 });
 

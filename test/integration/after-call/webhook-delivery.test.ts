@@ -10,6 +10,7 @@ import { processBatch } from '../../../functions/webhook-delivery/process-batch'
 import { SqsWebhookQueue } from '../../../shared/queue/webhook-queue';
 import { AssistantRepository } from '../../../shared/db/assistant-repository';
 import { BusinessRepository } from '../../../shared/db/business-repository';
+import { CallerMemoryRepository } from '../../../shared/db/caller-memory-repository';
 import { CallRepository, type CallRecord } from '../../../shared/db/call-repository';
 import { createDb } from '../../../shared/db/client';
 import { DeliveryRepository } from '../../../shared/db/delivery-repository';
@@ -302,6 +303,7 @@ describe('webhook delivery', () => {
             calls: new CallRepository(db),
             assistants: new AssistantRepository(db),
             businesses: new BusinessRepository(db),
+            memory: new CallerMemoryRepository(db),
             events: router,
             model: { analyse: () => Promise.reject(new Error('no LLM for a call that never connected')) },
             now: () => new Date(clock),

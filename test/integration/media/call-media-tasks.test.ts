@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createAdminService } from '../../../functions/lib/deps';
 import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
@@ -8,8 +6,9 @@ import { localMediaEnv } from '../../../scripts/local/media';
 import { spawnMediaTask } from '../../../scripts/local/media-tasks';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';
 import { uniqueNumber } from '../../support/api-harness';
-import { endedByAssistant, endedByCaller, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { localStackInfra } from '../../support/local-stack-infra';
+import { startCompletedWebhooks, type CompletedWebhooks } from '../../support/completed-webhooks';
+import { endedByAssistant, endedByCaller, QUIET, waitForAssistant } from '../../support/call-scenarios';
 
 /**
  * `MEDIA_TASKS=2 npm run dev`, as it runs: the same `startLocalStack`, two call-engine child
@@ -29,35 +28,14 @@ interface Completed {
 }
 
 let stack: LocalStack;
-let receiver: Server;
-let receiverUrl: string;
-const webhooks: Completed[] = [];
-const waiters: { match: (call: Completed) => boolean; resolve: (call: Completed) => void }[] = [];
+let receiver: CompletedWebhooks<Completed>;
 const childLogs: string[] = [];
 
 /** Resolves with the first `call.completed` webhook whose call matches (event-driven, no polling). */
-function completed(match: (call: Completed) => boolean): Promise<Completed> {
-  const seen = webhooks.find(match);
-  return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ match, resolve }));
-}
+const completed = (match: (call: Completed) => boolean) => receiver.completed(match);
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      res.writeHead(204).end();
-      const event = JSON.parse(body) as { type: string; data: Completed };
-      if (event.type !== 'call.completed') return;
-      webhooks.push(event.data);
-      for (const waiter of waiters.filter(({ match }) => match(event.data))) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(event.data);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await startCompletedWebhooks<Completed>();
   stack = await startLocalStack({
     apiPort: 0,
     mediaPort: 0,
@@ -69,7 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
 });
 
 /** A business with one assistant (webhooks to the receiver) and one sandbox number answered by it. */
@@ -84,7 +62,7 @@ async function newBusiness() {
     });
   const config = {
     first_message: 'Hello, this is Acme.',
-    advanced: { ...QUIET, max_duration_s: 60, server_url: receiverUrl, server_events: ['call.completed'] },
+    advanced: { ...QUIET, max_duration_s: 60, server_url: receiver.url, server_events: ['call.completed'] },
   };
   const created = await api('POST', '/assistants', { name: 'Front desk', template: 'receptionist', config });
   expect(created.status, await created.clone().text()).toBe(200);
