@@ -18,6 +18,7 @@ import type { CallContext } from './call-context';
 import type { CallCounters } from './call-metrics';
 import type { CallerAudio } from './caller-audio';
 import type { Logger } from '../../../shared/log';
+import type { NoticeOutcome } from './notice';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -142,6 +143,8 @@ export interface ConversationDriver {
   modelLabel(configured: string): string;
   /** What each side said, assistant text cut to what was heard. */
   transcript(): TranscriptEntry[];
+  /** Whether the caller heard each notice due in full (null: not due on this call). */
+  notices(): NoticeOutcome;
   /** Stops every timer and provider stream of the conversation (the session is tearing down). */
   close(): void;
 }
