@@ -1,4 +1,4 @@
-import type { Call, CallMetrics, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
+import type { Call, CallMetrics, DerivedCallField, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
 import type { ToolAction } from '../domain/tool-action';
 
 /**
@@ -7,7 +7,7 @@ import type { ToolAction } from '../domain/tool-action';
  * shared/db write them (through named transitions), so a reader never has to guess a field's type.
  * Fields the call gains as it moves on are optional: a new call has none of them.
  */
-export interface CallRecord extends Call {
+export interface CallRecord extends Omit<Call, DerivedCallField> {
   business_id: number;
   created_at: string;
   updated_at: string;
@@ -32,6 +32,10 @@ export interface CallRecord extends Call {
   /** When the media stream attached (a one-time claim), and the session's last sign of life. */
   media_started_at?: string;
   heartbeat_at?: string;
+  /** Whether each notice due was heard in full (null: not due), written with the ending. */
+  recording_notice_heard?: boolean | null;
+  ai_disclosure_heard?: boolean | null;
+
   /** Where the assistant handed the caller, and when. */
   transferred_to?: string;
   transferred_at?: string;
@@ -78,6 +82,9 @@ export interface EndingFields {
   updated_at: string;
   ended_event_id: string;
   expires_at?: number;
+  /** Whether each notice due was heard in full (null: not due); left out for a call the engine never ran. */
+  recording_notice_heard?: boolean | null;
+  ai_disclosure_heard?: boolean | null;
 }
 
 /** The slot and reservation the ending saw on the call: the write holds only while they are unchanged. */

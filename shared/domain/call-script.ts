@@ -109,13 +109,20 @@ export function buildSystemPrompt(input: CallScriptInput): string {
 }
 
 /**
- * The spoken notices: the AI disclosure (`ai_disclosure`) and the recording notice (only when the
- * call is actually recorded: `recording` on and not HIPAA, since HIPAA calls are never recorded).
+ * Which notices a call owes its caller: the AI disclosure (`ai_disclosure`) and the recording
+ * notice (only when the call is actually recorded: `recording` on and not HIPAA, since HIPAA calls
+ * are never recorded).
  */
+export function noticesDue(config: AssistantConfig): { recording: boolean; disclosure: boolean } {
+  const { advanced } = config;
+  return { recording: advanced.recording && advanced.recording_notice && !advanced.hipaa, disclosure: advanced.ai_disclosure };
+}
+
+/** The spoken notices ({@link noticesDue}) as one sentence ('' when none is due). */
 export function buildNotice(config: AssistantConfig, profile: BusinessProfile | null): string {
-  const recorded = config.advanced.recording && config.advanced.recording_notice && !config.advanced.hipaa;
+  const { recording: recorded, disclosure } = noticesDue(config);
   const name = businessName(profile);
-  const ai = config.advanced.ai_disclosure ? `I'm an automated AI assistant${name ? ` for ${name}` : ''}` : '';
+  const ai = disclosure ? `I'm an automated AI assistant${name ? ` for ${name}` : ''}` : '';
   if (ai && recorded) return `Just so you know, ${ai}, and this call is recorded.`;
   if (ai) return `Just so you know, ${ai}.`;
   if (recorded) return 'Just so you know, this call is recorded.';
@@ -134,6 +141,22 @@ export function buildCallScript(input: CallScriptInput): CallScript {
     idleMessages: config.advanced.idle_messages.map(fill).filter((text) => text !== ''),
     voicemailMessage: fill(config.advanced.voicemail_message),
   };
+}
+
+/**
+ * A greeting cut before its closing question, so the notices can be said between the two and the
+ * caller's answer never talks over them: `lead` is every sentence before a final question,
+ * `question` that question ('' when the greeting does not end with one; then `lead` is all of it).
+ *
+ * @example splitGreeting('Thanks for calling! This is Ava. How can I help?') // { lead: 'Thanks for calling! This is Ava.', question: 'How can I help?' }
+ */
+export function splitGreeting(text: string): { lead: string; question: string } {
+  const trimmed = text.trim();
+  if (!trimmed.endsWith('?')) return { lead: trimmed, question: '' };
+  const body = trimmed.slice(0, -1);
+  const boundary = Math.max(...['. ', '! ', '? ', '.\n', '!\n', '?\n'].map((end) => body.lastIndexOf(end)));
+  if (boundary < 0) return { lead: '', question: trimmed };
+  return { lead: trimmed.slice(0, boundary + 1).trim(), question: trimmed.slice(boundary + 1).trim() };
 }
 
 // Typographic apostrophes (models write “that’s”) match a phrase typed with a straight one.

@@ -139,6 +139,11 @@ export const CallAnalysisSchema = looseDict({
   ),
 });
 
+/** Call `answered_by`: who picked up, from the carrier's answering-machine detection and our voicemail detector. */
+export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
+
+const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
+
 /** The Call resource (spec Call + docs/design.md §4), as lists and POST /calls return it. */
 export const CallSchema = strictDict({
   id: idField(),
@@ -158,7 +163,34 @@ export const CallSchema = strictDict({
   caller_name: v.nullable(v.string()),
   score: v.nullable(v.number()),
   analysis: CallAnalysisSchema,
+  created_at: described(timestampField(), 'When the call was created (POST /calls, or the inbound call reaching us).'),
+  answered_by: described(
+    v.nullable(v.picklist(ANSWERED_BY)),
+    "Who answered: `machine` when the carrier's answering-machine detection or the voicemail detector said so, `human` when the detection said so, `unknown` for an answered call without a verdict (inbound calls, detection off); null when the call was never answered.",
+  ),
+  carrier_call_id: described(v.nullable(v.string()), "The carrier's id of the call (Twilio `CallSid`); null until the carrier has it."),
+  transferred_to: described(v.nullable(v.string()), 'The number the assistant transferred the caller to; null when it did not.'),
+  recording_notice_heard: described(
+    v.nullable(v.boolean()),
+    'Whether the caller heard the recording notice to its last word; null when none was due (recording off, `recording_notice` off, `hipaa`) or the call never connected.',
+  ),
+  ai_disclosure_heard: described(
+    v.nullable(v.boolean()),
+    'Whether the caller heard the AI disclosure to its last word; null when none was due (`ai_disclosure` off) or the call never connected.',
+  ),
+  billed_minutes: described(
+    v.nullable(intField({ ge: 0 })),
+    'Minutes charged to the plan: the call rounded up to whole minutes, never more than it reserved; null until the call has ended and been settled.',
+  ),
+  expires_at: described(
+    v.nullable(timestampField()),
+    'When the call, its transcript and recording are deleted (`keep_days` after it ended); null when kept forever or not ended yet.',
+  ),
 });
+
+/** Call fields the API derives from the stored call (or that the call gains as it ends): the record keeps them its own way. */
+export type DerivedCallField =
+  'answered_by' | 'carrier_call_id' | 'transferred_to' | 'recording_notice_heard' | 'ai_disclosure_heard' | 'billed_minutes' | 'expires_at';
 
 /** A call as the API returns it. */
 export type Call = v.InferOutput<typeof CallSchema>;
@@ -209,6 +241,14 @@ export const TurnMetricsSchema = looseDict({
   first_audio_sent_ms: v.pipe(optionalMs, v.description('End of turn → first audio frame sent to the carrier.')),
   transport_ms: v.pipe(optionalMs, v.description('First frame sent → first frame played.')),
   eager: v.optional(v.pipe(v.boolean(), v.description('The reply started on the eager end of turn and was kept.'))),
+  held: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        'Present (true) when the caller spoke while the assistant was talking and the reply waited for it to finish (`interruptions: never`, or during the notice); `latency_ms` then includes that wait.',
+      ),
+    ),
+  ),
 });
 
 const nullableMs = v.nullable(numberField({ ge: 0 }));

@@ -34,6 +34,8 @@ export interface CallEnding {
   recordingKey?: string | null;
   /** The tool calls the assistant made (the call's `actions`). */
   actions?: ToolAction[];
+  /** Whether the caller heard each notice due in full (the media session; null for a notice not due). */
+  notices?: { recording_notice_heard: boolean | null; ai_disclosure_heard: boolean | null };
   /**
    * The assistant config the call ran with, when the caller holds it (the media session does):
    * the ending then follows it (redaction, HIPAA, `keep_days`) and the assistant is not read again.
@@ -173,6 +175,7 @@ export class CallLifecycle {
       updated_at: now,
       ended_event_id: this.deps.newEventId(),
       ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
+      ...ending.notices,
     };
     const hipaa = config.advanced.hipaa;
     const detail = {

@@ -21,7 +21,27 @@ export function toCallView(record: CallRecord): Call {
     caller_name: record.caller_name,
     score: record.score,
     analysis: record.analysis,
+    created_at: record.created_at,
+    answered_by: answeredBy(record),
+    carrier_call_id: record.carrier_call_sid ?? null,
+    transferred_to: record.transferred_to ?? null,
+    recording_notice_heard: record.recording_notice_heard ?? null,
+    ai_disclosure_heard: record.ai_disclosure_heard ?? null,
+    billed_minutes: record.charged_minutes ?? null,
+    expires_at: record.expires_at === undefined ? null : new Date(record.expires_at * 1000).toISOString(),
   };
+}
+
+/**
+ * Who answered (Call `answered_by`): the voicemail detector's verdict (a call ended `voicemail`),
+ * else the carrier's AMD (`machine_*` and `fax` are machines), else `unknown` for an answered
+ * call and null for one never answered.
+ */
+export function answeredBy(record: CallRecord): Call['answered_by'] {
+  const amd = record.answered_by ?? '';
+  if (record.ended_reason === 'voicemail' || amd.startsWith('machine') || amd === 'fax') return 'machine';
+  if (amd === 'human') return 'human';
+  return record.started_at ? 'unknown' : null;
 }
 
 /** GET /calls/{id}: the Call plus transcript, metrics, recording link and webhook deliveries. */

@@ -112,6 +112,11 @@ export class OpenAiRealtime implements SpeechToSpeech {
   }
 }
 
+/** Server voice detection; `interrupt` lets the caller's speech cancel the response in progress. */
+function turnDetection(interrupt: boolean): Record<string, unknown> {
+  return { ...LIVE_VAD, create_response: true, interrupt_response: interrupt };
+}
+
 /** The GA `session.update` for a phone call (docs/protocols.md A3). */
 export function sessionUpdate(o: S2sOpenOptions, model: string, transcriptionModel: string): Record<string, unknown> {
   const language = o.language.split('-')[0]!.toLowerCase();
@@ -126,7 +131,7 @@ export function sessionUpdate(o: S2sOpenOptions, model: string, transcriptionMod
         input: {
           format: { type: 'audio/pcmu' },
           transcription: { model: transcriptionModel, ...(/^[a-z]{2}$/.test(language) && { language }) },
-          turn_detection: { ...LIVE_VAD, create_response: true, interrupt_response: o.interruptResponse },
+          turn_detection: turnDetection(o.interruptResponse),
         },
         output: { format: { type: 'audio/pcmu' }, voice: o.voice, speed: o.speed },
       },
@@ -177,6 +182,10 @@ class RealtimeSession implements S2sSession {
 
   cancelResponse(): void {
     this.send({ type: 'response.cancel' });
+  }
+
+  setInterruptResponse(interrupt: boolean): void {
+    this.send({ type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: turnDetection(interrupt) } } } });
   }
 
   truncate(itemId: string, audioEndMs: number): void {

@@ -15,6 +15,8 @@ export interface TurnTiming {
   endOfTurnAt: number;
   /** The reply started on EagerEndOfTurn and was kept. */
   eager: boolean;
+  /** The caller's words came while the assistant spoke and were answered once it finished (`interruptions: never`, the notice). */
+  held?: boolean;
   llmFirstTokenMs?: number;
   /** When the model request for this reply was sent (before EndOfTurn for an eager reply). */
   requestAt?: number;
@@ -45,6 +47,7 @@ export function turnMetrics(turn: TurnTiming, t0?: number): Record<string, numbe
     first_audio_sent_ms: sent === undefined ? null : round(sent - turn.endOfTurnAt),
     transport_ms: played === undefined || sent === undefined ? null : round(played - sent),
     eager: turn.eager,
+    ...(turn.held && { held: true }),
   };
 }
 

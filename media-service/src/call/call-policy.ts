@@ -1,8 +1,9 @@
 import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
-import { containsEndPhrase } from '../../../shared/domain/call-script';
+import { containsEndPhrase, noticesDue } from '../../../shared/domain/call-script';
 import type { AnsweredBy } from '../ports/telephony';
 import { IdlePrompts } from './idle-prompts';
 import { Keypad } from './keypad';
+import { Notice } from './notice';
 import type { ConversationBaseDeps } from './session-types';
 import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
@@ -70,8 +71,9 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   /** What each side said (docs/design.md §4). */
   readonly log: TranscriptLog;
   readonly voicemail: Voicemail;
+  /** The AI-disclosure / recording notice: said before the first question, uncuttable, repeated until heard. */
+  readonly notice: Notice;
   #ending: EndedReason | undefined;
-  #noticeTaken = false;
   #toolRounds = 0;
   #toolsRunning = 0;
 
@@ -83,6 +85,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.#idle = new IdlePrompts(deps.context);
     this.#keypad = new Keypad(this.timers, deps.tuning.dtmfIdleMs, (text) => this.#keyed(text));
     const { call, config, script } = deps.context;
+    this.notice = new Notice(script.notice, noticesDue(config));
     this.voicemail = new Voicemail({
       enabled: call.direction === 'outbound' && config.advanced.voicemail_detection,
       message: script.voicemailMessage,
@@ -153,14 +156,6 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   /** The carrier's answering-machine verdict (outbound calls with `voicemail_detection`). */
   onAmd(answeredBy: AnsweredBy): void {
     this.voicemail.onAmd(answeredBy);
-  }
-
-  /** The AI-disclosure / recording notice, once per call, right after the assistant's first words; else undefined. */
-  takeNotice(): string | undefined {
-    if (this.#noticeTaken) return undefined;
-    this.#noticeTaken = true;
-    const { notice } = this.#d.context.script;
-    return notice === '' ? undefined : notice;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { CallRecord } from '../../../shared/db/call-repository';
 import type { EndedReason } from '../../../shared/domain/call';
+import { noticesDue } from '../../../shared/domain/call-script';
 import { OfficeAmbience } from '../audio/mix';
 import { Pacer } from '../pipeline/pacer';
 import type { CallTransportEvent } from '../ports/call-transport';
@@ -10,6 +11,8 @@ import { buildCallMetrics, modelLabelFor, newCounters } from './call-metrics';
 import { CallerAudio } from './caller-audio';
 import { openConversation } from './conversation-drivers';
 import type { ToolRunner } from '../tools/tool-runner';
+import { Notice } from './notice';
+import { timeLimitSchedule } from './time-limit';
 import type { CallSessionDeps, ConversationDriver, SessionHandle, SessionStart, SessionTuning, SessionView } from './session-types';
 
 /** Defaults of {@link SessionTuning}. */
@@ -64,6 +67,8 @@ class CallSession implements SessionView {
   #recorder: CallRecorder | undefined;
   #tools: ToolRunner | undefined;
   #reason: EndedReason | undefined;
+  /** Clock ms when the ending was decided: the call's `ended_at`, whatever the teardown and upload take after it. */
+  #endedAt = 0;
   #carrierEnded = false;
   #resolveEnded!: () => void;
   readonly #ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));
@@ -185,13 +190,27 @@ class CallSession implements SessionView {
     return pacer;
   }
 
+  /**
+   * The time limit (docs/decisions.md "Max duration"): the goodbye starts early enough to end before
+   * the limit, and the session hangs up just before it whatever is still playing, so `duration_s`
+   * never passes `max_duration_s`. Heartbeats keep the sweeper away.
+   */
   #startTimers(context: CallContext): void {
     const { timers } = this.#deps;
     // The dialler stores the minutes it could reserve as `time_limit_s` (≤ max_duration_s).
     const limitS = context.call.time_limit_s ?? context.config.advanced.max_duration_s;
-    const maxMs = Math.min(limitS, context.config.advanced.max_duration_s) * 1000;
-    const max = timers.setTimeout(() => void this.#driver?.endCall('max_duration', { goodbye: true }), maxMs);
-    this.#cleanups.push(() => timers.clearTimeout(max));
+    const limit = timeLimitSchedule({
+      limitMs: Math.min(limitS, context.config.advanced.max_duration_s) * 1000,
+      sinceAnswerMs: this.#sinceAnswerMs(context.call),
+      goodbye: context.script.endCallMessage,
+      speed: context.config.voice.speed,
+    });
+    const goodbye = timers.setTimeout(() => void this.#driver?.endCall('max_duration', { goodbye: true }), limit.goodbyeInMs);
+    const hangUp = timers.setTimeout(() => this.#finish(this.#driver?.pendingReason ?? 'max_duration'), limit.hangUpInMs);
+    this.#cleanups.push(
+      () => timers.clearTimeout(goodbye),
+      () => timers.clearTimeout(hangUp),
+    );
     let beat: unknown;
     const schedule = () => {
       beat = timers.setTimeout(() => {
@@ -204,6 +223,14 @@ class CallSession implements SessionView {
     };
     schedule();
     this.#cleanups.push(() => timers.clearTimeout(beat));
+  }
+
+  /** How long ago the call was answered: its stream started that long after the answer, and this session has run since. */
+  #sinceAnswerMs(call: CallRecord): number {
+    const answeredAt = Date.parse(this.#answered?.started_at ?? '');
+    const streamAt = Date.parse(call.media_started_at ?? '');
+    const beforeStream = Number.isNaN(answeredAt) || Number.isNaN(streamAt) ? 0 : Math.max(0, streamAt - answeredAt);
+    return beforeStream + (this.#deps.now() - this.#t0);
   }
 
   #onTransport(event: CallTransportEvent): void {
@@ -235,6 +262,7 @@ class CallSession implements SessionView {
   #finish(reason: EndedReason): void {
     if (this.#reason !== undefined) return;
     this.#reason = reason;
+    this.#endedAt = this.#deps.now();
     this.#resolveEnded();
   }
 
@@ -262,7 +290,9 @@ class CallSession implements SessionView {
         this.#deps.log.error('call.recording.failed', { call_id: callId, error: String(error) });
       }
     }
-    const durationS = (this.#deps.now() - this.#t0) / 1000;
+    const endedAt = this.#reason === undefined ? this.#deps.now() : this.#endedAt;
+    const durationS = (endedAt - this.#t0) / 1000;
+    const streamAt = Date.parse(context.call.media_started_at ?? '');
     const transcript = this.#driver?.transcript() ?? [];
     const { providers } = this.#deps;
     const llm = this.#driver ? this.#driver.modelLabel(providers.llm) : modelLabelFor(context.config, providers.llm);
@@ -275,6 +305,9 @@ class CallSession implements SessionView {
         metrics,
         recordingKey,
         actions: this.#tools?.actions() ?? [],
+        // A call that ended before its conversation started heard no notice that was due.
+        notices: this.#driver?.notices() ?? new Notice(context.script.notice, noticesDue(context.config)).outcome(),
+        ...(!Number.isNaN(streamAt) && { endedAt: new Date(streamAt + endedAt - this.#t0).toISOString() }),
         config: context.config,
         call: this.#answered,
       });

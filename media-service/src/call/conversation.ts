@@ -1,3 +1,4 @@
+import { splitGreeting } from '../../../shared/domain/call-script';
 import type { LanguageModel, LlmToolCall } from '../ports/language-model';
 import type { SttEvent, SttStream } from '../ports/speech-to-text';
 import { CallPolicy } from './call-policy';
@@ -9,6 +10,7 @@ import { EagerGuess, type Guess } from './eager-guess';
 import { streamReply } from './reply-stream';
 import type { ConversationBaseDeps, ConversationDriver, SessionView } from './session-types';
 import { Speaker, type SpeakerOptions, type Utterance, type UtteranceKind } from './speaker';
+import { heardText } from './transcript-log';
 import { isBackchannel, shouldInterrupt } from './turn-taking';
 
 /** What a standard conversation needs from its session. */
@@ -43,7 +45,10 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
   #turn: Turn | undefined;
   #greetingDone = false;
   #userSpoke = false;
-  #heldUserTurn = false;
+  /** Caller words that came while the assistant spoke, answered once it is done. */
+  #heldTurn: TurnTiming | undefined;
+  /** The caller cut in while the notice played: what follows it is dropped when it ends. */
+  #bargeInHeld = false;
   readonly #offStt: () => void;
 
   constructor(deps: ConversationDeps) {
@@ -83,11 +88,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     if (this.policy.pendingReason || this.#turn || this.#userSpoke) return;
     const first = this.#d.context.script.firstMessage;
     // assistant_first, or wait_for_user greeting a silent caller (greet_after_silence_s): the first message when set.
-    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') {
-      this.#speakScripted('greeting', first);
-      this.#afterFirstUtterance();
-      return;
-    }
+    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') return this.#speakScripted('greeting', first);
     void this.#reply('greeting');
   }
 
@@ -154,13 +155,13 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     this.#answer({ endOfTurnAt: now, endOfSpeechAt: endOfSpeechMs === undefined ? undefined : endAt, eager: false }, text);
   }
 
-  /** Replies to the caller's newest words, reusing an eager reply when its guess held. */
+  /** Replies to the caller's newest words (held while the assistant or the notice speaks), reusing an eager reply when its guess held. */
   #answer(timing: TurnTiming, text: string): void {
     // The reply after the running tools answers these words too (they are in the history already).
     if (this.policy.toolsRunning) return;
-    if (this.#speaker.audible) {
+    if (this.#speaker.audible || this.policy.notice.playing) {
       this.#eager.drop();
-      if (!isBackchannel(text)) this.#heldUserTurn = true;
+      if (!isBackchannel(text)) this.#heldTurn = { ...timing, held: true };
       return;
     }
     if (this.#turn) this.#cancelTurn();
@@ -172,6 +173,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
   /** One assistant turn: stream the model into the voice, then act on its tool calls. */
   async #reply(kind: 'reply' | 'greeting', timing?: TurnTiming, reuse?: Guess): Promise<void> {
     this.policy.cancelSilence();
+    if (this.policy.notice.due) this.#sayNotice();
     const controller = reuse?.controller ?? new AbortController();
     const utterance = this.#speaker.begin(kind);
     this.policy.log.utterance(utterance);
@@ -204,7 +206,6 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     if (timing) timing.llmFirstTokenMs = stream.firstTokenMs;
     this.#speaker.end(utterance);
     turn.message = this.#history.said(utterance, toolCalls);
-    this.#afterFirstUtterance();
     await utterance.done;
     if (this.#turn !== turn) return;
     this.#turn = undefined;
@@ -215,28 +216,45 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
   #afterSpeech(): void {
     if (this.#speaker.speaking || this.#turn || this.policy.pendingReason) return;
     this.#greetingDone = true;
-    if (this.#heldUserTurn) {
-      this.#heldUserTurn = false;
-      return void this.#reply('reply');
+    const held = this.#heldTurn;
+    if (held) {
+      this.#heldTurn = undefined;
+      return void this.#reply('reply', held);
     }
     this.policy.armSilence();
   }
 
-  /** Speaks the AI-disclosure / recording notice once, right after the call's first assistant words. */
-  #afterFirstUtterance(): void {
-    const notice = this.policy.takeNotice();
-    if (notice === undefined) return;
-    void this.#say('notice', notice).done.then(() => this.#afterSpeech());
+  /**
+   * Says the AI-disclosure / recording notice, after `lead` (the greeting's words before its
+   * question) in the same utterance: nothing the caller says or keys in cuts it, and when it ends
+   * a cut-in held meanwhile drops what was to follow, so the caller's words are answered next.
+   */
+  #sayNotice(lead = ''): void {
+    const { notice } = this.policy;
+    const utterance = this.#say('notice', lead === '' ? notice.text : `${lead} ${notice.text}`);
+    notice.saying(utterance);
+    void utterance.done.then(() => {
+      if (this.#bargeInHeld) {
+        this.#bargeInHeld = false;
+        this.#bargeIn();
+      }
+      this.#afterSpeech();
+    });
   }
 
-  /** Barge-in: stop the model and the voice, clear the carrier, keep in history only what was heard. */
+  /** Barge-in: stop the model and the voice, clear the carrier, keep in history only what was heard. Held while the notice plays. */
   #bargeIn(): void {
+    if (this.policy.notice.playing) {
+      this.#bargeInHeld = true;
+      return;
+    }
     const turn = this.#turn;
     this.#turn = undefined;
     turn?.controller.abort();
     const cut = this.#speaker.interrupt();
     if (cut.length === 0) return;
-    this.#d.counters.interruptions++;
+    // Counted only when the caller heard a word of it (as the transcript keeps it): docs/decisions.md "Interruptions".
+    if (cut.some((utterance) => heardText(utterance) !== '')) this.#d.counters.interruptions++;
     this.#d.log.info('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: Math.round((turn?.utterance.bytesPlayed ?? 0) / 8) });
     this.#greetingDone = true;
     this.#eager.drop();
@@ -281,8 +299,18 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     this.#speaker.interrupt();
   }
 
-  /** Fixed words said as a turn of their own (greeting, idle message): barge-in cuts them in history too. */
+  /**
+   * Fixed words said as a turn of their own (greeting, idle message): barge-in cuts them in history
+   * too. A notice still due goes first, inside a greeting before its closing question.
+   */
   #speakScripted(kind: UtteranceKind, text: string): void {
+    if (this.policy.notice.due) {
+      const { lead, question } = kind === 'greeting' ? splitGreeting(text) : { lead: '', question: text };
+      if (lead !== '') this.#history.push({ role: 'assistant', content: lead });
+      this.#sayNotice(lead);
+      if (question === '') return;
+      text = question;
+    }
     const utterance = this.#say(kind, text);
     const message: AssistantMessage = { role: 'assistant', content: text };
     this.#history.push(message);

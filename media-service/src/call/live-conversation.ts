@@ -1,3 +1,4 @@
+import { splitGreeting } from '../../../shared/domain/call-script';
 import type { S2sEvent, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
 import { CallPolicy } from './call-policy';
 import type { CallerAudio } from './caller-audio';
@@ -6,6 +7,8 @@ import { LivePlayback, type PlaybackPacer } from './live-playback';
 import { LiveResponses, verbatim, type Reply } from './live-responses';
 import { PolicyDriver } from './policy-driver';
 import type { ConversationBaseDeps, ConversationDriver } from './session-types';
+import type { UtteranceKind } from './speaker';
+import { heardText } from './transcript-log';
 
 export { verbatim } from './live-responses';
 
@@ -37,6 +40,8 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   #off: (() => void) | undefined;
   #session: S2sSession | undefined;
   #greetingDone = false;
+  /** The provider's own barge-in is off until the notice is heard (then back per `interruptions`). */
+  #providerInterrupts = false;
 
   constructor(deps: LiveConversationDeps) {
     super();
@@ -46,18 +51,18 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
       silenceAssistant: () => this.#silence(),
       stopThinking: () => undefined,
       say: (kind, text) => this.#responses.request(kind, verbatim(text)),
-      sayIdle: (text) => void this.#responses.request('idle', verbatim(text)),
+      sayIdle: (text) => void this.#request('idle', verbatim(text)),
       busy: () => this.#responses.busy || this.#playback.audible || this.#caller.speaking,
       audible: () => this.#playback.audible,
       bargeIn: () => this.#bargeIn(),
       answerKeypad: (text) => {
         this.#session?.sendUserText(text);
-        void this.#responses.request('reply');
+        void this.#request('reply');
       },
       toolResult: (call, output) => this.#session?.sendFunctionOutput(call.callId, output, false),
-      sayFiller: (text) => void this.#responses.request('filler', verbatim(text)),
-      replyAgain: () => void this.#responses.request('reply'),
-      sayReply: (text) => void this.#responses.request('reply', verbatim(text)),
+      sayFiller: (text) => void this.#request('filler', verbatim(text)),
+      replyAgain: () => void this.#request('reply'),
+      sayReply: (text) => void this.#request('reply', verbatim(text)),
     });
   }
 
@@ -68,13 +73,14 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   start(): void {
     const { context, callSid } = this.#d;
     const { config } = context;
+    this.#providerInterrupts = config.advanced.interruptions !== 'never' && !this.policy.notice.due;
     const session = this.#d.realtime.open({
       instructions: context.script.systemPrompt,
       voice: config.live_voice,
       tools: context.tools,
       language: config.language,
       speed: config.voice.speed,
-      interruptResponse: config.advanced.interruptions !== 'never',
+      interruptResponse: this.#providerInterrupts,
       tag: callSid,
       signal: this.#abort.signal,
     });
@@ -87,9 +93,27 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   #greet(): void {
     if (this.policy.pendingReason || this.#caller.spoke || this.#caller.speaking) return;
     const first = this.#d.context.script.firstMessage;
-    if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '')
-      void this.#responses.request('greeting', verbatim(first));
-    else void this.#responses.request('greeting');
+    if (this.#d.context.config.first_message_mode === 'model_generated' || first === '') return void this.#request('greeting');
+    if (!this.policy.notice.due) return void this.#request('greeting', verbatim(first));
+    const { lead, question } = splitGreeting(first);
+    this.#requestNotice(lead);
+    if (question !== '') void this.#request('greeting', verbatim(question));
+  }
+
+  /** Asks for a response of ours; a notice still due goes first (greetings, replies, idle messages). */
+  #request(kind: UtteranceKind, instructions?: string): Promise<void> {
+    if (this.policy.notice.due) this.#requestNotice();
+    return this.#responses.request(kind, instructions);
+  }
+
+  /**
+   * Asks for the notice, after `lead` (the greeting's words before its question), word for word.
+   * `first`: ahead of what is already waiting (said again after the provider cut it).
+   */
+  #requestNotice(lead = '', options: { first?: boolean } = {}): void {
+    const { notice } = this.policy;
+    notice.requested();
+    void this.#responses.request('notice', verbatim(lead === '' ? notice.text : `${lead} ${notice.text}`), options);
   }
 
   onMark(name: string, afterClear: boolean): void {
@@ -134,7 +158,10 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     this.policy.timers.cancel('greet');
     const { interruptions } = this.#d.context.config.advanced;
     const allowed = interruptions === 'anytime' || (interruptions === 'after_greeting' && this.#greetingDone);
-    if (allowed && this.#playback.audible && this.policy.pendingReason === undefined) this.#bargeIn();
+    if (!allowed || this.policy.pendingReason !== undefined) return;
+    // Words over the notice: it plays on, our next requests are dropped, and the provider's own reply answers them.
+    if (this.policy.notice.playing) this.#responses.dropQueued();
+    else if (this.#playback.audible) this.#bargeIn();
   }
 
   #onCallerWords(itemId: string, text: string): void {
@@ -150,7 +177,12 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     if (reply.requested) return;
     reply.turn = this.#caller.takeTurn();
     // A reply the provider started on its own while we end the call would talk over the goodbye.
-    if (this.policy.pendingReason !== undefined) this.#responses.cancel(reply);
+    if (this.policy.pendingReason !== undefined) return this.#responses.cancel(reply);
+    // Nor may it speak before the notice: it is asked again, behind the notice.
+    if (this.policy.notice.due) {
+      this.#responses.cancel(reply);
+      void this.#request('reply');
+    }
   }
 
   #onOutput(event: Extract<S2sEvent, { type: 'audio' | 'transcript_delta' | 'transcript_done' }>): void {
@@ -161,6 +193,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
       reply.utterances.push(utterance);
       reply.items.push(event.itemId);
       this.policy.log.utterance(utterance);
+      if (reply.kind === 'notice') this.policy.notice.saying(utterance);
     }
     if (event.type === 'transcript_delta') utterance.text += event.text;
     else if (event.type === 'transcript_done') utterance.text = event.text.trim();
@@ -181,33 +214,54 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     this.#d.counters.llmOutput += usage.output;
     const reply = this.#responses.get(responseId);
     if (reply) {
+      if (reply.kind === 'notice' && reply.utterances.length === 0) this.policy.notice.dropped();
+      if (reply.kind === 'notice' && status !== 'completed') this.#noticeCut(reply);
       for (const itemId of reply.items) this.#playback.flush(itemId);
       void Promise.all(reply.utterances.map((u) => u.done)).then(() => this.#afterReply(reply, status));
     }
     this.#responses.done(responseId);
   }
 
+  /** The provider ended the notice early (failed, incomplete): what played is not the whole notice, and it is asked again first. */
+  #noticeCut(reply: Reply): void {
+    for (const utterance of reply.utterances) utterance.interrupted = true;
+    if (this.policy.pendingReason === undefined && !reply.cancelled) this.#requestNotice('', { first: true });
+  }
+
+  /**
+   * The notice has played: the provider's barge-in comes back. Words said over it were already
+   * given to the provider, whose own reply answers them (our unsent requests were dropped then).
+   */
+  #afterNotice(): void {
+    const { notice } = this.policy;
+    if (notice.playing) return;
+    if (notice.heard && !this.#providerInterrupts && this.#d.context.config.advanced.interruptions !== 'never') {
+      this.#providerInterrupts = true;
+      this.#session?.setInterruptResponse(true);
+    }
+  }
+
   /** A reply has played to the end (or was cut): act on its tools, end phrases, or wait for the caller. */
   #afterReply(reply: Reply, status: string): void {
     this.#responses.settle(reply);
+    if (reply.kind === 'notice') this.#afterNotice();
     if (reply.utterances.length > 0) this.#greetingDone = true;
     if (this.policy.pendingReason !== undefined || reply.cancelled || status !== 'completed') return;
     const text = reply.utterances.map((u) => u.text).join(' ');
     if (this.policy.afterReply(text, reply.calls)) return;
-    const notice = reply.utterances.length > 0 ? this.policy.takeNotice() : undefined;
-    if (notice !== undefined) return void this.#responses.request('notice', verbatim(notice));
     this.policy.armSilence();
   }
 
-  /** Barge-in: clear the carrier, stop the response, truncate each item to what the caller heard. */
+  /** Barge-in: clear the carrier, stop the response, truncate each item to what the caller heard. Never during the notice. */
   #bargeIn(): void {
+    if (this.policy.notice.playing) return;
     const cut = this.#playback.interrupt();
     for (const reply of this.#responses.all())
       if (this.#responses.isActive(reply) || reply.utterances.some((u) => cut.some((c) => c.utterance === u)))
         this.#responses.cancel(reply);
     for (const item of cut) if (item.utterance.bytesReceived > 0) this.#session?.truncate(item.itemId, item.heardMs);
     if (cut.length === 0) return;
-    this.#d.counters.interruptions++;
+    if (cut.some((item) => heardText(item.utterance) !== '')) this.#d.counters.interruptions++;
     this.#greetingDone = true;
     this.#d.log.info('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: cut[0]!.heardMs });
   }

@@ -35,7 +35,8 @@ export class LiveResponses {
   readonly #session: () => S2sSession | undefined;
   readonly #replies = new Map<string, Reply>();
   readonly #requested: { kind: UtteranceKind; resolve: () => void }[] = [];
-  readonly #queued: { kind: UtteranceKind; instructions?: string }[] = [];
+  /** Requests waiting for the active response to end, with the `#requested` entry each settles. */
+  #queued: { kind: UtteranceKind; instructions?: string; waiter: { kind: UtteranceKind; resolve: () => void } }[] = [];
   #active: string | undefined;
 
   /** `session` is read at each send (it opens after the conversation is built). */
@@ -63,12 +64,29 @@ export class LiveResponses {
     return this.#replies.get(responseId);
   }
 
-  /** Asks for a response of ours; settles once it has played (or was cut). */
-  request(kind: UtteranceKind, instructions?: string): Promise<void> {
-    const played = new Promise<void>((resolve) => this.#requested.push({ kind, resolve }));
-    if (this.#active !== undefined) this.#queued.push({ kind, ...(instructions !== undefined && { instructions }) });
-    else this.#send(kind, instructions);
+  /**
+   * Asks for a response of ours; settles once it has played (or was cut, or was dropped unsent).
+   * `first` puts it ahead of the requests already waiting (a notice said again).
+   */
+  request(kind: UtteranceKind, instructions?: string, options: { first?: boolean } = {}): Promise<void> {
+    let waiter!: { kind: UtteranceKind; resolve: () => void };
+    const played = new Promise<void>((resolve) => (waiter = { kind, resolve }));
+    if (this.#active === undefined) {
+      this.#requested.push(waiter);
+      this.#send(kind, instructions);
+      return played;
+    }
+    const entry = { kind, waiter, ...(instructions !== undefined && { instructions }) };
+    if (options.first) this.#queued.unshift(entry);
+    else this.#queued.push(entry);
     return played;
+  }
+
+  /** Forgets the requests not sent yet but notices (the caller cut in: they will be answered instead); each settles. */
+  dropQueued(): void {
+    const dropped = this.#queued.filter((entry) => entry.kind !== 'notice');
+    this.#queued = this.#queued.filter((entry) => entry.kind === 'notice');
+    for (const entry of dropped) entry.waiter.resolve();
   }
 
   /** `response.created`: records the reply; a tag of ours settles the oldest request when it has played. */
@@ -93,7 +111,9 @@ export class LiveResponses {
   done(responseId: string): void {
     if (this.#active === responseId) this.#active = undefined;
     const next = this.#queued.shift();
-    if (next) this.#send(next.kind, next.instructions);
+    if (!next) return;
+    this.#requested.push(next.waiter);
+    this.#send(next.kind, next.instructions);
   }
 
   /** Stops a reply: its late output is dropped, and the provider stops it if it is the active one. */

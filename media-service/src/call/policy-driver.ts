@@ -1,6 +1,7 @@
 import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
 import type { AnsweredBy } from '../ports/telephony';
 import type { CallPolicy, NamedCall } from './call-policy';
+import type { NoticeOutcome } from './notice';
 import type { ConversationDriver } from './session-types';
 
 /**
@@ -9,7 +10,7 @@ import type { ConversationDriver } from './session-types';
  */
 export abstract class PolicyDriver<Call extends NamedCall> implements Pick<
   ConversationDriver,
-  'pendingReason' | 'onDtmf' | 'onAmd' | 'endCall' | 'transcript'
+  'pendingReason' | 'onDtmf' | 'onAmd' | 'endCall' | 'transcript' | 'notices'
 > {
   protected abstract readonly policy: CallPolicy<Call>;
 
@@ -31,5 +32,9 @@ export abstract class PolicyDriver<Call extends NamedCall> implements Pick<
 
   transcript(): TranscriptEntry[] {
     return this.policy.transcript();
+  }
+
+  notices(): NoticeOutcome {
+    return this.policy.notice.outcome();
   }
 }

@@ -20,6 +20,7 @@ import type { CallerAudio } from './caller-audio';
 import type { Logger } from '../../../shared/log';
 import type { ToolRunner } from '../tools/tool-runner';
 import type { ToolPorts } from '../tools/tool-types';
+import type { NoticeOutcome } from './notice';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -150,6 +151,8 @@ export interface ConversationDriver {
   modelLabel(configured: string): string;
   /** What each side said, assistant text cut to what was heard. */
   transcript(): TranscriptEntry[];
+  /** Whether the caller heard each notice due in full (null: not due on this call). */
+  notices(): NoticeOutcome;
   /** Stops every timer and provider stream of the conversation (the session is tearing down). */
   close(): void;
 }

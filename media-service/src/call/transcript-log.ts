@@ -16,6 +16,18 @@ export function heardText(utterance: Utterance): string {
   return truncateToFraction(utterance.text, total === 0 ? 1 : utterance.bytesPlayed / total);
 }
 
+/**
+ * The caller heard all of `utterance`: its end mark came back, or every byte it had was played
+ * once it was complete (a barge-in can land before the `:end` echo; Speaker judges it the same way).
+ */
+export function playedInFull(utterance: Utterance): boolean {
+  if (utterance.interrupted) return false;
+  return (
+    utterance.playedAt !== undefined ||
+    (utterance.flushed && utterance.bytesReceived > 0 && utterance.bytesPlayed >= utterance.bytesReceived)
+  );
+}
+
 interface UserLine {
   role: 'user' | 'tool';
   text: string;
@@ -60,8 +72,7 @@ export class TranscriptLog {
     const said = this.#utterances.flatMap((u): TranscriptEntry[] => {
       const start = u.firstPlayedAt ?? u.firstSentAt;
       if (start === undefined || u.bytesPlayed === 0 || u.text === '') return [];
-      // Every byte heard counts as complete even when a barge-in came before the `:end` echo (as Speaker judges it).
-      const complete = !u.interrupted && (u.playedAt !== undefined || (u.flushed && u.bytesPlayed >= u.bytesReceived));
+      const complete = playedInFull(u);
       const text = complete ? u.text : heardText(u);
       if (text === '') return [];
       const end = u.playedAt ?? Math.min(now, start + u.bytesPlayed / 8);

@@ -69,6 +69,8 @@ export interface S2sSession {
   createResponse(options?: { instructions?: string; tag?: string }): void;
   /** Stops the response being generated, if any. */
   cancelResponse(): void;
+  /** Whether the caller's speech now cancels the response being generated (the provider's own barge-in). */
+  setInterruptResponse(interrupt: boolean): void;
   /** Cuts assistant item `itemId` to what the caller heard, so the model remembers only that. */
   truncate(itemId: string, audioEndMs: number): void;
   /** Adds a caller message that was typed, not spoken (keypad digits); ask for a response separately. */

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { DEFAULT_REALTIME_TUNING, type RealtimeTuning } from './realtime-replies';
+import { DEFAULT_REALTIME_TUNING, type RealtimeFault, type RealtimeTuning } from './realtime-replies';
 import { RealtimeSession, type RealtimeConnectionRecord } from './realtime-session';
 import type { SandboxLlmScript } from './sandbox-llm-script';
 import type { TranscriptBoard } from './transcript-board';
 
-export { DEFAULT_REALTIME_TUNING, type RealtimeTuning } from './realtime-replies';
+export { DEFAULT_REALTIME_TUNING, type RealtimeFault, type RealtimeTuning } from './realtime-replies';
 export type { RealtimeConnectionRecord } from './realtime-session';
 
 /** Options of {@link RealtimeSandbox}. */
@@ -38,6 +38,7 @@ export class RealtimeSandbox {
   readonly #options: RealtimeSandboxOptions;
   #board: TranscriptBoard | undefined;
   #tuning: RealtimeTuning;
+  readonly #faults: RealtimeFault[] = [];
 
   constructor(options: RealtimeSandboxOptions) {
     this.#options = options;
@@ -53,6 +54,16 @@ export class RealtimeSandbox {
   /** Changes timing for responses not yet streamed. */
   setTuning(tuning: Partial<RealtimeTuning>): void {
     this.#tuning = { ...this.#tuning, ...tuning };
+  }
+
+  /** The next response tagged `fault.tag` (e.g. `notice`) streams `fault.afterMs` of audio, then ends `failed` (a server error). */
+  failNextResponse(fault: RealtimeFault): void {
+    this.#faults.push(fault);
+  }
+
+  #takeFault(tag: string | undefined): RealtimeFault | undefined {
+    const index = this.#faults.findIndex((fault) => fault.tag === tag);
+    return index < 0 ? undefined : this.#faults.splice(index, 1)[0];
   }
 
   /** The HTTP server's `upgrade` handler. */
@@ -79,7 +90,11 @@ export class RealtimeSandbox {
         session: defaultSession(model),
       };
       this.connections.push(record);
-      new RealtimeSession(ws, record, () => this.#tuning, { script: this.#options.script, board: () => this.#board });
+      new RealtimeSession(ws, record, () => this.#tuning, {
+        script: this.#options.script,
+        board: () => this.#board,
+        takeFault: (tag) => this.#takeFault(tag),
+      });
     });
   }
 

@@ -44,6 +44,15 @@ interface Active {
   metadata: Record<string, string> | undefined;
   stop: AbortController;
   reason?: string;
+  /** A server failure injected by a test: the response stops after this much audio (ms) and ends `failed`. */
+  failAfterMs?: number;
+}
+
+/** A server failure to inject into the next response whose metadata `tag` matches (a test's fault, as the LLM stand-in's `failNext`). */
+export interface RealtimeFault {
+  tag: string;
+  /** Audio streamed before the response fails. */
+  afterMs: number;
 }
 
 /** What {@link RealtimeReplies} needs from its connection. */
@@ -54,6 +63,8 @@ export interface RealtimeRepliesDeps {
   send: (event: Record<string, unknown>) => void;
   session: () => Record<string, unknown>;
   newId: (prefix: string) => string;
+  /** The fault injected for a response tagged `tag`, once (undefined: none). */
+  takeFault?: (tag: string | undefined) => RealtimeFault | undefined;
 }
 
 /** One connection's conversation and response generator. */
@@ -133,7 +144,13 @@ export class RealtimeReplies {
   }
 
   async #respond(params: { instructions?: string; metadata?: Record<string, string> }): Promise<void> {
-    const active: Active = { id: this.#d.newId('resp'), metadata: params.metadata, stop: new AbortController() };
+    const fault = this.#d.takeFault?.(params.metadata?.tag);
+    const active: Active = {
+      id: this.#d.newId('resp'),
+      metadata: params.metadata,
+      stop: new AbortController(),
+      ...(fault && { failAfterMs: fault.afterMs }),
+    };
     this.#active = active;
     this.#d.send({
       type: 'response.created',
@@ -194,7 +211,12 @@ export class RealtimeReplies {
     const audio = synthesizeSpeechLike(text.trim().length * tuning.msPerChar, textSeed(text));
     const words = text.trim().split(/\s+/);
     let shown = 0;
-    for (let offset = 0; offset < audio.length && !active.stop.signal.aborted && !this.#closed; offset += tuning.chunkBytes) {
+    const failAt = active.failAfterMs === undefined ? Infinity : active.failAfterMs * MULAW_BYTES_PER_MS;
+    for (
+      let offset = 0;
+      offset < Math.min(audio.length, failAt) && !active.stop.signal.aborted && !this.#closed;
+      offset += tuning.chunkBytes
+    ) {
       const chunk = audio.subarray(offset, offset + tuning.chunkBytes);
       const reveal = Math.ceil(((offset + chunk.length) / audio.length) * words.length);
       if (reveal > shown) {
@@ -216,7 +238,7 @@ export class RealtimeReplies {
       id: item.id,
       type: 'message',
       role: 'assistant',
-      status: active.stop.signal.aborted ? 'incomplete' : 'completed',
+      status: active.stop.signal.aborted || active.failAfterMs !== undefined ? 'incomplete' : 'completed',
       content: [{ type: 'output_audio', transcript: item.text }],
     };
     this.#d.send({ type: 'response.output_item.done', response_id: active.id, output_index: outputIndex, item: done });
@@ -264,6 +286,7 @@ export class RealtimeReplies {
 
   #finish(active: Active, reply: SandboxLlmReply, output: Record<string, unknown>[], instructions: string): void {
     const cancelled = active.stop.signal.aborted;
+    const failed = !cancelled && active.failAfterMs !== undefined;
     const input = approxTokens(instructions + this.#items.map((item) => item.text).join(' '));
     const generated = approxTokens((reply.text ?? '') + (reply.toolCalls ?? []).map((call) => call.arguments).join(''));
     this.#d.send({
@@ -271,8 +294,15 @@ export class RealtimeReplies {
       response: {
         object: 'realtime.response',
         id: active.id,
-        status: cancelled ? 'cancelled' : 'completed',
-        status_details: cancelled ? { type: 'cancelled', reason: active.reason ?? 'client_cancelled' } : null,
+        status: cancelled ? 'cancelled' : failed ? 'failed' : 'completed',
+        status_details: cancelled
+          ? { type: 'cancelled', reason: active.reason ?? 'client_cancelled' }
+          : failed
+            ? {
+                type: 'failed',
+                error: { type: 'server_error', code: 'server_error', message: 'The server had an error while processing your request.' },
+              }
+            : null,
         output,
         metadata: active.metadata ?? null,
         usage: { total_tokens: input + generated, input_tokens: input, output_tokens: generated },

@@ -157,12 +157,14 @@ export class RealtimeSession {
         return this.#error(`The sandbox speaks audio/pcmu only, got '${format}' for ${side}.`, 'invalid_value');
     }
     const current = this.#record.session as { audio?: { input?: object; output?: object } };
+    const before = JSON.stringify(this.#detectorSettings());
     this.#record.session = {
       ...current,
       ...update,
       audio: { input: { ...current.audio?.input, ...audio?.input }, output: { ...current.audio?.output, ...audio?.output } },
     };
-    this.#detector = undefined;
+    // Only new detection settings restart the detector: a mid-call update (interrupt_response) keeps the caller's turn.
+    if (JSON.stringify(this.#detectorSettings()) !== before) this.#detector = undefined;
     this.#send({ type: 'session.updated', session: this.#record.session });
   }
 
@@ -209,6 +211,12 @@ export class RealtimeSession {
       });
     }
     if (this.#vad().create_response !== false) this.#replies.create({}, true);
+  }
+
+  /** What the voice detector is built from. */
+  #detectorSettings(): unknown {
+    const vad = this.#vad() as { type?: string; silence_duration_ms?: number };
+    return [vad.type, vad.silence_duration_ms];
   }
 
   #vad(): { create_response?: boolean; interrupt_response?: boolean } {

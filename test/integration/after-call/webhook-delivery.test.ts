@@ -22,6 +22,7 @@ import { webhookSecretContext } from '../../../shared/services/admin-service';
 import { generateWebhookSecret } from '../../../shared/webhooks/secret';
 import { silentLogger } from '../../../shared/log';
 import { captureLogger } from '../../support/capture-logger';
+import { strictResponseErrors } from '../../support/openapi-strict';
 
 interface Hit {
   headers: IncomingHttpHeaders;
@@ -93,7 +94,9 @@ function deps(): DeliverDeps {
 /** An ended call (caller hung up, analysed as resolved) of a fresh assistant; `ending` overrides how it ended. */
 async function seedCall(
   advanced: Partial<AssistantConfig['advanced']>,
-  ending: Partial<Pick<CallRecord, 'ended_reason' | 'outcome'>> = {},
+  ending: Partial<
+    Pick<CallRecord, 'ended_reason' | 'outcome' | 'transferred_to' | 'carrier_call_sid' | 'answered_by' | 'charged_minutes' | 'expires_at'>
+  > = {},
 ): Promise<{ callId: number; assistantId: number }> {
   const assistantId = nextId++;
   const callId = 10_000 + nextId++;
@@ -198,6 +201,41 @@ describe('webhook delivery', () => {
         attempts: [expect.objectContaining({ status: 204, error: null })],
       },
     ]);
+  });
+
+  it('call.transferred carries transferred_to and the call record fields, as the OpenAPI document describes them', async () => {
+    // Arrange
+    clock = Date.now();
+    hits.length = 0;
+    const expiresAt = Math.floor(clock / 1000) + 7 * 86_400;
+    const { callId, assistantId } = await seedCall(
+      { server_url: receiverUrl, server_events: ['call.transferred'] },
+      {
+        ended_reason: 'transferred',
+        outcome: 'transferred',
+        transferred_to: '+15550142424',
+        carrier_call_sid: 'CA0123456789abcdef0123456789abcdef',
+        answered_by: 'machine_end_beep',
+        charged_minutes: 1,
+        expires_at: expiresAt,
+      },
+    );
+    // Act
+    const result = await processBatch([{ messageId: 'm1', body: envelope('call.transferred', callId, assistantId).body }], deps());
+    // Assert
+    expect(result).toEqual({ batchItemFailures: [] });
+    const { type, data } = JSON.parse(hits[0]!.body) as { type: string; data: Record<string, unknown> };
+    expect(type).toBe('call.transferred');
+    expect(data).toMatchObject({
+      transferred_to: '+15550142424',
+      carrier_call_id: 'CA0123456789abcdef0123456789abcdef',
+      answered_by: 'machine',
+      billed_minutes: 1,
+      expires_at: new Date(expiresAt * 1000).toISOString(),
+      recording_notice_heard: null,
+      ai_disclosure_heard: null,
+    });
+    expect(strictResponseErrors('CallDetail', data)).toEqual([]);
   });
 
   it('retries a failing receiver on the schedule with the same webhook-id, hopping until due, and records every attempt', async () => {

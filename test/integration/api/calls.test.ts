@@ -59,6 +59,14 @@ describe('POST /calls', () => {
       caller_name: null,
       score: null,
       analysis: {},
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      answered_by: null,
+      carrier_call_id: null,
+      transferred_to: null,
+      recording_notice_heard: null,
+      ai_disclosure_heard: null,
+      billed_minutes: null,
+      expires_at: null,
     });
     expect(await harness.queuedJobs()).toContainEqual({ business_id: tenant.businessId, call_id: call.id });
   });

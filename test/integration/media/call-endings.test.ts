@@ -55,20 +55,27 @@ describe.concurrent('how calls end', () => {
     expect(detail.transcript.at(-1)).toMatchObject({ role: 'user', text: 'Thanks so much, bye now.' });
   });
 
-  it('max duration: the engine says end_call_message and ends max_duration before the carrier limit', { timeout: 70_000 }, async () => {
-    // Act
-    const config = {
-      first_message: 'Hello.',
-      advanced: { ...QUIET, max_duration_s: 30, silence_timeout_s: 60, end_call_message: 'Our time is up, goodbye.' },
-    };
-    const { tenant, callId } = await callScripted(stack, config, [step.silence()]);
-    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId, 60_000);
-    // Assert
-    expect(call.ended_reason).toBe('max_duration');
-    expect(assistantLines(detail.transcript).at(-1)).toBe('Our time is up, goodbye.');
-    expect(call.duration_s).toBeGreaterThanOrEqual(30);
-    expect(call.duration_s).toBeLessThanOrEqual(40);
-  });
+  it(
+    'max duration is a hard limit: end_call_message starts before it and duration_s never passes max_duration_s',
+    { timeout: 70_000 },
+    async () => {
+      // Act
+      const config = {
+        first_message: 'Hello.',
+        advanced: { ...QUIET, max_duration_s: 30, silence_timeout_s: 60, end_call_message: 'Our time is up, goodbye.' },
+      };
+      const { tenant, callId } = await callScripted(stack, config, [step.silence()]);
+      const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId, 60_000);
+      // Assert
+      expect(call.ended_reason).toBe('max_duration');
+      // The goodbye starts ~2.4 s before the hang-up (it plays in 0.6 s here); the hang-up is a hard stop, so a badly
+      // overloaded machine may cut its last word, never the limit.
+      expect(detail.transcript.at(-1)).toMatchObject({ role: 'assistant', text: expect.stringMatching(/^Our time is up/) });
+      expect(call.duration_s).toBeGreaterThanOrEqual(27);
+      expect(call.duration_s).toBeLessThanOrEqual(30);
+      expect((detail.metrics as { duration_s: number }).duration_s).toBeLessThanOrEqual(30);
+    },
+  );
 
   it('voicemail: after the greeting and beep, voicemail_message is left and the call ends voicemail', T, async () => {
     // Act

@@ -84,6 +84,32 @@ describe.concurrent('barge-in and interruption settings', () => {
     expect(greetingOf(detail.transcript)).toMatchObject({ text: LONG_GREETING, interrupted: false });
     const said = detail.transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
     expect(said).toContain("We're open Monday through Friday from nine to five, and Saturday mornings until noon.");
+    // The held question gets its turn row, its latency counting the wait for the greeting to end.
+    const turns = (detail.metrics as { turns: { held?: boolean; latency_ms: number | null }[] }).turns;
+    expect(turns).toHaveLength(2);
+    expect(turns[0]).toMatchObject({ held: true });
+    expect(turns[0]!.latency_ms).toBeGreaterThan(0);
+  });
+
+  it('a greeting cut before any of its words was heard is neither in the transcript nor counted as an interruption', T, async () => {
+    // Arrange: the greeting's first word alone takes ~1 s to say; the caller talks over it at once.
+    const greeting = 'Pneumonoultramicroscopicsilicovolcanoconiosis is what we treat here at Acme Lung Clinic.';
+    const steps = [
+      step.bargeIn('Hello? Who is this please?', { afterAssistantStartsMs: 50 }),
+      waitForAssistant(),
+      step.say('Thanks, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
+    // Act
+    const { detail, carrier } = await run({ interruptions: 'anytime' }, steps, { first_message: greeting });
+    // Assert
+    expect(carrier.streams[0]!.clears.length).toBeGreaterThanOrEqual(1);
+    const said = detail.transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
+    expect(said.some((text) => text.startsWith('Pneumono'))).toBe(false);
+    const interrupted = detail.transcript.filter((entry) => entry.interrupted).length;
+    expect((detail.metrics as { interruptions: number }).interruptions).toBe(interrupted);
+    expect(interrupted).toBe(0);
   });
 
   it('interruptions: after_greeting — the greeting is protected, a later reply is not', T, async () => {

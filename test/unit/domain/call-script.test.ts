@@ -8,6 +8,7 @@ import {
   buildSystemPrompt,
   containsEndPhrase,
   fillVariables,
+  splitGreeting,
   type CallScriptInput,
 } from '../../../shared/domain/call-script';
 
@@ -270,6 +271,24 @@ describe('containsEndPhrase', () => {
       const found = containsEndPhrase(spoken, phrases);
       // Assert
       expect(found).toBe(expected);
+    });
+  });
+
+  describe('splitGreeting: the notice goes before the closing question', () => {
+    it.each([
+      {
+        text: 'Thanks for calling! This is Ava. How can I help you today?',
+        lead: 'Thanks for calling! This is Ava.',
+        question: 'How can I help you today?',
+      },
+      { text: 'Hello there.', lead: 'Hello there.', question: '' },
+      { text: 'Hi, how can I help?', lead: '', question: 'Hi, how can I help?' },
+      { text: 'Is this Jo? Great, are you free now?', lead: 'Is this Jo?', question: 'Great, are you free now?' },
+      { text: '  Hi.  Who is calling?  ', lead: 'Hi.', question: 'Who is calling?' },
+      { text: '', lead: '', question: '' },
+    ])('$text', ({ text, lead, question }) => {
+      // Act + Assert
+      expect(splitGreeting(text)).toEqual({ lead, question });
     });
   });
 });

@@ -349,15 +349,14 @@ describe('CallPolicy after a reply', () => {
     expect(events.filter((event) => event.startsWith('say'))).toEqual(said);
   });
 
-  it('ordinary words: the conversation goes on; the notice is given out once', () => {
+  it('ordinary words: the conversation goes on; the notice stays due until it is heard', () => {
     // Arrange
     const { policy } = rig({ script: { notice: 'This call is recorded.' } });
     // Act
     const handled = policy.afterReply('How can I help?', []);
-    const notices = [policy.takeNotice(), policy.takeNotice()];
     // Assert
     expect(handled).toBe(false);
-    expect(notices).toEqual(['This call is recorded.', undefined]);
+    expect([policy.notice.text, policy.notice.due]).toEqual(['This call is recorded.', true]);
   });
 });
 

@@ -3,22 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TranscriptEntrySchema } from '../../../../shared/domain/call';
 import type { Utterance } from '../../../../media-service/src/call/speaker';
 import { heardText, TranscriptLog } from '../../../../media-service/src/call/transcript-log';
-
-let nextId = 1;
-
-/** An utterance as the Speaker leaves it; 8 μ-law bytes are 1 ms of audio. */
-const utterance = (fields: Partial<Utterance>): Utterance => ({
-  id: nextId++,
-  kind: 'reply',
-  text: 'Hello there friend',
-  bytesReceived: 0,
-  bytesPlayed: 0,
-  flushed: false,
-  finished: false,
-  interrupted: false,
-  done: Promise.resolve(),
-  ...fields,
-});
+import { utterance } from '../support/utterance';
 
 const T0 = 10_000;
 
