@@ -71,14 +71,16 @@ export function callLanguage(config: Pick<AssistantConfig, 'language'>): Languag
 export interface SpeechPlan {
   language: LanguageSupport;
   stt: { provider: 'deepgram' | 'openai'; model: string; language: LanguageCode };
-  /** The Aura-2 voice, or null when no Aura-2 voice speaks the language. */
-  voice: string | null;
+  /** The Aura-2 voice. */
+  voice: string;
 }
 
 /**
  * The recogniser and voice of a standard-mode call. `flux-general-en` on a non-English assistant
  * runs `flux-general-multi` (Flux English hears only English; a config read back and sent with a
- * new `language` keeps the default model), and an empty `voice_id` is the language's voice.
+ * new `language` keeps the default model), and an empty `voice_id` is the language's voice. A
+ * standard assistant saved in a language without an Aura-2 voice before the API refused that
+ * keeps the voice it always had, `aura-2-thalia-en`, rather than failing its calls.
  */
 export function speechPlan(config: Pick<AssistantConfig, 'language' | 'transcriber' | 'voice'>): SpeechPlan {
   const language = callLanguage(config);
@@ -86,7 +88,11 @@ export function speechPlan(config: Pick<AssistantConfig, 'language' | 'transcrib
   const { provider, model } = config.transcriber;
   const sttModel = provider === 'deepgram' && model === 'flux-general-en' && code !== 'en' ? language.flux : model;
   const chosen = config.voice.voice_id.trim();
-  return { language, stt: { provider, model: sttModel, language: code }, voice: chosen === '' ? language.voice : chosen };
+  return {
+    language,
+    stt: { provider, model: sttModel, language: code },
+    voice: chosen !== '' ? chosen : (language.voice ?? LANGUAGES[0]!.voice!),
+  };
 }
 
 /** `es (Spanish), fr (French)…`: how a 422 lists the supported languages. */

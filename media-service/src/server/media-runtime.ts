@@ -183,6 +183,7 @@ function sessionDeps(
     : undefined;
   return {
     stt: providers.stt,
+    openaiStt: providers.openaiStt,
     tts: providers.tts,
     realtime: providers.realtime,
     languageModelFor: languageModels({
