@@ -23,20 +23,22 @@ export interface LanguageSupport {
   flux: 'flux-general-en' | 'flux-general-multi';
   /** The default Aura-2 voice, or null when Aura-2 does not speak it (live mode only). */
   voice: string | null;
+  /** The locale of the carrier's own text-to-speech (TwiML `<Say language>`). */
+  locale: string;
 }
 
 /** The supported languages, English first. */
 export const LANGUAGES: readonly LanguageSupport[] = [
-  { code: 'en', name: 'English', flux: 'flux-general-en', voice: 'aura-2-thalia-en' },
-  { code: 'es', name: 'Spanish', flux: 'flux-general-multi', voice: 'aura-2-celeste-es' },
-  { code: 'fr', name: 'French', flux: 'flux-general-multi', voice: 'aura-2-agathe-fr' },
-  { code: 'de', name: 'German', flux: 'flux-general-multi', voice: 'aura-2-viktoria-de' },
-  { code: 'it', name: 'Italian', flux: 'flux-general-multi', voice: 'aura-2-livia-it' },
-  { code: 'nl', name: 'Dutch', flux: 'flux-general-multi', voice: 'aura-2-rhea-nl' },
-  { code: 'ja', name: 'Japanese', flux: 'flux-general-multi', voice: 'aura-2-izanami-ja' },
-  { code: 'pt', name: 'Portuguese', flux: 'flux-general-multi', voice: null },
-  { code: 'hi', name: 'Hindi', flux: 'flux-general-multi', voice: null },
-  { code: 'ru', name: 'Russian', flux: 'flux-general-multi', voice: null },
+  { code: 'en', name: 'English', flux: 'flux-general-en', voice: 'aura-2-thalia-en', locale: 'en-US' },
+  { code: 'es', name: 'Spanish', flux: 'flux-general-multi', voice: 'aura-2-celeste-es', locale: 'es-ES' },
+  { code: 'fr', name: 'French', flux: 'flux-general-multi', voice: 'aura-2-agathe-fr', locale: 'fr-FR' },
+  { code: 'de', name: 'German', flux: 'flux-general-multi', voice: 'aura-2-viktoria-de', locale: 'de-DE' },
+  { code: 'it', name: 'Italian', flux: 'flux-general-multi', voice: 'aura-2-livia-it', locale: 'it-IT' },
+  { code: 'nl', name: 'Dutch', flux: 'flux-general-multi', voice: 'aura-2-rhea-nl', locale: 'nl-NL' },
+  { code: 'ja', name: 'Japanese', flux: 'flux-general-multi', voice: 'aura-2-izanami-ja', locale: 'ja-JP' },
+  { code: 'pt', name: 'Portuguese', flux: 'flux-general-multi', voice: null, locale: 'pt-BR' },
+  { code: 'hi', name: 'Hindi', flux: 'flux-general-multi', voice: null, locale: 'hi-IN' },
+  { code: 'ru', name: 'Russian', flux: 'flux-general-multi', voice: null, locale: 'ru-RU' },
 ];
 
 /** A supported language code. */

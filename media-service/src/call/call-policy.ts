@@ -6,12 +6,8 @@ import { Keypad } from './keypad';
 import type { ConversationBaseDeps } from './session-types';
 import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
-import { TRANSFER_FAILED, transferCall } from './transfer';
+import { transferCall } from './transfer';
 import { Voicemail } from './voicemail';
-
-/** What the assistant says when a provider fails and `safety_fallback` is on. */
-export const FALLBACK_LINE =
-  "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
 
 /** Tool calls after which the model is asked again, each answered "not available" (a model looping on them stops). */
 const MAX_TOOL_ROUNDS = 2;
@@ -196,7 +192,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.#claim('error');
     this.#hooks.silenceAssistant();
     if (!this.#d.context.config.advanced.safety_fallback || options.voiceLost) return this.#d.finish('error');
-    void this.#sayAndWait('goodbye', FALLBACK_LINE).then(() => this.#d.finish('error'));
+    void this.#sayAndWait('goodbye', this.#d.context.script.fallback).then(() => this.#d.finish('error'));
   }
 
   /** Stops every timer (the session is tearing down). */
@@ -236,7 +232,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     if (await transferCall(this.#d, this.timers)) return;
     this.#ending = undefined;
     this.#hooks.toolError(call, 'The transfer failed.');
-    this.#hooks.sayReply(TRANSFER_FAILED);
+    this.#hooks.sayReply(this.#d.context.script.transferFailed);
   }
 
   async #sayAndWait(kind: 'goodbye' | 'voicemail', text: string): Promise<void> {
