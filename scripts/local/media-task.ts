@@ -1,6 +1,7 @@
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
+import { OpenAiSpeechToText } from '../../media-service/src/adapters/openai-speech-to-text';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { readMediaConfig, type MediaConfig } from '../../media-service/src/config';
 import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
@@ -44,6 +45,7 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
   return {
     stt: new DeepgramSpeechToText(deepgram),
     tts: new DeepgramTextToSpeech(deepgram),
+    openaiStt: { stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }), label: 'sandbox' },
     openai: { apiKey: 'sk-sandbox', baseURL: OPENAI_BASE_URL },
     realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
     telephony: new TwilioTelephony({ accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL }),

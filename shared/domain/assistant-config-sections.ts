@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { SETUP_ROLES, SETUP_TONES } from './setup-prompt';
+import { DEEPGRAM_STT_MODELS, DEFAULT_OPENAI_STT_MODEL, OPENAI_STT_MODELS } from './speech-catalog';
 import { intField, listField, numberField, readOnlyEcho, strictDict, stringField } from './validation';
 
 /** ModelCfg `provider` values (spec): OpenAI, or any OpenAI-compatible endpoint at `custom_url`. */
@@ -69,7 +70,15 @@ export const ModelCfgViewSchema = strictDict({
 /** Speech-to-text settings (spec TranscriberCfg). */
 export const TranscriberCfgSchema = strictDict({
   provider: v.optional(v.picklist(TRANSCRIBER_PROVIDERS), 'deepgram'),
-  model: v.optional(stringField({ max: 60 }), 'flux-general-en'),
+  model: v.optional(
+    v.pipe(
+      stringField({ max: 60 }),
+      v.metadata({
+        description: `For deepgram: ${DEEPGRAM_STT_MODELS.join(', ')} (flux-general-en on a non-English assistant runs flux-general-multi). For openai: ${OPENAI_STT_MODELS.join(', ')} (default ${DEFAULT_OPENAI_STT_MODEL} when left out). Any other value is a 422.`,
+      }),
+    ),
+    'flux-general-en',
+  ),
   keyterms: v.optional(listField(stringField({ max: 100 }), 50), []),
   eot_threshold: v.optional(numberField({ ge: 0.5, le: 0.9 }), 0.7),
   eager: v.optional(v.boolean(), true),
@@ -83,7 +92,16 @@ export const PronounceSchema = strictDict({
 
 /** Text-to-speech settings (spec VoiceCfg). */
 export const VoiceCfgSchema = strictDict({
-  voice_id: v.optional(stringField({ max: 80 }), ''),
+  voice_id: v.optional(
+    v.pipe(
+      stringField({ max: 80 }),
+      v.metadata({
+        description:
+          'A Deepgram Aura-2 voice (aura-2-<name>-<language>) speaking the assistant\'s language; empty for the language\'s default voice (README "Languages").',
+      }),
+    ),
+    '',
+  ),
   speed: v.optional(numberField({ ge: 0.7, le: 1.2 }), 1.0),
   volume: v.optional(numberField({ ge: 0.5, le: 1.5 }), 1.0),
   read_titles: v.optional(v.boolean(), true),

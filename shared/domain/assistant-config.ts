@@ -11,6 +11,9 @@ import {
   TranscriberCfgSchema,
   VoiceCfgSchema,
 } from './assistant-config-sections';
+import { LANGUAGES } from './languages';
+import { REALTIME_VOICES } from './speech-catalog';
+import { applySpeechDefaults, checkSpeechSettings } from './speech-settings';
 import { idField, listField, parseWith, recordField, strictDict, stringField, type Loc } from './validation';
 
 export { BACKGROUND_SOUNDS, INTERRUPTION_MODES, REDACT_KINDS, SERVER_EVENT_KINDS, AdvancedCfgSchema } from './assistant-config-advanced';
@@ -51,15 +54,32 @@ export function variablesField() {
   return recordField(stringField({ max: VARIABLES_BOUNDS.maxValueChars }), VARIABLES_BOUNDS.maxEntries);
 }
 
-/** The AssistantConfig fields before `model`, in the spec's order. */
+const LANGUAGE_DESCRIPTION =
+  'The language the assistant speaks and hears: ' +
+  LANGUAGES.map((l) => `${l.code} (${l.name}${l.voice === null ? ', live mode only' : ''})`).join(', ') +
+  '; a region may follow (en-US, es-MX). It picks the recogniser, the voice and the fixed lines (README "Languages"); anything else is a 422.';
+
+/** The AssistantConfig fields before `model`, in the spec's order (stored and returned forms). */
 const CONFIG_HEAD = {
   first_message_mode: v.optional(v.picklist(FIRST_MESSAGE_MODES), 'assistant_first'),
   first_message: v.optional(stringField({ max: 1000 }), ''),
   system_prompt: v.optional(stringField({ max: 30_000 }), ''),
   business_context: v.optional(v.boolean(), true),
-  language: v.optional(stringField({ max: 16 }), 'en'),
+  language: v.optional(v.pipe(stringField({ max: 16 }), v.metadata({ description: LANGUAGE_DESCRIPTION })), 'en'),
   mode: v.optional(v.picklist(ASSISTANT_MODES), 'standard'),
   live_voice: v.optional(stringField({ max: 40 }), 'marin'),
+};
+
+/**
+ * The head as a client sends it: `live_voice` must be an OpenAI Realtime voice. Stored configs
+ * keep the plain string form, so a config saved before the check still reads.
+ */
+const CONFIG_HEAD_INPUT = {
+  ...CONFIG_HEAD,
+  live_voice: v.optional(
+    v.pipe(v.picklist(REALTIME_VOICES), v.metadata({ description: 'The OpenAI Realtime voice of `mode: live`.' })),
+    'marin',
+  ),
 };
 
 /** The AssistantConfig fields after `model`, in the spec's order. */
@@ -80,7 +100,7 @@ const CONFIG_TAIL = {
  * The full configuration a client sends (spec AssistantConfig). Every field is optional and
  * takes its default, because `config` replaces the whole configuration (spec PATCH rule).
  */
-export const AssistantConfigSchema = strictDict({ ...CONFIG_HEAD, model: v.optional(ModelCfgSchema, {}), ...CONFIG_TAIL });
+export const AssistantConfigSchema = strictDict({ ...CONFIG_HEAD_INPUT, model: v.optional(ModelCfgSchema, {}), ...CONFIG_TAIL });
 
 /** The configuration as stored: no custom key (sealed beside it) and no `custom_key_set`. */
 export const AssistantConfigStoredSchema = strictDict({
@@ -118,16 +138,20 @@ export function splitCustomKey(parsed: ParsedConfigInput): { config: AssistantCo
 }
 
 /**
- * Validates a client's config (every problem at once, pydantic-style, loc under `loc`) and
- * returns it with every default filled, plus the write-only custom key if one was sent.
+ * Validates a client's config (every problem at once, pydantic-style, loc under `loc`), then its
+ * speech settings (language, transcription model, voices: `speech-settings.ts`), and returns it
+ * with every default filled, plus the write-only custom key if one was sent.
  *
  * @example
  * const { config, customKey } = parseAssistantConfig(body.config, ['body', 'config']);
  */
 export function parseAssistantConfig(input: unknown, loc: Loc): { config: AssistantConfig; customKey: string | undefined } {
-  const parsed = splitCustomKey(parseWith(AssistantConfigSchema, input, loc));
-  checkConfigSize(parsed.config, loc);
-  return parsed;
+  const { config: parsed, customKey } = splitCustomKey(parseWith(AssistantConfigSchema, input, loc));
+  const config = applySpeechDefaults(parsed, input);
+  const speech = checkSpeechSettings(config, loc);
+  if (speech.length > 0) throw new ValidationError(speech);
+  checkConfigSize(config, loc);
+  return { config, customKey };
 }
 
 /** Refuses (422 `value_error` at `loc`) a config whose JSON is over {@link MAX_CONFIG_BYTES}. */

@@ -1,5 +1,7 @@
 import type { AssistantConfig } from './assistant-config';
 import { businessName, describeBusiness, type BusinessProfile } from './business-profile';
+import { fixedLines } from './fixed-lines';
+import { callLanguage } from './languages';
 
 /**
  * What an assistant says and is told on one call, derived purely from its config, the call's
@@ -29,6 +31,10 @@ export interface CallScript {
   endCallMessage: string;
   idleMessages: readonly string[];
   voicemailMessage: string;
+  /** The service's own lines in the assistant's language (`fixed-lines.ts`). */
+  fallback: string;
+  fillers: readonly string[];
+  transferFailed: string;
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
@@ -121,18 +127,15 @@ export function noticesDue(config: AssistantConfig): { recording: boolean; discl
 /** The spoken notices ({@link noticesDue}) as one sentence ('' when none is due). */
 export function buildNotice(config: AssistantConfig, profile: BusinessProfile | null): string {
   const { recording: recorded, disclosure } = noticesDue(config);
-  const name = businessName(profile);
-  const ai = disclosure ? `I'm an automated AI assistant${name ? ` for ${name}` : ''}` : '';
-  if (ai && recorded) return `Just so you know, ${ai}, and this call is recorded.`;
-  if (ai) return `Just so you know, ${ai}.`;
-  if (recorded) return 'Just so you know, this call is recorded.';
-  return '';
+  const lines = fixedLines(callLanguage(config).code);
+  return lines.notice({ ai: disclosure, recorded, businessName: businessName(profile) });
 }
 
 /** Everything the engine says or tells the model on this call. */
 export function buildCallScript(input: CallScriptInput): CallScript {
   const { config, callVariables } = input;
   const fill = (text: string) => fillVariables(text, callVariables, config.variables).trim();
+  const lines = fixedLines(callLanguage(config).code);
   return {
     systemPrompt: buildSystemPrompt(input),
     firstMessage: fill(config.first_message),
@@ -140,6 +143,9 @@ export function buildCallScript(input: CallScriptInput): CallScript {
     endCallMessage: fill(config.advanced.end_call_message),
     idleMessages: config.advanced.idle_messages.map(fill).filter((text) => text !== ''),
     voicemailMessage: fill(config.advanced.voicemail_message),
+    fallback: lines.fallback,
+    fillers: lines.fillers,
+    transferFailed: lines.transferFailed,
   };
 }
 

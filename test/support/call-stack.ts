@@ -6,6 +6,7 @@ import type { Logger } from '../../shared/log';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
+import { OpenAiSpeechToText } from '../../media-service/src/adapters/openai-speech-to-text';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
@@ -133,6 +134,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const sessionDeps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
     tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
+    openaiStt: { stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }), label: 'sandbox' },
     languageModelFor,
     realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }),
     telephony,

@@ -69,6 +69,8 @@ export interface CallCounters {
   eagerStarted: number;
   eagerDiscarded: number;
   fillers: number;
+  /** The recogniser's label when the call used another than the process default (OpenAI transcription). */
+  sttLabel?: string;
   /** Outbound pacing as the caller hears it (from the pacer): gaps where voice was waiting but late. */
   pacing?: { underruns: number; underrunMs: number; maxLeadMs: number; voiceFrames: number };
 }
@@ -95,7 +97,7 @@ export function buildCallMetrics(counters: CallCounters, durationS: number, prov
     .map((row) => row.latency_ms)
     .filter((value): value is number => typeof value === 'number')
     .sort((a, b) => a - b);
-  const labels = { stt: providers.stt, llm: providers.llm, tts: providers.tts, telephony: providers.telephony };
+  const labels = { stt: counters.sttLabel ?? providers.stt, llm: providers.llm, tts: providers.tts, telephony: providers.telephony };
   return {
     turns: rows,
     interruptions: counters.interruptions,

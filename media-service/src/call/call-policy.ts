@@ -7,12 +7,8 @@ import { Notice } from './notice';
 import type { ConversationBaseDeps } from './session-types';
 import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
-import { TRANSFER_FAILED, transferCall } from './transfer';
+import { transferCall } from './transfer';
 import { Voicemail } from './voicemail';
-
-/** What the assistant says when a provider fails and `safety_fallback` is on. */
-export const FALLBACK_LINE =
-  "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
 
 /** Tool rounds in a row (without the caller speaking) after which the model is asked again; a model looping on tools stops. */
 const MAX_TOOL_ROUNDS = 3;
@@ -210,7 +206,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.#claim('error');
     this.#hooks.silenceAssistant();
     if (!this.#d.context.config.advanced.safety_fallback || options.voiceLost) return this.#d.finish('error');
-    void this.#sayAndWait('goodbye', FALLBACK_LINE).then(() => this.#d.finish('error'));
+    void this.#sayAndWait('goodbye', this.#d.context.script.fallback).then(() => this.#d.finish('error'));
   }
 
   /** Stops every timer (the session is tearing down). */
@@ -265,7 +261,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.#ending = undefined;
     if (action) Object.assign(action, { ok: false, result: '', error: 'The transfer failed.' });
     this.#hooks.toolResult(call, JSON.stringify({ error: 'The transfer failed.' }));
-    this.#hooks.sayReply(TRANSFER_FAILED);
+    this.#hooks.sayReply(this.#d.context.script.transferFailed);
   }
 
   async #sayAndWait(kind: 'goodbye' | 'voicemail', text: string): Promise<void> {

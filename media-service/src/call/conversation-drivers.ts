@@ -1,4 +1,5 @@
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
+import { speechPlan } from '../../../shared/domain/languages';
 import { applyPronunciations } from '../text/pronunciations';
 import { normalizeForSpeech } from '../text/normalize';
 import { Conversation } from './conversation';
@@ -6,26 +7,35 @@ import { LiveConversation } from './live-conversation';
 import type { DriverFactory, DriverSetup } from './session-types';
 
 /**
- * The standard pipeline: Flux hears the caller (early audio replayed), the assistant's model
- * answers, Aura speaks through the pacer. Teardown: the conversation, then pacing stats, the
- * pacer, the voice and the recogniser.
+ * The standard pipeline: the recogniser of the assistant's language and `transcriber.provider`
+ * (Flux, or OpenAI transcription; `speechPlan`) hears the caller (early audio replayed), the
+ * assistant's model answers, the language's Aura voice speaks through the pacer. Teardown: the
+ * conversation, then pacing stats, the pacer, the voice and the recogniser.
  */
 export const openStandardConversation: DriverFactory = async (setup) => {
   const { deps, context, base, signal } = setup;
   const { config } = context;
   const { transcriber } = config;
-  const stt = await deps.stt.open({
-    model: transcriber.model,
-    language: config.language,
+  const plan = speechPlan(config);
+  const recogniser = plan.stt.provider === 'openai' ? deps.openaiStt : { stt: deps.stt, label: undefined };
+  if (!recogniser) {
+    deps.log.warn('call.speech.unavailable', { call_id: context.call.id, reason: 'no OpenAI transcription provider configured' });
+    base.finish('error');
+    return undefined;
+  }
+  if (recogniser.label !== undefined) base.counters.sttLabel = recogniser.label;
+  const stt = await recogniser.stt.open({
+    model: plan.stt.model,
+    language: plan.stt.language,
     keyterms: transcriber.keyterms,
     eotThreshold: transcriber.eot_threshold,
-    ...(transcriber.eager && { eagerEotThreshold: Math.max(0.3, transcriber.eot_threshold - 0.2) }),
+    ...(transcriber.eager && plan.stt.provider === 'deepgram' && { eagerEotThreshold: Math.max(0.3, transcriber.eot_threshold - 0.2) }),
     tag: base.callSid,
     signal,
   });
   setup.onClose(() => stt.close());
   setup.callerAudio.attach((frame) => stt.send(frame));
-  const tts = deps.tts.open({ voice: config.voice.voice_id, speed: config.voice.speed, signal });
+  const tts = deps.tts.open({ voice: plan.voice, speed: config.voice.speed, signal });
   setup.onClose(() => tts.close());
   const llm = await deps.languageModelFor(base.context.call.business_id, config, context.customKeySealed);
   const pacer = setup.openPacer();

@@ -194,6 +194,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
         counters: this.#d.counters,
         timers: this.#d.timers,
         fillerAfterMs: fillers ? this.#d.tuning.fillerAfterMs : undefined,
+        fillers: this.#d.context.script.fillers,
         sayFiller: (text) => this.#say('filler', text),
       },
       stream,

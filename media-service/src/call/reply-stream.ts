@@ -11,12 +11,11 @@ export interface ReplyStreamDeps {
   timers: SessionTimers;
   /** Speak a filler when the first words are this late (undefined: no fillers). */
   fillerAfterMs: number | undefined;
+  /** The fillers, in the assistant's language: short, neutral, and never in the model's history (docs/protocols.md B9). */
+  fillers: readonly string[];
   /** Says a filler now (the conversation logs it in the transcript). */
   sayFiller: (text: string) => void;
 }
-
-/** Short, neutral, and never in the model's history (docs/protocols.md B9). */
-const FILLERS = ['One moment.', 'Let me check.', 'Sure, one second.'];
 
 /** The outcome of streaming a reply: its tool calls, or why there are none. */
 export type ReplyResult = { kind: 'done'; toolCalls: LlmToolCall[] } | { kind: 'cancelled' } | { kind: 'failed'; error: Error };
@@ -58,7 +57,7 @@ export async function streamReply(
 
 function fillIn(deps: ReplyStreamDeps, reply: Utterance, signal: AbortSignal): void {
   if (signal.aborted || reply.requestedAt !== undefined || deps.speaker.audible) return;
-  const text = FILLERS[deps.counters.fillers % FILLERS.length]!;
+  const text = deps.fillers[deps.counters.fillers % deps.fillers.length]!;
   deps.counters.fillers++;
   deps.sayFiller(text);
 }

@@ -61,6 +61,11 @@ export interface ProviderLabels {
 /** Everything a call session needs; built once per process by the composition root. */
 export interface CallSessionDeps {
   stt: SpeechToText;
+  /**
+   * OpenAI realtime transcription, for assistants on `transcriber.provider: openai`, with its
+   * metrics label; absent, such a call ends `error` with a log line.
+   */
+  openaiStt?: { stt: SpeechToText; label: string };
   tts: TextToSpeech;
   /** The language model for this assistant (OpenAI, or its `custom_url` with its KMS-sealed key). */
   languageModelFor(businessId: number, config: AssistantConfig, customKeySealed?: string): Promise<LanguageModel>;

@@ -1,9 +1,6 @@
 import type { ConversationBaseDeps } from './session-types';
 import type { TimerSet } from './timer-set';
 
-/** What the assistant says when a transfer could not be placed. */
-export const TRANSFER_FAILED = "I'm sorry, I couldn't reach anyone on the team just now.";
-
 /** The carrier usually ends our leg at once on a transfer; if it does not, end the session anyway after this. */
 const TRANSFERRED_END_MS = 10_000;
 

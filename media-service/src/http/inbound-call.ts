@@ -26,7 +26,10 @@ export interface InboundCallDeps {
 export type RefusalReason = 'unknown_number' | 'no_assistant' | 'no_minutes' | 'at_capacity' | 'bad_call_sid' | 'replay_of_ended_call';
 
 /** What the voice webhook should answer. */
-export type InboundDecision = { kind: 'connect'; call: CallRecord } | { kind: 'refuse'; reason: RefusalReason; call?: CallRecord };
+export type InboundDecision =
+  | { kind: 'connect'; call: CallRecord }
+  /** `language`: the answering assistant's, when one was found (the apology is said in it). */
+  | { kind: 'refuse'; reason: RefusalReason; call?: CallRecord; language?: string };
 
 /** Twilio CallSids are `CA` + 32 hex; a value outside this bound never becomes part of a key. */
 const CALL_SID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -76,12 +79,13 @@ export async function acceptInboundCall(
   if (inserted !== 'inserted') return replayed(deps, business.id, inserted.existingCallId);
   const maxDurationS = assistant.config.advanced.max_duration_s;
   const wanted = Math.ceil(maxDurationS / 60);
+  const language = assistant.config.language;
   if (deps.slots) {
     const admission = await deps.slots.admit(business.id, call.id, wanted, maxDurationS);
-    if (admission.kind === 'at_capacity' || admission.kind === 'refused') return refuseRecorded(deps, call, 'at_capacity');
-    if (admission.kind === 'no_minutes' || admission.reservedMinutes <= 0) return refuseRecorded(deps, call, 'no_minutes');
+    if (admission.kind === 'at_capacity' || admission.kind === 'refused') return refuseRecorded(deps, call, 'at_capacity', language);
+    if (admission.kind === 'no_minutes' || admission.reservedMinutes <= 0) return refuseRecorded(deps, call, 'no_minutes', language);
   } else if ((await deps.minutes.reserve(business.id, call.id, wanted, maxDurationS)) <= 0) {
-    return refuseRecorded(deps, call, 'no_minutes');
+    return refuseRecorded(deps, call, 'no_minutes', language);
   }
   const answered = await deps.lifecycle.markAnswered(business.id, call.id);
   return { kind: 'connect', call: answered ?? call };
@@ -106,7 +110,12 @@ async function replayed(deps: InboundCallDeps, businessId: number, callId: numbe
 }
 
 /** A recorded call we cannot take: it ends `failed` (so it shows in the business's call list). */
-async function refuseRecorded(deps: InboundCallDeps, call: CallRecord, reason: 'no_minutes' | 'at_capacity'): Promise<InboundDecision> {
+async function refuseRecorded(
+  deps: InboundCallDeps,
+  call: CallRecord,
+  reason: 'no_minutes' | 'at_capacity',
+  language: string,
+): Promise<InboundDecision> {
   await deps.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
-  return { kind: 'refuse', reason, call };
+  return { kind: 'refuse', reason, call, language };
 }

@@ -6,6 +6,8 @@ import type { AnsweredBy } from '../ports/telephony';
 import { signStreamToken } from '../telephony/stream-token';
 import { isValidTwilioSignature, type TwilioParams } from '../telephony/twilio-signature';
 import { connectStreamTwiml, sayAndHangupTwiml } from '../telephony/twiml';
+import { fixedLines } from '../../../shared/domain/fixed-lines';
+import { callLanguage } from '../../../shared/domain/languages';
 import { acceptInboundCall, type InboundCallDeps } from './inbound-call';
 import { DEFAULT_SWEEP_LIMITS } from '../../../shared/services/call-sweeper';
 import type { Logger } from '../../../shared/log';
@@ -64,7 +66,8 @@ export function twilioRoutes(options: TwilioRoutesOptions) {
       const decision = await acceptInboundCall(options, { to: form.To ?? '', from: form.From ?? '', carrierCallSid: form.CallSid ?? '' });
       if (decision.kind === 'refuse') {
         options.log.warn(`inbound call to ${form.To} refused: ${decision.reason}`);
-        return xml(c, sayAndHangupTwiml(APOLOGY));
+        const language = callLanguage({ language: decision.language ?? 'en' });
+        return xml(c, sayAndHangupTwiml(fixedLines(language.code).cannotTakeCall, language.locale));
       }
       const call = decision.call;
       const token = signStreamToken(options.streamTokenSecret, {

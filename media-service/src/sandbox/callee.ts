@@ -1,4 +1,5 @@
 import { FRAME_BYTES, FRAME_MS, MULAW_SILENCE } from '../audio/mulaw';
+import { calleeLine } from './callee-lines';
 import { beep, speechDurationMs, speechLike, textSeed } from '../audio/tone';
 import type { Scenario, ScenarioStep, UtteranceSink } from './scenarios';
 
@@ -165,9 +166,10 @@ export class SimulatedCallee {
   }
 
   /** Starts an utterance (after the minimum gap, unless barging in); true once it has been played. */
-  #speak(text: string, durationMs: number | undefined, nowMs: number, bargeIn: boolean): boolean {
+  #speak(line: string, durationMs: number | undefined, nowMs: number, bargeIn: boolean): boolean {
     if (this.#stepCounter === 0) {
       if (!bargeIn && nowMs < this.#lastSpeechEnd + this.#minGapMs) return false;
+      const text = calleeLine(line, this.#sink?.language?.(this.#line.callSid));
       this.#stepCounter = 1;
       this.#speechMarker = nowMs;
       this.#sink?.push(this.#line.callSid, text);

@@ -6,6 +6,10 @@ import { AuraSession, DEFAULT_AURA_TUNING, type AuraConnectionRecord, type AuraQ
 import { FluxSession, type FluxConnectionRecord, type FluxFault, type FluxQuery } from './flux-session';
 import { DEFAULT_FLUX_TUNING, type FluxTuning } from './flux-turn-detector';
 import type { TranscriptBoard } from './transcript-board';
+import { AURA_2_VOICES, DEEPGRAM_STT_MODELS } from '../../../shared/domain/speech-catalog';
+
+/** The languages `flux-general-multi` hears (Deepgram "Flux Multilingual"). */
+const FLUX_MULTI_LANGUAGES = new Set(['en', 'es', 'fr', 'de', 'hi', 'ru', 'pt', 'ja', 'it', 'nl']);
 
 /**
  * The sandbox Deepgram: ONE loopback HTTP server that upgrades `/v2/listen` (Flux STT) and
@@ -119,6 +123,8 @@ export class DeepgramSandboxServer {
     const record: FluxConnectionRecord = { query, authorization, audioBytes: 0, sent: [], sentAt: [], received: [], closed: false };
     this.fluxConnections.push(record);
     const tag = query.tag;
+    const hint = query.languageHints[0];
+    if (tag !== undefined && hint !== undefined) this.#options.board.setLanguage(tag, hint);
     const nextText = () => (tag === undefined ? undefined : this.#options.board.next(tag));
     new FluxSession(ws, record, this.#fluxTuning, this.#fluxFault, nextText);
   }
@@ -148,7 +154,12 @@ function numberParam(params: URLSearchParams, name: string, fallback: number | u
 /** Validates the Flux handshake; the sandbox hears μ-law 8 kHz only (what telephony sends). */
 export function parseFluxQuery(params: URLSearchParams): FluxQuery | string {
   const model = params.get('model') ?? '';
-  if (!model.startsWith('flux-')) return `model must be a Flux model, got "${model}".`;
+  if (!(DEEPGRAM_STT_MODELS as readonly string[]).includes(model))
+    return `model must be one of ${DEEPGRAM_STT_MODELS.join(', ')}, got "${model}".`;
+  const languageHints = params.getAll('language_hint');
+  if (languageHints.length > 0 && model !== 'flux-general-multi') return 'language_hint is only valid with model flux-general-multi.';
+  if (languageHints.some((hint) => !FLUX_MULTI_LANGUAGES.has(hint.split('-')[0]!.toLowerCase())))
+    return `language_hint must be one of ${[...FLUX_MULTI_LANGUAGES].join(', ')} (a region may follow).`;
   const encoding = params.get('encoding') ?? '';
   const sampleRate = numberParam(params, 'sample_rate', undefined);
   if (encoding !== 'mulaw' || sampleRate !== 8000) return 'The sandbox accepts encoding=mulaw&sample_rate=8000 only.';
@@ -161,13 +172,23 @@ export function parseFluxQuery(params: URLSearchParams): FluxQuery | string {
   }
   if (!(eotTimeoutMs >= 500 && eotTimeoutMs <= 60000)) return 'eot_timeout_ms must be between 500 and 60000.';
   const tag = params.get('tag') ?? undefined;
-  return { model, encoding, sampleRate, eotThreshold, eagerEotThreshold, eotTimeoutMs, keyterms: params.getAll('keyterm'), tag };
+  return {
+    model,
+    encoding,
+    sampleRate,
+    eotThreshold,
+    eagerEotThreshold,
+    eotTimeoutMs,
+    keyterms: params.getAll('keyterm'),
+    languageHints,
+    tag,
+  };
 }
 
 /** Validates the Aura handshake; the sandbox speaks μ-law 8 kHz only. */
 export function parseAuraQuery(params: URLSearchParams): AuraQuery | string {
   const model = params.get('model') ?? 'aura-2-thalia-en';
-  if (!model.startsWith('aura-')) return `model must be an Aura voice, got "${model}".`;
+  if (!AURA_2_VOICES.includes(model)) return `model must be an Aura-2 voice (aura-2-<name>-<language>), got "${model}".`;
   const encoding = params.get('encoding') ?? '';
   const sampleRate = numberParam(params, 'sample_rate', undefined);
   if (encoding !== 'mulaw' || sampleRate !== 8000) return 'The sandbox speaks encoding=mulaw&sample_rate=8000 only.';

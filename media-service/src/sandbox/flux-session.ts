@@ -18,6 +18,8 @@ export interface FluxQuery {
   eagerEotThreshold?: number;
   eotTimeoutMs: number;
   keyterms: string[];
+  /** `language_hint` values (flux-general-multi only). */
+  languageHints: string[];
   tag?: string;
 }
 
@@ -123,6 +125,7 @@ export class FluxSession {
   #configure(m: {
     thresholds?: { eot_threshold?: number; eager_eot_threshold?: number; eot_timeout_ms?: number };
     keyterms?: string[];
+    language_hints?: string[];
   }): void {
     const t = m.thresholds ?? {};
     const next = this.#detector.configure({
@@ -135,7 +138,7 @@ export class FluxSession {
       request_id: this.#requestId,
       thresholds: { eot_threshold: next.eotThreshold, eager_eot_threshold: next.eagerEotThreshold, eot_timeout_ms: next.eotTimeoutMs },
       keyterms: m.keyterms ?? this.#record.query.keyterms,
-      language_hints: [],
+      language_hints: m.language_hints ?? this.#record.query.languageHints,
     });
   }
 
@@ -152,9 +155,18 @@ export class FluxSession {
         words: e.words.map((w) => ({ word: w.word, confidence: 0.95, start: w.startMs / 1000, end: w.endMs / 1000 })),
         end_of_turn_confidence: e.confidence,
         ...(e.trigger && { trigger: e.trigger }),
+        ...this.#languages(e),
       });
       if (e.event === 'StartOfTurn' && this.#fault === 'stall-after-start-of-turn') this.#muted = true;
     }
+  }
+
+  /** flux-general-multi reports the languages it detected (the hinted one, in the sandbox) once there are words. */
+  #languages(e: FluxTurnEvent): { languages?: string[]; languages_hinted?: string[] } {
+    const hints = this.#record.query.languageHints;
+    if (this.#record.query.model !== 'flux-general-multi' || hints.length === 0) return {};
+    const base = hints[0]!.split('-')[0]!.toLowerCase();
+    return { ...(e.words.length > 0 && { languages: [base] }), languages_hinted: hints };
   }
 
   #fail(code: string, description: string, closeCode: number): void {

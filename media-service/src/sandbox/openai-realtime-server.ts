@@ -5,9 +5,11 @@ import { DEFAULT_REALTIME_TUNING, type RealtimeFault, type RealtimeTuning } from
 import { RealtimeSession, type RealtimeConnectionRecord } from './realtime-session';
 import type { SandboxLlmScript } from './sandbox-llm-script';
 import type { TranscriptBoard } from './transcript-board';
+import { SandboxTranscriptionSession, defaultTranscriptionSession, type TranscriptionConnectionRecord } from './transcription-session';
 
 export { DEFAULT_REALTIME_TUNING, type RealtimeFault, type RealtimeTuning } from './realtime-replies';
 export type { RealtimeConnectionRecord } from './realtime-session';
+export type { TranscriptionConnectionRecord } from './transcription-session';
 
 /** Options of {@link RealtimeSandbox}. */
 export interface RealtimeSandboxOptions {
@@ -21,7 +23,8 @@ export interface RealtimeSandboxOptions {
 
 /**
  * The sandbox OpenAI's WebSocket side: `GET /v1/realtime?model=…[&tag=<call SID>]` upgraded to the
- * GA Realtime protocol (see {@link RealtimeSession}). Attached to `OpenAiSandboxServer`'s HTTP
+ * GA Realtime protocol (see {@link RealtimeSession}), and `GET /v1/realtime?intent=transcription`
+ * to a GA transcription session (see {@link SandboxTranscriptionSession}). Attached to `OpenAiSandboxServer`'s HTTP
  * server, so chat completions and Realtime share one base URL as they do at OpenAI.
  *
  * @example
@@ -34,6 +37,8 @@ export interface RealtimeSandboxOptions {
 export class RealtimeSandbox {
   /** One record per accepted connection, in order. */
   readonly connections: RealtimeConnectionRecord[] = [];
+  /** One record per accepted transcription connection (`?intent=transcription`), in order. */
+  readonly transcriptions: TranscriptionConnectionRecord[] = [];
   readonly #wss = new WebSocketServer({ noServer: true });
   readonly #options: RealtimeSandboxOptions;
   #board: TranscriptBoard | undefined;
@@ -75,8 +80,11 @@ export class RealtimeSandbox {
     if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey))
       return refuse(socket, 401, 'Incorrect API key provided.');
     const model = url.searchParams.get('model') ?? '';
-    if (model === '') return refuse(socket, 400, "Missing required parameter: 'model'.");
+    const intent = url.searchParams.get('intent');
     const tag = url.searchParams.get('tag') ?? undefined;
+    if (intent === 'transcription' && model === '') return this.#acceptTranscription(req, socket, head, { tag, authorization });
+    if (intent !== null && intent !== 'transcription') return refuse(socket, 400, `Invalid value: '${intent}' for 'intent'.`);
+    if (model === '') return refuse(socket, 400, "Missing required parameter: 'model'.");
     this.#wss.handleUpgrade(req, socket, head, (ws) => {
       const record: RealtimeConnectionRecord = {
         model,
@@ -95,6 +103,21 @@ export class RealtimeSandbox {
         board: () => this.#board,
         takeFault: (tag) => this.#takeFault(tag),
       });
+    });
+  }
+
+  #acceptTranscription(req: IncomingMessage, socket: Duplex, head: Buffer, who: { tag: string | undefined; authorization: string }): void {
+    this.#wss.handleUpgrade(req, socket, head, (ws) => {
+      const record: TranscriptionConnectionRecord = {
+        ...who,
+        received: [],
+        sent: [],
+        audioBytes: 0,
+        closed: false,
+        session: defaultTranscriptionSession(),
+      };
+      this.transcriptions.push(record);
+      new SandboxTranscriptionSession(ws, record, () => this.#board);
     });
   }
 

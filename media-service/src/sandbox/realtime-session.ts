@@ -163,6 +163,8 @@ export class RealtimeSession {
       ...update,
       audio: { input: { ...current.audio?.input, ...audio?.input }, output: { ...current.audio?.output, ...audio?.output } },
     };
+    const language = (audio?.input as { transcription?: { language?: unknown } | null } | undefined)?.transcription?.language;
+    if (typeof language === 'string' && this.#record.tag !== undefined) this.#replies.board?.setLanguage(this.#record.tag, language);
     // Only new detection settings restart the detector: a mid-call update (interrupt_response) keeps the caller's turn.
     if (JSON.stringify(this.#detectorSettings()) !== before) this.#detector = undefined;
     this.#send({ type: 'session.updated', session: this.#record.session });

@@ -33,7 +33,27 @@ export interface SandboxLlmReply {
 /** A scripted reply, or a function computing one from the request. */
 export type ScriptedReply = SandboxLlmReply | ((request: ChatRequest) => SandboxLlmReply);
 
-const GOODBYE = /\b(good ?bye|bye|that'?s all|that is all|nothing else|hang up)\b/i;
+const GOODBYE =
+  /\b(good ?bye|bye|that'?s all|that is all|nothing else|hang up)\b|adiós|au revoir|auf wiederhören|arrivederci|tot ziens|tchau|до свидания|अलविदा|失礼します/i;
+
+/**
+ * The sandbox receptionist's own lines in Spanish (the language the call is told to reply in,
+ * read from the system prompt's `Reply in the language with code "es"` line); other languages get
+ * the English lines, which the README's language matrix says.
+ */
+const SPANISH = {
+  greeting: '¡Hola! Gracias por llamar. ¿En qué puedo ayudarle?',
+  goodbye: 'Gracias por llamar. ¡Que tenga un buen día, adiós!',
+  hours: 'Abrimos de lunes a viernes de nueve a cinco, y los sábados por la mañana hasta el mediodía.',
+  booking: 'Con mucho gusto le ayudo a reservar. ¿Qué día y hora le vienen bien?',
+  understood: (snippet: string) => `Entendido, ha dicho: ${snippet}. Puedo ayudarle con eso. ¿Podría contarme un poco más?`,
+};
+
+/** True when the request's system prompt asks for Spanish replies. */
+function wantsSpanish(request: ChatRequest): boolean {
+  const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
+  return system !== undefined && /Reply in the language with code "es(?:[-_][A-Za-z0-9]+)?"/.test(messageText(system));
+}
 
 const HUMAN = /\b(human|person|someone|transfer|manager)\b/i;
 
@@ -91,9 +111,11 @@ export class SandboxLlmScript {
     const last = request.messages.at(-1);
     if (last?.role === 'tool') return toolResultReply(request);
     const userText = [...request.messages].reverse().find((m) => m.role === 'user');
-    if (!userText) return { text: 'Hello! Thanks for calling. How can I help you today?' };
+    const spanish = wantsSpanish(request);
+    if (!userText) return { text: spanish ? SPANISH.greeting : 'Hello! Thanks for calling. How can I help you today?' };
     const said = messageText(userText).trim();
-    if (GOODBYE.test(said)) return goodbye(request);
+    if (GOODBYE.test(said)) return goodbye(request, spanish ? SPANISH.goodbye : undefined);
+    if (spanish) return { text: spanishReply(said) };
     const tool = toolIntentReply(request, said);
     if (tool) return tool;
     if (HUMAN.test(said) && request.tools?.some((t) => t.function.name === 'transfer')) {
@@ -105,17 +127,27 @@ export class SandboxLlmScript {
     const intent = INTENTS.find((i) => i.pattern.test(said));
     if (intent) return { text: intent.reply };
     if (said === '') return { text: "Sorry, I didn't catch that. Could you say it again?" };
-    const snippet = said
-      .split(/\s+/)
-      .slice(0, 12)
-      .join(' ')
-      .replace(/[.!?]+$/, '');
+    const snippet = snippetOf(said);
     return { text: `I understand, you said: ${snippet}. I can help with that. Could you tell me a little more?` };
   }
 }
 
-function goodbye(request: ChatRequest): SandboxLlmReply {
-  const text = 'Thank you for calling. Have a great day, goodbye!';
+function spanishReply(said: string): string {
+  if (/\b(abren|abierto|horario|sábados?)\b/i.test(said)) return SPANISH.hours;
+  if (/\b(reservar|cita|reserva)\b/i.test(said)) return SPANISH.booking;
+  return SPANISH.understood(snippetOf(said));
+}
+
+function snippetOf(said: string): string {
+  return said
+    .split(/\s+/)
+    .slice(0, 12)
+    .join(' ')
+    .replace(/[.!?]+$/, '');
+}
+
+function goodbye(request: ChatRequest, localised?: string): SandboxLlmReply {
+  const text = localised ?? 'Thank you for calling. Have a great day, goodbye!';
   const endCall = request.tools?.find((t) => t.function.name === 'end_call');
   if (!endCall) return { text };
   const args = sampleJsonSchema(endCall.function.parameters ?? { type: 'object', properties: {} }, conversationText(request));

@@ -13,6 +13,8 @@ import type { AnsweredBy } from '../ports/telephony';
  */
 export interface UtteranceSink {
   push(callSid: string, text: string): void;
+  /** The call's language as its recogniser was told (the callee answers in it), if known. */
+  language?(callSid: string): string | undefined;
 }
 
 /** One step of a scenario. Build them with {@link step}. */

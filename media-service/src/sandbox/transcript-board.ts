@@ -17,6 +17,20 @@
  */
 export class TranscriptBoard {
   readonly #queues = new Map<string, string[]>();
+  readonly #languages = new Map<string, string>();
+
+  /**
+   * Records the language a sandbox recogniser was told for the call (Flux `language_hint`, an
+   * OpenAI transcription `language`), so the simulated person answers in it.
+   */
+  setLanguage(callSid: string, language: string): void {
+    this.#languages.set(callSid, language.split(/[-_]/)[0]!.toLowerCase());
+  }
+
+  /** The call's language (ISO 639-1) as its recogniser was told, or undefined (English) when none was. */
+  language(callSid: string): string | undefined {
+    return this.#languages.get(callSid);
+  }
 
   /** Registers the next thing the callee on `callSid` will say (blank text is ignored). */
   push(callSid: string, text: string): void {
@@ -43,5 +57,6 @@ export class TranscriptBoard {
   /** Drops everything left for a call that has ended. */
   forget(callSid: string): void {
     this.#queues.delete(callSid);
+    this.#languages.delete(callSid);
   }
 }

@@ -187,6 +187,7 @@ function sessionDeps(
     : undefined;
   return {
     stt: providers.stt,
+    openaiStt: providers.openaiStt,
     tts: providers.tts,
     realtime: providers.realtime,
     languageModelFor: languageModels({

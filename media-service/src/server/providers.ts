@@ -1,6 +1,7 @@
 import { DeepgramSpeechToText } from '../adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../adapters/openai-realtime';
+import { OpenAiSpeechToText } from '../adapters/openai-speech-to-text';
 import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
 import type { MediaConfig } from '../config';
@@ -24,6 +25,8 @@ export interface OpenAiTarget {
 /** The providers one media process uses, and the sandbox servers it started for them. */
 export interface MediaProviders {
   stt: SpeechToText;
+  /** OpenAI realtime transcription (`transcriber.provider: openai`), or the sandbox's, with its label. */
+  openaiStt: { stt: SpeechToText; label: string };
   tts: TextToSpeech;
   openai: OpenAiTarget;
   /** Speech-to-speech for live-mode assistants: OpenAI Realtime, or the sandbox's `/v1/realtime`. */
@@ -98,6 +101,19 @@ export async function startProviders(config: MediaConfig, options: StartProvider
   return {
     stt: new DeepgramSpeechToText(deepgram),
     tts: new DeepgramTextToSpeech(deepgram),
+    openaiStt: realtimeSandbox
+      ? {
+          stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log }),
+          label: 'sandbox',
+        }
+      : {
+          stt: new OpenAiSpeechToText({
+            apiKey: config.OPENAI_API_KEY!,
+            ...(config.OPENAI_BASE_URL && { baseUrl: config.OPENAI_BASE_URL }),
+            log: options.log,
+          }),
+          label: 'openai',
+        },
     openai,
     realtime: realtimeSandbox
       ? new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log })

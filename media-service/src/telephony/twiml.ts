@@ -27,9 +27,13 @@ export function connectStreamTwiml(streamUrl: string, parameters: Record<string,
   return `<?xml version="1.0" encoding="UTF-8"?><Response>${connect.repeat(Math.max(1, attempts))}</Response>`;
 }
 
-/** A spoken apology and hang-up (inbound calls we cannot take, e.g. over the concurrency cap). */
-export function sayAndHangupTwiml(text: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?><Response><Say>${escapeXml(text)}</Say><Hangup/></Response>`;
+/**
+ * A spoken apology and hang-up (inbound calls we cannot take, e.g. over the concurrency cap);
+ * `language` (a locale, `es-ES`) sets `<Say language>` so Twilio reads it with a voice of that language.
+ */
+export function sayAndHangupTwiml(text: string, language = 'en-US'): string {
+  const attribute = language === 'en-US' ? '' : ` language="${escapeXml(language)}"`;
+  return `<?xml version="1.0" encoding="UTF-8"?><Response><Say${attribute}>${escapeXml(text)}</Say><Hangup/></Response>`;
 }
 
 /** Transfers the live call to a number (ends the media stream; Twilio bridges the call). */

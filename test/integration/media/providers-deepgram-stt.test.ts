@@ -102,6 +102,27 @@ describe('DeepgramSpeechToText against the sandbox Flux', () => {
     expect(record.received).toContainEqual({ type: 'CloseStream' });
   });
 
+  it('runs flux-general-multi with the language as language_hint, and reports the language on each turn', async () => {
+    // Arrange
+    board.push('CA-multi', 'Quiero reservar una limpieza el martes');
+    const stt = new DeepgramSpeechToText({ apiKey: 'dg-key', baseUrl: deepgram.baseUrl });
+    const stream = await stt.open(options('CA-multi', { model: 'flux-general-multi', language: 'es' }));
+    const { until } = collect(stream);
+
+    // Act
+    play(stream, silence(200), speech(1500), silence(640));
+    const end = await until('end_of_turn');
+    stream.close();
+    await until('closed');
+
+    // Assert
+    expect(end).toMatchObject({ type: 'end_of_turn', transcript: 'Quiero reservar una limpieza el martes' });
+    const record = deepgram.fluxConnections.at(-1)!;
+    expect(record.query).toMatchObject({ model: 'flux-general-multi', languageHints: ['es'], tag: 'CA-multi' });
+    expect(record.sent.find((m) => m.event === 'EndOfTurn')).toMatchObject({ languages: ['es'], languages_hinted: ['es'] });
+    expect(board.language('CA-multi')).toBe('es');
+  });
+
   it('with eager EOT: EagerEndOfTurn on a pause, TurnResumed when speech returns, EndOfTurn equal to the last eager', async () => {
     // Arrange
     board.push('CA-eager', 'I need to move my appointment');
@@ -259,6 +280,23 @@ describe('sandbox Deepgram handshake', () => {
     { path: '/v2/listen?model=nova-3&encoding=mulaw&sample_rate=8000', headers: { Authorization: 'Token any' }, status: 400 },
     { path: '/v1/speak?model=aura-2-thalia-en&encoding=mulaw&sample_rate=8000', headers: { Authorization: 'Bearer jwt' }, status: 101 },
     { path: '/v1/speak?model=aura-2-thalia-en&encoding=mulaw&sample_rate=8000', headers: {}, status: 401 },
+    { path: '/v1/speak?model=aura-2-celeste-es&encoding=mulaw&sample_rate=8000', headers: { Authorization: 'Token any' }, status: 101 },
+    { path: '/v1/speak?model=aura-2-nobody-es&encoding=mulaw&sample_rate=8000', headers: { Authorization: 'Token any' }, status: 400 },
+    {
+      path: '/v2/listen?model=flux-general-multi&language_hint=es&encoding=mulaw&sample_rate=8000',
+      headers: { Authorization: 'Token any' },
+      status: 101,
+    },
+    {
+      path: '/v2/listen?model=flux-general-en&language_hint=es&encoding=mulaw&sample_rate=8000',
+      headers: { Authorization: 'Token any' },
+      status: 400,
+    },
+    {
+      path: '/v2/listen?model=flux-general-multi&language_hint=tlh&encoding=mulaw&sample_rate=8000',
+      headers: { Authorization: 'Token any' },
+      status: 400,
+    },
     { path: '/v1/listen?model=nova-3', headers: { Authorization: 'Token any' }, status: 404 },
   ])('$path with $headers → $status', async ({ path, headers, status }) => {
     expect(await handshake(path, headers)).toBe(status);

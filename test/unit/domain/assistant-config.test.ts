@@ -205,7 +205,6 @@ const WORD = { word: 'w', say: 's' };
 const STRING_BOUNDS: [Path, number, Record<string, unknown>?, number?][] = [
   [['first_message'], 1000],
   [['system_prompt'], 30_000],
-  [['language'], 16],
   [['setup', 'name'], 40],
   [['setup', 'helps_with'], 1500],
   [['setup', 'always'], 1500],
@@ -213,8 +212,6 @@ const STRING_BOUNDS: [Path, number, Record<string, unknown>?, number?][] = [
   [['model', 'model'], 80],
   [['model', 'custom_url'], 300],
   [['model', 'custom_key'], 500],
-  [['transcriber', 'model'], 60],
-  [['voice', 'voice_id'], 80],
   [['voice', 'pronunciations', 0, 'word'], 60, WORD, 1],
   [['voice', 'pronunciations', 0, 'say'], 120, WORD, 1],
   [['analysis', 'summary_prompt'], 2000],
@@ -238,6 +235,32 @@ describe.each(STRING_BOUNDS)('%j length', (path, max, item = {}) => {
 
     // Assert
     expect(valid).not.toThrow();
+    expect(items).toEqual([
+      {
+        loc: [...LOC, ...path],
+        msg: `String should have at most ${max} characters`,
+        type: 'string_too_long',
+        input: tooLong,
+        ctx: { max_length: max },
+      },
+    ]);
+  });
+});
+
+// Speech settings hold only listed values (speech-settings.test.ts), so no valid value is at the bound.
+describe.each([
+  [['language'], 16],
+  [['transcriber', 'model'], 60],
+  [['voice', 'voice_id'], 80],
+] as [Path, number][])('%j length', (path, max) => {
+  it(`refuses ${max + 1} characters with string_too_long alone`, () => {
+    // Arrange
+    const tooLong = 'a'.repeat(max + 1);
+
+    // Act
+    const items = errorsOf(at(path, tooLong, {}));
+
+    // Assert
     expect(items).toEqual([
       {
         loc: [...LOC, ...path],

@@ -4,7 +4,7 @@ import type { CallRecord } from '../../../../shared/db/call-repository';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../../shared/domain/assistant-config';
 import type { EndedReason } from '../../../../shared/domain/call';
 import type { CallScript } from '../../../../shared/domain/call-script';
-import { CallPolicy, FALLBACK_LINE, type PolicyHooks } from '../../../../media-service/src/call/call-policy';
+import { CallPolicy, type PolicyHooks } from '../../../../media-service/src/call/call-policy';
 import { newCounters } from '../../../../media-service/src/call/call-metrics';
 import { DEFAULT_SESSION_TUNING } from '../../../../media-service/src/call/call-session';
 import type { ConversationBaseDeps } from '../../../../media-service/src/call/session-types';
@@ -31,6 +31,8 @@ interface RigOptions {
   tools?: BuiltinTool<any>[];
 }
 
+const FALLBACK = "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
+
 /**
  * A CallPolicy on a fake clock whose hooks play a conversation: they record what the policy asks
  * (`events`), `say` settles when the test calls `played()`, and `busy`/`audible` are test knobs.
@@ -50,6 +52,9 @@ function rig(options: RigOptions = {}) {
     endCallMessage: 'Goodbye.',
     idleMessages: ['Are you there?', 'Still there?'],
     voicemailMessage: 'Please call us back.',
+    fallback: FALLBACK,
+    fillers: ['One moment.'],
+    transferFailed: "I'm sorry, I couldn't reach anyone on the team just now.",
     ...options.script,
   };
   const call = { id: 7, business_id: 1, direction: options.direction ?? 'outbound' } as CallRecord;
@@ -168,7 +173,7 @@ describe('CallPolicy ending', () => {
     policy.fail(new Error('again'), { voiceLost: false });
     await played();
     // Assert
-    expect(events).toEqual(['log call.provider.failed', 'stop thinking', 'silence', `say goodbye: ${FALLBACK_LINE}`]);
+    expect(events).toEqual(['log call.provider.failed', 'stop thinking', 'silence', `say goodbye: ${FALLBACK}`]);
     expect(policy.pendingReason).toBe('error');
     expect(finished[0]).toBe('error');
   });

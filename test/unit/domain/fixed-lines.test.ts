@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
+import { buildCallScript } from '../../../shared/domain/call-script';
+import { FIXED_LINE_LANGUAGES, fixedLines } from '../../../shared/domain/fixed-lines';
+import { LANGUAGE_CODES } from '../../../shared/domain/languages';
+
+describe('fixed lines', () => {
+  it('cover exactly the supported languages', () => {
+    expect([...FIXED_LINE_LANGUAGES].sort()).toEqual([...LANGUAGE_CODES].sort());
+  });
+
+  it.each(LANGUAGE_CODES)('%s: every line is there, and only English is English', (code) => {
+    // Act
+    const lines = fixedLines(code);
+    const english = fixedLines('en');
+    const all = [
+      lines.notice({ ai: true, recorded: true, businessName: 'Acme' }),
+      lines.notice({ ai: true, recorded: false, businessName: '' }),
+      lines.notice({ ai: false, recorded: true, businessName: '' }),
+      lines.fallback,
+      ...lines.fillers,
+      lines.transferFailed,
+      lines.cannotTakeCall,
+    ];
+
+    // Assert
+    expect(lines.fillers).toHaveLength(3);
+    for (const line of all) expect(line.trim()).not.toBe('');
+    expect(all[0]).toContain('Acme');
+    expect(lines.notice({ ai: false, recorded: false, businessName: 'Acme' })).toBe('');
+    if (code !== 'en') expect(lines.fallback).not.toBe(english.fallback);
+  });
+
+  it('the English notice is unchanged', () => {
+    const lines = fixedLines('en');
+    expect(lines.notice({ ai: true, recorded: true, businessName: 'Acme Dental' })).toBe(
+      "Just so you know, I'm an automated AI assistant for Acme Dental, and this call is recorded.",
+    );
+    expect(lines.notice({ ai: false, recorded: true, businessName: '' })).toBe('Just so you know, this call is recorded.');
+  });
+
+  it('a Spanish assistant’s script carries the Spanish notice, fallback, fillers and transfer apology', () => {
+    // Arrange
+    const config = { ...defaultAssistantConfig(), language: 'es-MX' };
+
+    // Act
+    const script = buildCallScript({ config, callVariables: {}, profile: null, memory: '', direction: 'outbound' });
+
+    // Assert
+    expect(script.notice).toBe('Para que lo sepa, soy un asistente automático de inteligencia artificial, y esta llamada se graba.');
+    expect(script.fallback).toMatch(/^Lo siento, tengo un problema técnico/);
+    expect(script.fillers).toEqual(['Un momento.', 'Déjeme comprobarlo.', 'Claro, un segundo.']);
+    expect(script.transferFailed).toBe('Lo siento, ahora mismo no he podido contactar con nadie del equipo.');
+  });
+
+  it('an unsupported stored language speaks English', () => {
+    expect(fixedLines('tlh').fallback).toBe(fixedLines('en').fallback);
+  });
+});
