@@ -5,7 +5,7 @@ import type { Business, BusinessRepository } from '../db/business-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { DeliveryRepository } from '../db/delivery-repository';
 import type { IdAllocator } from '../db/ids';
-import { emptyBusinessProfile, type BusinessProfile } from '../domain/business-profile';
+import { defaultBusinessProfile, type BusinessProfile } from '../domain/business-profile';
 import type { PhoneNumber } from '../domain/phone-number';
 import type { Tool } from '../domain/tool';
 import { AppError, NotFoundError } from '../errors';
@@ -61,7 +61,7 @@ export class AdminService {
       minutes_balance: minutes,
       minutes_reserved: 0,
       max_concurrent_calls: 10,
-      profile: { ...emptyBusinessProfile(), display_name: name },
+      profile: { ...defaultBusinessProfile(), display_name: name },
       webhook_secret_sealed: await this.deps.secretBox.seal(webhookSecret, webhookSecretContext(id)),
     };
     await this.deps.businesses.putBusiness(business);
