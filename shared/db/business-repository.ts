@@ -99,24 +99,31 @@ export class BusinessRepository {
     return business;
   }
 
-  /** Sets one or more top-level attributes of an existing business. */
+  /** Sets one or more top-level attributes of an existing business; a field given as undefined is removed. */
   async updateBusiness(businessId: number, fields: Partial<Omit<Business, 'id' | 'created_at'>>): Promise<Business> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
-    const sets = Object.entries(fields).map(([field, value], i) => {
+    const removes: string[] = [];
+    const sets = Object.entries(fields).flatMap(([field, value], i) => {
       names[`#f${i}`] = field;
+      if (value === undefined) {
+        removes.push(`#f${i}`);
+        return [];
+      }
       values[`:v${i}`] = value;
-      return `#f${i} = :v${i}`;
+      return [`#f${i} = :v${i}`];
     });
     try {
       const result = await this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.tableName,
           Key: keys.business(businessId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', removes.length > 0 ? `REMOVE ${removes.join(', ')}` : '']
+            .join(' ')
+            .trim(),
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ...(sets.length > 0 ? { ExpressionAttributeValues: values } : {}),
           ReturnValues: 'ALL_NEW',
         }),
       );

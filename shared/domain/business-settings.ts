@@ -12,6 +12,9 @@ import { intField, listField, numberField, parseWith, readOnlyEcho, strictDict, 
  * (at most 100 items), so 2 × 48 locks + the booking is the most it can carry.
  */
 export const MAX_BOOKING_SPAN_MINUTES = 240;
+/** The longest service and buffer: together exactly {@link MAX_BOOKING_SPAN_MINUTES}, so no pair can exceed it. */
+const MAX_DURATION_MINUTES = 180;
+const MAX_BUFFER_MINUTES = MAX_BOOKING_SPAN_MINUTES - MAX_DURATION_MINUTES;
 
 /** `YYYY-MM-DD`. */
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -28,14 +31,14 @@ export const WeeklyHoursPatchSchema = strictDict(
 /** A service as a client sends it; `price` in the currency's major units. */
 export const BookableServiceSchema = strictDict({
   name: stringField({ min: 1, max: 80 }),
-  duration_min: intField({ ge: GRANULE_MINUTES, le: 180 }),
+  duration_min: intField({ ge: GRANULE_MINUTES, le: MAX_DURATION_MINUTES }),
   price: v.optional(v.nullable(numberField({ ge: 0, le: 1_000_000 })), null),
 });
 
 const BookingSettingsPatchSchema = strictDict({
   services: v.optional(v.pipe(listField(BookableServiceSchema, 50), v.minLength(1))),
   slot_step_min: v.optional(intField({ ge: GRANULE_MINUTES, le: 240 })),
-  buffer_min: v.optional(intField({ ge: 0, le: 60 })),
+  buffer_min: v.optional(intField({ ge: 0, le: MAX_BUFFER_MINUTES })),
   min_notice_min: v.optional(intField({ ge: 0, le: 43_200 })),
   max_days_ahead: v.optional(intField({ ge: 1, le: 365 })),
 });
@@ -114,7 +117,7 @@ function problem(loc: Loc, input: unknown, error: string): ValidationItem {
   return { loc: ['body', ...loc], msg: `Value error, ${error}`, type: 'value_error', input, ctx: { error } };
 }
 
-/** What the schema cannot see: time zone, dates, the week's ranges, the 5-minute grid, span bound, unique names. */
+/** What the schema cannot see: time zone, dates, the week's ranges, the 5-minute grid, unique names. */
 function profileProblems(profile: BusinessProfile, patch: BusinessPatch): ValidationItem[] {
   const items: ValidationItem[] = [];
   if (patch.timezone !== undefined && !isValidTimezone(patch.timezone))
@@ -136,10 +139,6 @@ function profileProblems(profile: BusinessProfile, patch: BusinessPatch): Valida
     const loc = ['booking', 'services', i];
     if (service.duration_min % GRANULE_MINUTES !== 0)
       items.push(problem([...loc, 'duration_min'], service.duration_min, `must be a multiple of ${GRANULE_MINUTES}`));
-    else if (service.duration_min + booking.buffer_min > MAX_BOOKING_SPAN_MINUTES)
-      items.push(
-        problem([...loc, 'duration_min'], service.duration_min, `duration plus buffer must be at most ${MAX_BOOKING_SPAN_MINUTES} minutes`),
-      );
     const key = service.name.trim().toLowerCase();
     if (names.has(key)) items.push(problem([...loc, 'name'], service.name, 'service names must be unique'));
     names.add(key);
