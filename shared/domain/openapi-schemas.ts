@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import * as assistant from './assistant';
 import * as cfg from './assistant-config';
 import * as call from './call';
+import { bookingRequestSchemas, bookingResponseSchemas } from './openapi-bookings';
 import { webhookBodySchemas } from './openapi-webhooks';
 import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
 import { ToolListSchema, ToolSchema } from './tool';
@@ -17,6 +18,8 @@ export const ERROR_CODES = [
   'insufficient_minutes',
   'not_found',
   'idempotency_conflict',
+  'conflict',
+  'booking_cancelled',
   'rate_limited',
   'internal',
 ] as const;
@@ -52,6 +55,7 @@ function requestSchemas(): Record<string, Json> {
       CreateAssistantBody: assistant.CreateAssistantBodySchema,
       UpdateAssistantBody: assistant.UpdateAssistantBodySchema,
       CreateCallBody: call.CreateCallBodySchema,
+      ...bookingRequestSchemas(),
       AssistantConfigInput: cfg.AssistantConfigSchema,
       ModelCfgInput: cfg.ModelCfgSchema,
       ...Object.fromEntries(parts),
@@ -104,6 +108,7 @@ function responseSchemas(): Record<string, Json> {
       PhoneNumberList: PhoneNumberListSchema,
       ToolList: ToolListSchema,
       Usage: UsageSchema,
+      ...bookingResponseSchemas(),
       OpenApiDocument: v.record(v.string(), v.unknown()),
       ValidationItem: ValidationItemSchema,
       HTTPValidationError: HttpValidationErrorSchema,

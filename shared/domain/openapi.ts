@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import * as call from './call';
 import { componentSchemas } from './openapi-schemas';
+import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
 
@@ -13,7 +14,7 @@ export const OPENAPI_VERSION = '1.0.0';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** One valibot schema as an inline JSON Schema (parameters and headers). */
-function inline(schema: v.GenericSchema): Json {
+export function inline(schema: v.GenericSchema): Json {
   const { $schema: _dialect, ...json } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input' }) as Json;
   return json;
 }
@@ -38,7 +39,7 @@ const HEADERS: Record<string, Json> = {
 const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const COMMON_HEADERS = ['X-API-Version', 'RateLimit-Policy', 'RateLimit'];
 
-function jsonResponse(description: string, schema: string, headers = COMMON_HEADERS): Json {
+export function jsonResponse(description: string, schema: string, headers = COMMON_HEADERS): Json {
   return { description, headers: headerRefs(...headers), content: { 'application/json': { schema: ref(schema) } } };
 }
 
@@ -59,20 +60,21 @@ const ERROR_RESPONSES: Record<string, Json> = {
     [...COMMON_HEADERS, 'Retry-After'],
   ),
   Internal: jsonResponse('Unexpected error (`internal`), with a request id to quote.', 'ErrorBody'),
+  ...bookingErrorResponses(),
 };
 
 /** The responses of one operation: its success, the errors it lists, and 401/429/500 always. */
-function responses(success: Json, errors: Record<string, string> = {}): Json {
+export function responses(success: Json, errors: Record<string, string> = {}): Json {
   const errorRefs = (statuses: Record<string, string>) =>
     Object.fromEntries(Object.entries(statuses).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]));
   return { '200': success, ...errorRefs({ '401': 'Unauthorized', ...errors, '429': 'RateLimited', '500': 'Internal' }) };
 }
 
-function body(schema: string): Json {
+export function body(schema: string): Json {
   return { required: true, content: { 'application/json': { schema: ref(schema) } } };
 }
 
-function idParam(name: string): Json {
+export function idParam(name: string): Json {
   return {
     name,
     in: 'path',
@@ -233,11 +235,12 @@ const TAGS: Record<string, string> = {
   'Phone numbers': "The business's numbers (provisioned by ops) and the assistant each one answers with.",
   Usage: "The plan's minutes and the business's call load, read now.",
   Tools: 'Custom HTTP tools an assistant can call during a conversation (provisioned by ops).',
+  ...BOOKING_TAGS,
   Meta: 'This document.',
   Webhooks: "Signed events POSTed to an assistant's `advanced.server_url` for the kinds in `advanced.server_events`.",
 };
 
-function op(operationId: string, tag: string, summary: string, operationResponses: Json): Json {
+export function op(operationId: string, tag: string, summary: string, operationResponses: Json): Json {
   return { operationId, tags: [tag], summary, responses: operationResponses };
 }
 
@@ -259,7 +262,7 @@ export function buildOpenApiDocument(): Json {
     servers: [{ url: '/api/v1' }],
     security: [{ bearerAuth: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-    paths: { ...assistantPaths(), ...callPaths(), ...catalogPaths() },
+    paths: { ...assistantPaths(), ...callPaths(), ...catalogPaths(), ...bookingPaths() },
     webhooks: webhookOperations(),
     components: {
       schemas: componentSchemas(),

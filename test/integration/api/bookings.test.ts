@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentKeyContext } from '../../../shared/services/business-service';
 import { createApiHarness, type ApiHarness, type TenantClient } from '../../support/api-harness';
+import { strictResponseErrors } from '../../support/openapi-strict';
 
 type Json = Record<string, any>;
 const json = async (response: Response): Promise<Json> => (await response.json()) as Json;
@@ -252,6 +253,29 @@ function expectWellFormed(text: string): void {
     expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(75);
   }
 }
+
+describe('the OpenAPI document', () => {
+  it('describes every new response exactly (strict mode: no undocumented field)', async () => {
+    // Arrange
+    const tenant = await newYorkTenant();
+    const booking = await book(tenant, '2026-11-26T15:00', { phone: '+15550100003', email: 'a@b.test', notes: 'n' });
+    // Act
+    const bodies: Array<[string, Json]> = [
+      ['Business', await json(await tenant.request('PATCH', '/business', { payment: { provider_key: 'sk_x' } }))],
+      ['Availability', await json(await tenant.request('GET', '/availability?date=2026-11-26'))],
+      ['BookingsPage', await json(await tenant.request('GET', '/bookings'))],
+      ['Booking', await json(await tenant.request('POST', `/bookings/${booking.id}/cancel`))],
+      ['CalendarFeed', await json(await tenant.request('POST', '/business/calendar-feed'))],
+      ['CalendarFeedRevoked', await json(await tenant.request('DELETE', '/business/calendar-feed'))],
+      [
+        'HTTPValidationError',
+        await json(await tenant.request('PATCH', '/business', { hours: { mon: [{ start: '10:00', end: '09:00' }] } })),
+      ],
+    ];
+    // Assert
+    for (const [component, body] of bodies) expect(strictResponseErrors(component, body), component).toEqual([]);
+  });
+});
 
 describe('iCalendar', () => {
   it('GET /bookings.ics is a feed an independent parser (ical.js) reads back', async () => {
