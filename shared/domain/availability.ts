@@ -81,15 +81,23 @@ function gridSlots(profile: BusinessProfile, service: BookableService, day: Date
   return slots.sort((a, b) => a.startMs - b.startMs);
 }
 
-/** The last local date bookable from `nowMs`: today in the business's zone plus `max_days_ahead` days. */
-function lastBookableDate(profile: BusinessProfile, nowMs: number): string {
-  return DateTime.fromMillis(nowMs, { zone: profile.timezone }).plus({ days: profile.booking.max_days_ahead }).toISODate()!;
+/** The booking window of `nowMs`: the earliest start (minimum notice) and the last local date (horizon). */
+interface Window {
+  earliestMs: number;
+  lastDate: string;
 }
 
-/** Whether the slot is inside the notice and horizon windows of `now`. */
-function timing(profile: BusinessProfile, slot: TimedSlot, nowMs: number): 'too_soon' | 'too_far' | undefined {
-  if (slot.startMs < nowMs + profile.booking.min_notice_min * MINUTE_MS) return 'too_soon';
-  if (slot.start.slice(0, 10) > lastBookableDate(profile, nowMs)) return 'too_far';
+function windowAt(profile: BusinessProfile, nowMs: number): Window {
+  return {
+    earliestMs: nowMs + profile.booking.min_notice_min * MINUTE_MS,
+    lastDate: DateTime.fromMillis(nowMs, { zone: profile.timezone }).plus({ days: profile.booking.max_days_ahead }).toISODate()!,
+  };
+}
+
+/** Whether the slot is inside the notice and horizon windows. */
+function timing(slot: TimedSlot, window: Window): 'too_soon' | 'too_far' | undefined {
+  if (slot.startMs < window.earliestMs) return 'too_soon';
+  if (slot.start.slice(0, 10) > window.lastDate) return 'too_far';
   return undefined;
 }
 
@@ -130,11 +138,13 @@ export function freeSlots(query: SlotQuery): TimedSlot[] {
   const first = DateTime.fromISO(query.from, { zone: query.profile.timezone });
   if (!first.isValid) return [];
   const busy = [...query.busy].sort((a, b) => a.startMs - b.startMs);
-  const nowMs = query.now.getTime();
+  const window = windowAt(query.profile, query.now.getTime());
   const free: TimedSlot[] = [];
   for (let offset = 0; offset < query.days; offset += 1) {
-    for (const slot of gridSlots(query.profile, query.service, first.plus({ days: offset }))) {
-      if (timing(query.profile, slot, nowMs) !== undefined) continue;
+    const day = first.plus({ days: offset });
+    if (day.toISODate()! > window.lastDate) break;
+    for (const slot of gridSlots(query.profile, query.service, day)) {
+      if (timing(slot, window) !== undefined) continue;
       const from = busy.findIndex((interval) => interval.blockedUntilMs > slot.startMs);
       if (from !== -1 && overlapsAny(slot, busy, from)) continue;
       free.push(slot);
@@ -165,7 +175,7 @@ export function checkSlot(
   const [, clock] = startLocal.split('T');
   const slot = gridSlots(profile, service, day).find((candidate) => candidate.start.slice(11, 16) === clock);
   if (slot === undefined) return { reason: 'outside_hours' };
-  const late = timing(profile, slot, now.getTime());
+  const late = timing(slot, windowAt(profile, now.getTime()));
   return late === undefined ? slot : { reason: late };
 }
 
