@@ -16,7 +16,7 @@ import { createDb } from '../shared/db/client';
 import { ensureTable } from '../shared/db/create-table';
 import { IdAllocator } from '../shared/db/ids';
 import { defaultAssistantConfig } from '../shared/domain/assistant-config';
-import { emptyBusinessProfile } from '../shared/domain/business-profile';
+import { defaultBusinessProfile } from '../shared/domain/business-profile';
 import { silentLogger } from '../shared/log';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
 
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     await ensureTable(db);
     const ports = tableBackedToolPorts(db, new IdAllocator(db), silentLogger);
     const config = defaultAssistantConfig();
-    const profile = { ...emptyBusinessProfile(), display_name: 'Acme Plumbing', team_email: 'desk@acme.test' };
+    const profile = { ...defaultBusinessProfile(), display_name: 'Acme Plumbing', team_emails: ['desk@acme.test'] };
     const runnerFor = (callId: number) =>
       new ToolRunner({
         tools: offeredTools(config, profile).actions,

@@ -18,7 +18,7 @@ import { createDb } from '../shared/db/client';
 import { ensureTable } from '../shared/db/create-table';
 import { DeliveryRepository } from '../shared/db/delivery-repository';
 import { defaultAssistantConfig } from '../shared/domain/assistant-config';
-import { emptyBusinessProfile } from '../shared/domain/business-profile';
+import { defaultBusinessProfile } from '../shared/domain/business-profile';
 import type { CallEvent } from '../shared/events/catalog';
 import { LocalEventRouter } from '../shared/events/event-bus';
 import { OpenAiAnalysisClient } from '../shared/llm/analysis-client';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       minutes_balance: 1000,
       minutes_reserved: 0,
       max_concurrent_calls: 10,
-      profile: emptyBusinessProfile(),
+      profile: defaultBusinessProfile(),
       webhook_secret_sealed: await secretBox.seal(generateWebhookSecret(), webhookSecretContext(businessId)),
     });
     const base = defaultAssistantConfig();

@@ -7,6 +7,7 @@ import { readStackInfo } from './local/infra';
 import { localApiConfig } from './local/config';
 import { stageResourceNames } from '../infra/names';
 import { E164_PATTERN } from '../shared/domain/phone-number';
+import { parseWeeklyHours } from '../shared/domain/opening-hours';
 import { SANDBOX_ACCOUNT_SID } from '../media-service/src/sandbox/carrier';
 import { SANDBOX_SCENARIO_NAMES, type SandboxScenarioName } from '../media-service/src/sandbox/scenarios';
 
@@ -19,7 +20,9 @@ const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
   set-minutes --business N --minutes M
   set-max-concurrent-calls --business N --max M
   deliveries --business N [--call ID]
-  set-profile --business N [--display-name ..] [--timezone ..] [--hours ..] [--address ..] [--transfer-number +1..] [--team-email ..]
+  set-profile --business N [--display-name ..] [--timezone IANA] [--hours "Mon-Fri 09:00-17:00; Sat 10:00-14:00"]
+              [--closed-dates 2026-12-25,2026-12-26] [--address ..] [--transfer-number +1..] [--team-email a@x,b@y]
+              [--team-phone +1..,+1..] [--json '{...PATCH /business body...}']
   call-in --to +E164 [--from +E164] [--scenario ${SANDBOX_SCENARIO_NAMES.join('|')}]   (local stack only)`;
 
 const options = {
@@ -44,6 +47,9 @@ const options = {
   address: { type: 'string' },
   'transfer-number': { type: 'string' },
   'team-email': { type: 'string' },
+  'team-phone': { type: 'string' },
+  'closed-dates': { type: 'string' },
+  json: { type: 'string' },
   to: { type: 'string' },
   from: { type: 'string' },
   scenario: { type: 'string' },
@@ -191,16 +197,37 @@ function toolInput(args: Args) {
   };
 }
 
-function profileInput(args: Args) {
+/** The set-profile flags as a PATCH /business body (`--json` first, the flags over it). */
+function profileInput(args: Args): Record<string, unknown> {
+  const list = (value: string | undefined) =>
+    value
+      ?.split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+  let hours: unknown;
+  if (args.hours !== undefined) {
+    hours = parseWeeklyHours(args.hours);
+    if (typeof hours === 'string') throw new UsageError(`--hours: ${hours}.`);
+  }
+  let base: Record<string, unknown> = {};
+  if (args.json !== undefined) {
+    try {
+      base = JSON.parse(args.json) as Record<string, unknown>;
+    } catch {
+      throw new UsageError('--json must be a JSON object.');
+    }
+  }
   const fields = {
     display_name: args['display-name'],
     timezone: args.timezone,
-    hours: args.hours,
+    hours,
+    closed_dates: list(args['closed-dates']),
     address: args.address,
     transfer_number: args['transfer-number'],
-    team_email: args['team-email'],
+    team_emails: list(args['team-email']),
+    team_phones: list(args['team-phone']),
   };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  return { ...base, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
 }
 
 async function main(): Promise<void> {

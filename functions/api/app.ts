@@ -5,12 +5,16 @@ import { boundedInput } from '../../shared/domain/validation';
 import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import type { CatalogRepository } from '../../shared/db/catalog-repository';
 import type { AssistantService } from '../../shared/services/assistant-service';
+import type { BookingService } from '../../shared/services/booking-service';
+import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
 import type { MessageService } from '../../shared/services/message-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
 import { assistantRoutes } from './routes/assistants';
+import { availabilityRoutes, bookingRoutes, bookingsIcsRoute, calendarFeedRoute } from './routes/bookings';
+import { businessRoutes } from './routes/business';
 import { callRoutes } from './routes/calls';
 import { catalogRoutes } from './routes/catalog';
 import { messageRoutes } from './routes/messages';
@@ -22,6 +26,8 @@ export interface ApiDeps {
   assistants: AssistantService;
   calls: CallService;
   messages: MessageService;
+  business: BusinessService;
+  bookings: BookingService;
   catalog: CatalogRepository;
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
@@ -44,6 +50,8 @@ export function createApp(deps: ApiDeps) {
   const openApi = JSON.stringify(buildOpenApiDocument());
   const api = new Hono<ApiEnv>()
     .get('/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }))
+    // Calendar apps cannot send a key: the feed's secret token is its credential (404 when unknown or revoked).
+    .route('/calendars', calendarFeedRoute(deps.business))
     .use(
       auth({
         findApiKey: deps.findApiKey,
@@ -57,6 +65,10 @@ export function createApp(deps: ApiDeps) {
     .route('/calls', callRoutes(deps.calls))
     .route('/usage', usageRoutes(deps.calls))
     .route('/messages', messageRoutes(deps.messages))
+    .route('/business', businessRoutes(deps.business))
+    .route('/availability', availabilityRoutes(deps.bookings))
+    .route('/bookings.ics', bookingsIcsRoute(deps.business))
+    .route('/bookings', bookingRoutes(deps.bookings))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();

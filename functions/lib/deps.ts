@@ -18,6 +18,10 @@ import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { KeyEnvironment } from '../../shared/auth/api-key';
 import { CallService, type RecordingLinks } from '../../shared/services/call-service';
 import { MessageService } from '../../shared/services/message-service';
+import { BookingRepository } from '../../shared/db/booking-repository';
+import { CalendarFeedRepository } from '../../shared/db/calendar-feed-repository';
+import { BookingService } from '../../shared/services/booking-service';
+import { BusinessService } from '../../shared/services/business-service';
 import type { UrlPolicy } from '../../shared/services/config-checks';
 import type { ApiDeps } from '../api/app';
 import { kmsClient } from './kms';
@@ -98,9 +102,22 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
 }
 
 /** Everything `createApp` needs, from the core pieces plus an outbound queue. */
-export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log: Logger = functionLogger('api')): ApiDeps {
-  const now = () => new Date();
+export function createApiDeps(
+  core: CoreDeps,
+  queue: OutboundCallQueue,
+  log: Logger = functionLogger('api'),
+  now: () => Date = () => new Date(),
+): ApiDeps {
+  const bookings = createBookingService(core, now);
   return {
+    bookings,
+    business: new BusinessService({
+      businesses: core.businesses,
+      calendarFeeds: new CalendarFeedRepository(core.db),
+      bookings,
+      secretBox: core.secretBox,
+      now,
+    }),
     assistants: new AssistantService({
       assistants: core.assistantRepo,
       businesses: core.businesses,
@@ -129,6 +146,11 @@ export function createApiDeps(core: CoreDeps, queue: OutboundCallQueue, log: Log
     now: Date.now,
     log,
   };
+}
+
+/** The booking use cases (the API's routes and the call engine's booking tools share them). */
+export function createBookingService(core: CoreDeps, now: () => Date = () => new Date()): BookingService {
+  return new BookingService({ businesses: core.businesses, bookings: new BookingRepository(core.db), ids: core.ids, now });
 }
 
 /** The SQS outbound queue from config (fauxqs locally). */

@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
-import type { BusinessProfile } from '../domain/business-profile';
+import { readProfile, type BusinessProfile } from '../domain/business-profile';
 import { NotFoundError } from '../errors';
 import type { Db } from './client';
 import { isConditionFailure } from './conditions';
@@ -20,6 +20,16 @@ export interface Business {
   webhook_secret_sealed: string;
   /** The assistant answering inbound calls on numbers with none assigned (kept by AssistantRepository). */
   default_assistant_id?: number;
+  /** The business's payment provider key, sealed (write-only through PATCH /business). */
+  payment_key_sealed?: string;
+  /** SHA-256 of the calendar feed token, when a feed exists (the token itself is never stored). */
+  calendar_feed_hash?: string;
+}
+
+/** A stored business item as a Business, its profile read with every field present. */
+function toBusiness(item: Record<string, unknown>): Business {
+  const business = fromItem<Business>(item);
+  return { ...business, profile: readProfile(business.profile) };
 }
 
 /** What the auth layer learns from an API key hash. */
@@ -84,33 +94,40 @@ export class BusinessRepository {
   /** The business, or NotFoundError. */
   async getBusiness(businessId: number): Promise<Business> {
     const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.business(businessId) }));
-    const business = result.Item ? fromItem<Business>(result.Item) : undefined;
+    const business = result.Item ? toBusiness(result.Item) : undefined;
     if (!business) throw new NotFoundError(`Business ${businessId} does not exist.`);
     return business;
   }
 
-  /** Sets one or more top-level attributes of an existing business. */
+  /** Sets one or more top-level attributes of an existing business; a field given as undefined is removed. */
   async updateBusiness(businessId: number, fields: Partial<Omit<Business, 'id' | 'created_at'>>): Promise<Business> {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
-    const sets = Object.entries(fields).map(([field, value], i) => {
+    const removes: string[] = [];
+    const sets = Object.entries(fields).flatMap(([field, value], i) => {
       names[`#f${i}`] = field;
+      if (value === undefined) {
+        removes.push(`#f${i}`);
+        return [];
+      }
       values[`:v${i}`] = value;
-      return `#f${i} = :v${i}`;
+      return [`#f${i} = :v${i}`];
     });
     try {
       const result = await this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.tableName,
           Key: keys.business(businessId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', removes.length > 0 ? `REMOVE ${removes.join(', ')}` : '']
+            .join(' ')
+            .trim(),
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ...(sets.length > 0 ? { ExpressionAttributeValues: values } : {}),
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return fromItem<Business>(result.Attributes!);
+      return toBusiness(result.Attributes!);
     } catch (error) {
       if (isConditionFailure(error)) throw new NotFoundError(`Business ${businessId} does not exist.`);
       throw error;

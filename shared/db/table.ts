@@ -146,6 +146,28 @@ export const keys = {
     gsi1sk: `${createdAt}#${padId(messageId)}`,
   }),
   messageByBusinessPartition: (businessId: number) => `${biz(businessId)}#MESSAGES`,
+  /** A booking (docs/design.md "Bookings"). */
+  booking: (businessId: number, bookingId: number) => ({ pk: biz(businessId), sk: `BOOKING#${padId(bookingId)}` }),
+  /** GSI1: a business's bookings by start instant (UTC ISO), so a date range is one `BETWEEN` query. */
+  bookingByStart: (businessId: number, startIso: string, bookingId: number) => ({
+    gsi1pk: `${biz(businessId)}#BOOKINGS`,
+    gsi1sk: `${startIso}#${padId(bookingId)}`,
+  }),
+  bookingByStartPartition: (businessId: number) => `${biz(businessId)}#BOOKINGS`,
+  /** GSI2: a caller's bookings by start (find_appointments), only for bookings with a phone. */
+  bookingByPhone: (businessId: number, e164: string, startIso: string, bookingId: number) => ({
+    gsi2pk: `${biz(businessId)}#BOOKINGS#PHONE#${e164}`,
+    gsi2sk: `${startIso}#${padId(bookingId)}`,
+  }),
+  bookingByPhonePartition: (businessId: number, e164: string) => `${biz(businessId)}#BOOKINGS#PHONE#${e164}`,
+  /**
+   * One 5-minute slot lock (UTC instant of its start): a booking holds every lock of its start to
+   * its end plus buffer, each put only if absent, so two bookings can never hold the same time.
+   */
+  slotLock: (businessId: number, instantIso: string) => ({ pk: biz(businessId), sk: `SLOTLOCK#${instantIso}` }),
+
+  /** Global lookup: SHA-256 of a calendar feed token → its business (the feed URL carries no API key). */
+  calendarFeedLookup: (tokenHash: string) => ({ pk: `CALFEED#${tokenHash}`, sk: 'CALFEED' }),
 } as const;
 
 /** Which of a call's items a sort key from the `callItemsPrefix` query names. */

@@ -63,9 +63,9 @@ export interface OfferedBuiltins {
   notifyTeam: boolean;
 }
 
-/** The team addresses in the profile's `team_email` (comma, semicolon or space separated). */
+/** The usable addresses among the profile's `team_emails`. */
 export function teamEmails(profile: BusinessProfile | null): string[] {
-  return (profile?.team_email ?? '').split(/[\s,;]+/).filter((address) => /^[^@\s]+@[^@\s]+$/.test(address));
+  return (profile?.team_emails ?? []).filter((address) => /^[^@\s]+@[^@\s]+$/.test(address));
 }
 
 /**

@@ -4,6 +4,7 @@ import * as assistant from './assistant';
 import * as cfg from './assistant-config';
 import * as call from './call';
 import { MessageSchema, MessagesPageSchema } from './message';
+import { bookingRequestSchemas, bookingResponseSchemas } from './openapi-bookings';
 import { webhookBodySchemas } from './openapi-webhooks';
 import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
 import { ToolListSchema, ToolSchema } from './tool';
@@ -19,6 +20,8 @@ export const ERROR_CODES = [
   'insufficient_minutes',
   'not_found',
   'idempotency_conflict',
+  'conflict',
+  'booking_cancelled',
   'rate_limited',
   'internal',
 ] as const;
@@ -54,6 +57,7 @@ function requestSchemas(): Record<string, Json> {
       CreateAssistantBody: assistant.CreateAssistantBodySchema,
       UpdateAssistantBody: assistant.UpdateAssistantBodySchema,
       CreateCallBody: call.CreateCallBodySchema,
+      ...bookingRequestSchemas(),
       AssistantConfigInput: cfg.AssistantConfigSchema,
       ModelCfgInput: cfg.ModelCfgSchema,
       ...Object.fromEntries(parts),
@@ -109,6 +113,7 @@ function responseSchemas(): Record<string, Json> {
       Message: MessageSchema,
       MessagesPage: MessagesPageSchema,
       ToolAction: ToolActionSchema,
+      ...bookingResponseSchemas(),
       OpenApiDocument: v.record(v.string(), v.unknown()),
       ValidationItem: ValidationItemSchema,
       HTTPValidationError: HttpValidationErrorSchema,

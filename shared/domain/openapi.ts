@@ -4,6 +4,7 @@ import * as assistant from './assistant';
 import * as call from './call';
 import { ListMessagesQuerySchema } from './message';
 import { componentSchemas } from './openapi-schemas';
+import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
 
@@ -15,7 +16,7 @@ export const OPENAPI_VERSION = '1.0.0';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** One valibot schema as an inline JSON Schema (parameters and headers). */
-function inline(schema: v.GenericSchema): Json {
+export function inline(schema: v.GenericSchema): Json {
   const { $schema: _dialect, ...json } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input' }) as Json;
   return json;
 }
@@ -40,7 +41,7 @@ const HEADERS: Record<string, Json> = {
 const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const COMMON_HEADERS = ['X-API-Version', 'RateLimit-Policy', 'RateLimit'];
 
-function jsonResponse(description: string, schema: string, headers = COMMON_HEADERS): Json {
+export function jsonResponse(description: string, schema: string, headers = COMMON_HEADERS): Json {
   return { description, headers: headerRefs(...headers), content: { 'application/json': { schema: ref(schema) } } };
 }
 
@@ -61,20 +62,21 @@ const ERROR_RESPONSES: Record<string, Json> = {
     [...COMMON_HEADERS, 'Retry-After'],
   ),
   Internal: jsonResponse('Unexpected error (`internal`), with a request id to quote.', 'ErrorBody'),
+  ...bookingErrorResponses(),
 };
 
 /** The responses of one operation: its success, the errors it lists, and 401/429/500 always. */
-function responses(success: Json, errors: Record<string, string> = {}): Json {
+export function responses(success: Json, errors: Record<string, string> = {}): Json {
   const errorRefs = (statuses: Record<string, string>) =>
     Object.fromEntries(Object.entries(statuses).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]));
   return { '200': success, ...errorRefs({ '401': 'Unauthorized', ...errors, '429': 'RateLimited', '500': 'Internal' }) };
 }
 
-function body(schema: string): Json {
+export function body(schema: string): Json {
   return { required: true, content: { 'application/json': { schema: ref(schema) } } };
 }
 
-function idParam(name: string): Json {
+export function idParam(name: string): Json {
   return {
     name,
     in: 'path',
@@ -269,11 +271,12 @@ const TAGS: Record<string, string> = {
   Usage: "The plan's minutes and the business's call load, read now.",
   Messages: 'Messages callers left with an assistant, each linked to its call.',
   Tools: 'Custom HTTP tools an assistant can call during a conversation (provisioned by ops).',
+  ...BOOKING_TAGS,
   Meta: 'This document.',
   Webhooks: "Signed events POSTed to an assistant's `advanced.server_url` for the kinds in `advanced.server_events`.",
 };
 
-function op(operationId: string, tag: string, summary: string, operationResponses: Json): Json {
+export function op(operationId: string, tag: string, summary: string, operationResponses: Json): Json {
   return { operationId, tags: [tag], summary, responses: operationResponses };
 }
 
@@ -295,7 +298,7 @@ export function buildOpenApiDocument(): Json {
     servers: [{ url: '/api/v1' }],
     security: [{ bearerAuth: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-    paths: { ...assistantPaths(), ...callPaths(), ...messagePaths(), ...catalogPaths() },
+    paths: { ...assistantPaths(), ...callPaths(), ...messagePaths(), ...catalogPaths(), ...bookingPaths() },
     webhooks: webhookOperations(),
     components: {
       schemas: componentSchemas(),

@@ -5,13 +5,15 @@ import type { Business, BusinessRepository } from '../db/business-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { DeliveryRepository } from '../db/delivery-repository';
 import type { IdAllocator } from '../db/ids';
-import { emptyBusinessProfile, type BusinessProfile } from '../domain/business-profile';
+import { defaultBusinessProfile } from '../domain/business-profile';
+import { applyBusinessPatch } from '../domain/business-settings';
 import type { PhoneNumber } from '../domain/phone-number';
 import { RESERVED_TOOL_NAMES, type Tool } from '../domain/tool';
-import { AppError, NotFoundError } from '../errors';
+import { AppError, NotFoundError, ValidationError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
 import { checkUrlSyntax } from '../security/ssrf';
 import { generateWebhookSecret } from '../webhooks/secret';
+import { profileUpdate } from './business-service';
 import type { UrlPolicy } from './config-checks';
 
 /** What the ops use cases need. */
@@ -61,7 +63,7 @@ export class AdminService {
       minutes_balance: minutes,
       minutes_reserved: 0,
       max_concurrent_calls: 10,
-      profile: { ...emptyBusinessProfile(), display_name: name },
+      profile: { ...defaultBusinessProfile(), display_name: name },
       webhook_secret_sealed: await this.deps.secretBox.seal(webhookSecret, webhookSecretContext(id)),
     };
     await this.deps.businesses.putBusiness(business);
@@ -166,14 +168,20 @@ export class AdminService {
     };
   }
 
-  /** Updates the business profile fields given (the rest are kept). */
-  async setProfile(businessId: number, changes: Partial<BusinessProfile>) {
+  /**
+   * Updates the business profile with a PATCH /business body (the same validation and merge; the
+   * rest is kept). A payment key in it is sealed as the API seals it.
+   */
+  async setProfile(businessId: number, patch: Record<string, unknown>) {
     const business = await this.deps.businesses.getBusiness(businessId);
-    if (changes.transfer_number && !/^\+[1-9]\d{1,14}$/.test(changes.transfer_number)) {
-      throw new AdminInputError('--transfer-number must be E.164.');
+    let applied: ReturnType<typeof applyBusinessPatch>;
+    try {
+      applied = applyBusinessPatch(business.profile, patch);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      throw new AdminInputError(error.items.map((item) => `${item.loc.slice(1).join('.')}: ${item.msg}`).join('; '));
     }
-    const profile = { ...business.profile, ...changes };
-    await this.deps.businesses.updateBusiness(businessId, { profile });
-    return { business_id: businessId, profile };
+    await this.deps.businesses.updateBusiness(businessId, await profileUpdate(this.deps.secretBox, businessId, applied));
+    return { business_id: businessId, profile: applied.profile };
   }
 }

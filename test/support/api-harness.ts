@@ -28,6 +28,8 @@ export interface HarnessOptions {
   now?: () => number;
   /** Replace the DynamoDB limiter with one that accepts everything (fuzzing thousands of requests). */
   unlimited?: boolean;
+  /** The clock of the use cases (bookings' notice and horizon); default: the real one. */
+  clock?: () => Date;
   /** A table of its own, created here (a sweep reads every open call of its table, so it needs one alone). */
   tableName?: string;
 }
@@ -59,7 +61,7 @@ export async function createApiHarness(options: HarnessOptions = {}) {
   const queue = await sqs.send(new CreateQueueCommand({ QueueName: `outbound-${randomUUID()}` }));
   const core: CoreDeps = createCoreDeps(config);
   const logs = captureLogger();
-  const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), logs.log);
+  const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), logs.log, options.clock);
   if (options.now) deps.now = options.now;
   if (options.unlimited) deps.rateLimiter = { hit: async () => ({ allowed: true, limit: 240, remaining: 240, resetSeconds: 0 }) };
   const app = createApp(deps);

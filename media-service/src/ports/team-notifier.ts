@@ -10,7 +10,7 @@ export interface TeamNotice {
   callId: number;
   /** The stored message this notice is about (GET /messages/{id}). */
   messageId: number;
-  /** Email addresses from the business profile's `team_email`. */
+  /** Email addresses from the business profile's `team_emails`. */
   to: readonly string[];
   subject: string;
   body: string;

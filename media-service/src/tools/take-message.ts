@@ -7,7 +7,7 @@ type Args = v.InferOutput<typeof TakeMessageArgsSchema>;
 
 /**
  * `take_message` (builtin `messages`): stores the caller's message, linked to the call, then tells
- * the team (profile `team_email`). The stored message is what counts: when the notice fails the
+ * the team (profile `team_emails`). The stored message is what counts: when the notice fails the
  * model still hears the message was saved, and that the team was not told yet.
  */
 export const takeMessage: BuiltinTool<Args> = {

@@ -4,7 +4,7 @@ import type { Message } from '../../../shared/domain/message';
 import type { ToolContext } from './tool-types';
 
 /**
- * Sends the team a notice about a stored message, to the profile's `team_email` addresses; false
+ * Sends the team a notice about a stored message, to the profile's `team_emails`; false
  * when the profile names none (the message is still listed by GET /messages). Rejects when the
  * notifier failed.
  */

@@ -7,6 +7,7 @@ import { BusinessRepository } from '../../../shared/db/business-repository';
 import { CallRepository, type CallRecord } from '../../../shared/db/call-repository';
 import { CallerMemoryRepository } from '../../../shared/db/caller-memory-repository';
 import { createDb } from '../../../shared/db/client';
+import { defaultBusinessProfile } from '../../../shared/domain/business-profile';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
 import { transcriptForAnalysisEvent } from '../../../shared/domain/analysis-transcript';
@@ -39,14 +40,7 @@ beforeAll(async () => {
     minutes_balance: 100,
     minutes_reserved: 0,
     max_concurrent_calls: 10,
-    profile: {
-      display_name: 'Acme Dental',
-      timezone: 'Europe/London',
-      hours: 'Mon-Fri 9-5',
-      address: '',
-      transfer_number: '',
-      team_email: '',
-    },
+    profile: { ...defaultBusinessProfile(), display_name: 'Acme Dental', timezone: 'Europe/London' },
     webhook_secret_sealed: 'unused',
   });
 });

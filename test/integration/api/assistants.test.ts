@@ -147,7 +147,7 @@ describe('assistants', () => {
   it('includes the business profile in a setup prompt only with business_context', async () => {
     // Arrange
     const tenant = await harness.newTenant();
-    await harness.admin.setProfile(tenant.businessId, { display_name: 'Bright Smile Dental', hours: 'Mon-Fri 8-5' });
+    await harness.admin.setProfile(tenant.businessId, { display_name: 'Bright Smile Dental' });
     const setup = { role: 'scheduler', name: 'Ava' };
     // Act
     const withContext = await json(await tenant.request('POST', '/assistants', { config: { setup } }));

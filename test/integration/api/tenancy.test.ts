@@ -86,3 +86,61 @@ describe('no cross-tenant access', () => {
     expect((await json(response)).name).toBe('Secret Name 7731');
   });
 });
+
+describe('no cross-tenant access to the business, bookings and calendar', () => {
+  let booking: Json;
+
+  beforeAll(async () => {
+    await owner.request('PATCH', '/business', {
+      display_name: 'Secret Clinic 5521',
+      hours: { sat: [{ start: '08:00', end: '20:00' }], sun: [{ start: '08:00', end: '20:00' }] },
+      booking: { max_days_ahead: 365 },
+    });
+    const next = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const slots = await json(await owner.request('GET', `/availability?date=${next}&days=7`));
+    const start = String(slots.data[0].start).slice(0, 16);
+    const result = await harness.deps.bookings.book(owner.businessId, { start, name: 'Secret Patient 9917' });
+    if ('reason' in result) throw new Error(result.reason);
+    booking = result;
+  });
+
+  it.each([
+    ['GET', () => `/bookings/${booking.id}`],
+    ['POST', () => `/bookings/${booking.id}/cancel`],
+  ])("%s another business's booking is 404 and leaks nothing", async (method, path) => {
+    // Act
+    const response = await intruder.request(method, path());
+    const text = await response.text();
+    // Assert
+    expect(response.status).toBe(404);
+    expect(text).not.toContain('Secret Patient 9917');
+  });
+
+  it("the business, availability, booking list and calendar are the caller's own", async () => {
+    // Act
+    const business = await intruder.request('GET', '/business');
+    const list = await intruder.request('GET', '/bookings');
+    const ics = await intruder.request('GET', '/bookings.ics');
+    const weekend = await intruder.request('GET', `/availability?date=${String(booking.start).slice(0, 10)}`);
+    const texts = await Promise.all([business, list, ics].map((response) => response.text()));
+    // Assert
+    for (const text of texts) {
+      expect(text).not.toContain('Secret Clinic 5521');
+      expect(text).not.toContain('Secret Patient 9917');
+    }
+    expect(JSON.parse(texts[1]!).data).toEqual([]);
+    expect(weekend.status).toBe(200);
+    expect((await owner.request('GET', `/bookings/${booking.id}`)).status).toBe(200);
+    expect((await json(await owner.request('GET', `/bookings/${booking.id}`))).status).toBe('confirmed');
+  });
+
+  it("the intruder's PATCH and feed changes touch only its own business", async () => {
+    // Act
+    await intruder.request('PATCH', '/business', { display_name: 'Intruder' });
+    const feed = await json(await intruder.request('POST', '/business/calendar-feed'));
+    const calendar = await harness.app.request(feed.path);
+    // Assert
+    expect((await json(await owner.request('GET', '/business'))).display_name).toBe('Secret Clinic 5521');
+    expect(await calendar.text()).not.toContain('Secret Patient 9917');
+  });
+});

@@ -4,6 +4,7 @@ import { BusinessRepository } from '../../../shared/db/business-repository';
 import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { keys } from '../../../shared/db/table';
+import { defaultBusinessProfile } from '../../../shared/domain/business-profile';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const businesses = new BusinessRepository(db);
@@ -20,7 +21,7 @@ describe('the all-businesses listing', () => {
       minutes_balance: 10,
       minutes_reserved: 0,
       max_concurrent_calls: 10,
-      profile: { display_name: '', timezone: '', hours: '', address: '', transfer_number: '', team_email: '' },
+      profile: defaultBusinessProfile(),
       webhook_secret_sealed: 'sealed',
     } as Parameters<BusinessRepository['putBusiness']>[0]);
     const item = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: keys.business(id) }));

@@ -7,7 +7,7 @@ import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { billableMinutes } from '../../../shared/db/minutes-repository';
 import { keys } from '../../../shared/db/table';
-import { emptyBusinessProfile } from '../../../shared/domain/business-profile';
+import { defaultBusinessProfile } from '../../../shared/domain/business-profile';
 import { endStoredCall, seedQueuedCall } from '../../support/call-states';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
@@ -24,7 +24,7 @@ async function seed(maxConcurrentCalls: number, minutesBalance: number, count: n
     minutes_balance: minutesBalance,
     minutes_reserved: 0,
     max_concurrent_calls: maxConcurrentCalls,
-    profile: emptyBusinessProfile(),
+    profile: defaultBusinessProfile(),
     webhook_secret_sealed: 'unused',
   });
   const callIds: number[] = [];

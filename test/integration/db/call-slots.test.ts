@@ -6,7 +6,7 @@ import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { keys } from '../../../shared/db/table';
-import { emptyBusinessProfile } from '../../../shared/domain/business-profile';
+import { defaultBusinessProfile } from '../../../shared/domain/business-profile';
 import { endStoredCall, seedQueuedCall } from '../../support/call-states';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
@@ -24,7 +24,7 @@ async function seed(maxConcurrentCalls: number, count: number) {
     minutes_balance: 100,
     minutes_reserved: 0,
     max_concurrent_calls: maxConcurrentCalls,
-    profile: emptyBusinessProfile(),
+    profile: defaultBusinessProfile(),
     webhook_secret_sealed: 'unused',
   });
   const callIds: number[] = [];

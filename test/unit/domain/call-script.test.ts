@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { offeredTools } from '../../../media-service/src/tools/registry';
 import { parseAssistantConfig, type AssistantConfig, type AssistantConfigInput } from '../../../shared/domain/assistant-config';
-import { describeBusiness, emptyBusinessProfile, type BusinessProfile } from '../../../shared/domain/business-profile';
+import { describeBusiness, defaultBusinessProfile, type BusinessProfile } from '../../../shared/domain/business-profile';
 import {
   buildCallScript,
   buildNotice,
@@ -15,7 +15,7 @@ import {
 /** A config with every setting at its default except the ones given. */
 const config = (input: AssistantConfigInput = {}): AssistantConfig => parseAssistantConfig(input, []).config;
 
-const acme: BusinessProfile = { ...emptyBusinessProfile(), display_name: 'Acme Dental', hours: 'Mon-Fri 9-5' };
+const acme: BusinessProfile = { ...defaultBusinessProfile(), display_name: 'Acme Dental', address: '1 Main St' };
 
 const scriptInput = (overrides: Partial<CallScriptInput> = {}): CallScriptInput => ({
   config: config(),
@@ -78,7 +78,7 @@ describe('buildSystemPrompt', () => {
   describe.each([
     { name: 'business_context off', cfg: { business_context: false }, profile: acme, hasBusiness: false },
     { name: 'no profile', cfg: {}, profile: null, hasBusiness: false },
-    { name: 'empty profile', cfg: {}, profile: emptyBusinessProfile(), hasBusiness: false },
+    { name: 'default profile (its default hours)', cfg: {}, profile: defaultBusinessProfile(), hasBusiness: true },
     { name: 'business_context on', cfg: {}, profile: acme, hasBusiness: true },
   ])('business facts: $name', ({ cfg, profile, hasBusiness }) => {
     it(hasBusiness ? 'are added' : 'are left out', () => {
@@ -151,7 +151,7 @@ describe('buildSystemPrompt', () => {
     // Arrange
     const input = scriptInput({
       config: config({ builtin } as AssistantConfigInput),
-      profile: { ...acme, transfer_number: '', team_email: teamEmail },
+      profile: { ...acme, transfer_number: '', team_emails: teamEmail.split(/[\s,;]+/).filter((address) => address !== '') },
     });
     // Act
     const prompt = buildSystemPrompt(input);
@@ -186,7 +186,7 @@ describe('buildNotice', () => {
     {
       name: 'unnamed business',
       adv: {},
-      profile: emptyBusinessProfile(),
+      profile: defaultBusinessProfile(),
       expected: "Just so you know, I'm an automated AI assistant, and this call is recorded.",
     },
     {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeBusiness,
-  emptyBusinessProfile,
+  defaultBusinessProfile,
   PROFILE_FIELD_MAX_CHARS,
   type BusinessProfile,
 } from '../../../shared/domain/business-profile';
+import { parseWeeklyHours, type WeeklyHours } from '../../../shared/domain/opening-hours';
 import {
   applySetupRule,
   buildSetupPrompt,
@@ -17,13 +18,20 @@ import {
 } from '../../../shared/domain/setup-prompt';
 
 const PROFILE: BusinessProfile = {
+  ...defaultBusinessProfile(),
   display_name: 'Acme Dental',
   timezone: 'America/New_York',
-  hours: 'Mon-Fri 9am-5pm\nSat 10am-2pm',
+  hours: weekOf('Mon-Fri 09:00-17:00; Sat 10:00-14:00'),
   address: '12 Main St, Springfield',
   transfer_number: '+15550100001',
-  team_email: 'desk@acme.test',
+  team_emails: ['desk@acme.test'],
 };
+
+function weekOf(text: string): WeeklyHours {
+  const week = parseWeeklyHours(text);
+  if (typeof week === 'string') throw new Error(week);
+  return week;
+}
 
 function setupOf(changes: Partial<SimpleSetupShape> = {}): SimpleSetupShape {
   return { role: 'receptionist', name: '', tone: 'friendly', helps_with: '', always: '', never: '', ...changes };
@@ -73,7 +81,7 @@ describe('buildSetupPrompt', () => {
       const listy = 'x\n'.repeat(750);
       const setup = setupOf({ role, tone, name: 'N'.repeat(40), helps_with: listy, always: listy, never: 'y'.repeat(1500) });
       const huge = 'z'.repeat(10_000);
-      const profile = { display_name: huge, timezone: huge, hours: huge, address: huge, transfer_number: huge, team_email: huge };
+      const profile = { ...PROFILE, display_name: huge, closed_dates: [huge], address: huge, transfer_number: huge, team_emails: [huge] };
       // Act
       const prompt = buildSetupPrompt(setup, profile);
       // Assert
@@ -124,7 +132,6 @@ describe('buildSetupPrompt', () => {
   it.each([
     ['a filled profile', PROFILE, true],
     ['no profile (business_context off)', null, false],
-    ['an empty profile', emptyBusinessProfile(), false],
   ])('describes the business only with %s', (_case, profile, included) => {
     // Act
     const prompt = buildSetupPrompt(setupOf(), profile);
@@ -143,9 +150,14 @@ describe('buildSetupPrompt', () => {
 });
 
 describe('describeBusiness', () => {
-  it('lists only the filled fields, one per line', () => {
+  it('lists only the filled fields, one per line, the hours line derived from the week', () => {
     // Arrange
-    const profile = { ...emptyBusinessProfile(), display_name: 'Acme Dental', hours: 'Mon-Fri 9-5\n  Sat 10-2 ' };
+    const profile = {
+      ...defaultBusinessProfile(),
+      display_name: 'Acme Dental',
+      address: '  \n ',
+      hours: weekOf('Mon-Fri 09:00-12:00, 13:00-17:00; Sat 10:00-14:00'),
+    };
     // Act
     const block = describeBusiness(profile);
     // Assert
@@ -153,16 +165,28 @@ describe('describeBusiness', () => {
       '# About the business',
       'Use these facts when callers ask about the business.',
       'Name: Acme Dental',
-      'Opening hours: Mon-Fri 9-5; Sat 10-2',
+      'Opening hours: Mon-Fri 09:00-12:00, 13:00-17:00; Sat 10:00-14:00; Sun closed',
+      'Time zone (opening hours and appointment times are in this zone): UTC',
+      'Services: Appointment (30 min)',
     ]);
   });
 
-  it.each([
-    ['every field empty', emptyBusinessProfile()],
-    ['only whitespace', { ...emptyBusinessProfile(), address: '  \n ', hours: '\t' }],
-  ])('is empty with %s', (_case, profile) => {
-    // Act / Assert
-    expect(describeBusiness(profile)).toBe('');
+  it('describes a new business by its default hours, zone and service', () => {
+    // Act
+    const block = describeBusiness(defaultBusinessProfile());
+    // Assert
+    expect(block).toContain('Opening hours: Mon-Fri 09:00-17:00; Sat-Sun closed');
+    expect(block).not.toContain('Name:');
+  });
+
+  it('reads a profile stored before hours were structured (free text, one team email)', () => {
+    // Arrange
+    const stored = { display_name: 'Old', timezone: 'Europe/Madrid', hours: 'Mon-Sat 10:00-14:00', team_email: 'a@b.test' };
+    // Act
+    const block = describeBusiness(stored as unknown as BusinessProfile);
+    // Assert
+    expect(block).toContain('Opening hours: Mon-Sat 10:00-14:00; Sun closed');
+    expect(block).toContain('Team email (where messages for the team go): a@b.test');
   });
 
   it('includes every field of a full profile, clipping long values', () => {
@@ -171,7 +195,7 @@ describe('describeBusiness', () => {
     // Act
     const block = describeBusiness(profile);
     // Assert
-    for (const value of ['Acme Dental', 'America/New_York', 'Sat 10am-2pm', '+15550100001', 'desk@acme.test']) {
+    for (const value of ['Acme Dental', 'America/New_York', 'Sat 10:00-14:00', '+15550100001', 'desk@acme.test']) {
       expect(block).toContain(value);
     }
     const address = block.split('\n').find((line) => line.startsWith('Address: '));
@@ -182,7 +206,7 @@ describe('describeBusiness', () => {
 describe('applySetupRule', () => {
   const setup = setupOf({ role: 'scheduler', name: 'Maya', always: 'Confirm the date.' });
   const builtWith = (profile: BusinessProfile | null) => buildSetupPrompt(setup, profile);
-  const oldProfile = { ...PROFILE, hours: 'Mon-Fri 8am-4pm' };
+  const oldProfile = { ...PROFILE, hours: weekOf('Mon-Fri 08:00-16:00') };
 
   it.each([
     {
