@@ -77,6 +77,12 @@ export const MediaConfigSchema = v.object({
    */
   DRAIN_TIMEOUT_MS: integer('100000', 0, 3_600_000),
   /**
+   * The outbound consumer's SQS long poll (s). A drain lets the poll under way finish and hands
+   * back what it brings, so a stop takes up to this long: 20 (SQS's maximum, fewest empty
+   * receives) in AWS; `npm run dev` uses 2 so Ctrl-C and a parent gone stop a process quickly.
+   */
+  OUTBOUND_WAIT_S: integer('20', 1, 20),
+  /**
    * Calls one task takes at most (its admission cap). Measured: 0.2–0.7 % of a core per call
    * (docs/performance.md), and Node runs the audio on one core; 60 calls use at most ~42 % of it,
    * a safety factor of ~2.4 for greeting bursts, GC and a noisy neighbour before pacing suffers,

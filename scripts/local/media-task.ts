@@ -98,8 +98,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('media.stopping', { why });
-    // Draining is bounded by DRAIN_TIMEOUT_MS; this is the backstop if a write hangs.
-    setTimeout(() => process.exit(1), config.DRAIN_TIMEOUT_MS + 5000).unref();
+    // Draining is bounded by DRAIN_TIMEOUT_MS and the last long poll; this is the backstop if a write hangs.
+    setTimeout(() => process.exit(1), Math.max(config.DRAIN_TIMEOUT_MS, config.OUTBOUND_WAIT_S * 1000) + 5000).unref();
     void runtime.shutdown().finally(() => process.exit(0));
   };
   if (!process.connected) return stop('parent gone');

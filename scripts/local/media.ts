@@ -93,6 +93,7 @@ export function localMediaEnv(info: LocalStackInfo, settings: LocalMediaSettings
     SANDBOX_CARRIER: 'true',
     SANDBOX_AUTH_TOKEN: info.sandboxAuthToken,
     DRAIN_TIMEOUT_MS: '5000',
+    OUTBOUND_WAIT_S: '2',
     ...(settings.ownerId && { OWNER_ID: settings.ownerId }),
   };
 }

@@ -129,7 +129,7 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
       const consumerStopped = stopConsuming();
       server.beginDraining();
       log.info('media.draining', { active_calls: server.registry.size, deadline_ms: config.DRAIN_TIMEOUT_MS });
-      // The consumer's last long poll (≤ 20 s) hands back what it got before the process may exit.
+      // The consumer's last long poll (≤ OUTBOUND_WAIT_S) hands back what it got before the process may exit.
       await Promise.all([server.registry.drain(config.DRAIN_TIMEOUT_MS), consumerStopped]);
       stopMetric();
       await server.close();
@@ -155,6 +155,7 @@ function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, admis
   });
   const consumer = new OutboundConsumer({
     jobs: new SqsOutboundJobs(sqs, config.OUTBOUND_QUEUE_URL),
+    waitTimeS: config.OUTBOUND_WAIT_S,
     calls: repos.calls,
     owner: config.OWNER_ID,
     now,

@@ -76,10 +76,15 @@ describe('MEDIA_TASKS=2: a call-engine process killed mid-call', () => {
         ids.push((await api('POST', '/calls', { assistant_id: assistant.id, to })).id as number);
       }
       const record = (id: number) => core.callRepo.getCallRecord(business.business_id, id);
-      // Both calls live, with a heartbeat written (a condition, not a timed sleep).
+      // Both calls live, each with a heartbeat written at least a second after its answer, so the
+      // billed duration is not zero (a condition, not a timed sleep).
       await vi.waitFor(
         async () => {
-          for (const id of ids) expect((await record(id))?.heartbeat_at, `call ${id}`).toBeTruthy();
+          for (const id of ids) {
+            const call = await record(id);
+            const beat = Date.parse(call?.heartbeat_at ?? '') - Date.parse(call?.started_at ?? '');
+            expect(beat, `call ${id}`).toBeGreaterThanOrEqual(1000);
+          }
         },
         { timeout: 30_000, interval: 100 },
       );
