@@ -32,7 +32,7 @@ afterAll(async () => {
 const T = { timeout: 60_000 };
 
 /** Places an outbound call to a callee who plays `steps` (or the named sandbox scenario). */
-async function callCallee(target: CallStack, steps: Parameters<typeof scenario>[1], profile: Record<string, string> = {}) {
+async function callCallee(target: CallStack, steps: Parameters<typeof scenario>[1], profile: Record<string, unknown> = {}) {
   const { tenant, assistantId } = await tenantWithAssistant(target, { first_message: 'Hello, Acme Plumbing.', advanced: QUIET });
   if (Object.keys(profile).length > 0) await target.api.admin.setProfile(tenant.businessId, profile);
   const to = uniqueNumber();
@@ -45,7 +45,7 @@ async function callCallee(target: CallStack, steps: Parameters<typeof scenario>[
 describe.concurrent('built-in tools on a whole call', () => {
   it('message: the caller leaves a message; GET /messages has it linked to the call, and actions has take_message', T, async () => {
     // Arrange / Act
-    const { tenant, callId, to } = await callCallee(stack, SANDBOX_SCENARIOS.message.steps, { team_email: 'desk@acme.test' });
+    const { tenant, callId, to } = await callCallee(stack, SANDBOX_SCENARIOS.message.steps, { team_emails: ['desk@acme.test'] });
     await stack.whenCallEnded(tenant.businessId, callId);
     // Assert: the message, linked to the call
     const list = await tenant.request('GET', `/messages?call_id=${callId}`);
