@@ -114,10 +114,12 @@ export class SandboxLlmScript {
     const spanish = wantsSpanish(request);
     if (!userText) return { text: spanish ? SPANISH.greeting : 'Hello! Thanks for calling. How can I help you today?' };
     const said = messageText(userText).trim();
+    // A request in the same breath as the goodbye ("take a message …, thanks, bye") is acted on first:
+    // words held over the notice arrive as one turn.
+    const tool = spanish ? undefined : toolIntentReply(request, said);
+    if (tool) return tool;
     if (GOODBYE.test(said)) return goodbye(request, spanish ? SPANISH.goodbye : undefined);
     if (spanish) return { text: spanishReply(said) };
-    const tool = toolIntentReply(request, said);
-    if (tool) return tool;
     if (HUMAN.test(said) && request.tools?.some((t) => t.function.name === 'transfer')) {
       return {
         text: 'Of course, let me transfer you to someone on the team.',
