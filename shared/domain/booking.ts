@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import * as v from 'valibot';
-import { ValidationError, type ValidationItem } from '../errors';
+import { ValidationError } from '../errors';
 import { LOCAL_START_PATTERN } from './availability';
 import { DATE_PATTERN } from './business-settings';
-import { MAX_LIST_OFFSET } from './paging';
+import { MAX_LIST_OFFSET, parseListQuery } from './paging';
 import { E164_PATTERN } from './phone-number';
-import { idField, intField, issuesToItems, parseIntString, parseWith, strictDict, stringField, timestampField } from './validation';
+import { idField, intField, parseWith, strictDict, stringField, timestampField } from './validation';
 
 /** A booking's `status`: cancelled bookings stay listed (and in the calendar feed, as cancelled). */
 export const BOOKING_STATUSES = ['confirmed', 'cancelled'] as const;
@@ -103,28 +103,6 @@ export const AvailabilityQuerySchema = v.object({
   days: v.optional(intField({ ge: 1, le: 14 }), 1),
 });
 
-/** Parses query strings: integers for `intNames`, then the schema; every problem at `['query', name]`. */
-function parseQuery<S extends v.ObjectSchema<v.ObjectEntries, undefined>>(
-  schema: S,
-  query: Record<string, string | undefined>,
-  intNames: ReadonlySet<string>,
-): v.InferOutput<S> {
-  const items: ValidationItem[] = [];
-  const values: Record<string, unknown> = {};
-  for (const name of Object.keys(schema.entries)) {
-    const raw = query[name];
-    if (raw === undefined) continue;
-    const value = intNames.has(name) ? parseIntString(raw, ['query', name]) : raw;
-    if (typeof value === 'object') items.push(value);
-    else values[name] = value;
-  }
-  const result = v.safeParse(schema, values, { abortEarly: false, abortPipeEarly: true });
-  if (!result.success)
-    items.push(...issuesToItems(result.issues, ['query']).map((item) => ({ ...item, input: query[String(item.loc[1])] })));
-  if (items.length > 0 || !result.success) throw new ValidationError(items);
-  return result.output;
-}
-
 /** A validated GET /bookings query, `from`/`to` as instants (ms). */
 export interface ListBookingsQuery {
   fromMs?: number;
@@ -144,7 +122,7 @@ function boundMs(value: string, zone: string, edge: 'from' | 'to'): number | und
 
 /** Parses GET /bookings (dates read in the business's `zone`; timestamps need an offset). */
 export function parseListBookingsQuery(query: Record<string, string | undefined>, zone: string): ListBookingsQuery {
-  const parsed = parseQuery(ListBookingsQuerySchema, query, new Set(['call_id', 'limit', 'offset']));
+  const parsed = parseListQuery(ListBookingsQuerySchema, new Set(['call_id', 'limit', 'offset']), query);
   const range: Pick<ListBookingsQuery, 'fromMs' | 'toMs'> = {};
   for (const edge of ['from', 'to'] as const) {
     const raw = parsed[edge];
@@ -161,5 +139,5 @@ export function parseListBookingsQuery(query: Record<string, string | undefined>
 
 /** Parses GET /availability. */
 export function parseAvailabilityQuery(query: Record<string, string | undefined>): v.InferOutput<typeof AvailabilityQuerySchema> {
-  return parseQuery(AvailabilityQuerySchema, query, new Set(['days']));
+  return parseListQuery(AvailabilityQuerySchema, new Set(['days']), query);
 }
