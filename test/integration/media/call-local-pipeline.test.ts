@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminService } from '../../../functions/lib/deps';
 import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
 import type { ReceivedLlmRequest } from '../../../media-service/src/sandbox/openai-server';
@@ -106,11 +106,12 @@ function systemPrompt(request: ReceivedLlmRequest): string {
   return typeof system?.content === 'string' ? system.content : '';
 }
 
-describe('the local after-call pipeline (npm run dev)', () => {
+// The three calls are independent (a business and a caller each), so they run side by side.
+describe.concurrent('the local after-call pipeline (npm run dev)', () => {
   it(
     "reads the call (summary, intent, name, outcome, score) and remembers it for the caller's next call",
     { timeout: 120_000 },
-    async () => {
+    async ({ onTestFailed }) => {
       // Arrange
       onTestFailed(() => console.error(`stack log:\n${logged.join('')}`));
       const business = await newBusiness({ memory: true });
@@ -169,7 +170,7 @@ describe('the local after-call pipeline (npm run dev)', () => {
   it(
     'a HIPAA call gets a real, redacted analysis while its transcript is in no table item, recording or log line',
     { timeout: 120_000 },
-    async () => {
+    async ({ onTestFailed }) => {
       // Arrange
       onTestFailed(() => console.error(`stack log:\n${logged.join('')}`));
       const structured = [
