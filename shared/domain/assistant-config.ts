@@ -146,8 +146,21 @@ export function splitCustomKey(parsed: ParsedConfigInput): { config: AssistantCo
  * const { config, customKey } = parseAssistantConfig(body.config, ['body', 'config']);
  */
 export function parseAssistantConfig(input: unknown, loc: Loc): { config: AssistantConfig; customKey: string | undefined } {
-  const { config: parsed, customKey } = splitCustomKey(parseWith(AssistantConfigSchema, input, loc));
-  const config = applySpeechDefaults(parsed, input);
+  return completeAssistantConfig(parseWith(AssistantConfigSchema, input, loc), input, loc);
+}
+
+/**
+ * The checks after the schema, for a config parsed inside a larger body (POST and PATCH
+ * /assistants): the custom key split out, the speech defaults and settings (`input` is the config
+ * as sent, to tell a left-out `transcriber.model` from a sent one), the size limit.
+ */
+export function completeAssistantConfig(
+  parsed: ParsedConfigInput,
+  input: unknown,
+  loc: Loc,
+): { config: AssistantConfig; customKey: string | undefined } {
+  const { config: split, customKey } = splitCustomKey(parsed);
+  const config = applySpeechDefaults(split, input);
   const speech = checkSpeechSettings(config, loc);
   if (speech.length > 0) throw new ValidationError(speech);
   checkConfigSize(config, loc);
