@@ -9,7 +9,7 @@ import { startCallStack, type CallStack } from '../../support/call-stack';
  * fields (created_at, answered_by, carrier_call_id, billed_minutes, expires_at, transferred_to;
  * a transfer's is in call-e2e.test.ts),
  * the metrics of a call that never connected, waivers returned as sent, and a prompt that names
- * only the tools the model is offered.
+ * only the tools the model is offered, and a custom model's label and request.
  */
 let stack: CallStack;
 
@@ -110,5 +110,27 @@ describe.concurrent('the call record of a whole call', () => {
       expect(systemOf(request)).not.toMatch(/transfer tool/);
     }
     expect(call.ended_reason).not.toBe('transferred');
+  });
+
+  it('a custom model: metrics.providers.llm says custom, and no OpenAI service_tier reaches it though priority is on', T, async () => {
+    // Arrange: the business's own OpenAI-compatible endpoint (here the sandbox's, at its loopback address)
+    const marker = `Are you open on Saturday mornings, custom ${Date.now() % 100000}?`;
+    const model = { provider: 'custom', custom_url: stack.openai.baseUrl, custom_key: 'sk-business', priority: true, race: false };
+    // Act
+    const { tenant, callId } = await callScripted(stack, { first_message: 'Hello.', model, advanced: QUIET }, [
+      waitForAssistant(),
+      step.say(marker),
+      waitForAssistant(),
+      step.hangup(),
+    ]);
+    await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const requests = llmRequestsWith(stack, marker);
+    expect(requests.length).toBeGreaterThan(0);
+    for (const request of requests) {
+      expect(request.authorization).toBe('Bearer sk-business');
+      expect(request.body).not.toHaveProperty('service_tier');
+    }
+    expect((await getCall(tenant, callId)).metrics.providers.llm).toBe('custom');
   });
 });
