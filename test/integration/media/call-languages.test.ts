@@ -125,4 +125,36 @@ describe.concurrent('languages and recognisers on whole calls', () => {
     ]);
     expect(said(detail.transcript, 'assistant').at(-1)).toBe('Gracias por llamar. ¡Que tenga un buen día, adiós!');
   });
+
+  it('the OpenAI transcriber keeps the last words of a caller who hangs up right after saying them', T, async () => {
+    // Arrange: the caller says goodbye and hangs up at once, before any end of turn could come
+    const steps = [waitForAssistant(), step.say('Thanks so much, bye now.'), step.hangup()];
+    // Act
+    const { tenant, callId } = await callScripted(
+      stack,
+      { first_message: 'Hello from Acme.', transcriber: { provider: 'openai' }, advanced: QUIET },
+      steps,
+    );
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(call.ended_reason).toBe('caller_hung_up');
+    expect(detail.transcript.at(-1)).toMatchObject({ role: 'user', text: 'Thanks so much, bye now.' });
+  });
+
+  it('an inbound caller a Spanish business cannot take hears the apology in Spanish (<Say language>)', T, async () => {
+    // Arrange: a business with no minutes left, whose default assistant speaks Spanish
+    const tenant = await stack.api.newTenant({ minutes: 0 });
+    expect((await tenant.request('POST', '/assistants', { config: { language: 'es' } })).status).toBe(200);
+    const numbers = (await (await tenant.request('GET', '/phone-numbers')).json()) as { data: { number: string }[] };
+    // Act
+    const { callSid } = stack.carrier.startInboundCall({
+      from: uniqueNumber(),
+      to: numbers.data[0]!.number,
+      voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
+    });
+    const record = await stack.carrier.whenEnded(callSid, 20_000);
+    // Assert
+    expect(record.twiml.join('')).toContain('<Say language="es-ES">Lo sentimos, ahora mismo no podemos atender su llamada.');
+    expect(record.said.join(' ')).toContain('Lo sentimos, ahora mismo no podemos atender su llamada.');
+  });
 });
