@@ -158,9 +158,11 @@ export function buildCallScript(input: CallScriptInput): CallScript {
  */
 export function splitGreeting(text: string): { lead: string; question: string } {
   const trimmed = text.trim();
-  if (!trimmed.endsWith('?')) return { lead: trimmed, question: '' };
+  if (!/[?？]$/.test(trimmed)) return { lead: trimmed, question: '' };
   const body = trimmed.slice(0, -1);
-  const boundary = Math.max(...['. ', '! ', '? ', '.\n', '!\n', '?\n'].map((end) => body.lastIndexOf(end)));
+  // Japanese ends sentences with full-width marks and no space after them.
+  const ends = ['. ', '! ', '? ', '.\n', '!\n', '?\n', '。', '！', '？'];
+  const boundary = Math.max(...ends.map((end) => body.lastIndexOf(end)));
   if (boundary < 0) return { lead: '', question: trimmed };
   return { lead: trimmed.slice(0, boundary + 1).trim(), question: trimmed.slice(boundary + 1).trim() };
 }

@@ -21,7 +21,10 @@ export interface UtteranceSink {
 export type ScenarioStep =
   /** Speak `text` (speech-like audio; duration ~60 ms per character unless given). */
   | { kind: 'say'; text: string; durationMs?: number }
-  /** Wait until the assistant has spoken (since this callee's last utterance or key press began) and then been quiet `quietMs`. */
+  /**
+   * Wait until the assistant has spoken (since this callee's last utterance or key press began) and then been quiet
+   * `quietMs`; after `timeoutMs` the callee carries on, once the assistant is not speaking.
+   */
   | { kind: 'waitForAssistant'; quietMs: number; timeoutMs: number }
   /** Stay quiet for `ms`. */
   | { kind: 'pause'; ms: number }

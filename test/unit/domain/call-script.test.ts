@@ -286,6 +286,13 @@ describe('containsEndPhrase', () => {
       { text: 'Is this Jo? Great, are you free now?', lead: 'Is this Jo?', question: 'Great, are you free now?' },
       { text: '  Hi.  Who is calling?  ', lead: 'Hi.', question: 'Who is calling?' },
       { text: '', lead: '', question: '' },
+      { text: 'Hola, gracias por llamar. ¿En qué puedo ayudarle?', lead: 'Hola, gracias por llamar.', question: '¿En qué puedo ayudarle?' },
+      { text: 'Bonjour ! Comment puis-je vous aider ?', lead: 'Bonjour !', question: 'Comment puis-je vous aider ?' },
+      {
+        text: 'お電話ありがとうございます。ご用件は何でしょうか？',
+        lead: 'お電話ありがとうございます。',
+        question: 'ご用件は何でしょうか？',
+      },
     ])('$text', ({ text, lead, question }) => {
       // Act + Assert
       expect(splitGreeting(text)).toEqual({ lead, question });
