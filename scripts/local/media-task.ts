@@ -7,7 +7,7 @@ import { readMediaConfig, type MediaConfig } from '../../media-service/src/confi
 import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
 import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import type { Logger } from '../../shared/log';
-import type { MediaProviders } from '../../media-service/src/server/providers';
+import { paymentsTarget, type MediaProviders } from '../../media-service/src/server/providers';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { LocalSecretBox } from '../../shared/security/secret-box';
@@ -36,7 +36,7 @@ const parentEventBus: EventBus = {
   publish: (events: CallEvent[]) => send({ type: 'events', events }),
 };
 
-/** The adapters, pointed at the sandbox servers the parent runs (one board, one carrier for every child). */
+/** The adapters, pointed at the sandbox servers the parent runs (one board, one carrier, one payment server for every child). */
 function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProviders {
   const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, SANDBOX_AUTH_TOKEN } = config;
   if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !SANDBOX_AUTH_TOKEN)
@@ -51,6 +51,7 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
     telephony: new TwilioTelephony({ accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL }),
     twilioAuthToken: SANDBOX_AUTH_TOKEN,
     labels: { stt: 'sandbox', tts: 'sandbox', llm: 'sandbox', telephony: 'sandbox' },
+    payments: paymentsTarget(config),
     close: async () => undefined,
   };
 }

@@ -1,4 +1,5 @@
 import type { PaymentSettings } from './business-profile';
+import { numberField, strictDict, stringField } from './validation';
 
 /**
  * Payment amounts as callers say them (major units: 45.5 dollars) and as payment providers take
@@ -61,3 +62,15 @@ export function checkAmount(amount: number, settings: PaymentSettings): CheckedA
     return { ok: false, reason: `The amount has more decimals than ${code} allows (${decimals}). Ask the caller for the exact amount.` };
   return { ok: true, minor, text: `${amount.toFixed(decimals)} ${code}` };
 }
+
+/** The longest description a payment page shows (what the caller pays for). */
+export const PAYMENT_DESCRIPTION_MAX_CHARS = 200;
+
+/**
+ * What `send_payment_link` accepts from the model: an amount in major units (the business's own
+ * limits are checked by {@link checkAmount}, so the model hears why) and what it is for.
+ */
+export const SendPaymentLinkArgsSchema = strictDict({
+  amount: numberField({ le: 1_000_000_000 }),
+  description: stringField({ min: 1, max: PAYMENT_DESCRIPTION_MAX_CHARS }),
+});

@@ -21,6 +21,8 @@ import { DeepgramSandboxServer } from '../../media-service/src/sandbox/deepgram-
 import type { FluxTuning } from '../../media-service/src/sandbox/flux-turn-detector';
 import type { AuraTuning } from '../../media-service/src/sandbox/aura-session';
 import { OpenAiSandboxServer, type OpenAiSandboxOptions } from '../../media-service/src/sandbox/openai-server';
+import { PaymentsSandboxServer, SANDBOX_PAYMENT_KEY } from '../../media-service/src/sandbox/payments-server';
+import { StripePaymentLinks } from '../../media-service/src/adapters/stripe-payment-links';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
 import { MinutesRepository } from '../../shared/db/minutes-repository';
 import { CallSlotsRepository } from '../../shared/db/call-slots-repository';
@@ -86,7 +88,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const board = new TranscriptBoard();
   const scheduler = new PacerScheduler();
   const { log, lines: logs } = captureLogger();
-  const [deepgram, openai, carrier] = await Promise.all([
+  const [deepgram, openai, payments, carrier] = await Promise.all([
     // Aura at 25 ms per character (real speech is ~65): replies play 2.5× faster, so tests stay short.
     DeepgramSandboxServer.start({
       board,
@@ -94,6 +96,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
       aura: { msPerChar: 25, firstByteDelayMs: 20, ...options.aura },
     }),
     OpenAiSandboxServer.start({ ttftMs: 20, tokenIntervalMs: 2, ...options.llm }),
+    PaymentsSandboxServer.start(),
     SandboxCarrier.start({
       utterances: board,
       scheduler,
@@ -143,7 +146,11 @@ export async function startCallStack(options: CallStackOptions = {}) {
     assistants: core.assistantRepo,
     businesses: core.businesses,
     lifecycle,
-    toolPorts: options.toolPorts?.(core, log) ?? tableBackedToolPorts(core.db, core.ids, log),
+    toolPorts: options.toolPorts?.(core, log) ?? {
+      ...tableBackedToolPorts(core.db, core.ids, log),
+      // As in `npm run dev`: a business without its own key uses the sandbox test key.
+      payments: new StripePaymentLinks({ secretBox: core.secretBox, ...payments.sdkTarget, fallbackKey: SANDBOX_PAYMENT_KEY }),
+    },
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
@@ -249,7 +256,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     await carrier.close();
     await proxy?.close();
     await Promise.all(medias.map((server) => server.close()));
-    await Promise.all([deepgram.close(), openai.close(), polling]);
+    await Promise.all([deepgram.close(), openai.close(), payments.close(), polling]);
   }
 
   return {
@@ -260,6 +267,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     carrier,
     deepgram,
     openai,
+    payments,
     media,
     medias,
     proxy,

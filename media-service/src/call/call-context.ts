@@ -22,6 +22,8 @@ export interface CallContext {
   profile: BusinessProfile | null;
   /** The assistant's sealed `custom_key` (provider `custom`), opened only by the language-model factory. */
   customKeySealed?: string;
+  /** The business's sealed payment provider key, opened only by the payment-links adapter. */
+  paymentKeySealed?: string;
 }
 
 /** Why a stream gets no conversation. */
@@ -46,9 +48,11 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const remember = config.advanced.memory && !config.advanced.hipaa;
   const memory = remember ? await deps.recallMemory(businessId, partyNumber).catch(() => '') : '';
   const profile = business.profile ?? null;
-  const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction });
+  const paymentKeySealed = business.payment_key_sealed;
+  const backEnds = { paymentLinks: deps.toolPorts.payments?.accepts({ businessId, keySealed: paymentKeySealed }) ?? false };
+  const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction, backEnds });
   const transferNumber = profile?.transfer_number ?? '';
-  const offered = offeredTools(config, profile);
+  const offered = offeredTools(config, profile, backEnds);
   return {
     call,
     config,
@@ -59,12 +63,13 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
     actionTools: offered.actions,
     profile,
     ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
+    ...(paymentKeySealed && { paymentKeySealed }),
   };
 }
 
 /** The runner of one call's built-in tools: the tools it offers, on the process's back ends. */
 export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: number): ToolRunner {
-  const { call, config, profile, partyNumber } = context;
+  const { call, config, profile, partyNumber, paymentKeySealed } = context;
   return new ToolRunner({
     tools: context.actionTools,
     context: {
@@ -73,6 +78,7 @@ export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: n
       assistantId: call.assistant_id,
       partyNumber,
       profile,
+      ...(paymentKeySealed && { paymentKeySealed }),
       config,
       ports: deps.toolPorts,
     },

@@ -12,6 +12,7 @@ import type { TextToSpeech } from '../ports/text-to-speech';
 import { SandboxCarrier } from '../sandbox/carrier';
 import { DeepgramSandboxServer } from '../sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../sandbox/openai-server';
+import { PaymentsSandboxServer, SANDBOX_PAYMENT_KEY } from '../sandbox/payments-server';
 import { TranscriptBoard } from '../sandbox/transcript-board';
 import type { Logger } from '../../../shared/log';
 
@@ -20,6 +21,24 @@ export interface OpenAiTarget {
   apiKey: string;
   /** Undefined: https://api.openai.com/v1. */
   baseURL?: string;
+}
+
+/** Where payment-link requests go (unset: Stripe's API), and the key of a business without its own (the sandbox's only). */
+export interface PaymentsTarget {
+  host?: string;
+  port?: number;
+  protocol?: 'http' | 'https';
+  fallbackKey?: string;
+}
+
+/** The payments target from the config, pointed at `sandbox` when this process runs one. */
+export function paymentsTarget(config: MediaConfig, sandbox?: PaymentsSandboxServer): PaymentsTarget {
+  const url = sandbox?.baseUrl ?? config.STRIPE_API_URL;
+  const fallback = config.SANDBOX_PAYMENTS ? { fallbackKey: SANDBOX_PAYMENT_KEY } : {};
+  if (!url) return fallback;
+  const { hostname, port, protocol } = new URL(url);
+  const scheme = protocol === 'http:' ? 'http' : 'https';
+  return { host: hostname, port: Number(port || (scheme === 'http' ? 80 : 443)), protocol: scheme, ...fallback };
 }
 
 /** The providers one media process uses, and the sandbox servers it started for them. */
@@ -35,6 +54,9 @@ export interface MediaProviders {
   /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
   twilioAuthToken: string;
   labels: ProviderLabels;
+  payments: PaymentsTarget;
+  /** Set when the sandbox payment server runs in this process (SANDBOX_PAYMENTS=true without STRIPE_API_URL). */
+  paymentsSandbox?: PaymentsSandboxServer;
   /** Set when the sandbox carrier runs in this process (SANDBOX_CARRIER=true: local stack and tests). */
   carrier?: SandboxCarrier;
   deepgramSandbox?: DeepgramSandboxServer;
@@ -91,6 +113,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
         log: options.log,
       });
   if (carrier) started.push(carrier);
+  const paymentsSandbox = config.SANDBOX_PAYMENTS && !config.STRIPE_API_URL ? await PaymentsSandboxServer.start() : undefined;
+  if (paymentsSandbox) started.push(paymentsSandbox);
   const twilio = carrier
     ? { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl }
     : {
@@ -130,6 +154,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
       llm: config.OPENAI_API_KEY ? 'openai' : 'sandbox',
       telephony: carrier ? 'sandbox' : 'twilio',
     },
+    payments: paymentsTarget(config, paymentsSandbox),
+    ...(paymentsSandbox && { paymentsSandbox }),
     ...(carrier && { carrier }),
     ...(deepgramSandbox && { deepgramSandbox }),
     ...(openAiSandbox && { openAiSandbox }),

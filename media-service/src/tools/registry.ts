@@ -1,6 +1,6 @@
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
-import { offeredBuiltins, type OfferedBuiltins } from '../../../shared/domain/call-script';
+import { offeredBuiltins, type CallBackEnds, type OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { LlmToolDefinition } from '../ports/language-model';
 import { notifyTeam } from './notify-team';
 import { takeMessage } from './take-message';
@@ -53,8 +53,8 @@ export interface OfferedTools {
  * The tools a call offers, from the one decision (`offeredBuiltins`) the prompt's lines come from,
  * so the prompt names exactly the tools the model has.
  */
-export function offeredTools(config: AssistantConfig, profile: BusinessProfile | null): OfferedTools {
-  const offered = offeredBuiltins(config, profile);
+export function offeredTools(config: AssistantConfig, profile: BusinessProfile | null, backEnds: Partial<CallBackEnds> = {}): OfferedTools {
+  const offered = offeredBuiltins(config, profile, backEnds);
   const actions = ACTION_TOOLS.filter((tool) => offered[tool.offeredBy]);
   const control = CALL_CONTROL_TOOLS.filter((tool) => offered[tool.offeredBy]);
   return { definitions: [...control, ...actions].map((tool) => tool.definition), actions };

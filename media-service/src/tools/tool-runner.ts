@@ -14,7 +14,7 @@ export interface RequestedTool {
 /** What one call's tools need: the tools it offers, who the call is, the clock and timers. */
 export interface ToolRunnerDeps {
   tools: readonly BuiltinTool<any>[];
-  context: Omit<ToolContext, 'signal'>;
+  context: Omit<ToolContext, 'signal' | 'invocation'>;
   /** Monotonic clock, ms. */
   now: () => number;
   /** Clock ms of the call's start (`at_ms` is relative to it). */
@@ -37,6 +37,7 @@ export class ToolRunner {
   readonly #actions: ToolAction[] = [];
   readonly #closed = new AbortController();
   #dropped = 0;
+  #invocations = 0;
 
   constructor(deps: ToolRunnerDeps) {
     this.#d = deps;
@@ -94,7 +95,8 @@ export class ToolRunner {
     let timer: unknown;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = this.#d.timers.setTimeout(() => resolve('timeout'), tool.timeoutMs)));
     try {
-      const result = await Promise.race([tool.execute(args.value, { ...this.#d.context, signal: controller.signal }), timedOut]);
+      const context = { ...this.#d.context, signal: controller.signal, invocation: ++this.#invocations };
+      const result = await Promise.race([tool.execute(args.value, context), timedOut]);
       if (result !== 'timeout') return { ok: true, result };
       this.#d.log.warn('call.tool.timeout', { call_id: this.#d.context.callId, tool: tool.definition.name, timeout_ms: tool.timeoutMs });
       return { ok: false, error: tool.unavailable };

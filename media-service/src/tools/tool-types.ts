@@ -5,6 +5,7 @@ import type { OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { Message } from '../../../shared/domain/message';
 import type { NewMessage } from '../../../shared/services/message-service';
 import type { LlmToolDefinition } from '../ports/language-model';
+import type { PaymentLinks } from '../ports/payment-links';
 import type { TeamNotifier } from '../ports/team-notifier';
 
 /**
@@ -15,6 +16,8 @@ export interface ToolPorts {
   /** Stores a caller's message (shared/services/message-service.ts). */
   messages: { leave(businessId: number, input: NewMessage): Promise<Message> };
   team: TeamNotifier;
+  /** Hosted payment pages (Stripe; the sandbox payment server locally); absent, no call is offered payment links (benchmarks). */
+  payments?: PaymentLinks;
 }
 
 /** What a tool knows of the call it runs on: who, for which business, and the ports. */
@@ -25,8 +28,12 @@ export interface ToolContext {
   /** The other party's number (the caller inbound, the callee outbound). */
   partyNumber: string;
   profile: BusinessProfile | null;
+  /** The business's sealed payment provider key, opened only by the payment-links adapter; undefined when it set none. */
+  paymentKeySealed?: string;
   config: AssistantConfig;
   ports: ToolPorts;
+  /** This tool call's number on the call (1, 2, …): with the call id, it names one invocation (idempotency keys). */
+  invocation: number;
   /** Aborted when the tool times out or the call ends; pass it to every back-end call. */
   signal: AbortSignal;
 }

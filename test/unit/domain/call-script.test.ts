@@ -8,6 +8,7 @@ import {
   buildSystemPrompt,
   containsEndPhrase,
   fillVariables,
+  offeredBuiltins,
   splitGreeting,
   type CallScriptInput,
 } from '../../../shared/domain/call-script';
@@ -160,6 +161,28 @@ describe('buildSystemPrompt', () => {
     expect(tools).toEqual(expected);
     for (const name of ['end_call', 'take_message', 'notify_team']) expect(prompt.includes(`${name} tool`)).toBe(expected.includes(name));
   });
+
+  it.each([
+    { payment_links: true, ready: true, offered: true },
+    { payment_links: true, ready: false, offered: false },
+    { payment_links: false, ready: true, offered: false },
+  ])(
+    'tells the model never to take cards by voice exactly when payment links are offered (builtin $payment_links, key $ready)',
+    ({ payment_links, ready, offered }) => {
+      // Arrange
+      const input = scriptInput({
+        config: config({ builtin: { payment_links } } as AssistantConfigInput),
+        profile: acme,
+        backEnds: { paymentLinks: ready },
+      });
+      // Act
+      const prompt = buildSystemPrompt(input);
+      // Assert
+      expect(prompt.includes('Never take card numbers or other payment details by voice.')).toBe(offered);
+      expect(prompt.includes('send_payment_link tool')).toBe(offered);
+      expect(offeredBuiltins(input.config, input.profile, input.backEnds).paymentLinks).toBe(offered);
+    },
+  );
 
   it('names the configured language', () => {
     // Arrange / Act
