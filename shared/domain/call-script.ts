@@ -61,6 +61,7 @@ export interface OfferedBuiltins {
   transfer: boolean;
   takeMessage: boolean;
   notifyTeam: boolean;
+  sendSms: boolean;
 }
 
 /** The usable addresses among the profile's `team_emails`. */
@@ -79,6 +80,7 @@ export function offeredBuiltins(config: AssistantConfig, profile: BusinessProfil
     transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '',
     takeMessage: config.builtin.messages,
     notifyTeam: config.builtin.team_messages && teamEmails(profile).length > 0,
+    sendSms: config.builtin.sms,
   };
 }
 
@@ -99,6 +101,10 @@ function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound', 
       "To take a message, collect the caller's name and message, read them back, then call the take_message tool; say it was passed on only once the tool confirms.",
     );
   if (offered.notifyTeam) lines.push('If something is urgent and the team must know now, call the notify_team tool.');
+  if (offered.sendSms)
+    lines.push(
+      'To text the caller something in writing, ask whether a text to the number they are calling from is fine, then call the send_sms tool; say it was sent only once the tool confirms.',
+    );
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');
 }
