@@ -71,6 +71,7 @@ export interface OfferedBuiltins {
   transfer: boolean;
   takeMessage: boolean;
   notifyTeam: boolean;
+  sendSms: boolean;
   paymentLinks: boolean;
 }
 
@@ -95,6 +96,7 @@ export function offeredBuiltins(
     transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '',
     takeMessage: config.builtin.messages,
     notifyTeam: config.builtin.team_messages && teamEmails(profile).length > 0,
+    sendSms: config.builtin.sms,
     paymentLinks: config.builtin.payment_links && backEnds.paymentLinks === true,
   };
 }
@@ -117,6 +119,10 @@ function voiceRules(input: CallScriptInput): string {
       "To take a message, collect the caller's name and message, read them back, then call the take_message tool; say it was passed on only once the tool confirms.",
     );
   if (offered.notifyTeam) lines.push('If something is urgent and the team must know now, call the notify_team tool.');
+  if (offered.sendSms)
+    lines.push(
+      'To text the caller something in writing, ask whether a text to the number they are calling from is fine, then call the send_sms tool; say it was sent only once the tool confirms.',
+    );
   if (offered.paymentLinks)
     lines.push(
       'Never take card numbers or other payment details by voice. To take a payment, confirm the amount and what it is for, then call the send_payment_link tool: it texts the caller a secure payment page.',

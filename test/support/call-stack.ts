@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
-import { tableBackedToolPorts } from '../../media-service/src/tools/tool-ports';
+import { tableBackedToolPorts, type ToolSenders } from '../../media-service/src/tools/tool-ports';
 import type { ToolPorts } from '../../media-service/src/tools/tool-types';
 import type { Logger } from '../../shared/log';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../../media-service/src/adapters/openai-speech-to-text';
+import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
@@ -72,8 +73,8 @@ export interface CallStackOptions {
   consumers?: number;
   /** The wait of a call deferred at the concurrency cap (default the engine's: 1–2 s doubling to 30–60 s). */
   deferDelayS?: (attempt: number) => number;
-  /** The built-in tools' back ends (default: the stack's table, team notices as log lines). */
-  toolPorts?: (core: ApiHarness['core'], log: Logger) => ToolPorts;
+  /** The built-in tools' back ends (default: the stack's table, texts on the sandbox carrier, pages on the sandbox payment server, team notices as log lines). */
+  toolPorts?: (core: ApiHarness['core'], log: Logger, senders: ToolSenders) => ToolPorts;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -126,7 +127,13 @@ export async function startCallStack(options: CallStackOptions = {}) {
     now: () => new Date(),
     newEventId: () => randomUUID(),
   });
-  const telephony = new TwilioTelephony({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
+  const account = { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl };
+  const telephony = new TwilioTelephony(account);
+  const senders: ToolSenders = {
+    sms: new TwilioSms(account),
+    // As in `npm run dev`: a business without its own key uses the sandbox test key.
+    payments: new StripePaymentLinks({ secretBox: core.secretBox, ...payments.sdkTarget, fallbackKey: SANDBOX_PAYMENT_KEY }),
+  };
   // The production factory: `provider: openai` gets the sandbox OpenAI, `custom` the business's URL
   // through the guarded fetch (private addresses allowed, as in `npm run dev`).
   const languageModelFor = languageModels({
@@ -146,11 +153,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     assistants: core.assistantRepo,
     businesses: core.businesses,
     lifecycle,
-    toolPorts: options.toolPorts?.(core, log) ?? {
-      ...tableBackedToolPorts(core.db, core.ids, log),
-      // As in `npm run dev`: a business without its own key uses the sandbox test key.
-      payments: new StripePaymentLinks({ secretBox: core.secretBox, ...payments.sdkTarget, fallbackKey: SANDBOX_PAYMENT_KEY }),
-    },
+    toolPorts: options.toolPorts?.(core, log, senders) ?? tableBackedToolPorts(core.db, core.ids, log, senders),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },

@@ -3,6 +3,7 @@ import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/do
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
 import { buildCallScript, type CallScript } from '../../../shared/domain/call-script';
 import { offeredTools, type OfferedTools } from '../tools/registry';
+import { CallAllowance } from '../tools/call-allowance';
 import { ToolRunner } from '../tools/tool-runner';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { CallSessionDeps, SessionStart } from './session-types';
@@ -77,6 +78,8 @@ export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: n
       callId: call.id,
       assistantId: call.assistant_id,
       partyNumber,
+      businessNumber: call.direction === 'inbound' ? call.to_number : call.from_number,
+      allowance: new CallAllowance(),
       profile,
       ...(paymentKeySealed && { paymentKeySealed }),
       config,

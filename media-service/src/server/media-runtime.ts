@@ -203,15 +203,15 @@ function sessionDeps(
     assistants: built.assistants,
     businesses: built.businesses,
     lifecycle: built.lifecycle,
-    toolPorts: {
-      ...tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log),
+    toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log, {
+      sms: providers.sms,
       // Each business's own Stripe key, opened at call time and kept open 5 minutes (one KMS call per business, not per link).
       payments: new StripePaymentLinks({
         secretBox: new CachingSecretBox(options.secretBox),
         ...providers.payments,
         ...(config.PAYMENT_SUCCESS_URL && { successUrl: config.PAYMENT_SUCCESS_URL }),
       }),
-    },
+    }),
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
     ...tableBackedSessionDeps(built.calls, memory),
     providers: providers.labels,

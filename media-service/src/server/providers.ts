@@ -2,6 +2,7 @@ import { DeepgramSpeechToText } from '../adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../adapters/openai-speech-to-text';
+import { TwilioSms } from '../adapters/twilio-sms';
 import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
 import type { MediaConfig } from '../config';
@@ -51,6 +52,8 @@ export interface MediaProviders {
   /** Speech-to-speech for live-mode assistants: OpenAI Realtime, or the sandbox's `/v1/realtime`. */
   realtime: SpeechToSpeech;
   telephony: TwilioTelephony;
+  /** Texts through the same Twilio account (or the sandbox carrier's Messages). */
+  sms: TwilioSms;
   /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
   twilioAuthToken: string;
   labels: ProviderLabels;
@@ -147,6 +150,7 @@ export async function startProviders(config: MediaConfig, options: StartProvider
           log: options.log,
         }),
     telephony: new TwilioTelephony(twilio),
+    sms: new TwilioSms(twilio),
     twilioAuthToken: twilio.authToken,
     labels: {
       stt: deepgramSandbox ? 'sandbox' : 'deepgram',

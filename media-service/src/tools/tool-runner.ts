@@ -3,7 +3,7 @@ import { issuesToItems } from '../../../shared/domain/validation';
 import { ACTION_LIMITS, clipActionText, recordedArguments, type ToolAction } from '../../../shared/domain/tool-action';
 import type { Logger } from '../../../shared/log';
 import type { SessionTimers } from '../call/session-types';
-import type { BuiltinTool, ToolContext, ToolResult } from './tool-types';
+import { ToolRefusal, type BuiltinTool, type ToolContext, type ToolResult } from './tool-types';
 
 /** A tool call as a conversation reports it: the name and the model's JSON arguments. */
 export interface RequestedTool {
@@ -101,6 +101,10 @@ export class ToolRunner {
       this.#d.log.warn('call.tool.timeout', { call_id: this.#d.context.callId, tool: tool.definition.name, timeout_ms: tool.timeoutMs });
       return { ok: false, error: tool.unavailable };
     } catch (error) {
+      if (error instanceof ToolRefusal) {
+        this.#d.log.info('call.tool.refused', { call_id: this.#d.context.callId, tool: tool.definition.name });
+        return { ok: false, error: error.message };
+      }
       const kind = error instanceof Error ? error.name : typeof error;
       this.#d.log.error('call.tool.failed', { call_id: this.#d.context.callId, tool: tool.definition.name, error: kind });
       return { ok: false, error: tool.unavailable };

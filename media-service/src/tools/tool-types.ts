@@ -6,7 +6,9 @@ import type { Message } from '../../../shared/domain/message';
 import type { NewMessage } from '../../../shared/services/message-service';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { PaymentLinks } from '../ports/payment-links';
+import type { SmsSender } from '../ports/sms-sender';
 import type { TeamNotifier } from '../ports/team-notifier';
+import type { CallAllowance } from './call-allowance';
 
 /**
  * The back ends built-in tools act on, built once per process by the composition root. Each tool
@@ -16,6 +18,8 @@ export interface ToolPorts {
   /** Stores a caller's message (shared/services/message-service.ts). */
   messages: { leave(businessId: number, input: NewMessage): Promise<Message> };
   team: TeamNotifier;
+  /** Texts from the business's number (Twilio Messages, the sandbox carrier locally). */
+  sms: SmsSender;
   /** Hosted payment pages (Stripe; the sandbox payment server locally); absent, no call is offered payment links (benchmarks). */
   payments?: PaymentLinks;
 }
@@ -27,6 +31,10 @@ export interface ToolContext {
   assistantId: number;
   /** The other party's number (the caller inbound, the callee outbound). */
   partyNumber: string;
+  /** The business's own number on this call (the number called inbound, the caller id outbound): texts come from it. */
+  businessNumber: string;
+  /** What this call may still send the caller (texts, emails), shared by every tool that sends. */
+  allowance: CallAllowance;
   profile: BusinessProfile | null;
   /** The business's sealed payment provider key, opened only by the payment-links adapter; undefined when it set none. */
   paymentKeySealed?: string;
@@ -61,4 +69,15 @@ export interface BuiltinTool<Args = unknown> {
   /** What the model is told, in plain words, when the back end fails or times out. */
   unavailable: string;
   execute(args: Args, context: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * Thrown by a tool that will not act (a limit reached, something the call lacks): the runner tells
+ * the model exactly this message, in plain words, instead of the tool's `unavailable`.
+ */
+export class ToolRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolRefusal';
+  }
 }

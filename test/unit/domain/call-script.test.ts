@@ -148,6 +148,7 @@ describe('buildSystemPrompt', () => {
     { builtin: { messages: false }, teamEmail: 'desk@acme.test, owner@acme.test', expected: ['end_call', 'notify_team'] },
     { builtin: { team_messages: false, end_call: false }, teamEmail: 'desk@acme.test', expected: ['take_message'] },
     { builtin: { messages: false, team_messages: false }, teamEmail: 'not an address', expected: ['end_call'] },
+    { builtin: { sms: true }, teamEmail: '', expected: ['end_call', 'take_message', 'send_sms'] },
   ])('names exactly the message tools offered (builtin $builtin, team email "$teamEmail")', ({ builtin, teamEmail, expected }) => {
     // Arrange
     const input = scriptInput({
@@ -159,7 +160,8 @@ describe('buildSystemPrompt', () => {
     const tools = offeredTools(input.config, input.profile).definitions.map((tool) => tool.name);
     // Assert: the prompt and the tools sent to the model agree
     expect(tools).toEqual(expected);
-    for (const name of ['end_call', 'take_message', 'notify_team']) expect(prompt.includes(`${name} tool`)).toBe(expected.includes(name));
+    for (const name of ['end_call', 'take_message', 'notify_team', 'send_sms'])
+      expect(prompt.includes(`${name} tool`)).toBe(expected.includes(name));
   });
 
   it.each([

@@ -50,6 +50,25 @@ describe('the sandbox model and the built-in tools', () => {
     expect(answer).toEqual({ text: 'Of course. May I have your name, please?' });
   });
 
+  it.each([
+    ['Can you text me your address?', 'Our address: 1 Main St'],
+    ['Could you text me your opening hours?', 'Our opening hours: Mon-Fri 09:00-17:00'],
+    [
+      'Just text me, please.',
+      'Thanks for calling. Here are the details we talked about; reply to this message or call us with any questions.',
+    ],
+  ])('calls send_sms for "%s", with the fact from the system prompt', (words, body) => {
+    // Arrange
+    const facts = { role: 'system' as const, content: 'Name: Acme\nOpening hours: Mon-Fri 09:00-17:00\nAddress: 1 Main St' };
+    // Act
+    const answer = new SandboxLlmScript().reply({ model: 'gpt-4.1-mini', messages: [facts, user(words)], tools: offered('send_sms') });
+    // Assert
+    expect(answer).toEqual({
+      text: "Sure, I'll text that to the number you're calling from.",
+      toolCalls: [{ name: 'send_sms', arguments: JSON.stringify({ body }) }],
+    });
+  });
+
   it('never calls a tool the request does not offer', () => {
     // Act
     const answer = reply([user('Hi, this is Jordan Lee. Can you take a message?')], offered('end_call'));
