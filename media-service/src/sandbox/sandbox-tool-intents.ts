@@ -88,8 +88,34 @@ export const SEND_SMS_INTENT: ToolIntent = {
   speak: () => "I've sent you a text with the details. Is there anything else I can help you with?",
 };
 
-/** Every intent, in the order they are tried. */
-export const TOOL_INTENTS: readonly ToolIntent[] = [TAKE_MESSAGE_INTENT, NOTIFY_TEAM_INTENT, SEND_SMS_INTENT];
+// "$45", "45 dollars", "$45.50", "45 euros"
+const AMOUNT = /(?:[$€£]\s?(\d+(?:\.\d{1,2})?)|\b(\d+(?:\.\d{1,2})?)\s?(?:dollars|euros|pounds|bucks)\b)/i;
+
+/** What the payment is for: the words after "for" with the amount and an article left out ("for the $45 deposit" → "Deposit"). */
+function paymentFor(said: string): string {
+  const words = /\bfor\s+([^?.!,;]*[^\s?.!,;])/i.exec(said.replace(AMOUNT, ' '))?.[1] ?? '';
+  const what = words
+    .replace(/^(?:the|my|a|an|our)\s+/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return what === '' ? 'Payment' : capitalise(what);
+}
+
+export const PAYMENT_LINK_INTENT: ToolIntent = {
+  tool: 'send_payment_link',
+  asks: /\b(payment link|link to pay|pay (?:by|with a) (?:card|link))\b/i,
+  call(said, callerWords) {
+    const match = AMOUNT.exec(said) ?? AMOUNT.exec(callerWords);
+    if (!match) return { ask: 'Of course. How much is the payment for?' };
+    const amount = Number(match[1] ?? match[2]);
+    return { saying: "Sure, I'll text you a secure payment link.", args: { amount, description: paymentFor(said) } };
+  },
+  speak: (output) =>
+    `I've texted you a secure payment link for ${String(output.amount)}. You can pay on that page whenever you're ready. Is there anything else?`,
+};
+
+/** Every intent, in the order they are tried (a payment link before a plain text: "text me a payment link"). */
+export const TOOL_INTENTS: readonly ToolIntent[] = [TAKE_MESSAGE_INTENT, NOTIFY_TEAM_INTENT, PAYMENT_LINK_INTENT, SEND_SMS_INTENT];
 
 const offers = (request: ChatRequest, tool: string) => request.tools?.some((t) => t.function.name === tool) ?? false;
 

@@ -215,6 +215,14 @@ export const TEXT_ME = oneRequest(
   'Asks to be texted the address (send_sms to the number calling), then says goodbye.',
 );
 
+/** Asks to be texted a payment link for a $45 deposit (the `send_payment_link` tool), then says goodbye. */
+export const PAY = oneRequest(
+  'pay',
+  'Hi, this is Jordan Lee. Can you text me a payment link for the $45 deposit?',
+  "No, that's all. Thanks, goodbye!",
+  'Asks to be texted a payment link for a $45 deposit (send_payment_link), then says goodbye.',
+);
+
 /**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
@@ -227,6 +235,7 @@ export const SANDBOX_SCENARIOS = {
   keypad: KEYPRESSER,
   message: MESSAGE,
   'text-me': TEXT_ME,
+  pay: PAY,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

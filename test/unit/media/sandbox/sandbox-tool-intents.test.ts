@@ -86,6 +86,26 @@ describe('the sandbox model and the built-in tools', () => {
   });
 
   it.each([
+    ['Can you text me a payment link for the $45 deposit?', { amount: 45, description: 'Deposit' }],
+    ["I'd like a link to pay for my invoice, it's 120 dollars.", { amount: 120, description: 'Invoice' }],
+    ['Send me a payment link for $1200.50.', { amount: 1200.5, description: 'Payment' }],
+  ])('calls send_payment_link from "%s", before a plain text', (said, args) => {
+    // Act
+    const answer = reply([user(said)], offered('send_payment_link', 'send_sms', 'end_call'));
+    // Assert
+    expect(answer).toEqual({
+      text: "Sure, I'll text you a secure payment link.",
+      toolCalls: [{ name: 'send_payment_link', arguments: JSON.stringify(args) }],
+    });
+  });
+
+  it('asks how much before sending a payment link without an amount', () => {
+    expect(reply([user('Can I get a payment link?')], offered('send_payment_link'))).toEqual({
+      text: 'Of course. How much is the payment for?',
+    });
+  });
+
+  it.each([
     [
       'take_message, team told',
       'take_message',
@@ -109,6 +129,12 @@ describe('the sandbox model and the built-in tools', () => {
       'take_message',
       '{"error":"The message system did not answer, so the message was not saved. Apologise, and ask the caller to call back later."}',
       "I'm sorry, that didn't work: the message system did not answer, so the message was not saved. Could you try again a little later?",
+    ],
+    [
+      'send_payment_link',
+      'send_payment_link',
+      '{"sent":true,"amount":"45.00 USD","expires_at":"2026-11-26T15:00:00.000Z"}',
+      "I've texted you a secure payment link for 45.00 USD. You can pay on that page whenever you're ready. Is there anything else?",
     ],
     ['a tool it does not know', 'lookup_order', '{"status":"shipped"}', 'All done. Is there anything else I can help you with?'],
   ])('speaks the result back: %s', (_name, tool, output, text) => {
