@@ -183,6 +183,9 @@ describe('buildSystemPrompt', () => {
       expect(prompt.includes('Never take card numbers or other payment details by voice.')).toBe(offered);
       expect(prompt.includes('send_payment_link tool')).toBe(offered);
       expect(offeredBuiltins(input.config, input.profile, input.backEnds).paymentLinks).toBe(offered);
+      expect(offeredTools(input.config, input.profile, input.backEnds).definitions.some((tool) => tool.name === 'send_payment_link')).toBe(
+        offered,
+      );
     },
   );
 
