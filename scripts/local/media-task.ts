@@ -39,9 +39,11 @@ const parentEventBus: EventBus = {
 
 /** The adapters, pointed at the sandbox servers the parent runs (one board, one carrier, one payment server for every child). */
 function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProviders {
-  const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, SANDBOX_AUTH_TOKEN } = config;
-  if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !SANDBOX_AUTH_TOKEN)
-    throw new Error('A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL and SANDBOX_AUTH_TOKEN (set by npm run dev).');
+  const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL, SANDBOX_AUTH_TOKEN } = config;
+  if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !STRIPE_API_URL || !SANDBOX_AUTH_TOKEN)
+    throw new Error(
+      'A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL and SANDBOX_AUTH_TOKEN (set by npm run dev).',
+    );
   const deepgram = { apiKey: 'sandbox', baseUrl: DEEPGRAM_BASE_URL, log };
   const carrier = { accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL };
   return {

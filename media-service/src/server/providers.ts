@@ -35,6 +35,9 @@ export interface PaymentsTarget {
 /** The payments target from the config, pointed at `sandbox` when this process runs one. */
 export function paymentsTarget(config: MediaConfig, sandbox?: PaymentsSandboxServer): PaymentsTarget {
   const url = sandbox?.baseUrl ?? config.STRIPE_API_URL;
+  // The sandbox key never travels to Stripe itself: with SANDBOX_PAYMENTS the target must be a sandbox.
+  if (config.SANDBOX_PAYMENTS && !url)
+    throw new Error('SANDBOX_PAYMENTS needs the sandbox payment server: start one, or set STRIPE_API_URL to it.');
   const fallback = config.SANDBOX_PAYMENTS ? { fallbackKey: SANDBOX_PAYMENT_KEY } : {};
   if (!url) return fallback;
   const { hostname, port, protocol } = new URL(url);

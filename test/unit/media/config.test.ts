@@ -80,6 +80,12 @@ describe('media configuration: payment links', () => {
     expect(paymentsTarget(readMediaConfig({ ...twilio, ...env }))).toEqual(target);
   });
 
+  it('never sends the sandbox key to Stripe: SANDBOX_PAYMENTS without a sandbox to point at is refused', () => {
+    expect(() => paymentsTarget(readMediaConfig({ ...twilio, SANDBOX_PAYMENTS: 'true' }))).toThrow(
+      /SANDBOX_PAYMENTS needs the sandbox payment server/,
+    );
+  });
+
   it('refuses a STRIPE_API_URL that is not an origin', () => {
     expect(() => readMediaConfig({ ...twilio, STRIPE_API_URL: 'https://api.stripe.com/v1/checkout' })).toThrow(/STRIPE_API_URL/);
   });
