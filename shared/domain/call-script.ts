@@ -1,5 +1,6 @@
 import type { AssistantConfig } from './assistant-config';
-import { businessName, describeBusiness, type BusinessProfile } from './business-profile';
+import { todayLine } from './booking-tools';
+import { businessName, DEFAULT_TIMEZONE, describeBusiness, type BusinessProfile } from './business-profile';
 import { fixedLines } from './fixed-lines';
 import { callLanguage } from './languages';
 
@@ -18,6 +19,8 @@ export interface CallScriptInput {
   /** Rendered summaries of this caller's earlier calls (`advanced.memory`), or ''. */
   memory: string;
   direction: 'inbound' | 'outbound';
+  /** The call's wall clock at its start: the prompt's "today" line when booking is offered (none without it). */
+  now?: Date;
 }
 
 /** The derived script. */
@@ -61,6 +64,8 @@ export interface OfferedBuiltins {
   transfer: boolean;
   takeMessage: boolean;
   notifyTeam: boolean;
+  /** check_availability, book_appointment, find_appointments, cancel_appointment, reschedule_appointment. */
+  booking: boolean;
 }
 
 /** The usable addresses among the profile's `team_emails`. */
@@ -79,11 +84,23 @@ export function offeredBuiltins(config: AssistantConfig, profile: BusinessProfil
     transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '',
     takeMessage: config.builtin.messages,
     notifyTeam: config.builtin.team_messages && teamEmails(profile).length > 0,
+    booking: config.builtin.booking,
   };
 }
 
+/** How to book with the booking tools, and (with the call's clock) what day it is. */
+function bookingRules(profile: BusinessProfile | null, now: Date | undefined): string[] {
+  return [
+    ...(now ? [todayLine(now, profile?.timezone ?? DEFAULT_TIMEZONE)] : []),
+    'To book, call check_availability for the day the caller wants and offer two or three of the free times; never offer a time the tool did not return.',
+    "Before book_appointment, confirm the day, time, service and the caller's name with them; then read back what the tool returns. Say a booking is made, moved or cancelled only once the tool confirms it, and if it refuses, say why plainly and offer another free time.",
+    "To change or cancel a booking, call find_appointments (it looks up the caller's own number), confirm which booking with the caller, then call reschedule_appointment or cancel_appointment with its booking_id.",
+  ];
+}
+
 /** Rules every phone assistant follows, whatever its prompt: spoken style and the call's tools. */
-function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound', profile: BusinessProfile | null): string {
+function voiceRules(config: AssistantConfig, input: Pick<CallScriptInput, 'direction' | 'profile' | 'now'>): string {
+  const { direction, profile } = input;
   const offered = offeredBuiltins(config, profile);
   const lines = [
     '# How to speak on this phone call',
@@ -99,6 +116,7 @@ function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound', 
       "To take a message, collect the caller's name and message, read them back, then call the take_message tool; say it was passed on only once the tool confirms.",
     );
   if (offered.notifyTeam) lines.push('If something is urgent and the team must know now, call the notify_team tool.');
+  if (offered.booking) lines.push(...bookingRules(profile, input.now));
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');
 }
@@ -110,7 +128,7 @@ export function buildSystemPrompt(input: CallScriptInput): string {
   const business = config.business_context && input.profile ? describeBusiness(input.profile) : '';
   if (business !== '' && !parts[0]!.includes(business)) parts.push(business);
   if (input.memory !== '') parts.push(input.memory);
-  parts.push(voiceRules(config, input.direction, input.profile));
+  parts.push(voiceRules(config, input));
   return parts.filter((part) => part !== '').join('\n\n');
 }
 

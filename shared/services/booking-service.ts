@@ -20,7 +20,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 export interface BookingServiceDeps {
   businesses: BusinessRepository;
   bookings: BookingRepository;
-  ids: IdAllocator;
+  ids: Pick<IdAllocator, 'nextId'>;
   now: () => Date;
 }
 

@@ -72,6 +72,8 @@ export interface CallStackOptions {
   deferDelayS?: (attempt: number) => number;
   /** The built-in tools' back ends (default: the stack's table, team notices as log lines). */
   toolPorts?: (core: ApiHarness['core'], log: Logger) => ToolPorts;
+  /** The wall clock of the booking rules and the prompt's "today" (default the system clock). */
+  clock?: () => Date;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -143,12 +145,13 @@ export async function startCallStack(options: CallStackOptions = {}) {
     assistants: core.assistantRepo,
     businesses: core.businesses,
     lifecycle,
-    toolPorts: options.toolPorts?.(core, log) ?? tableBackedToolPorts(core.db, core.ids, log),
+    toolPorts: options.toolPorts?.(core, log) ?? tableBackedToolPorts(core.db, core.ids, log, options.clock),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
     log,
     ...(options.tuning && { tuning: options.tuning }),
+    ...(options.clock && { wallClock: options.clock }),
   };
   const port = await freePort();
   const twilioOptions = {

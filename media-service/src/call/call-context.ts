@@ -46,7 +46,8 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const remember = config.advanced.memory && !config.advanced.hipaa;
   const memory = remember ? await deps.recallMemory(businessId, partyNumber).catch(() => '') : '';
   const profile = business.profile ?? null;
-  const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction });
+  const now = deps.wallClock?.() ?? new Date();
+  const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction, now });
   const transferNumber = profile?.transfer_number ?? '';
   const offered = offeredTools(config, profile);
   return {

@@ -14,7 +14,7 @@ export interface RequestedTool {
 /** What one call's tools need: the tools it offers, who the call is, the clock and timers. */
 export interface ToolRunnerDeps {
   tools: readonly BuiltinTool<any>[];
-  context: Omit<ToolContext, 'signal'>;
+  context: Omit<ToolContext, 'signal' | 'knownBookings'>;
   /** Monotonic clock, ms. */
   now: () => number;
   /** Clock ms of the call's start (`at_ms` is relative to it). */
@@ -36,6 +36,7 @@ export class ToolRunner {
   readonly #d: ToolRunnerDeps;
   readonly #actions: ToolAction[] = [];
   readonly #closed = new AbortController();
+  readonly #knownBookings = new Set<number>();
   #dropped = 0;
 
   constructor(deps: ToolRunnerDeps) {
@@ -94,7 +95,10 @@ export class ToolRunner {
     let timer: unknown;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = this.#d.timers.setTimeout(() => resolve('timeout'), tool.timeoutMs)));
     try {
-      const result = await Promise.race([tool.execute(args.value, { ...this.#d.context, signal: controller.signal }), timedOut]);
+      const result = await Promise.race([
+        tool.execute(args.value, { ...this.#d.context, knownBookings: this.#knownBookings, signal: controller.signal }),
+        timedOut,
+      ]);
       if (result !== 'timeout') return { ok: true, result };
       this.#d.log.warn('call.tool.timeout', { call_id: this.#d.context.callId, tool: tool.definition.name, timeout_ms: tool.timeoutMs });
       return { ok: false, error: tool.unavailable };

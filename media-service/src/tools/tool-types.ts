@@ -3,6 +3,7 @@ import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
 import type { OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { Message } from '../../../shared/domain/message';
+import type { BookingService } from '../../../shared/services/booking-service';
 import type { NewMessage } from '../../../shared/services/message-service';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { TeamNotifier } from '../ports/team-notifier';
@@ -15,6 +16,8 @@ export interface ToolPorts {
   /** Stores a caller's message (shared/services/message-service.ts). */
   messages: { leave(businessId: number, input: NewMessage): Promise<Message> };
   team: TeamNotifier;
+  /** The booking use cases the booking tools call (shared/services/booking-service.ts). */
+  bookings: Pick<BookingService, 'checkAvailability' | 'book' | 'findByPhone' | 'get' | 'cancel' | 'reschedule'>;
 }
 
 /** What a tool knows of the call it runs on: who, for which business, and the ports. */
@@ -27,6 +30,11 @@ export interface ToolContext {
   profile: BusinessProfile | null;
   config: AssistantConfig;
   ports: ToolPorts;
+  /**
+   * Bookings this call made or found with find_appointments (kept by the call's runner): besides
+   * those under the caller's own number, the only ones its tools may cancel or move.
+   */
+  knownBookings: Set<number>;
   /** Aborted when the tool times out or the call ends; pass it to every back-end call. */
   signal: AbortSignal;
 }
