@@ -84,7 +84,7 @@ const STREAM_SECRET = 'test-stream-secret';
  * Aura and OpenAI servers, and the media server running real call sessions. Nothing is mocked.
  */
 export async function startCallStack(options: CallStackOptions = {}) {
-  const api: ApiHarness = await createApiHarness({ allowPrivateUrls: true });
+  const api: ApiHarness = await createApiHarness({ allowPrivateUrls: true, ...(options.clock && { clock: options.clock }) });
   const board = new TranscriptBoard();
   const scheduler = new PacerScheduler();
   const { log, lines: logs } = captureLogger();

@@ -194,6 +194,55 @@ export const MESSAGE = scenario(
   { description: 'Introduces themselves, leaves an urgent message for Dana (take_message), then says goodbye.' },
 );
 
+/** Waits for the assistant to finish the tool's round (its line, the tool, then the result spoken). */
+const afterTool = () => step.waitForAssistant({ quietMs: 1500 });
+
+/** Says goodbye once the assistant has answered, then hangs up. */
+const goodbyeSteps = (): ScenarioStep[] => [
+  step.say("No, that's all. Thanks, goodbye!"),
+  step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
+  step.hangup(),
+];
+
+/** Asks what is free on Friday, books Friday at 10am as Sam Lee (check_availability, book_appointment), then says goodbye. */
+export const BOOK = scenario(
+  'book',
+  [
+    step.waitForAssistant({ timeoutMs: 8000 }),
+    step.say('Hi, what times do you have on Friday?'),
+    afterTool(),
+    step.say('Can I book an appointment on Friday at 10am? This is Sam Lee.'),
+    afterTool(),
+    ...goodbyeSteps(),
+  ],
+  { description: 'Asks what is free on Friday, books Friday at 10am as Sam Lee (check_availability, book_appointment), says goodbye.' },
+);
+
+/** Moves their one upcoming appointment to Monday at 2pm (find_appointments, reschedule_appointment), then says goodbye. */
+export const RESCHEDULE = scenario(
+  'reschedule',
+  [
+    step.waitForAssistant({ timeoutMs: 8000 }),
+    step.say('Hi, this is Sam Lee. I need to move my appointment to Monday at 2pm.'),
+    // Two tool rounds: the lookup, then the move.
+    afterTool(),
+    ...goodbyeSteps(),
+  ],
+  { description: 'Moves their one upcoming appointment to Monday at 2pm (find_appointments, reschedule_appointment), says goodbye.' },
+);
+
+/** Cancels their one upcoming appointment (find_appointments, cancel_appointment), then says goodbye. */
+export const CANCEL = scenario(
+  'cancel',
+  [
+    step.waitForAssistant({ timeoutMs: 8000 }),
+    step.say('Hi, this is Sam Lee. Please cancel my appointment.'),
+    afterTool(),
+    ...goodbyeSteps(),
+  ],
+  { description: 'Cancels their one upcoming appointment (find_appointments, cancel_appointment), says goodbye.' },
+);
+
 /**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
@@ -205,6 +254,9 @@ export const SANDBOX_SCENARIOS = {
   silent: SILENT,
   keypad: KEYPRESSER,
   message: MESSAGE,
+  book: BOOK,
+  reschedule: RESCHEDULE,
+  cancel: CANCEL,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */
