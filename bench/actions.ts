@@ -3,7 +3,8 @@
  * back to the model, against DynamoDB Local: the call's `ToolRunner` validates the arguments, runs
  * the tool under its timeout, records the action and hands back the JSON the model gets.
  * `take_message`: an id, one conditional put of the message, the team notice. `check_availability`:
- * the profile read, the day's bookings (GSI1 query), the free times. `book_appointment`: the
+ * the profile read, the day's bookings (GSI1 query), the free times, on a 09:00–17:00 office with
+ * 500 bookings over its next 63 weekdays (every other slot taken). `book_appointment`: the
  * profile read, an id, one transaction of the booking and its slot locks, on a distinct slot each
  * time (a business open around the clock with 5-minute slots, so bookings pile up day by day). What a call adds on top is one
  * `setTimeout` for the filler and one history insert. Sequential runs (one call), then rounds of
@@ -18,13 +19,13 @@ import { tableBackedToolPorts } from '../media-service/src/tools/tool-ports';
 import { createDb } from '../shared/db/client';
 import { ensureTable } from '../shared/db/create-table';
 import { IdAllocator } from '../shared/db/ids';
-import { BusinessRepository } from '../shared/db/business-repository';
-import type { Db } from '../shared/db/client';
+import type { ToolPorts } from '../media-service/src/tools/tool-types';
 import { defaultAssistantConfig } from '../shared/domain/assistant-config';
 import { defaultBusinessProfile, type BusinessProfile } from '../shared/domain/business-profile';
 import { WEEKDAYS } from '../shared/domain/opening-hours';
 import { silentLogger } from '../shared/log';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { seedBusiness } from './lib/bench-business';
 
 const RUNS = Number(process.env.BENCH_TOOL_RUNS ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_TOOL_CONCURRENCY ?? 50);
@@ -44,13 +45,11 @@ const summary = (values: number[]) =>
 const NOW = new Date('2026-12-01T00:00:00Z');
 const MINUTE_MS = 60_000;
 
-/** A business open around the clock every day in UTC, one 5-minute service on a 5-minute grid, bookable a year ahead. */
-async function seedBookingBusiness(db: Db, businessId: number): Promise<BusinessProfile> {
+/** Round the clock every day in UTC, one 5-minute service on a 5-minute grid, a year ahead: room for every bench booking. */
+function roundTheClock(): BusinessProfile {
   const base = defaultBusinessProfile();
-  const profile: BusinessProfile = {
+  return {
     ...base,
-    display_name: 'Acme Plumbing',
-    team_emails: ['desk@acme.test'],
     hours: Object.fromEntries(WEEKDAYS.map((day) => [day, [{ start: '00:00', end: '24:00' }]])) as BusinessProfile['hours'],
     booking: {
       ...base.booking,
@@ -60,17 +59,31 @@ async function seedBookingBusiness(db: Db, businessId: number): Promise<Business
       max_days_ahead: 365,
     },
   };
-  await new BusinessRepository(db).putBusiness({
-    id: businessId,
-    name: 'Bench',
-    created_at: NOW.toISOString(),
-    minutes_balance: 10,
-    minutes_reserved: 0,
-    max_concurrent_calls: 10,
-    profile,
-    webhook_secret_sealed: 'unused',
-  });
-  return profile;
+}
+
+/** The default office (Mon–Fri 09:00–17:00 UTC, 30-minute slots), bookable 90 days ahead. */
+function office(): BusinessProfile {
+  const base = defaultBusinessProfile();
+  return { ...base, booking: { ...base.booking, max_days_ahead: 90 } };
+}
+
+/** The office's weekdays from tomorrow, `YYYY-MM-DD`. */
+function weekdays(count: number): string[] {
+  const days: string[] = [];
+  for (let at = NOW.getTime() + 86_400_000; days.length < count; at += 86_400_000) {
+    const day = new Date(at);
+    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) days.push(day.toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** 500 bookings on the office's next 63 weekdays, every other slot (09:00, 10:00, … 16:00): half of each day taken. */
+async function seedOfficeBookings(ports: ToolPorts, businessId: number, days: readonly string[]): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const start = `${days[Math.floor(i / 8)]}T${String(9 + (i % 8)).padStart(2, '0')}:00`;
+    const made = await ports.bookings.book(businessId, { start, name: 'Earlier Caller', phone: '+14155550100' });
+    if ('reason' in made) throw new Error(`seed booking refused: ${made.reason}`);
+  }
 }
 
 /** The n-th bookable start, local `YYYY-MM-DDTHH:MM` (from tomorrow, 5 minutes apart). */
@@ -101,32 +114,33 @@ async function main(): Promise<void> {
     const ids = new IdAllocator(db);
     const ports = tableBackedToolPorts(db, ids, silentLogger, () => NOW);
     const config = defaultAssistantConfig();
-    const businessId = await ids.nextId();
-    const profile = await seedBookingBusiness(db, businessId);
-    const runnerFor = (callId: number) =>
-      new ToolRunner({
-        tools: offeredTools(config, profile).actions,
-        context: { businessId, callId, assistantId: 2, partyNumber: '+14155550199', profile, config, ports },
+    const [booker, checker] = [await ids.nextId(), await ids.nextId()];
+    await seedBusiness(db, booker, roundTheClock(), NOW);
+    await seedBusiness(db, checker, office(), NOW);
+    const days = weekdays(63);
+    await seedOfficeBookings(ports, checker, days);
+    const timed = async (businessId: number, callId: number, name: string, args: object, expected: string) => {
+      const runner = new ToolRunner({
+        tools: offeredTools(config, null).actions,
+        context: { businessId, callId, assistantId: 2, partyNumber: '+14155550199', profile: null, config, ports },
         now: () => performance.now(),
         t0: performance.now(),
         timers: realTimers,
         log: silentLogger,
       });
-    const timed = async (callId: number, name: string, args: object, expected: string) => {
-      const runner = runnerFor(callId);
       const started = performance.now();
       const output = await runner.run({ name, arguments: JSON.stringify(args) });
       if (!output.includes(expected)) throw new Error(`${name} failed: ${output.slice(0, 200)}`);
       return performance.now() - started;
     };
     const message = { name: 'Jordan Lee', message: "For Dana: the boiler is leaking, it's urgent.", urgent: true };
-    await measure('take_message', (callId) => timed(callId, 'take_message', message, '"saved":true'));
+    await measure('take_message', (callId) => timed(booker, callId, 'take_message', message, '"saved":true'));
     await measure('book_appointment', (callId, n) =>
-      timed(callId, 'book_appointment', { start: slotAt(n), name: 'Jordan Lee' }, '"booked":true'),
+      timed(booker, callId, 'book_appointment', { start: slotAt(n), name: 'Jordan Lee' }, '"booked":true'),
     );
-    // The days just filled by book_appointment (up to 288 bookings each): the availability read at its busiest.
+    // A day of the office's first 60 weekdays, each half booked (500 bookings in all).
     await measure('check_availability', (callId, n) =>
-      timed(callId, 'check_availability', { date: slotAt((n * 288) % 1_500).slice(0, 10) }, '"free_times"'),
+      timed(checker, callId, 'check_availability', { date: days[n % 60] }, '"free_times":["09:30"'),
     );
   } finally {
     await dynamo.stop();

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import * as v from 'valibot';
 import { LOCAL_START_PATTERN } from './availability';
+import { BookInputSchema } from './booking';
 import { DATE_PATTERN } from './business-settings';
 import { E164_PATTERN } from './phone-number';
 import { idField, strictDict, stringField } from './validation';
@@ -31,14 +32,10 @@ export const CheckAvailabilityArgsSchema = strictDict({
   service: v.optional(stringField({ max: 80 })),
 });
 
-/** `book_appointment` arguments; `phone` defaults to the caller's number. */
+/** `book_appointment` arguments: what `book` takes (booking.ts) but the call's ids; `phone` defaults to the caller's number. */
 export const BookAppointmentArgsSchema = strictDict({
+  ...v.omit(BookInputSchema, ['call_id', 'assistant_id']).entries,
   start: localStart(),
-  name: stringField({ min: 1, max: 120 }),
-  service: v.optional(stringField({ max: 80 })),
-  phone: v.optional(stringField({ pattern: E164_PATTERN })),
-  email: v.optional(stringField({ max: 254 })),
-  notes: v.optional(stringField({ max: 1000 })),
 });
 
 /** `find_appointments` arguments; `phone` defaults to the caller's number. */

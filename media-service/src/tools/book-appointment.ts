@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { BookAppointmentArgsSchema } from '../../../shared/domain/booking-tools';
-import { bookingView, callerPhone, freeTimes, refusalView } from './booking-view';
+import { bookingView, callerPhone, freeTimes, phoneParameter, refusalView, startParameter } from './booking-view';
 import type { BuiltinTool, ToolContext } from './tool-types';
 
 type Args = v.InferOutput<typeof BookAppointmentArgsSchema>;
@@ -29,18 +29,10 @@ export const bookAppointment: BuiltinTool<Args> = {
     parameters: {
       type: 'object',
       properties: {
-        start: {
-          type: 'string',
-          description: 'The start, YYYY-MM-DDTHH:MM, in the business time zone (a free time from check_availability).',
-          pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}$',
-        },
+        start: startParameter('The start, YYYY-MM-DDTHH:MM, in the business time zone (a free time from check_availability).'),
         name: { type: 'string', description: "The caller's full name, as they gave it.", minLength: 1, maxLength: 120 },
         service: { type: 'string', description: 'The service, as the business names it (default: the first).', maxLength: 80 },
-        phone: {
-          type: 'string',
-          description: 'Only when the caller gives a number other than the one they are calling from: E.164, like +14155550199.',
-          pattern: '^\\+[1-9]\\d{1,14}$',
-        },
+        phone: phoneParameter('Only when the caller gives a number other than the one they are calling from: E.164, like +14155550199.'),
         email: { type: 'string', description: 'An email address the caller gave, read back to them first.', maxLength: 254 },
         notes: { type: 'string', description: 'Anything the team should know for the appointment.', maxLength: 1000 },
       },

@@ -11,6 +11,19 @@ import type { ToolContext } from './tool-types';
  * caller says them and the tools take them back), never the caller's phone, email or notes.
  */
 
+/** The JSON Schema of `booking_id` (cancel and reschedule). */
+export const BOOKING_ID_PARAMETER = {
+  type: 'integer',
+  description: 'The booking_id from find_appointments or book_appointment.',
+  minimum: 1,
+} as const;
+
+/** The JSON Schema of a wall-clock start, `YYYY-MM-DDTHH:MM`. */
+export const startParameter = (description: string) => ({ type: 'string', description, pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}$' });
+
+/** The JSON Schema of a phone number the caller gives (E.164). */
+export const phoneParameter = (description: string) => ({ type: 'string', description, pattern: '^\\+[1-9]\\d{1,14}$' });
+
 /** At most this many free times of one day go to the model (a 24-hour day on a 5-minute grid has 288). */
 export const MAX_FREE_TIMES = 24;
 

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { CancelAppointmentArgsSchema } from '../../../shared/domain/booking-tools';
-import { bookingView, NOT_FOUND, reachableBooking } from './booking-view';
+import { BOOKING_ID_PARAMETER, bookingView, NOT_FOUND, reachableBooking } from './booking-view';
 import type { BuiltinTool } from './tool-types';
 
 type Args = v.InferOutput<typeof CancelAppointmentArgsSchema>;
@@ -19,7 +19,7 @@ export const cancelAppointment: BuiltinTool<Args> = {
     parameters: {
       type: 'object',
       properties: {
-        booking_id: { type: 'integer', description: 'The booking_id from find_appointments or book_appointment.', minimum: 1 },
+        booking_id: BOOKING_ID_PARAMETER,
       },
       required: ['booking_id'],
       additionalProperties: false,

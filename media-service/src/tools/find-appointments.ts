@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { FindAppointmentsArgsSchema } from '../../../shared/domain/booking-tools';
-import { bookingView, callerPhone } from './booking-view';
+import { bookingView, callerPhone, phoneParameter } from './booking-view';
 import type { BuiltinTool } from './tool-types';
 
 type Args = v.InferOutput<typeof FindAppointmentsArgsSchema>;
@@ -21,11 +21,7 @@ export const findAppointments: BuiltinTool<Args> = {
     parameters: {
       type: 'object',
       properties: {
-        phone: {
-          type: 'string',
-          description: 'Only when the caller booked under another number: E.164, like +14155550199.',
-          pattern: '^\\+[1-9]\\d{1,14}$',
-        },
+        phone: phoneParameter('Only when the caller booked under another number: E.164, like +14155550199.'),
       },
       additionalProperties: false,
     },

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { RescheduleAppointmentArgsSchema } from '../../../shared/domain/booking-tools';
 import { ConflictError } from '../../../shared/errors';
-import { bookingView, NOT_FOUND, reachableBooking, refusalView } from './booking-view';
+import { BOOKING_ID_PARAMETER, bookingView, NOT_FOUND, reachableBooking, refusalView, startParameter } from './booking-view';
 import type { BuiltinTool } from './tool-types';
 
 type Args = v.InferOutput<typeof RescheduleAppointmentArgsSchema>;
@@ -23,12 +23,8 @@ export const rescheduleAppointment: BuiltinTool<Args> = {
     parameters: {
       type: 'object',
       properties: {
-        booking_id: { type: 'integer', description: 'The booking_id from find_appointments or book_appointment.', minimum: 1 },
-        start: {
-          type: 'string',
-          description: 'The new start, YYYY-MM-DDTHH:MM, in the business time zone.',
-          pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}$',
-        },
+        booking_id: BOOKING_ID_PARAMETER,
+        start: startParameter('The new start, YYYY-MM-DDTHH:MM, in the business time zone.'),
       },
       required: ['booking_id', 'start'],
       additionalProperties: false,
