@@ -197,6 +197,12 @@ export const MESSAGE = scenario(
 /** Waits for the assistant to finish the tool's round (its line, the tool, then the result spoken). */
 const afterTool = () => step.waitForAssistant({ quietMs: 1500 });
 
+/**
+ * Lets the greeting play to its end, notices included: a question asked while the notice plays is
+ * held over and joins the caller's next words as one turn.
+ */
+const afterGreeting = () => step.waitForAssistant({ quietMs: 1500, timeoutMs: 12_000 });
+
 /** Says goodbye once the assistant has answered, then hangs up. */
 const goodbyeSteps = (): ScenarioStep[] => [
   step.say("No, that's all. Thanks, goodbye!"),
@@ -208,7 +214,7 @@ const goodbyeSteps = (): ScenarioStep[] => [
 export const BOOK = scenario(
   'book',
   [
-    step.waitForAssistant({ timeoutMs: 8000 }),
+    afterGreeting(),
     step.say('Hi, what times do you have on Friday?'),
     afterTool(),
     step.say('Can I book an appointment on Friday at 10am? This is Sam Lee.'),
@@ -222,7 +228,7 @@ export const BOOK = scenario(
 export const RESCHEDULE = scenario(
   'reschedule',
   [
-    step.waitForAssistant({ timeoutMs: 8000 }),
+    afterGreeting(),
     step.say('Hi, this is Sam Lee. I need to move my appointment to Monday at 2pm.'),
     // Two tool rounds: the lookup, then the move.
     afterTool(),
@@ -234,12 +240,7 @@ export const RESCHEDULE = scenario(
 /** Cancels their one upcoming appointment (find_appointments, cancel_appointment), then says goodbye. */
 export const CANCEL = scenario(
   'cancel',
-  [
-    step.waitForAssistant({ timeoutMs: 8000 }),
-    step.say('Hi, this is Sam Lee. Please cancel my appointment.'),
-    afterTool(),
-    ...goodbyeSteps(),
-  ],
+  [afterGreeting(), step.say('Hi, this is Sam Lee. Please cancel my appointment.'), afterTool(), ...goodbyeSteps()],
   { description: 'Cancels their one upcoming appointment (find_appointments, cancel_appointment), says goodbye.' },
 );
 
