@@ -38,6 +38,7 @@ function freeDay(output: Record<string, unknown>): string {
   return `On ${sayDate(String(output.date))} I have ${times(free, 3)} free${more > 0 ? `, and ${more} more time${more === 1 ? '' : 's'}` : ''}. Which time would you like?`;
 }
 
+/** "What times do you have on Friday?", or a booking with a day but no time: the day's free times. */
 export const CHECK_AVAILABILITY_INTENT: ToolIntent = {
   tool: 'check_availability',
   asks: /\b(what times?|which times?|availab\w*|free|openings?|slots?|book|appointment)\b/i,
@@ -61,6 +62,7 @@ export const CHECK_AVAILABILITY_INTENT: ToolIntent = {
   },
 };
 
+/** "Can I book a cleaning on Friday at 10am? This is Sam Lee": a day, a time and the caller's name. */
 export const BOOK_APPOINTMENT_INTENT: ToolIntent = {
   tool: 'book_appointment',
   asks: /\b(book|schedule|make an appointment)\b/i,
@@ -105,6 +107,7 @@ function chainChange(output: Record<string, unknown>, words: IntentWords): Sandb
   };
 }
 
+/** "When is my appointment?"; also the first step of a cancel or a move, which its result carries on. */
 export const FIND_APPOINTMENTS_INTENT: ToolIntent = {
   tool: 'find_appointments',
   asks: /\b(when is my|do i have an?|my (?:next )?(?:appointments?|bookings?))\b/i,
@@ -117,6 +120,7 @@ export const FIND_APPOINTMENTS_INTENT: ToolIntent = {
   },
 };
 
+/** "Please cancel my appointment": looks the caller's bookings up first (the found one is then cancelled). */
 export const CANCEL_APPOINTMENT_INTENT: ToolIntent = {
   tool: 'cancel_appointment',
   asks: /\bcancel\b.*\b(appointment|booking)\b/i,
@@ -127,6 +131,7 @@ export const CANCEL_APPOINTMENT_INTENT: ToolIntent = {
       : `I'm sorry, I couldn't cancel it: ${plain(output.detail)}. ${ANYTHING_ELSE}`,
 };
 
+/** "Move my appointment to Monday at 2pm": looks the caller's bookings up first (the found one is then moved). */
 export const RESCHEDULE_APPOINTMENT_INTENT: ToolIntent = {
   tool: 'reschedule_appointment',
   asks: /\b(reschedule|move|change)\b.*\b(appointment|booking)\b|\breschedule\b/i,
