@@ -19,7 +19,7 @@ const CALLER = '+14155550101';
 const OTHER = '+14155550102';
 
 /** A fresh business in New York, open Mon–Fri 09:00–17:00, one 30-minute service `Cleaning`. */
-async function seedBusiness(): Promise<number> {
+async function seedBusiness(closedDates: string[] = []): Promise<number> {
   const id = await ids.nextId();
   const profile = defaultBusinessProfile();
   await new BusinessRepository(db).putBusiness({
@@ -32,6 +32,7 @@ async function seedBusiness(): Promise<number> {
     profile: {
       ...profile,
       timezone: 'America/New_York',
+      closed_dates: closedDates,
       booking: { ...profile.booking, services: [{ name: 'Cleaning', duration_min: 30, price: null }] },
     },
     webhook_secret_sealed: 'unused',
@@ -97,6 +98,16 @@ describe.concurrent('the booking tools on DynamoDB Local', () => {
     expect(saturday).toMatchObject({ date: '2026-11-28', weekday: 'Saturday', free_times: [] });
     expect(saturday.next_free_day).toMatchObject({ date: '2026-11-30', weekday: 'Monday' });
     expect(saturday.next_free_day.free_times[0]).toBe('09:00');
+  });
+
+  it('looks past a closed fortnight for the next free day (the search reads a week at a time)', async () => {
+    // Arrange: closed from Friday 27 November to Tuesday 8 December
+    const closed = Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(2026, 10, 27 + i)).toISOString().slice(0, 10));
+    const tool = callOn(await seedBusiness(closed));
+    // Act
+    const answer = await tool('check_availability', { date: '2026-11-27' });
+    // Assert
+    expect(answer).toMatchObject({ free_times: [], next_free_day: { date: '2026-12-09', weekday: 'Wednesday' } });
   });
 
   it.each([
