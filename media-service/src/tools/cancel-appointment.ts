@@ -32,6 +32,6 @@ export const cancelAppointment: BuiltinTool<Args> = {
     const booking = await reachableBooking(context, args.booking_id);
     if (booking === undefined) return { output: { cancelled: false, ...NOT_FOUND }, summary: 'refused: not_found' };
     const cancelled = await context.ports.bookings.cancel(context.businessId, booking.id);
-    return { output: { cancelled: true, ...bookingView(cancelled, { withName: true }) }, summary: `booking ${booking.id} cancelled` };
+    return { output: { cancelled: true, ...bookingView(cancelled, { withName: true }) }, summary: `appointment ${booking.id} cancelled` };
   },
 };

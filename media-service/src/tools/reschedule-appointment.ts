@@ -41,6 +41,6 @@ export const rescheduleAppointment: BuiltinTool<Args> = {
       throw error;
     });
     if ('reason' in result) return { output: { moved: false, ...refusalView(result) }, summary: `refused: ${result.reason}` };
-    return { output: { moved: true, ...bookingView(result, { withName: true }) }, summary: `booking ${booking.id} moved` };
+    return { output: { moved: true, ...bookingView(result, { withName: true }) }, summary: `appointment ${booking.id} moved` };
   },
 };

@@ -45,10 +45,21 @@ export class ToolRunner {
 
   /** Runs the tool a model asked for; resolves with the JSON text the model gets back (never rejects). */
   async run(call: RequestedTool): Promise<string> {
+    return (await this.runWithLine(call)).output;
+  }
+
+  /**
+   * {@link run}, with the call transcript's line for it: the tool's name and its short result
+   * (ids, counts, yes/no), or that it failed; never its arguments.
+   */
+  async runWithLine(call: RequestedTool): Promise<{ output: string; line: string }> {
     const at = this.#d.now();
     const outcome = await this.#outcome(call);
     this.record(call, outcome.ok ? { ok: true, result: outcome.result.summary } : outcome, at);
-    return JSON.stringify(outcome.ok ? outcome.result.output : { error: outcome.error });
+    return {
+      output: JSON.stringify(outcome.ok ? outcome.result.output : { error: outcome.error }),
+      line: clipActionText(outcome.ok ? `${call.name}: ${outcome.result.summary}` : `${call.name} failed`),
+    };
   }
 
   /**

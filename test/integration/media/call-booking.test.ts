@@ -112,6 +112,14 @@ describe.concurrent('booking on a whole call', () => {
       'On Friday, November 27 I have 9:00 AM, 9:30 AM and 10:00 AM free, and 13 more times. Which time would you like?',
     );
     expect(said).toContain(`You're booked: Cleaning on Friday, November 27 at 10:00 AM, under the name Sam Lee. ${ANYTHING_ELSE}`);
+    const toolLines = (call.transcript as { role: string; text: string }[])
+      .filter((entry) => entry.role === 'tool')
+      .map((entry) => entry.text);
+    expect(toolLines).toEqual([
+      'check_availability: 16 free on 2026-11-27',
+      `book_appointment: booking ${bookingId} confirmed`,
+      'end_call',
+    ]);
     expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === callId))).not.toMatch(/Sam Lee/);
     expect(strictResponseErrors('CallDetail', call)).toEqual([]);
   });
@@ -132,7 +140,7 @@ describe.concurrent('booking on a whole call', () => {
         name: 'reschedule_appointment',
         arguments: { booking_id: booking.id, start: '2026-11-30T14:00' },
         ok: true,
-        result: `booking ${booking.id} moved`,
+        result: `appointment ${booking.id} moved`,
       }),
       expect.objectContaining({ name: 'end_call' }),
     ]);
@@ -152,7 +160,7 @@ describe.concurrent('booking on a whole call', () => {
     expect(cancelled.status).toBe('cancelled');
     expect(call.actions.map((action: { name: string; result: string }) => [action.name, action.result])).toEqual([
       ['find_appointments', '1 upcoming found'],
-      ['cancel_appointment', `booking ${booking.id} cancelled`],
+      ['cancel_appointment', `appointment ${booking.id} cancelled`],
       ['end_call', 'call ended'],
     ]);
     expect(said).toContain(`Your Cleaning on Friday, November 27 at 10:00 AM is cancelled. ${ANYTHING_ELSE}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../../media-service/src/sandbox/openai-wire';
+import { readCall } from '../../../../media-service/src/sandbox/call-reading';
 import { SandboxLlmScript } from '../../../../media-service/src/sandbox/sandbox-llm-script';
 import { todayLine } from '../../../../shared/domain/booking-tools';
 
@@ -182,5 +183,23 @@ describe('the sandbox model books from the caller’s words', () => {
   ])('speaks the result back: %s', (_name, tool, output, text) => {
     // Act / Assert
     expect(reply([user('Hello.'), asked(tool), result(output)])).toEqual({ text });
+  });
+});
+
+describe('the sandbox reading of a booking call', () => {
+  it.each([
+    ['a confirmed booking', 'book_appointment: booking 41 confirmed', true],
+    ['a refused booking', 'book_appointment: refused: slot_taken', false],
+    ['a failed booking', 'book_appointment failed', false],
+    ['a cancellation', 'cancel_appointment: appointment 41 cancelled', false],
+    ['a look at the day', 'check_availability: 16 free on 2026-11-27', false],
+  ])('%s: booked %s', (_name, line, booked) => {
+    // Act
+    const reading = readCall([
+      { role: 'user', text: 'This is Sam Lee, can I book Friday at 10am?' },
+      { role: 'tool', text: line },
+    ]);
+    // Assert
+    expect(reading.booked).toBe(booked);
   });
 });
