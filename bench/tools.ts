@@ -14,6 +14,7 @@ import { findService, freeSlots, type BusyInterval } from '../shared/domain/avai
 import { defaultBusinessProfile, type BusinessProfile } from '../shared/domain/business-profile';
 import { BookingService } from '../shared/services/booking-service';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { seedBusiness } from './lib/bench-business';
 
 const pct = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
@@ -68,19 +69,12 @@ async function benchDynamo(): Promise<void> {
     const businesses = new BusinessRepository(db);
     const ids = new IdAllocator(db);
     const businessId = await ids.nextId();
-    await businesses.putBusiness({
-      id: businessId,
-      name: 'Bench',
-      created_at: NOW.toISOString(),
-      minutes_balance: 10,
-      minutes_reserved: 0,
-      max_concurrent_calls: 10,
-      profile: {
-        ...PROFILE,
-        hours: { ...PROFILE.hours, sat: [{ start: '09:00', end: '17:00' }], sun: [{ start: '09:00', end: '17:00' }] },
-      },
-      webhook_secret_sealed: 'unused',
-    });
+    await seedBusiness(
+      db,
+      businessId,
+      { ...PROFILE, hours: { ...PROFILE.hours, sat: [{ start: '09:00', end: '17:00' }], sun: [{ start: '09:00', end: '17:00' }] } },
+      NOW,
+    );
     const service = new BookingService({ businesses, bookings: new BookingRepository(db), ids, now: () => NOW });
     const booked: number[] = [];
     const checked: number[] = [];

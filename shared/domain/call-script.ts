@@ -1,5 +1,6 @@
 import type { AssistantConfig } from './assistant-config';
-import { businessName, describeBusiness, type BusinessProfile } from './business-profile';
+import { todayLine } from './booking-tools';
+import { businessName, DEFAULT_TIMEZONE, describeBusiness, type BusinessProfile } from './business-profile';
 import { fixedLines } from './fixed-lines';
 import { callLanguage } from './languages';
 
@@ -20,6 +21,8 @@ export interface CallScriptInput {
   direction: 'inbound' | 'outbound';
   /** What the process's back ends can do for this business (default: nothing beyond the config and profile). */
   backEnds?: CallBackEnds;
+  /** The call's wall clock at its start: the prompt's "today" line when booking is offered (none without it). */
+  now?: Date;
 }
 
 /**
@@ -73,6 +76,8 @@ export interface OfferedBuiltins {
   notifyTeam: boolean;
   sendSms: boolean;
   paymentLinks: boolean;
+  /** check_availability, book_appointment, find_appointments, cancel_appointment, reschedule_appointment. */
+  booking: boolean;
 }
 
 /** The usable addresses among the profile's `team_emails`. */
@@ -98,7 +103,18 @@ export function offeredBuiltins(
     notifyTeam: config.builtin.team_messages && teamEmails(profile).length > 0,
     sendSms: config.builtin.sms,
     paymentLinks: config.builtin.payment_links && backEnds.paymentLinks === true,
+    booking: config.builtin.booking,
   };
+}
+
+/** How to book with the booking tools, and (with the call's clock) what day it is. */
+function bookingRules(profile: BusinessProfile | null, now: Date | undefined): string[] {
+  return [
+    ...(now ? [todayLine(now, profile?.timezone ?? DEFAULT_TIMEZONE)] : []),
+    'To book, call check_availability for the day the caller wants and offer two or three of the free times; never offer a time the tool did not return.',
+    "Before book_appointment, confirm the day, time, service and the caller's name with them; then read back what the tool returns. Say a booking is made, moved or cancelled only once the tool confirms it, and if it refuses, say why plainly and offer another free time.",
+    "To change or cancel a booking, call find_appointments (it looks up the caller's own number), confirm which booking with the caller, then call reschedule_appointment or cancel_appointment with its booking_id.",
+  ];
 }
 
 /** Rules every phone assistant follows, whatever its prompt: spoken style and the call's tools. */
@@ -127,6 +143,7 @@ function voiceRules(input: CallScriptInput): string {
     lines.push(
       'Never take card numbers or other payment details by voice. To take a payment, confirm the amount and what it is for, then call the send_payment_link tool: it texts the caller a secure payment page.',
     );
+  if (offered.booking) lines.push(...bookingRules(input.profile, input.now));
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');
 }

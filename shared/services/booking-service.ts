@@ -20,7 +20,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors';
 export interface BookingServiceDeps {
   businesses: BusinessRepository;
   bookings: BookingRepository;
-  ids: IdAllocator;
+  ids: Pick<IdAllocator, 'nextId'>;
   now: () => Date;
 }
 
@@ -59,6 +59,8 @@ const refused = (reason: BookingRefusal): BookingRefused => ({ reason, detail: D
 const MINUTE_MS = 60_000;
 /** The furthest the next-free-day search looks (the horizon bounds it too). */
 const NEXT_FREE_DAY_SEARCH_DAYS = 60;
+/** The next-free-day search reads this many days at a time, stopping at the first with a free slot. */
+const SEARCH_WEEK_DAYS = 7;
 /** At most this many upcoming bookings come back for one phone number. */
 const MAX_FOUND_BY_PHONE = 20;
 const END_OF_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
@@ -108,7 +110,11 @@ export class BookingService {
     return freeSlots({ profile, service, from: date, days, now: this.deps.now(), busy }).map(({ start, end }) => ({ start, end }));
   }
 
-  /** The first day after `date` with a free slot, within the horizon and {@link NEXT_FREE_DAY_SEARCH_DAYS}. */
+  /**
+   * The first day after `date` with a free slot, within the horizon and {@link NEXT_FREE_DAY_SEARCH_DAYS},
+   * read a week at a time: a fully booked business open round the clock on a 5-minute grid would
+   * otherwise build ~17,000 slots per call (docs/performance.md, booking tools round trip).
+   */
   private async nextFreeDay(
     businessId: number,
     profile: BusinessProfile,
@@ -119,11 +125,14 @@ export class BookingService {
     const first = DateTime.fromISO(date, { zone: profile.timezone }).plus({ days: 1 });
     const last = today.plus({ days: profile.booking.max_days_ahead });
     const days = Math.min(NEXT_FREE_DAY_SEARCH_DAYS, Math.floor(last.diff(first, 'days').days) + 1);
-    if (days <= 0) return null;
-    const slots = await this.daySlots(businessId, profile, service, first.toISODate()!, days);
-    if (slots.length === 0) return null;
-    const day = slots[0]!.start.slice(0, 10);
-    return { date: day, slots: slots.filter((slot) => slot.start.startsWith(day)) };
+    for (let offset = 0; offset < days; offset += SEARCH_WEEK_DAYS) {
+      const from = first.plus({ days: offset }).toISODate()!;
+      const slots = await this.daySlots(businessId, profile, service, from, Math.min(SEARCH_WEEK_DAYS, days - offset));
+      if (slots.length === 0) continue;
+      const day = slots[0]!.start.slice(0, 10);
+      return { date: day, slots: slots.filter((slot) => slot.start.startsWith(day)) };
+    }
+    return null;
   }
 
   /** The free slots of one local day for a service (default: the first), and the next free day when it has none. */

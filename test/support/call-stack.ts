@@ -75,6 +75,8 @@ export interface CallStackOptions {
   deferDelayS?: (attempt: number) => number;
   /** The built-in tools' back ends (default: the stack's table, texts on the sandbox carrier, pages on the sandbox payment server, team notices as log lines). */
   toolPorts?: (core: ApiHarness['core'], log: Logger, senders: ToolSenders) => ToolPorts;
+  /** The wall clock of the booking rules and the prompt's "today" (default the system clock). */
+  clock?: () => Date;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -85,7 +87,7 @@ const STREAM_SECRET = 'test-stream-secret';
  * Aura and OpenAI servers, and the media server running real call sessions. Nothing is mocked.
  */
 export async function startCallStack(options: CallStackOptions = {}) {
-  const api: ApiHarness = await createApiHarness({ allowPrivateUrls: true });
+  const api: ApiHarness = await createApiHarness({ allowPrivateUrls: true, ...(options.clock && { clock: options.clock }) });
   const board = new TranscriptBoard();
   const scheduler = new PacerScheduler();
   const { log, lines: logs } = captureLogger();
@@ -153,12 +155,13 @@ export async function startCallStack(options: CallStackOptions = {}) {
     assistants: core.assistantRepo,
     businesses: core.businesses,
     lifecycle,
-    toolPorts: options.toolPorts?.(core, log, senders) ?? tableBackedToolPorts(core.db, core.ids, log, senders),
+    toolPorts: options.toolPorts?.(core, log, senders) ?? tableBackedToolPorts(core.db, core.ids, log, senders, options.clock),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
     log,
     ...(options.tuning && { tuning: options.tuning }),
+    ...(options.clock && { wallClock: options.clock }),
   };
   const port = await freePort();
   const twilioOptions = {

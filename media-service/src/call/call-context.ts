@@ -51,7 +51,16 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const profile = business.profile ?? null;
   const paymentKeySealed = business.payment_key_sealed;
   const backEnds = { paymentLinks: deps.toolPorts.payments?.accepts({ businessId, keySealed: paymentKeySealed }) ?? false };
-  const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction, backEnds });
+  const now = deps.wallClock?.() ?? new Date();
+  const script = buildCallScript({
+    config,
+    callVariables: call.variables ?? {},
+    profile,
+    memory,
+    direction: call.direction,
+    backEnds,
+    now,
+  });
   const transferNumber = profile?.transfer_number ?? '';
   const offered = offeredTools(config, profile, backEnds);
   return {

@@ -244,11 +244,13 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   async #runTools(calls: readonly Call[]): Promise<void> {
     this.#toolsRunning++;
     this.timers.set('tool-filler', this.#d.tuning.toolFillerAfterMs, () => this.#hooks.sayFiller(TOOL_FILLER_LINE));
-    const outputs = await Promise.all(calls.map((call) => this.#d.tools.run(call)));
+    const ran = await Promise.all(calls.map((call) => this.#d.tools.runWithLine(call)));
     this.timers.cancel('tool-filler');
     this.#toolsRunning--;
+    // In the transcript, so the call's reading (and the after-call analysis) knows what was done.
+    for (const { line } of ran) this.log.tool(line, this.#d.now());
     if (this.#ending !== undefined) return;
-    calls.forEach((call, index) => this.#hooks.toolResult(call, outputs[index]!));
+    calls.forEach((call, index) => this.#hooks.toolResult(call, ran[index]!.output));
     this.#hooks.replyAgain();
   }
 

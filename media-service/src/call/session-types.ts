@@ -88,6 +88,8 @@ export interface CallSessionDeps {
   providers: ProviderLabels;
   /** Monotonic clock, ms. */
   now(): number;
+  /** Wall clock: the date the prompt gives the booking tools (default the system clock; tests pin it). */
+  wallClock?: () => Date;
   timers: SessionTimers;
   log: Logger;
   /** Tunables (documented defaults in call-session.ts). */

@@ -1,25 +1,44 @@
 import { messageText, type ChatRequest } from './openai-wire';
+import { BOOKING_INTENTS } from './sandbox-booking-intents';
 import type { SandboxLlmReply } from './sandbox-llm-script';
+import { todayFromPrompt } from './spoken-dates';
 
 /**
  * How the sandbox model uses the platform's built-in tools, so a sandbox call exercises them from
  * the caller's words alone: each intent names the tool, the words that ask for it, the arguments it
  * draws from the conversation, and how it speaks the tool's output back. Deterministic, so tests
- * predict every word. Adding a tool (check_availability, book_appointment, …) is adding an intent
- * here (docs/design.md §7).
+ * predict every word. Adding a tool is adding an intent here (the booking tools' are in
+ * `sandbox-booking-intents.ts`; docs/design.md §7).
  */
 export interface ToolIntent {
   tool: string;
   /** The caller's words that ask for the tool. */
   asks: RegExp;
   /**
-   * The call to make from the caller's latest words, everything the caller said and the system
-   * prompt (the business's facts); or words to say instead when something the tool needs is
-   * missing (the model asks for it).
+   * The call to make (by default of this intent's tool); or words to say instead when something the
+   * tool needs is missing (the model asks for it); or undefined when the words are not for it after all.
    */
-  call(said: string, callerWords: string, system: string): { saying: string; args: Record<string, unknown> } | { ask: string };
-  /** What to say with the tool's successful output. */
-  speak(output: Record<string, unknown>): string;
+  call(words: IntentWords): ToolCallPlan | { ask: string } | undefined;
+  /** What to say with the tool's successful output (or a reply that calls the next tool). */
+  speak(output: Record<string, unknown>, words: IntentWords): string | SandboxLlmReply;
+}
+
+/** What an intent reads: the caller's latest words, everything they said, and the call's local date. */
+export interface IntentWords {
+  said: string;
+  callerWords: string;
+  /** `YYYY-MM-DD` from the prompt's "Today is …" line (booking offered), else undefined. */
+  today: string | undefined;
+  /** The system prompt (the business's facts: address, opening hours). */
+  system: string;
+}
+
+/** A tool call an intent decided on, and what the model says as it makes it. */
+export interface ToolCallPlan {
+  saying: string;
+  args: Record<string, unknown>;
+  /** Another tool than the intent's own (a change starts with find_appointments). */
+  tool?: string;
 }
 
 const URGENT = /\b(urgent|urgently|emergency|asap|right away)\b/i;
@@ -28,7 +47,7 @@ const NAME = /\b(?:[Tt]his is|[Mm]y name is|[Mm]y name's|I am|I'm|[Ii]t's)\s+([A
 const NUMBER = /(\+?\d[\d\s().-]{6,}\d)/;
 
 /** The caller's name, as the caller introduced themselves anywhere in the call. */
-function callerName(callerWords: string): string | undefined {
+export function callerName(callerWords: string): string | undefined {
   return NAME.exec(callerWords)?.[1];
 }
 
@@ -45,7 +64,7 @@ const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 export const TAKE_MESSAGE_INTENT: ToolIntent = {
   tool: 'take_message',
   asks: /\b(take|leave|pass on) a message\b/i,
-  call(said, callerWords) {
+  call({ said, callerWords }) {
     const name = callerName(callerWords);
     if (!name) return { ask: 'Of course. May I have your name, please?' };
     const phone = NUMBER.exec(said)?.[1];
@@ -61,7 +80,7 @@ export const TAKE_MESSAGE_INTENT: ToolIntent = {
 export const NOTIFY_TEAM_INTENT: ToolIntent = {
   tool: 'notify_team',
   asks: /\b(alert|notify|tell) (the |your )?(team|staff|owner)\b/i,
-  call: (said) => ({ saying: "I'll alert the team right now.", args: { message: said.trim(), urgent: true } }),
+  call: ({ said }) => ({ saying: "I'll alert the team right now.", args: { message: said.trim(), urgent: true } }),
   speak: () => "I've alerted the team, and someone will look at it as soon as they can. Is there anything else?",
 };
 
@@ -81,7 +100,7 @@ function detailsAskedFor(said: string, system: string): string {
 export const SEND_SMS_INTENT: ToolIntent = {
   tool: 'send_sms',
   asks: /\b(text|sms) me\b|\bsend me (a|that in a) text\b/i,
-  call: (said, _callerWords, system) => ({
+  call: ({ said, system }) => ({
     saying: "Sure, I'll text that to the number you're calling from.",
     args: { body: detailsAskedFor(said, system) },
   }),
@@ -104,7 +123,7 @@ function paymentFor(said: string): string {
 export const PAYMENT_LINK_INTENT: ToolIntent = {
   tool: 'send_payment_link',
   asks: /\b(payment link|link to pay|pay (?:by|with a) (?:card|link))\b/i,
-  call(said, callerWords) {
+  call({ said, callerWords }) {
     const match = AMOUNT.exec(said) ?? AMOUNT.exec(callerWords);
     if (!match) return { ask: 'Of course. How much is the payment for?' };
     const amount = Number(match[1] ?? match[2]);
@@ -115,22 +134,39 @@ export const PAYMENT_LINK_INTENT: ToolIntent = {
 };
 
 /** Every intent, in the order they are tried (a payment link before a plain text: "text me a payment link"). */
-export const TOOL_INTENTS: readonly ToolIntent[] = [TAKE_MESSAGE_INTENT, NOTIFY_TEAM_INTENT, PAYMENT_LINK_INTENT, SEND_SMS_INTENT];
+export const TOOL_INTENTS: readonly ToolIntent[] = [
+  TAKE_MESSAGE_INTENT,
+  NOTIFY_TEAM_INTENT,
+  PAYMENT_LINK_INTENT,
+  SEND_SMS_INTENT,
+  ...BOOKING_INTENTS,
+];
 
 const offers = (request: ChatRequest, tool: string) => request.tools?.some((t) => t.function.name === tool) ?? false;
 
-/** The tool call (or question) the caller's latest words ask for, when the request offers that tool. */
-export function toolIntentReply(request: ChatRequest, said: string): SandboxLlmReply | undefined {
-  const intent = TOOL_INTENTS.find((candidate) => candidate.asks.test(said) && offers(request, candidate.tool));
-  if (!intent) return undefined;
+/** What the intents read from a request: the latest caller words given, everything they said, today. */
+function intentWords(request: ChatRequest, said: string): IntentWords {
   const callerWords = request.messages
     .filter((m) => m.role === 'user')
     .map(messageText)
     .join('\n');
-  const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
-  const decided = intent.call(said, callerWords, system ? messageText(system) : '');
-  if ('ask' in decided) return { text: decided.ask };
-  return { text: decided.saying, toolCalls: [{ name: intent.tool, arguments: JSON.stringify(decided.args) }] };
+  const message = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
+  const system = message ? messageText(message) : '';
+  return { said, callerWords, today: message ? todayFromPrompt(system) : undefined, system };
+}
+
+/** The tool call (or question) the caller's latest words ask for, when the request offers that tool. */
+export function toolIntentReply(request: ChatRequest, said: string): SandboxLlmReply | undefined {
+  const words = intentWords(request, said);
+  for (const intent of TOOL_INTENTS) {
+    if (!intent.asks.test(said) || !offers(request, intent.tool)) continue;
+    const decided = intent.call(words);
+    if (decided === undefined) continue;
+    if ('ask' in decided) return { text: decided.ask };
+    if (!offers(request, decided.tool ?? intent.tool)) continue;
+    return { text: decided.saying, toolCalls: [{ name: decided.tool ?? intent.tool, arguments: JSON.stringify(decided.args) }] };
+  }
+  return undefined;
 }
 
 /**
@@ -151,5 +187,8 @@ export function toolResultReply(request: ChatRequest): SandboxLlmReply {
     return { text: `I'm sorry, that didn't work: ${first.charAt(0).toLowerCase()}${first.slice(1)}. Could you try again a little later?` };
   }
   const intent = TOOL_INTENTS.find((candidate) => candidate.tool === asked?.function.name);
-  return { text: intent ? intent.speak(output) : 'All done. Is there anything else I can help you with?' };
+  if (!intent) return { text: 'All done. Is there anything else I can help you with?' };
+  const lastWords = [...request.messages].reverse().find((m) => m.role === 'user');
+  const spoken = intent.speak(output, intentWords(request, lastWords ? messageText(lastWords).trim() : ''));
+  return typeof spoken === 'string' ? { text: spoken } : spoken;
 }

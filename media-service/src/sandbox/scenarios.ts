@@ -226,6 +226,56 @@ export const PAY = oneRequest(
   'Asks to be texted a payment link for a $45 deposit (send_payment_link), then says goodbye.',
 );
 
+/** Waits for the assistant to finish the tool's round (its line, the tool, then the result spoken). */
+const afterTool = () => step.waitForAssistant({ quietMs: 1500 });
+
+/**
+ * Lets the greeting play to its end, notices included: a question asked while the notice plays is
+ * held over and joins the caller's next words as one turn.
+ */
+const afterGreeting = () => step.waitForAssistant({ quietMs: 1500, timeoutMs: 12_000 });
+
+/** Says goodbye once the assistant has answered, then hangs up. */
+const goodbyeSteps = (): ScenarioStep[] => [
+  step.say("No, that's all. Thanks, goodbye!"),
+  step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
+  step.hangup(),
+];
+
+/** Asks what is free on Friday, books Friday at 10am as Sam Lee (check_availability, book_appointment), then says goodbye. */
+export const BOOK = scenario(
+  'book',
+  [
+    afterGreeting(),
+    step.say('Hi, what times do you have on Friday?'),
+    afterTool(),
+    step.say('Can I book an appointment on Friday at 10am? This is Sam Lee.'),
+    afterTool(),
+    ...goodbyeSteps(),
+  ],
+  { description: 'Asks what is free on Friday, books Friday at 10am as Sam Lee (check_availability, book_appointment), says goodbye.' },
+);
+
+/** Moves their one upcoming appointment to Monday at 2pm (find_appointments, reschedule_appointment), then says goodbye. */
+export const RESCHEDULE = scenario(
+  'reschedule',
+  [
+    afterGreeting(),
+    step.say('Hi, this is Sam Lee. I need to move my appointment to Monday at 2pm.'),
+    // Two tool rounds: the lookup, then the move.
+    afterTool(),
+    ...goodbyeSteps(),
+  ],
+  { description: 'Moves their one upcoming appointment to Monday at 2pm (find_appointments, reschedule_appointment), says goodbye.' },
+);
+
+/** Cancels their one upcoming appointment (find_appointments, cancel_appointment), then says goodbye. */
+export const CANCEL = scenario(
+  'cancel',
+  [afterGreeting(), step.say('Hi, this is Sam Lee. Please cancel my appointment.'), afterTool(), ...goodbyeSteps()],
+  { description: 'Cancels their one upcoming appointment (find_appointments, cancel_appointment), says goodbye.' },
+);
+
 /**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
@@ -239,6 +289,9 @@ export const SANDBOX_SCENARIOS = {
   message: MESSAGE,
   'text-me': TEXT_ME,
   pay: PAY,
+  book: BOOK,
+  reschedule: RESCHEDULE,
+  cancel: CANCEL,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

@@ -2,7 +2,12 @@ import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
 import { offeredBuiltins, type CallBackEnds, type OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { LlmToolDefinition } from '../ports/language-model';
+import { bookAppointment } from './book-appointment';
+import { cancelAppointment } from './cancel-appointment';
+import { checkAvailability } from './check-availability';
+import { findAppointments } from './find-appointments';
 import { notifyTeam } from './notify-team';
+import { rescheduleAppointment } from './reschedule-appointment';
 import { sendPaymentLink } from './send-payment-link';
 import { sendSms } from './send-sms';
 import { takeMessage } from './take-message';
@@ -39,11 +44,20 @@ const CALL_CONTROL_TOOLS: readonly CallControlTool[] = [
 ];
 
 /**
- * The built-in tools that run a back end, one module each. Adding one (check_availability,
- * book_appointment, …) is a module exporting a {@link BuiltinTool}, its flag in
+ * The built-in tools that run a back end, one module each. Adding one (send_sms, …) is a module exporting a {@link BuiltinTool}, its flag in
  * `offeredBuiltins` (with its prompt line), its name in `RESERVED_TOOL_NAMES`, and an entry here.
  */
-export const ACTION_TOOLS: readonly BuiltinTool<any>[] = [takeMessage, notifyTeam, sendSms, sendPaymentLink];
+export const ACTION_TOOLS: readonly BuiltinTool<any>[] = [
+  takeMessage,
+  notifyTeam,
+  checkAvailability,
+  bookAppointment,
+  findAppointments,
+  cancelAppointment,
+  rescheduleAppointment,
+  sendSms,
+  sendPaymentLink,
+];
 
 /** What one call offers: the definitions sent to the model, and the tools the runner may execute. */
 export interface OfferedTools {

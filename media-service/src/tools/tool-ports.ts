@@ -1,7 +1,10 @@
+import { BookingRepository } from '../../../shared/db/booking-repository';
+import { BusinessRepository } from '../../../shared/db/business-repository';
 import type { Db } from '../../../shared/db/client';
 import type { IdAllocator } from '../../../shared/db/ids';
 import { MessageRepository } from '../../../shared/db/message-repository';
 import type { Logger } from '../../../shared/log';
+import { BookingService } from '../../../shared/services/booking-service';
 import { MessageService } from '../../../shared/services/message-service';
 import { LogTeamNotifier } from '../adapters/log-team-notifier';
 import type { ToolPorts } from './tool-types';
@@ -11,14 +14,23 @@ export type ToolSenders = Pick<ToolPorts, 'sms' | 'payments'>;
 
 /**
  * The built-in tools' back ends every composition (the media runtime, the test stack, the
- * benchmark) builds the same way: messages in the table, texts and payment pages through `senders`, team notices as
- * log lines until the email sender exists (adapters/log-team-notifier.ts).
+ * benchmark) builds the same way: messages and bookings in the table, texts and payment pages
+ * through `senders`, team notices as log lines until the email sender exists
+ * (adapters/log-team-notifier.ts). `now` is the wall clock the booking rules read (minimum notice,
+ * horizon, "upcoming"); tests pin it.
  */
-export function tableBackedToolPorts(db: Db, ids: Pick<IdAllocator, 'nextId'>, log: Logger, senders: ToolSenders): ToolPorts {
+export function tableBackedToolPorts(
+  db: Db,
+  ids: Pick<IdAllocator, 'nextId'>,
+  log: Logger,
+  senders: ToolSenders,
+  now: () => Date = () => new Date(),
+): ToolPorts {
   return {
     messages: new MessageService({ messages: new MessageRepository(db), ids, now: () => new Date() }),
     team: new LogTeamNotifier(log),
     sms: senders.sms,
     ...(senders.payments && { payments: senders.payments }),
+    bookings: new BookingService({ businesses: new BusinessRepository(db), bookings: new BookingRepository(db), ids, now }),
   };
 }

@@ -14,7 +14,7 @@ export interface RequestedTool {
 /** What one call's tools need: the tools it offers, who the call is, the clock and timers. */
 export interface ToolRunnerDeps {
   tools: readonly BuiltinTool<any>[];
-  context: Omit<ToolContext, 'signal' | 'invocation'>;
+  context: Omit<ToolContext, 'signal' | 'invocation' | 'knownBookings'>;
   /** Monotonic clock, ms. */
   now: () => number;
   /** Clock ms of the call's start (`at_ms` is relative to it). */
@@ -36,6 +36,7 @@ export class ToolRunner {
   readonly #d: ToolRunnerDeps;
   readonly #actions: ToolAction[] = [];
   readonly #closed = new AbortController();
+  readonly #knownBookings = new Set<number>();
   #dropped = 0;
   #invocations = 0;
 
@@ -45,10 +46,21 @@ export class ToolRunner {
 
   /** Runs the tool a model asked for; resolves with the JSON text the model gets back (never rejects). */
   async run(call: RequestedTool): Promise<string> {
+    return (await this.runWithLine(call)).output;
+  }
+
+  /**
+   * {@link run}, with the call transcript's line for it: the tool's name and its short result
+   * (ids, counts, yes/no), or that it failed; never its arguments.
+   */
+  async runWithLine(call: RequestedTool): Promise<{ output: string; line: string }> {
     const at = this.#d.now();
     const outcome = await this.#outcome(call);
     this.record(call, outcome.ok ? { ok: true, result: outcome.result.summary } : outcome, at);
-    return JSON.stringify(outcome.ok ? outcome.result.output : { error: outcome.error });
+    return {
+      output: JSON.stringify(outcome.ok ? outcome.result.output : { error: outcome.error }),
+      line: clipActionText(outcome.ok ? `${call.name}: ${outcome.result.summary}` : `${call.name} failed`),
+    };
   }
 
   /**
@@ -95,7 +107,12 @@ export class ToolRunner {
     let timer: unknown;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = this.#d.timers.setTimeout(() => resolve('timeout'), tool.timeoutMs)));
     try {
-      const context = { ...this.#d.context, signal: controller.signal, invocation: ++this.#invocations };
+      const context = {
+        ...this.#d.context,
+        knownBookings: this.#knownBookings,
+        signal: controller.signal,
+        invocation: ++this.#invocations,
+      };
       const result = await Promise.race([tool.execute(args.value, context), timedOut]);
       if (result !== 'timeout') return { ok: true, result };
       this.#d.log.warn('call.tool.timeout', { call_id: this.#d.context.callId, tool: tool.definition.name, timeout_ms: tool.timeoutMs });

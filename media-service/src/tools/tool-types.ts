@@ -3,6 +3,7 @@ import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
 import type { OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { Message } from '../../../shared/domain/message';
+import type { BookingService } from '../../../shared/services/booking-service';
 import type { NewMessage } from '../../../shared/services/message-service';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { PaymentLinks } from '../ports/payment-links';
@@ -22,6 +23,8 @@ export interface ToolPorts {
   sms: SmsSender;
   /** Hosted payment pages (Stripe; the sandbox payment server locally); absent, no call is offered payment links (benchmarks). */
   payments?: PaymentLinks;
+  /** The booking use cases the booking tools call (shared/services/booking-service.ts). */
+  bookings: Pick<BookingService, 'checkAvailability' | 'book' | 'findByPhone' | 'get' | 'cancel' | 'reschedule'>;
 }
 
 /** What a tool knows of the call it runs on: who, for which business, and the ports. */
@@ -42,6 +45,11 @@ export interface ToolContext {
   ports: ToolPorts;
   /** This tool call's number on the call (1, 2, …): with the call id, it names one invocation (idempotency keys). */
   invocation: number;
+  /**
+   * Bookings this call made or found with find_appointments (kept by the call's runner): besides
+   * those under the caller's own number, the only ones its tools may cancel or move.
+   */
+  knownBookings: Set<number>;
   /** Aborted when the tool times out or the call ends; pass it to every back-end call. */
   signal: AbortSignal;
 }

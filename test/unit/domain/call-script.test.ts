@@ -143,12 +143,12 @@ describe('buildSystemPrompt', () => {
   );
 
   it.each([
-    { builtin: {}, teamEmail: 'desk@acme.test', expected: ['end_call', 'take_message', 'notify_team'] },
-    { builtin: {}, teamEmail: '', expected: ['end_call', 'take_message'] },
-    { builtin: { messages: false }, teamEmail: 'desk@acme.test, owner@acme.test', expected: ['end_call', 'notify_team'] },
-    { builtin: { team_messages: false, end_call: false }, teamEmail: 'desk@acme.test', expected: ['take_message'] },
-    { builtin: { messages: false, team_messages: false }, teamEmail: 'not an address', expected: ['end_call'] },
-    { builtin: { sms: true }, teamEmail: '', expected: ['end_call', 'take_message', 'send_sms'] },
+    { builtin: { booking: false }, teamEmail: 'desk@acme.test', expected: ['end_call', 'take_message', 'notify_team'] },
+    { builtin: { booking: false }, teamEmail: '', expected: ['end_call', 'take_message'] },
+    { builtin: { booking: false, messages: false }, teamEmail: 'desk@acme.test, owner@acme.test', expected: ['end_call', 'notify_team'] },
+    { builtin: { booking: false, team_messages: false, end_call: false }, teamEmail: 'desk@acme.test', expected: ['take_message'] },
+    { builtin: { booking: false, messages: false, team_messages: false }, teamEmail: 'not an address', expected: ['end_call'] },
+    { builtin: { booking: false, sms: true }, teamEmail: '', expected: ['end_call', 'take_message', 'send_sms'] },
   ])('names exactly the message tools offered (builtin $builtin, team email "$teamEmail")', ({ builtin, teamEmail, expected }) => {
     // Arrange
     const input = scriptInput({
@@ -188,6 +188,33 @@ describe('buildSystemPrompt', () => {
       );
     },
   );
+
+  const BOOKING_TOOLS = ['check_availability', 'book_appointment', 'find_appointments', 'cancel_appointment', 'reschedule_appointment'];
+
+  it.each([true, false])('offers the five booking tools and names them in the prompt exactly when booking is %s', (booking) => {
+    // Arrange
+    const input = scriptInput({ config: config({ builtin: { booking } } as AssistantConfigInput), profile: acme });
+    // Act
+    const prompt = buildSystemPrompt(input);
+    const tools = offeredTools(input.config, input.profile).definitions.map((tool) => tool.name);
+    // Assert
+    for (const name of BOOKING_TOOLS) {
+      expect(tools.includes(name)).toBe(booking);
+      expect(prompt.includes(name)).toBe(booking);
+    }
+  });
+
+  it("tells the model today's date and time in the business's zone when booking is offered", () => {
+    // Arrange: 2026-11-26 04:30 UTC is still Wednesday evening in New York
+    const profile = { ...acme, timezone: 'America/New_York' };
+    const now = new Date('2026-11-26T04:30:00Z');
+    // Act
+    const prompt = buildSystemPrompt(scriptInput({ profile, now }));
+    const off = buildSystemPrompt(scriptInput({ profile, now, config: config({ builtin: { booking: false } } as AssistantConfigInput) }));
+    // Assert
+    expect(prompt).toContain("Today is Wednesday 2026-11-25 and the time is 23:30 in the business's time zone (America/New_York).");
+    expect(off).not.toContain('Today is');
+  });
 
   it('names the configured language', () => {
     // Arrange / Act
