@@ -1,5 +1,6 @@
 import { messageText, type ChatRequest } from './openai-wire';
 import type { SandboxLlmReply } from './sandbox-llm-script';
+import { customToolReply, speakCustomResult } from './sandbox-custom-tools';
 
 /**
  * How the sandbox model uses the platform's built-in tools, so a sandbox call exercises them from
@@ -72,11 +73,12 @@ const offers = (request: ChatRequest, tool: string) => request.tools?.some((t) =
 /** The tool call (or question) the caller's latest words ask for, when the request offers that tool. */
 export function toolIntentReply(request: ChatRequest, said: string): SandboxLlmReply | undefined {
   const intent = TOOL_INTENTS.find((candidate) => candidate.asks.test(said) && offers(request, candidate.tool));
-  if (!intent) return undefined;
   const callerWords = request.messages
     .filter((m) => m.role === 'user')
     .map(messageText)
     .join('\n');
+  // A business's own tools, when no built-in is asked for (sandbox-custom-tools.ts has the rule).
+  if (!intent) return customToolReply(request, said, callerWords);
   const decided = intent.call(said, callerWords);
   if ('ask' in decided) return { text: decided.ask };
   return { text: decided.saying, toolCalls: [{ name: intent.tool, arguments: JSON.stringify(decided.args) }] };
@@ -100,5 +102,5 @@ export function toolResultReply(request: ChatRequest): SandboxLlmReply {
     return { text: `I'm sorry, that didn't work: ${first.charAt(0).toLowerCase()}${first.slice(1)}. Could you try again a little later?` };
   }
   const intent = TOOL_INTENTS.find((candidate) => candidate.tool === asked?.function.name);
-  return { text: intent ? intent.speak(output) : 'All done. Is there anything else I can help you with?' };
+  return { text: intent ? intent.speak(output) : speakCustomResult(output) };
 }

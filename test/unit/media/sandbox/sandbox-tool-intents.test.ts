@@ -91,7 +91,19 @@ describe('the sandbox model and the built-in tools', () => {
       '{"error":"The message system did not answer, so the message was not saved. Apologise, and ask the caller to call back later."}',
       "I'm sorry, that didn't work: the message system did not answer, so the message was not saved. Could you try again a little later?",
     ],
-    ['a tool it does not know', 'lookup_order', '{"status":"shipped"}', 'All done. Is there anything else I can help you with?'],
+    [
+      "a business's own tool: its plain fields",
+      'lookup_order',
+      '{"status":"shipped","delivery_date":"2026-11-28","items":[1]}',
+      'Here is what I found. status: shipped; delivery date: 2026-11-28. Is there anything else I can help you with?',
+    ],
+    [
+      "a business's own tool: its result line as it is",
+      'lookup_order',
+      '{"result":"Order AB1234 ships tomorrow."}',
+      'Order AB1234 ships tomorrow. Is there anything else I can help you with?',
+    ],
+    ["a business's own tool with nothing to say", 'lookup_order', '{"items":[]}', 'All done. Is there anything else I can help you with?'],
   ])('speaks the result back: %s', (_name, tool, output, text) => {
     // Arrange
     const asked = {
