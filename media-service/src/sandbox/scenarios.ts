@@ -202,12 +202,13 @@ export const MESSAGE = scenario(
 export const TOOL = scenario(
   'tool',
   [
-    step.waitForAssistant({ timeoutMs: 8000 }),
+    // 1.5 s of quiet: an assistant with the AI disclosure or recording notice says it before the greeting.
+    step.waitForAssistant({ quietMs: 1500, timeoutMs: 10_000 }),
     step.say("Hi, this is Jordan Lee. Please lookup order AB1234 for me: what's the status and delivery date?"),
     // "Let me check that for you.", the tool runs (a filler if it takes over a second), then its answer.
-    step.waitForAssistant({ quietMs: 1500 }),
+    step.waitForAssistant({ quietMs: 2500, timeoutMs: 20_000 }),
     step.say("No, that's all. Thanks, goodbye!"),
-    step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
+    step.waitForAssistant({ quietMs: 1000, timeoutMs: 6000 }),
     step.hangup(),
   ],
   { description: 'Asks for the status of order AB1234 (a custom tool such as lookup_order), hears the answer, then says goodbye.' },
