@@ -9,6 +9,9 @@
  * Env: BENCH_TOOL_RUNS (500 sequential), BENCH_TOOL_CONCURRENCY (50), BENCH_TOOL_ROUNDS (10).
  */
 import { realTimers } from '../media-service/src/call/session-defaults';
+import { TwilioSms } from '../media-service/src/adapters/twilio-sms';
+import { SandboxCarrier } from '../media-service/src/sandbox/carrier';
+import { CallAllowance } from '../media-service/src/tools/call-allowance';
 import { ToolRunner } from '../media-service/src/tools/tool-runner';
 import { offeredTools } from '../media-service/src/tools/registry';
 import { tableBackedToolPorts } from '../media-service/src/tools/tool-ports';
@@ -36,17 +39,28 @@ const summary = (values: number[]) =>
 
 async function main(): Promise<void> {
   // Normal priority: here DynamoDB Local is the back end being measured, not a bystander as in bench:calls.
-  const dynamo = await startDynamoDbLocal();
+  const [dynamo, carrier] = await Promise.all([startDynamoDbLocal(), SandboxCarrier.start({ log: silentLogger })]);
   try {
     const db = createDb({ tableName: 'bench-actions', region: 'local', endpoint: dynamo.endpoint });
     await ensureTable(db);
-    const ports = tableBackedToolPorts(db, new IdAllocator(db), silentLogger);
+    const sms = new TwilioSms({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
+    const ports = tableBackedToolPorts(db, new IdAllocator(db), silentLogger, { sms });
     const config = defaultAssistantConfig();
     const profile = { ...defaultBusinessProfile(), display_name: 'Acme Plumbing', team_emails: ['desk@acme.test'] };
     const runnerFor = (callId: number) =>
       new ToolRunner({
         tools: offeredTools(config, profile).actions,
-        context: { businessId: 1, callId, assistantId: 2, partyNumber: '+14155550199', profile, config, ports },
+        context: {
+          businessId: 1,
+          callId,
+          assistantId: 2,
+          partyNumber: '+14155550199',
+          businessNumber: '+15550100001',
+          allowance: new CallAllowance(),
+          profile,
+          config,
+          ports,
+        },
         now: () => performance.now(),
         t0: performance.now(),
         timers: realTimers,
@@ -72,7 +86,7 @@ async function main(): Promise<void> {
     console.log(`  one call at a time: ${summary(sequential)}`);
     console.log(`  ${CONCURRENCY} calls at once: ${summary(concurrent)}`);
   } finally {
-    await dynamo.stop();
+    await Promise.all([dynamo.stop(), carrier.close()]);
   }
 }
 

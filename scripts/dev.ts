@@ -24,6 +24,9 @@ async function main(): Promise<void> {
   console.log(
     `Call engine: ${media.mediaUrl} (sandbox carrier ${media.carrierUrl}, sandbox Deepgram ${media.deepgramUrl}, OpenAI ${media.openAiUrl})`,
   );
+  console.log(
+    `Payment links: sandbox payment server ${media.paymentsUrl} (the Stripe wire; pages at /pay/<id>, every session at /sandbox/checkout-sessions). A business without its own key uses the sandbox test key.`,
+  );
   printTasks(media, mediaTasks);
   console.log('Sweeper: every minute in this process (SWEEP_EVERY_MS, SWEEP_STALE_HEARTBEAT_MS, … shorten it).');
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');

@@ -5,6 +5,7 @@ import type { CoreDeps } from '../../functions/lib/deps';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
+import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps } from '../../media-service/src/call/session-types';
@@ -53,7 +54,8 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     now: () => new Date(),
     newEventId: () => randomUUID(),
   });
-  const telephony = new TwilioTelephony({ accountSid: urls.accountSid, authToken: urls.authToken, baseUrl: urls.carrierUrl });
+  const account = { accountSid: urls.accountSid, authToken: urls.authToken, baseUrl: urls.carrierUrl };
+  const telephony = new TwilioTelephony(account);
   const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
   const deps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: urls.fluxUrl, log }),
@@ -65,7 +67,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     calls: core.callRepo,
     assistants: core.assistantRepo,
     businesses: core.businesses,
-    toolPorts: tableBackedToolPorts(core.db, core.ids, log),
+    toolPorts: tableBackedToolPorts(core.db, core.ids, log, { sms: new TwilioSms(account) }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
     log,

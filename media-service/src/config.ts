@@ -68,6 +68,22 @@ export const MediaConfigSchema = v.object({
   /** Empty: the in-process sandbox OpenAI. */
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText,
+  /**
+   * Payment links: the sandbox payment server instead of Stripe, and its documented test key for
+   * every business that set no key of its own (local stack and tests only). Off, a business is
+   * offered payment links only once it set its own Stripe key.
+   */
+  SANDBOX_PAYMENTS: flag('false'),
+  /** Where the Stripe SDK goes (empty: Stripe's API); with SANDBOX_PAYMENTS, a sandbox payment server already running. */
+  STRIPE_API_URL: v.pipe(
+    optionalText,
+    v.check(
+      (url) => url === undefined || /^https?:\/\/[^/]+\/?$/.test(url),
+      'STRIPE_API_URL must be an origin like https://api.stripe.com',
+    ),
+  ),
+  /** Where a caller lands after paying on the hosted page (empty: Stripe's own confirmation). */
+  PAYMENT_SUCCESS_URL: optionalText,
   /** Local development only: custom LLM URLs on loopback/private networks (never on AWS). */
   ALLOW_PRIVATE_URLS: flag('false'),
   /**

@@ -22,7 +22,7 @@ export type MediaTaskMessage = v.InferOutput<typeof MediaTaskMessageSchema>;
 /**
  * The child's environment beyond the media service's own (`localMediaEnv`): where the sandbox
  * servers run (in the parent, shared by every child) is passed in the standard
- * DEEPGRAM_BASE_URL, OPENAI_BASE_URL and TWILIO_BASE_URL; this names the child in its log lines.
+ * DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL and STRIPE_API_URL; this names the child in its log lines.
  */
 export const MEDIA_TASK_NUMBER = 'MEDIA_TASK_NUMBER';
 

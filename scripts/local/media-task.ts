@@ -2,12 +2,13 @@ import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../../media-service/src/adapters/openai-speech-to-text';
+import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { readMediaConfig, type MediaConfig } from '../../media-service/src/config';
 import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
 import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import type { Logger } from '../../shared/log';
-import type { MediaProviders } from '../../media-service/src/server/providers';
+import { paymentsTarget, type MediaProviders } from '../../media-service/src/server/providers';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { LocalSecretBox } from '../../shared/security/secret-box';
@@ -36,21 +37,26 @@ const parentEventBus: EventBus = {
   publish: (events: CallEvent[]) => send({ type: 'events', events }),
 };
 
-/** The adapters, pointed at the sandbox servers the parent runs (one board, one carrier for every child). */
+/** The adapters, pointed at the sandbox servers the parent runs (one board, one carrier, one payment server for every child). */
 function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProviders {
-  const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, SANDBOX_AUTH_TOKEN } = config;
-  if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !SANDBOX_AUTH_TOKEN)
-    throw new Error('A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL and SANDBOX_AUTH_TOKEN (set by npm run dev).');
+  const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL, SANDBOX_AUTH_TOKEN } = config;
+  if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !STRIPE_API_URL || !SANDBOX_AUTH_TOKEN)
+    throw new Error(
+      'A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL and SANDBOX_AUTH_TOKEN (set by npm run dev).',
+    );
   const deepgram = { apiKey: 'sandbox', baseUrl: DEEPGRAM_BASE_URL, log };
+  const carrier = { accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL };
   return {
     stt: new DeepgramSpeechToText(deepgram),
     tts: new DeepgramTextToSpeech(deepgram),
     openaiStt: { stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }), label: 'sandbox' },
     openai: { apiKey: 'sk-sandbox', baseURL: OPENAI_BASE_URL },
     realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
-    telephony: new TwilioTelephony({ accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL }),
+    telephony: new TwilioTelephony(carrier),
+    sms: new TwilioSms(carrier),
     twilioAuthToken: SANDBOX_AUTH_TOKEN,
     labels: { stt: 'sandbox', tts: 'sandbox', llm: 'sandbox', telephony: 'sandbox' },
+    payments: paymentsTarget(config),
     close: async () => undefined,
   };
 }

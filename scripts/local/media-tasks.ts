@@ -7,6 +7,7 @@ import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler
 import { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
 import { DeepgramSandboxServer } from '../../media-service/src/sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../../media-service/src/sandbox/openai-server';
+import { PaymentsSandboxServer } from '../../media-service/src/sandbox/payments-server';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
 import { mediaLogger } from '../../media-service/src/server/media-runtime';
 import type { Logger } from '../../shared/log';
@@ -73,9 +74,10 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
   const notice = options.notice ?? ((line: string) => console.error(line));
   const proxy = await startRoundRobinProxy([], options.port);
   const board = new TranscriptBoard();
-  const [deepgram, openai, carrier] = await Promise.all([
+  const [deepgram, openai, payments, carrier] = await Promise.all([
     DeepgramSandboxServer.start({ board }),
     OpenAiSandboxServer.start({ board }),
+    PaymentsSandboxServer.start(),
     SandboxCarrier.start({
       authToken: info.sandboxAuthToken,
       utterances: board,
@@ -95,11 +97,12 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
     DEEPGRAM_BASE_URL: deepgram.baseUrl,
     OPENAI_BASE_URL: openai.baseUrl,
     TWILIO_BASE_URL: carrier.baseUrl,
+    STRIPE_API_URL: payments.baseUrl,
     ...(options.heartbeatMs !== undefined && { [LOCAL_HEARTBEAT_MS]: String(options.heartbeatMs) }),
   };
   const closeServers = async () => {
     await proxy.close();
-    await Promise.all([carrier.close(), deepgram.close(), openai.close()]);
+    await Promise.all([carrier.close(), deepgram.close(), openai.close(), payments.close()]);
   };
   const state = { stopping: false };
   const started = await Promise.allSettled(
@@ -122,6 +125,7 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
     carrier,
     deepgramUrl: deepgram.baseUrl,
     openAiUrl: openai.baseUrl,
+    paymentsUrl: payments.baseUrl,
     async stop() {
       state.stopping = true;
       // Children drain first, while the proxy and the carrier still carry their calls' last words.

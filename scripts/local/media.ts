@@ -50,6 +50,8 @@ export interface LocalMedia {
   carrier: SandboxCarrier;
   deepgramUrl: string;
   openAiUrl: string;
+  /** The sandbox payment server: what the Stripe SDK calls, and where the payment pages live. */
+  paymentsUrl: string;
   /** Drains running calls (a few seconds at most locally), then closes every server. */
   stop(): Promise<void>;
 }
@@ -91,6 +93,7 @@ export function localMediaEnv(info: LocalStackInfo, settings: LocalMediaSettings
     STREAM_TOKEN_SECRET: settings.streamTokenSecret,
     ALLOW_PRIVATE_URLS: 'true',
     SANDBOX_CARRIER: 'true',
+    SANDBOX_PAYMENTS: 'true',
     SANDBOX_AUTH_TOKEN: info.sandboxAuthToken,
     DRAIN_TIMEOUT_MS: '5000',
     OUTBOUND_WAIT_S: '2',
@@ -147,6 +150,7 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
     carrier: providers.carrier!,
     deepgramUrl: providers.deepgramSandbox!.baseUrl,
     openAiUrl: providers.openai.baseURL!,
+    paymentsUrl: providers.paymentsSandbox!.baseUrl,
     async stop() {
       await runtime.shutdown();
       await providers.close();

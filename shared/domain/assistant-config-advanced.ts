@@ -27,7 +27,15 @@ export const AdvancedCfgSchema = strictDict({
   recording: v.optional(v.boolean(), true),
   recording_notice: v.optional(v.boolean(), true),
   ai_disclosure: v.optional(v.boolean(), true),
-  waivers: v.optional(recordField(recordField(WaiverValueSchema, 20), 20), {}),
+  waivers: v.optional(
+    v.pipe(
+      recordField(recordField(WaiverValueSchema, 20), 20),
+      v.metadata({
+        description: 'Reserved: stored and returned exactly as sent, with no behaviour yet (README "What happens on a call").',
+      }),
+    ),
+    {},
+  ),
   interrupt_min_words: v.optional(intField({ ge: 1, le: 5 }), 1),
   background: v.optional(v.picklist(BACKGROUND_SOUNDS), 'off'),
   voicemail_detection: v.optional(v.boolean(), true),
@@ -42,6 +50,15 @@ export const AdvancedCfgSchema = strictDict({
   greet_after_silence_s: v.optional(intField({ ge: 0, le: 15 }), 0),
   keypad: v.optional(v.boolean(), true),
   redact: v.optional(listField(v.picklist(REDACT_KINDS), 5), []),
-  keep_days: v.optional(intField({ ge: 0, le: 3650 }), 0),
+  keep_days: v.optional(
+    v.pipe(
+      intField({ ge: 0, le: 3650 }),
+      v.metadata({
+        description:
+          "Days after a call ends that its record, transcript and recording are deleted (the call's `expires_at`); 0 keeps them.",
+      }),
+    ),
+    0,
+  ),
   server_events: v.optional(listField(v.picklist(SERVER_EVENT_KINDS), 3), []),
 });

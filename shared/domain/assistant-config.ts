@@ -55,9 +55,9 @@ export function variablesField() {
 }
 
 const LANGUAGE_DESCRIPTION =
-  'The language the assistant speaks and hears: ' +
-  LANGUAGES.map((l) => `${l.code} (${l.name}${l.voice === null ? ', live mode only' : ''})`).join(', ') +
-  '; a region may follow (en-US, es-MX). It picks the recogniser, the voice and the fixed lines (README "Languages"); anything else is a 422.';
+  'The language the assistant speaks and hears (recogniser with `transcriber.provider: deepgram`; default voice in standard mode): ' +
+  LANGUAGES.map((l) => `${l.code} ${l.name} (${l.flux}; ${l.voice ?? 'no Aura-2 voice: live mode only, in `live_voice`'})`).join(', ') +
+  '; a region may follow (en-US, es-MX). With `transcriber.provider: openai` the OpenAI transcriber is told the language. It also picks the fixed lines (notices, fallback, fillers); anything else is a 422 listing the supported languages (README "Languages").';
 
 /** The AssistantConfig fields before `model`, in the spec's order (stored and returned forms). */
 const CONFIG_HEAD = {
@@ -146,8 +146,21 @@ export function splitCustomKey(parsed: ParsedConfigInput): { config: AssistantCo
  * const { config, customKey } = parseAssistantConfig(body.config, ['body', 'config']);
  */
 export function parseAssistantConfig(input: unknown, loc: Loc): { config: AssistantConfig; customKey: string | undefined } {
-  const { config: parsed, customKey } = splitCustomKey(parseWith(AssistantConfigSchema, input, loc));
-  const config = applySpeechDefaults(parsed, input);
+  return completeAssistantConfig(parseWith(AssistantConfigSchema, input, loc), input, loc);
+}
+
+/**
+ * The checks after the schema, for a config parsed inside a larger body (POST and PATCH
+ * /assistants): the custom key split out, the speech defaults and settings (`input` is the config
+ * as sent, to tell a left-out `transcriber.model` from a sent one), the size limit.
+ */
+export function completeAssistantConfig(
+  parsed: ParsedConfigInput,
+  input: unknown,
+  loc: Loc,
+): { config: AssistantConfig; customKey: string | undefined } {
+  const { config: split, customKey } = splitCustomKey(parsed);
+  const config = applySpeechDefaults(split, input);
   const speech = checkSpeechSettings(config, loc);
   if (speech.length > 0) throw new ValidationError(speech);
   checkConfigSize(config, loc);

@@ -1,11 +1,5 @@
 import * as v from 'valibot';
-import {
-  AssistantConfigSchema,
-  AssistantConfigViewSchema,
-  checkConfigSize,
-  splitCustomKey,
-  type AssistantConfig,
-} from './assistant-config';
+import { AssistantConfigSchema, AssistantConfigViewSchema, completeAssistantConfig, type AssistantConfig } from './assistant-config';
 import { TEMPLATE_NAMES, type TemplateName } from './templates';
 import { MAX_LIST_OFFSET, pageQueryFields, parseListQuery } from './paging';
 import { idField, intField, parseWith, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
@@ -94,10 +88,12 @@ export interface UpdateAssistantInput {
   customKey?: string;
 }
 
-/** `{config, customKey?}` from a parsed config, leaving `customKey` out when none was sent. */
-function configParts(parsed: v.InferOutput<typeof AssistantConfigSchema>): { config: AssistantConfig; customKey?: string } {
-  const { config, customKey } = splitCustomKey(parsed);
-  checkConfigSize(config, ['body', 'config']);
+/**
+ * `{config, customKey?}` from a parsed config (`sent`: the config as the client sent it), with the
+ * speech defaults and checks and the size limit applied; `customKey` left out when none was sent.
+ */
+function configParts(parsed: v.InferOutput<typeof AssistantConfigSchema>, sent: unknown): { config: AssistantConfig; customKey?: string } {
+  const { config, customKey } = completeAssistantConfig(parsed, sent, ['body', 'config']);
   return customKey === undefined ? { config } : { config, customKey };
 }
 
@@ -108,7 +104,7 @@ function configParts(parsed: v.InferOutput<typeof AssistantConfigSchema>): { con
 export function parseCreateAssistantBody(input: unknown): CreateAssistantInput {
   const body = parseWith(CreateAssistantBodySchema, input, ['body']);
   const base = { name: body.name, template: body.template };
-  return body.config === null ? { ...base, config: null } : { ...base, ...configParts(body.config) };
+  return body.config === null ? { ...base, config: null } : { ...base, ...configParts(body.config, sentConfig(input)) };
 }
 
 /**
@@ -118,5 +114,10 @@ export function parseCreateAssistantBody(input: unknown): CreateAssistantInput {
 export function parseUpdateAssistantBody(input: unknown): UpdateAssistantInput {
   const body = parseWith(UpdateAssistantBodySchema, input, ['body']);
   const result: UpdateAssistantInput = body.name === undefined ? {} : { name: body.name };
-  return body.config === undefined ? result : { ...result, ...configParts(body.config) };
+  return body.config === undefined ? result : { ...result, ...configParts(body.config, sentConfig(input)) };
+}
+
+/** The `config` of a body as sent (the schema already checked it is an object). */
+function sentConfig(input: unknown): unknown {
+  return (input as { config?: unknown }).config;
 }

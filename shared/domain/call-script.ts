@@ -18,6 +18,16 @@ export interface CallScriptInput {
   /** Rendered summaries of this caller's earlier calls (`advanced.memory`), or ''. */
   memory: string;
   direction: 'inbound' | 'outbound';
+  /** What the process's back ends can do for this business (default: nothing beyond the config and profile). */
+  backEnds?: CallBackEnds;
+}
+
+/**
+ * What a call's back ends can do for the business, beyond what its config and profile say:
+ * payment links need a payment provider key (its own, or the local stack's sandbox key).
+ */
+export interface CallBackEnds {
+  paymentLinks: boolean;
 }
 
 /** The derived script. */
@@ -61,6 +71,8 @@ export interface OfferedBuiltins {
   transfer: boolean;
   takeMessage: boolean;
   notifyTeam: boolean;
+  sendSms: boolean;
+  paymentLinks: boolean;
 }
 
 /** The usable addresses among the profile's `team_emails`. */
@@ -71,20 +83,28 @@ export function teamEmails(profile: BusinessProfile | null): string[] {
 /**
  * The built-in tools a call offers the model: the one list both the tools sent to the model and
  * the prompt's lines about them come from, so the prompt never names a tool the model does not have
- * (`transfer` needs the business profile's transfer number, `notify_team` a team email to tell).
+ * (`transfer` needs the business profile's transfer number, `notify_team` a team email to tell,
+ * `send_payment_link` a payment provider key).
  */
-export function offeredBuiltins(config: AssistantConfig, profile: BusinessProfile | null): OfferedBuiltins {
+export function offeredBuiltins(
+  config: AssistantConfig,
+  profile: BusinessProfile | null,
+  backEnds: Partial<CallBackEnds> = {},
+): OfferedBuiltins {
   return {
     endCall: config.builtin.end_call,
     transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '',
     takeMessage: config.builtin.messages,
     notifyTeam: config.builtin.team_messages && teamEmails(profile).length > 0,
+    sendSms: config.builtin.sms,
+    paymentLinks: config.builtin.payment_links && backEnds.paymentLinks === true,
   };
 }
 
 /** Rules every phone assistant follows, whatever its prompt: spoken style and the call's tools. */
-function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound', profile: BusinessProfile | null): string {
-  const offered = offeredBuiltins(config, profile);
+function voiceRules(input: CallScriptInput): string {
+  const { config, direction } = input;
+  const offered = offeredBuiltins(config, input.profile, input.backEnds);
   const lines = [
     '# How to speak on this phone call',
     `You are on a live ${direction} phone call. Your words are spoken aloud by a text-to-speech voice.`,
@@ -99,6 +119,14 @@ function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound', 
       "To take a message, collect the caller's name and message, read them back, then call the take_message tool; say it was passed on only once the tool confirms.",
     );
   if (offered.notifyTeam) lines.push('If something is urgent and the team must know now, call the notify_team tool.');
+  if (offered.sendSms)
+    lines.push(
+      'To text the caller something in writing, ask whether a text to the number they are calling from is fine, then call the send_sms tool; say it was sent only once the tool confirms.',
+    );
+  if (offered.paymentLinks)
+    lines.push(
+      'Never take card numbers or other payment details by voice. To take a payment, confirm the amount and what it is for, then call the send_payment_link tool: it texts the caller a secure payment page.',
+    );
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');
 }
@@ -110,7 +138,7 @@ export function buildSystemPrompt(input: CallScriptInput): string {
   const business = config.business_context && input.profile ? describeBusiness(input.profile) : '';
   if (business !== '' && !parts[0]!.includes(business)) parts.push(business);
   if (input.memory !== '') parts.push(input.memory);
-  parts.push(voiceRules(config, input.direction, input.profile));
+  parts.push(voiceRules(input));
   return parts.filter((part) => part !== '').join('\n\n');
 }
 
@@ -158,9 +186,11 @@ export function buildCallScript(input: CallScriptInput): CallScript {
  */
 export function splitGreeting(text: string): { lead: string; question: string } {
   const trimmed = text.trim();
-  if (!trimmed.endsWith('?')) return { lead: trimmed, question: '' };
+  if (!/[?？]$/.test(trimmed)) return { lead: trimmed, question: '' };
   const body = trimmed.slice(0, -1);
-  const boundary = Math.max(...['. ', '! ', '? ', '.\n', '!\n', '?\n'].map((end) => body.lastIndexOf(end)));
+  // Japanese ends sentences with full-width marks and no space after them.
+  const ends = ['. ', '! ', '? ', '.\n', '!\n', '?\n', '。', '！', '？'];
+  const boundary = Math.max(...ends.map((end) => body.lastIndexOf(end)));
   if (boundary < 0) return { lead: '', question: trimmed };
   return { lead: trimmed.slice(0, boundary + 1).trim(), question: trimmed.slice(boundary + 1).trim() };
 }

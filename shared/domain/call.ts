@@ -266,8 +266,15 @@ export const CallMetricsSchema = looseDict({
   tts_characters: intField({ ge: 0 }),
   stt_seconds: numberField({ ge: 0 }),
   duration_s: intField({ ge: 0 }),
-  providers: v.optional(v.record(v.string(), v.string())),
-  sandbox: v.optional(v.boolean()),
+  providers: v.optional(
+    v.pipe(
+      v.record(v.string(), v.string()),
+      v.description(
+        'What ran the call: `stt` (`deepgram`, `openai` for the OpenAI transcriber), `llm` (`openai`, `custom`, `openai-realtime`), `tts` (`deepgram`), `telephony` (`twilio`); `sandbox` for a sandbox stand-in.',
+      ),
+    ),
+  ),
+  sandbox: v.optional(v.pipe(v.boolean(), v.description('True when any sandbox provider or the sandbox carrier stood in.'))),
   eager: v.optional(
     v.pipe(
       looseDict({ started: intField({ ge: 0 }), discarded: intField({ ge: 0 }) }),

@@ -57,7 +57,7 @@ export function checkSpeechSettings(config: AssistantConfig, loc: Loc): Validati
   const { provider, model } = config.transcriber;
   const models = STT_MODELS[provider];
   if (!models.includes(model)) {
-    const message = `'${model}' is not a ${provider} transcription model the engine runs; use one of ${quoted(models)}`;
+    const message = `'${model}' is not a transcription model the engine runs with provider ${provider}; use one of ${quoted(models)}`;
     items.push(item([...loc, 'transcriber', 'model'], message, model, { expected: models }));
   }
   items.push(...checkVoice(config, loc, standard ? language?.code : undefined));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
-import { tableBackedToolPorts } from '../../media-service/src/tools/tool-ports';
+import { tableBackedToolPorts, type ToolSenders } from '../../media-service/src/tools/tool-ports';
 import { tableBackedCustomTools } from '../../media-service/src/tools/custom-tools';
 import type { ToolPorts } from '../../media-service/src/tools/tool-types';
 import type { Logger } from '../../shared/log';
@@ -8,6 +8,7 @@ import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../../media-service/src/adapters/openai-speech-to-text';
+import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
@@ -22,6 +23,8 @@ import { DeepgramSandboxServer } from '../../media-service/src/sandbox/deepgram-
 import type { FluxTuning } from '../../media-service/src/sandbox/flux-turn-detector';
 import type { AuraTuning } from '../../media-service/src/sandbox/aura-session';
 import { OpenAiSandboxServer, type OpenAiSandboxOptions } from '../../media-service/src/sandbox/openai-server';
+import { PaymentsSandboxServer, SANDBOX_PAYMENT_KEY } from '../../media-service/src/sandbox/payments-server';
+import { StripePaymentLinks } from '../../media-service/src/adapters/stripe-payment-links';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
 import { MinutesRepository } from '../../shared/db/minutes-repository';
 import { CallSlotsRepository } from '../../shared/db/call-slots-repository';
@@ -71,8 +74,8 @@ export interface CallStackOptions {
   consumers?: number;
   /** The wait of a call deferred at the concurrency cap (default the engine's: 1–2 s doubling to 30–60 s). */
   deferDelayS?: (attempt: number) => number;
-  /** The built-in tools' back ends (default: the stack's table, team notices as log lines). */
-  toolPorts?: (core: ApiHarness['core'], log: Logger) => ToolPorts;
+  /** The built-in tools' back ends (default: the stack's table, texts on the sandbox carrier, pages on the sandbox payment server, team notices as log lines). */
+  toolPorts?: (core: ApiHarness['core'], log: Logger, senders: ToolSenders) => ToolPorts;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -87,7 +90,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const board = new TranscriptBoard();
   const scheduler = new PacerScheduler();
   const { log, lines: logs } = captureLogger();
-  const [deepgram, openai, carrier] = await Promise.all([
+  const [deepgram, openai, payments, carrier] = await Promise.all([
     // Aura at 25 ms per character (real speech is ~65): replies play 2.5× faster, so tests stay short.
     DeepgramSandboxServer.start({
       board,
@@ -95,6 +98,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
       aura: { msPerChar: 25, firstByteDelayMs: 20, ...options.aura },
     }),
     OpenAiSandboxServer.start({ ttftMs: 20, tokenIntervalMs: 2, ...options.llm }),
+    PaymentsSandboxServer.start(),
     SandboxCarrier.start({
       utterances: board,
       scheduler,
@@ -124,7 +128,13 @@ export async function startCallStack(options: CallStackOptions = {}) {
     now: () => new Date(),
     newEventId: () => randomUUID(),
   });
-  const telephony = new TwilioTelephony({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
+  const account = { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl };
+  const telephony = new TwilioTelephony(account);
+  const senders: ToolSenders = {
+    sms: new TwilioSms(account),
+    // As in `npm run dev`: a business without its own key uses the sandbox test key.
+    payments: new StripePaymentLinks({ secretBox: core.secretBox, ...payments.sdkTarget, fallbackKey: SANDBOX_PAYMENT_KEY }),
+  };
   // The production factory: `provider: openai` gets the sandbox OpenAI, `custom` the business's URL
   // through the guarded fetch (private addresses allowed, as in `npm run dev`).
   const languageModelFor = languageModels({
@@ -144,7 +154,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     assistants: core.assistantRepo,
     businesses: core.businesses,
     lifecycle,
-    toolPorts: options.toolPorts?.(core, log) ?? tableBackedToolPorts(core.db, core.ids, log),
+    toolPorts: options.toolPorts?.(core, log, senders) ?? tableBackedToolPorts(core.db, core.ids, log, senders),
     customTools: tableBackedCustomTools(core.db, core.secretBox, true),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
@@ -251,7 +261,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     await carrier.close();
     await proxy?.close();
     await Promise.all(medias.map((server) => server.close()));
-    await Promise.all([deepgram.close(), openai.close(), polling]);
+    await Promise.all([deepgram.close(), openai.close(), payments.close(), polling]);
   }
 
   return {
@@ -262,6 +272,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     carrier,
     deepgram,
     openai,
+    payments,
     media,
     medias,
     proxy,

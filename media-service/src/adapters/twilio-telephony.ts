@@ -2,17 +2,12 @@ import * as v from 'valibot';
 import { ProviderError } from '../../../shared/errors';
 import type { AmdResult, AnsweredBy, CallProgressStatus, CallStatusUpdate, PlaceCallRequest, Telephony } from '../ports/telephony';
 import { connectStreamTwiml, dialTwiml } from '../telephony/twiml';
+import { twilioPost, type TwilioAccount } from './twilio-rest';
 
 /** Construction options for {@link TwilioTelephony}. */
-export interface TwilioTelephonyOptions {
-  accountSid: string;
-  authToken: string;
-  /** https://api.twilio.com in production; the sandbox carrier's address locally and in tests. */
-  baseUrl?: string;
+export interface TwilioTelephonyOptions extends TwilioAccount {
   /** Per-request timeout; default 10 s (Twilio answers create-call in ~200–600 ms). */
   timeoutMs?: number;
-  /** Replaces global fetch (tests, or a proxy-aware client). */
-  fetch?: typeof fetch;
 }
 
 /** Twilio rejects inline TwiML longer than this (docs/protocols.md A1, `Twiml` field). */
@@ -39,13 +34,7 @@ const CreatedCallSchema = v.looseObject({ sid: v.pipe(v.string(), v.minLength(1)
  * ```
  */
 export class TwilioTelephony implements Telephony {
-  private readonly baseUrl: string;
-  private readonly fetch: typeof fetch;
-
-  constructor(private readonly options: TwilioTelephonyOptions) {
-    this.baseUrl = (options.baseUrl ?? 'https://api.twilio.com').replace(/\/$/, '');
-    this.fetch = options.fetch ?? fetch;
-  }
+  constructor(private readonly options: TwilioTelephonyOptions) {}
 
   /** Creates the call; resolves once Twilio has queued it (busy/no-answer come later as callbacks). */
   async placeCall(request: PlaceCallRequest): Promise<{ callSid: string }> {
@@ -89,41 +78,8 @@ export class TwilioTelephony implements Telephony {
     await this.post(`Calls/${encodeURIComponent(callSid)}.json`, new URLSearchParams({ Twiml: dialTwiml(toNumber, callerId) }));
   }
 
-  private async post(path: string, form: URLSearchParams): Promise<unknown> {
-    const url = `${this.baseUrl}/2010-04-01/Accounts/${encodeURIComponent(this.options.accountSid)}/${path}`;
-    const auth = Buffer.from(`${this.options.accountSid}:${this.options.authToken}`).toString('base64');
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.fetch(url, {
-        method: 'POST',
-        headers: { authorization: `Basic ${auth}`, 'content-type': 'application/x-www-form-urlencoded' },
-        body: form.toString(),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
-      text = await response.text();
-    } catch (error) {
-      throw new ProviderError('twilio', `Twilio request failed: ${(error as Error).message}`, undefined, { cause: error });
-    }
-    if (!response.ok) {
-      const detail = safeMessage(text);
-      throw new ProviderError('twilio', `Twilio answered ${response.status}${detail ? `: ${detail}` : ''}`, response.status);
-    }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      throw new ProviderError('twilio', 'Twilio answered a body that is not JSON', 502, { cause: error });
-    }
-  }
-}
-
-/** Twilio error bodies are `{code, message, more_info, status}`; keep message and code only. */
-function safeMessage(text: string): string {
-  try {
-    const body = JSON.parse(text) as { message?: unknown; code?: unknown };
-    return typeof body.message === 'string' ? `${body.message} (code ${String(body.code)})` : '';
-  } catch {
-    return '';
+  private post(path: string, form: URLSearchParams): Promise<unknown> {
+    return twilioPost(this.options, { path, form, timeoutMs: this.options.timeoutMs ?? 10_000 });
   }
 }
 

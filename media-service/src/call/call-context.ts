@@ -3,6 +3,7 @@ import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/do
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
 import { buildCallScript, type CallScript } from '../../../shared/domain/call-script';
 import { offeredTools } from '../tools/registry';
+import { CallAllowance } from '../tools/call-allowance';
 import { ToolRunner } from '../tools/tool-runner';
 import { loadCustomTools } from '../tools/custom-tools';
 import type { RunnableTool } from '../tools/tool-types';
@@ -24,6 +25,8 @@ export interface CallContext {
   profile: BusinessProfile | null;
   /** The assistant's sealed `custom_key` (provider `custom`), opened only by the language-model factory. */
   customKeySealed?: string;
+  /** The business's sealed payment provider key, opened only by the payment-links adapter. */
+  paymentKeySealed?: string;
 }
 
 /** Why a stream gets no conversation. */
@@ -61,9 +64,11 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
       : [],
   ]);
   const profile = business.profile ?? null;
-  const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction });
+  const paymentKeySealed = business.payment_key_sealed;
+  const backEnds = { paymentLinks: deps.toolPorts.payments?.accepts({ businessId, keySealed: paymentKeySealed }) ?? false };
+  const script = buildCallScript({ config, callVariables: call.variables ?? {}, profile, memory, direction: call.direction, backEnds });
   const transferNumber = profile?.transfer_number ?? '';
-  const offered = offeredTools(config, profile);
+  const offered = offeredTools(config, profile, backEnds);
   return {
     call,
     config,
@@ -74,12 +79,13 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
     actionTools: [...offered.actions, ...custom],
     profile,
     ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
+    ...(paymentKeySealed && { paymentKeySealed }),
   };
 }
 
 /** The runner of one call's built-in tools: the tools it offers, on the process's back ends. */
 export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: number): ToolRunner {
-  const { call, config, profile, partyNumber } = context;
+  const { call, config, profile, partyNumber, paymentKeySealed } = context;
   return new ToolRunner({
     tools: context.actionTools,
     context: {
@@ -87,7 +93,10 @@ export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: n
       callId: call.id,
       assistantId: call.assistant_id,
       partyNumber,
+      businessNumber: call.direction === 'inbound' ? call.to_number : call.from_number,
+      allowance: new CallAllowance(),
       profile,
+      ...(paymentKeySealed && { paymentKeySealed }),
       config,
       ports: deps.toolPorts,
     },

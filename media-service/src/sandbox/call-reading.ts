@@ -17,7 +17,7 @@ export interface TranscriptLine {
 export interface CallReading {
   /** The caller's non-blank turns, in order. */
   callerTurns: string[];
-  /** The name the caller gave ("this is Sam", "my name is Sam", "Sam here"), else null. */
+  /** The name the caller gave ("this is Sam", "my name is Sam", "Sam here", "soy Sam"), else null. */
   callerName: string | null;
   /** The caller's requests (questions or asks), in order; the first is the main one. */
   requests: string[];
@@ -70,6 +70,12 @@ const NAME_WORD = "[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?";
 const NAME_PATTERNS = [
   new RegExp(`\\b(?:[Tt]his is|[Mm]y name is|[Mm]y name's|[Ii]t's|I'm|I am)\\s+(${NAME_WORD}(?:\\s+${NAME_WORD})?)`),
   new RegExp(`(?:^|[.!?,]\\s*)(${NAME_WORD}) here\\b`),
+  // The sandbox callers' introductions in the other languages (callee-lines.ts): es, fr, de, it, nl.
+  new RegExp(
+    `(?:^|[\\s,.!¡¿])(?:[Ss]oy|[Mm]e llamo|[Cc]'est|[Jj]e m'appelle|[Hh]ier spricht|[Ii]ch bin|[Ss]ono|[Mm]i chiamo)\\s+(${NAME_WORD})`,
+  ),
+  // Dutch "(Hallo,) met Sam" only where it opens a sentence: "I met Dana" is no introduction.
+  new RegExp(`(?:^|[.!?,]\\s*)[Mm]et\\s+(${NAME_WORD})`),
 ];
 /** Capitalised words that follow "this is" / "I'm" without being a name. */
 const NOT_NAMES = new Set(

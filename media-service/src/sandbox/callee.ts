@@ -144,7 +144,9 @@ export class SimulatedCallee {
         return this.#speak(s.text, s.durationMs, nowMs, true);
       }
       case 'waitForAssistant':
-        if (elapsed >= s.timeoutMs) return this.#timedOut();
+        // A person does not talk over an assistant still speaking: the timeout is for one that never speaks (or stops
+        // mid-reply), so a long greeting with its notice is heard to the end however long it takes.
+        if (elapsed >= s.timeoutMs && !this.#hearing(nowMs)) return this.#timedOut();
         return this.#lastLoudEnd > this.#speechMarker && !this.#hearing(nowMs) && nowMs - this.#lastLoudEnd >= s.quietMs;
       case 'pause':
         return elapsed >= s.ms;

@@ -7,25 +7,37 @@ import type { SandboxLine } from './sandbox-numbers';
 import { SANDBOX_SCENARIO_NAMES } from './scenarios';
 
 /**
- * The REST routes the sandbox serves: the Twilio subset `TwilioTelephony` uses plus fetch, and two
- * sandbox-only routes for developers (start an inbound call, read a call's record).
+ * The REST routes the sandbox serves: the Twilio subset `TwilioTelephony` and `TwilioSms` use plus
+ * fetch, and sandbox-only routes for developers (start an inbound call, read a call's record, list
+ * the texts sent).
  */
 export type CarrierRoute =
   | { kind: 'create'; accountSid: string }
   | { kind: 'update' | 'fetch'; accountSid: string; callSid: string }
   | { kind: 'sandbox-inbound' }
   | { kind: 'sandbox-call'; callSid: string }
+  | { kind: 'message-create'; accountSid: string }
+  | { kind: 'message-fetch'; accountSid: string; messageSid: string }
+  | { kind: 'sandbox-messages' }
   | { kind: 'unknown' };
 
 const CALLS = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/;
 const CALL = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/;
 const SANDBOX_CALL = /^\/sandbox\/calls\/([^/]+)$/;
+const MESSAGES = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/;
+const MESSAGE = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/([^/]+)\.json$/;
 
 /** Maps method + path to a route. */
 export function routeOf(method: string, pathname: string): CarrierRoute {
   if (pathname === '/sandbox/inbound-calls' && method === 'POST') return { kind: 'sandbox-inbound' };
   const sandboxCall = SANDBOX_CALL.exec(pathname);
   if (sandboxCall && method === 'GET') return { kind: 'sandbox-call', callSid: decodeURIComponent(sandboxCall[1]!) };
+  if (pathname === '/sandbox/messages' && method === 'GET') return { kind: 'sandbox-messages' };
+  const messages = MESSAGES.exec(pathname);
+  if (messages && method === 'POST') return { kind: 'message-create', accountSid: decodeURIComponent(messages[1]!) };
+  const message = MESSAGE.exec(pathname);
+  if (message && method === 'GET')
+    return { kind: 'message-fetch', accountSid: decodeURIComponent(message[1]!), messageSid: decodeURIComponent(message[2]!) };
   const calls = CALLS.exec(pathname);
   if (calls && method === 'POST') return { kind: 'create', accountSid: decodeURIComponent(calls[1]!) };
   const call = CALL.exec(pathname);
@@ -80,7 +92,8 @@ export async function readBody(req: IncomingMessage, limit = 65_536): Promise<st
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function rfc2822(date: Date | undefined): string | null {
+/** A date as Twilio writes it: `Fri, 21 Aug 2026 10:00:00 +0000`. */
+export function rfc2822(date: Date | undefined): string | null {
   return date ? date.toUTCString().replace('GMT', '+0000') : null;
 }
 

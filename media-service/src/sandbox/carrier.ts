@@ -16,6 +16,7 @@ import {
 } from './carrier-rest';
 import { DEFAULT_CARRIER_TIMING, type CallSetup, type CarrierTimers, type CarrierTiming, type SandboxCallRecord } from './carrier-types';
 import { twilioSid } from './carrier-wire';
+import { messageResource, sandboxMessageView, SandboxMessages, type SandboxMessageRecord } from './carrier-messages';
 import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
 import { DEFAULT_CALLEE, SANDBOX_SCENARIOS, type Scenario, type UtteranceSink } from './scenarios';
 import { createLogger, type Logger } from '../../../shared/log';
@@ -98,9 +99,12 @@ const realTimers: CarrierTimers = {
  * Special numbers are in `sandbox-numbers.ts`; `registerScenario` and `scenarioFor` override them
  * per number. Every call is observable through `call(sid)` while and after it runs.
  *
- * Two sandbox-only routes (same Basic auth) let a developer drive it from outside the process:
- * `POST /sandbox/inbound-calls` `{to, from?, scenario?}` rings `voiceUrl` (201 `{call_sid}`), and
- * `GET /sandbox/calls/{CallSid}` returns the call's record without audio bytes.
+ * Texts: `POST …/Messages.json` accepts a text as Twilio does (carrier-messages.ts) and keeps it.
+ *
+ * Sandbox-only routes (same Basic auth) let a developer drive it from outside the process:
+ * `POST /sandbox/inbound-calls` `{to, from?, scenario?}` rings `voiceUrl` (201 `{call_sid}`),
+ * `GET /sandbox/calls/{CallSid}` returns the call's record without audio bytes, and
+ * `GET /sandbox/messages?to=&from=&limit=` the texts sent (`{messages}`, oldest first, at most 100).
  *
  * @example
  * ```ts
@@ -120,6 +124,7 @@ export class SandboxCarrier {
   readonly #calls = new Map<string, SandboxCall>();
   readonly #registry = new Map<string, ScenarioOrLine>();
   readonly #log: NonNullable<SandboxCarrierOptions['log']>;
+  readonly #messages: SandboxMessages;
 
   private constructor(options: SandboxCarrierOptions) {
     this.#options = options;
@@ -128,6 +133,11 @@ export class SandboxCarrier {
     this.#scheduler = options.scheduler ?? new PacerScheduler({ tickMs: 20 });
     this.#timing = { ...DEFAULT_CARRIER_TIMING, ...options.timing };
     this.#log = options.log ?? createLogger({ service: 'sandbox' });
+    this.#messages = new SandboxMessages({
+      accountSid: this.accountSid,
+      authToken: this.authToken,
+      callbackTimeoutMs: options.callbackTimeoutMs ?? 5000,
+    });
     this.#http = createServer((req, res) => void this.#handle(req, res));
   }
 
@@ -166,6 +176,11 @@ export class SandboxCarrier {
   /** Every call so far, oldest first. */
   calls(): SandboxCallRecord[] {
     return [...this.#calls.values()].map((call) => call.record);
+  }
+
+  /** The texts sent through this carrier (the last 1000), oldest first; only those to/from a number when given. */
+  messages(filter: { to?: string; from?: string } = {}): SandboxMessageRecord[] {
+    return this.#messages.list(filter);
   }
 
   /**
@@ -256,9 +271,12 @@ export class SandboxCarrier {
         return sendTwilioError(res, 401, 20003, 'Authenticate');
       if (route.kind === 'sandbox-inbound') return this.#sandboxInbound(await readBody(req), res);
       if (route.kind === 'sandbox-call') return this.#sandboxCall(route.callSid, res);
+      if (route.kind === 'sandbox-messages') return this.#sandboxMessages(new URL(req.url ?? '/', 'http://sandbox').searchParams, res);
       if (route.kind === 'unknown' || route.accountSid !== this.accountSid)
         return sendTwilioError(res, 404, 20404, 'The requested resource was not found');
+      if (route.kind === 'message-fetch') return this.#fetchMessage(route.messageSid, res);
       const form = new URLSearchParams(await readBody(req));
+      if (route.kind === 'message-create') return this.#createMessage(form, res);
       if (route.kind === 'create') return this.#create(form, res);
       const call = this.#calls.get(route.callSid);
       if (!call)
@@ -297,6 +315,25 @@ export class SandboxCarrier {
     const call = this.#calls.get(callSid);
     if (!call) return sendTwilioError(res, 404, 20404, `The requested resource /sandbox/calls/${callSid} was not found`);
     sendJson(res, 200, sandboxCallView(call.record));
+  }
+
+  #createMessage(form: URLSearchParams, res: ServerResponse): void {
+    const message = this.#messages.create(form);
+    if ('code' in message) return sendTwilioError(res, message.status, message.code, message.message);
+    sendJson(res, 201, messageResource(message));
+    void this.#messages.deliver(message);
+  }
+
+  #fetchMessage(messageSid: string, res: ServerResponse): void {
+    const message = this.#messages.get(messageSid);
+    if (!message) return sendTwilioError(res, 404, 20404, `The requested resource /Messages/${messageSid.slice(0, 40)}.json was not found`);
+    sendJson(res, 200, messageResource(message));
+  }
+
+  #sandboxMessages(query: URLSearchParams, res: ServerResponse): void {
+    const limit = Math.min(100, Math.max(1, Number(query.get('limit')) || 50));
+    const filter = { to: query.get('to') ?? undefined, from: query.get('from') ?? undefined, limit };
+    sendJson(res, 200, { messages: this.#messages.list(filter).map(sandboxMessageView) });
   }
 
   #create(form: URLSearchParams, res: ServerResponse): void {

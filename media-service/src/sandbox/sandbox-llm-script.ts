@@ -145,7 +145,7 @@ function snippetOf(said: string): string {
     .split(/\s+/)
     .slice(0, 12)
     .join(' ')
-    .replace(/[.!?]+$/, '');
+    .replace(/\s*[.!?。！？]+$/, '');
 }
 
 function goodbye(request: ChatRequest, localised?: string): SandboxLlmReply {

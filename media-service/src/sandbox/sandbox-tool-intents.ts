@@ -14,10 +14,11 @@ export interface ToolIntent {
   /** The caller's words that ask for the tool. */
   asks: RegExp;
   /**
-   * The call to make from the caller's latest words and everything the caller said; or words to
-   * say instead when something the tool needs is missing (the model asks for it).
+   * The call to make from the caller's latest words, everything the caller said and the system
+   * prompt (the business's facts); or words to say instead when something the tool needs is
+   * missing (the model asks for it).
    */
-  call(said: string, callerWords: string): { saying: string; args: Record<string, unknown> } | { ask: string };
+  call(said: string, callerWords: string, system: string): { saying: string; args: Record<string, unknown> } | { ask: string };
   /** What to say with the tool's successful output. */
   speak(output: Record<string, unknown>): string;
 }
@@ -65,8 +66,57 @@ export const NOTIFY_TEAM_INTENT: ToolIntent = {
   speak: () => "I've alerted the team, and someone will look at it as soon as they can. Is there anything else?",
 };
 
-/** Every intent, in the order they are tried. */
-export const TOOL_INTENTS: readonly ToolIntent[] = [TAKE_MESSAGE_INTENT, NOTIFY_TEAM_INTENT];
+/**
+ * What the caller asked to get in writing, from the business facts in the system prompt (the
+ * address or the opening hours when asked about), else a plain line that the details follow.
+ */
+function detailsAskedFor(said: string, system: string): string {
+  const fact = (label: string) => new RegExp(`^${label}: (.+)$`, 'm').exec(system)?.[1];
+  const address = /\b(address|directions|where)\b/i.test(said) ? fact('Address') : undefined;
+  if (address) return `Our address: ${address}`;
+  const hours = /\b(hours|open)\b/i.test(said) ? fact('Opening hours') : undefined;
+  if (hours) return `Our opening hours: ${hours}`;
+  return 'Thanks for calling. Here are the details we talked about; reply to this message or call us with any questions.';
+}
+
+export const SEND_SMS_INTENT: ToolIntent = {
+  tool: 'send_sms',
+  asks: /\b(text|sms) me\b|\bsend me (a|that in a) text\b/i,
+  call: (said, _callerWords, system) => ({
+    saying: "Sure, I'll text that to the number you're calling from.",
+    args: { body: detailsAskedFor(said, system) },
+  }),
+  speak: () => "I've sent you a text with the details. Is there anything else I can help you with?",
+};
+
+// "$45", "45 dollars", "$45.50", "45 euros"
+const AMOUNT = /(?:[$€£]\s?(\d+(?:\.\d{1,2})?)|\b(\d+(?:\.\d{1,2})?)\s?(?:dollars|euros|pounds|bucks)\b)/i;
+
+/** What the payment is for: the words after "for" with the amount and an article left out ("for the $45 deposit" → "Deposit"). */
+function paymentFor(said: string): string {
+  const words = /\bfor\s+([^?.!,;]*[^\s?.!,;])/i.exec(said.replace(AMOUNT, ' '))?.[1] ?? '';
+  const what = words
+    .replace(/^(?:the|my|a|an|our)\s+/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return what === '' ? 'Payment' : capitalise(what);
+}
+
+export const PAYMENT_LINK_INTENT: ToolIntent = {
+  tool: 'send_payment_link',
+  asks: /\b(payment link|link to pay|pay (?:by|with a) (?:card|link))\b/i,
+  call(said, callerWords) {
+    const match = AMOUNT.exec(said) ?? AMOUNT.exec(callerWords);
+    if (!match) return { ask: 'Of course. How much is the payment for?' };
+    const amount = Number(match[1] ?? match[2]);
+    return { saying: "Sure, I'll text you a secure payment link.", args: { amount, description: paymentFor(said) } };
+  },
+  speak: (output) =>
+    `I've texted you a secure payment link for ${String(output.amount)}. You can pay on that page whenever you're ready. Is there anything else?`,
+};
+
+/** Every intent, in the order they are tried (a payment link before a plain text: "text me a payment link"). */
+export const TOOL_INTENTS: readonly ToolIntent[] = [TAKE_MESSAGE_INTENT, NOTIFY_TEAM_INTENT, PAYMENT_LINK_INTENT, SEND_SMS_INTENT];
 
 const offers = (request: ChatRequest, tool: string) => request.tools?.some((t) => t.function.name === tool) ?? false;
 
@@ -79,7 +129,8 @@ export function toolIntentReply(request: ChatRequest, said: string): SandboxLlmR
     .join('\n');
   // A business's own tools, when no built-in is asked for (sandbox-custom-tools.ts has the rule).
   if (!intent) return customToolReply(request, said, callerWords);
-  const decided = intent.call(said, callerWords);
+  const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
+  const decided = intent.call(said, callerWords, system ? messageText(system) : '');
   if ('ask' in decided) return { text: decided.ask };
   return { text: decided.saying, toolCalls: [{ name: intent.tool, arguments: JSON.stringify(decided.args) }] };
 }

@@ -21,7 +21,10 @@ export interface UtteranceSink {
 export type ScenarioStep =
   /** Speak `text` (speech-like audio; duration ~60 ms per character unless given). */
   | { kind: 'say'; text: string; durationMs?: number }
-  /** Wait until the assistant has spoken (since this callee's last utterance or key press began) and then been quiet `quietMs`. */
+  /**
+   * Wait until the assistant has spoken (since this callee's last utterance or key press began) and then been quiet
+   * `quietMs`; after `timeoutMs` the callee carries on, once the assistant is not speaking.
+   */
   | { kind: 'waitForAssistant'; quietMs: number; timeoutMs: number }
   /** Stay quiet for `ms`. */
   | { kind: 'pause'; ms: number }
@@ -179,19 +182,48 @@ export const KEYPRESSER = scenario(
   { description: 'Says hello, presses 1, then types 1234# (DTMF), then says goodbye and hangs up.' },
 );
 
+/**
+ * A caller with one request for a tool: lets the greeting play, asks, waits while the assistant
+ * says it will act, runs the tool and says it is done (quiet 1.5 s: longer than the tool's pause),
+ * then says `goodbye` and hangs up.
+ */
+function oneRequest(name: string, request: string, goodbye: string, description: string): Scenario {
+  return scenario(
+    name,
+    [
+      step.waitForAssistant({ timeoutMs: 8000 }),
+      step.say(request),
+      step.waitForAssistant({ quietMs: 1500 }),
+      step.say(goodbye),
+      step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
+      step.hangup(),
+    ],
+    { description },
+  );
+}
+
 /** Leaves an urgent message for Dana with the assistant (the `take_message` tool), then says goodbye. */
-export const MESSAGE = scenario(
+export const MESSAGE = oneRequest(
   'message',
-  [
-    step.waitForAssistant({ timeoutMs: 8000 }),
-    step.say("Hi, this is Jordan Lee. Can you take a message for Dana: the boiler is leaking, it's urgent."),
-    // The assistant says it will take the message, the tool runs, then it says the message was passed on.
-    step.waitForAssistant({ quietMs: 1500 }),
-    step.say("No, that's all. Thanks, goodbye!"),
-    step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
-    step.hangup(),
-  ],
-  { description: 'Introduces themselves, leaves an urgent message for Dana (take_message), then says goodbye.' },
+  "Hi, this is Jordan Lee. Can you take a message for Dana: the boiler is leaking, it's urgent.",
+  "No, that's all. Thanks, goodbye!",
+  'Introduces themselves, leaves an urgent message for Dana (take_message), then says goodbye.',
+);
+
+/** Asks to be texted the business's address (the `send_sms` tool), then says goodbye. */
+export const TEXT_ME = oneRequest(
+  'text-me',
+  'Hi, this is Sam Lee. Can you text me your address?',
+  "That's all, thanks. Goodbye!",
+  'Asks to be texted the address (send_sms to the number calling), then says goodbye.',
+);
+
+/** Asks to be texted a payment link for a $45 deposit (the `send_payment_link` tool), then says goodbye. */
+export const PAY = oneRequest(
+  'pay',
+  'Hi, this is Jordan Lee. Can you text me a payment link for the $45 deposit?',
+  "No, that's all. Thanks, goodbye!",
+  'Asks to be texted a payment link for a $45 deposit (send_payment_link), then says goodbye.',
 );
 
 /**
@@ -225,6 +257,8 @@ export const SANDBOX_SCENARIOS = {
   silent: SILENT,
   keypad: KEYPRESSER,
   message: MESSAGE,
+  'text-me': TEXT_ME,
+  pay: PAY,
   tool: TOOL,
 } as const satisfies Record<string, Scenario>;
 

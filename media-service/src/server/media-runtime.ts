@@ -15,9 +15,10 @@ import { IdAllocator } from '../../../shared/db/ids';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
 import type { EventBus } from '../../../shared/events/event-bus';
 import { SqsOutboundJobs } from '../../../shared/queue/outbound-calls';
-import type { SecretBox } from '../../../shared/security/secret-box';
+import { CachingSecretBox, type SecretBox } from '../../../shared/security/secret-box';
 import { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import { S3RecordingStore } from '../adapters/s3-recording-store';
+import { StripePaymentLinks } from '../adapters/stripe-payment-links';
 import { startCallSession } from '../call/call-session';
 import type { CallSessionDeps, SessionHandle, SessionStart } from '../call/session-types';
 import { dialOutbound } from '../calls/dial-outbound';
@@ -47,7 +48,7 @@ export interface MediaRuntimeOptions {
   providers: MediaProviders;
   /** EventBridge on AWS; the local event router (after-call pipeline) in `npm run dev`. */
   events: EventBus;
-  /** Opens custom LLM keys (KMS on AWS, the local box in `npm run dev`). */
+  /** Opens custom LLM keys and payment provider keys (KMS on AWS, the local box in `npm run dev`). */
   secretBox: SecretBox;
   /** The shared 10 ms ticker (pass the sandbox carrier's, so one timer serves both). */
   scheduler?: PacerScheduler;
@@ -203,7 +204,15 @@ function sessionDeps(
     assistants: built.assistants,
     businesses: built.businesses,
     lifecycle: built.lifecycle,
-    toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log),
+    toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log, {
+      sms: providers.sms,
+      // Each business's own Stripe key, opened at call time and kept open 5 minutes (one KMS call per business, not per link).
+      payments: new StripePaymentLinks({
+        secretBox: new CachingSecretBox(options.secretBox),
+        ...providers.payments,
+        ...(config.PAYMENT_SUCCESS_URL && { successUrl: config.PAYMENT_SUCCESS_URL }),
+      }),
+    }),
     customTools: tableBackedCustomTools(built.db, options.secretBox, config.ALLOW_PRIVATE_URLS),
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
     ...tableBackedSessionDeps(built.calls, memory),

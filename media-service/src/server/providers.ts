@@ -2,6 +2,7 @@ import { DeepgramSpeechToText } from '../adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../adapters/openai-speech-to-text';
+import { TwilioSms } from '../adapters/twilio-sms';
 import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
 import type { MediaConfig } from '../config';
@@ -12,6 +13,7 @@ import type { TextToSpeech } from '../ports/text-to-speech';
 import { SandboxCarrier } from '../sandbox/carrier';
 import { DeepgramSandboxServer } from '../sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../sandbox/openai-server';
+import { PaymentsSandboxServer, SANDBOX_PAYMENT_KEY } from '../sandbox/payments-server';
 import { TranscriptBoard } from '../sandbox/transcript-board';
 import type { Logger } from '../../../shared/log';
 
@@ -20,6 +22,27 @@ export interface OpenAiTarget {
   apiKey: string;
   /** Undefined: https://api.openai.com/v1. */
   baseURL?: string;
+}
+
+/** Where payment-link requests go (unset: Stripe's API), and the key of a business without its own (the sandbox's only). */
+export interface PaymentsTarget {
+  host?: string;
+  port?: number;
+  protocol?: 'http' | 'https';
+  fallbackKey?: string;
+}
+
+/** The payments target from the config, pointed at `sandbox` when this process runs one. */
+export function paymentsTarget(config: MediaConfig, sandbox?: PaymentsSandboxServer): PaymentsTarget {
+  const url = sandbox?.baseUrl ?? config.STRIPE_API_URL;
+  // The sandbox key never travels to Stripe itself: with SANDBOX_PAYMENTS the target must be a sandbox.
+  if (config.SANDBOX_PAYMENTS && !url)
+    throw new Error('SANDBOX_PAYMENTS needs the sandbox payment server: start one, or set STRIPE_API_URL to it.');
+  const fallback = config.SANDBOX_PAYMENTS ? { fallbackKey: SANDBOX_PAYMENT_KEY } : {};
+  if (!url) return fallback;
+  const { hostname, port, protocol } = new URL(url);
+  const scheme = protocol === 'http:' ? 'http' : 'https';
+  return { host: hostname, port: Number(port || (scheme === 'http' ? 80 : 443)), protocol: scheme, ...fallback };
 }
 
 /** The providers one media process uses, and the sandbox servers it started for them. */
@@ -32,9 +55,14 @@ export interface MediaProviders {
   /** Speech-to-speech for live-mode assistants: OpenAI Realtime, or the sandbox's `/v1/realtime`. */
   realtime: SpeechToSpeech;
   telephony: TwilioTelephony;
+  /** Texts through the same Twilio account (or the sandbox carrier's Messages). */
+  sms: TwilioSms;
   /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
   twilioAuthToken: string;
   labels: ProviderLabels;
+  payments: PaymentsTarget;
+  /** Set when the sandbox payment server runs in this process (SANDBOX_PAYMENTS=true without STRIPE_API_URL). */
+  paymentsSandbox?: PaymentsSandboxServer;
   /** Set when the sandbox carrier runs in this process (SANDBOX_CARRIER=true: local stack and tests). */
   carrier?: SandboxCarrier;
   deepgramSandbox?: DeepgramSandboxServer;
@@ -91,6 +119,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
         log: options.log,
       });
   if (carrier) started.push(carrier);
+  const paymentsSandbox = config.SANDBOX_PAYMENTS && !config.STRIPE_API_URL ? await PaymentsSandboxServer.start() : undefined;
+  if (paymentsSandbox) started.push(paymentsSandbox);
   const twilio = carrier
     ? { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl }
     : {
@@ -123,6 +153,7 @@ export async function startProviders(config: MediaConfig, options: StartProvider
           log: options.log,
         }),
     telephony: new TwilioTelephony(twilio),
+    sms: new TwilioSms(twilio),
     twilioAuthToken: twilio.authToken,
     labels: {
       stt: deepgramSandbox ? 'sandbox' : 'deepgram',
@@ -130,6 +161,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
       llm: config.OPENAI_API_KEY ? 'openai' : 'sandbox',
       telephony: carrier ? 'sandbox' : 'twilio',
     },
+    payments: paymentsTarget(config, paymentsSandbox),
+    ...(paymentsSandbox && { paymentsSandbox }),
     ...(carrier && { carrier }),
     ...(deepgramSandbox && { deepgramSandbox }),
     ...(openAiSandbox && { openAiSandbox }),

@@ -1,8 +1,10 @@
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
-import { offeredBuiltins, type OfferedBuiltins } from '../../../shared/domain/call-script';
+import { offeredBuiltins, type CallBackEnds, type OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { LlmToolDefinition } from '../ports/language-model';
 import { notifyTeam } from './notify-team';
+import { sendPaymentLink } from './send-payment-link';
+import { sendSms } from './send-sms';
 import { takeMessage } from './take-message';
 import type { BuiltinTool } from './tool-types';
 
@@ -41,7 +43,7 @@ const CALL_CONTROL_TOOLS: readonly CallControlTool[] = [
  * book_appointment, …) is a module exporting a {@link BuiltinTool}, its flag in
  * `offeredBuiltins` (with its prompt line), its name in `RESERVED_TOOL_NAMES`, and an entry here.
  */
-export const ACTION_TOOLS: readonly BuiltinTool<any>[] = [takeMessage, notifyTeam];
+export const ACTION_TOOLS: readonly BuiltinTool<any>[] = [takeMessage, notifyTeam, sendSms, sendPaymentLink];
 
 /** What one call offers: the definitions sent to the model, and the tools the runner may execute. */
 export interface OfferedTools {
@@ -53,8 +55,8 @@ export interface OfferedTools {
  * The tools a call offers, from the one decision (`offeredBuiltins`) the prompt's lines come from,
  * so the prompt names exactly the tools the model has.
  */
-export function offeredTools(config: AssistantConfig, profile: BusinessProfile | null): OfferedTools {
-  const offered = offeredBuiltins(config, profile);
+export function offeredTools(config: AssistantConfig, profile: BusinessProfile | null, backEnds: Partial<CallBackEnds> = {}): OfferedTools {
+  const offered = offeredBuiltins(config, profile, backEnds);
   const actions = ACTION_TOOLS.filter((tool) => offered[tool.offeredBy]);
   const control = CALL_CONTROL_TOOLS.filter((tool) => offered[tool.offeredBy]);
   return { definitions: [...control, ...actions].map((tool) => tool.definition), actions };

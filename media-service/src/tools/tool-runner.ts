@@ -3,7 +3,7 @@ import { issuesToItems } from '../../../shared/domain/validation';
 import { ACTION_LIMITS, clipActionText, recordedArguments, type ToolAction } from '../../../shared/domain/tool-action';
 import type { Logger } from '../../../shared/log';
 import type { SessionTimers } from '../call/session-types';
-import { ToolFailureError, type RunnableTool, type ToolContext, type ToolResult } from './tool-types';
+import { ToolFailureError, ToolRefusal, type RunnableTool, type ToolContext, type ToolResult } from './tool-types';
 
 /** A tool call as a conversation reports it: the name and the model's JSON arguments. */
 export interface RequestedTool {
@@ -14,7 +14,7 @@ export interface RequestedTool {
 /** What one call's tools need: the tools it offers, who the call is, the clock and timers. */
 export interface ToolRunnerDeps {
   tools: readonly RunnableTool<any>[];
-  context: Omit<ToolContext, 'signal'>;
+  context: Omit<ToolContext, 'signal' | 'invocation'>;
   /** Monotonic clock, ms. */
   now: () => number;
   /** Clock ms of the call's start (`at_ms` is relative to it). */
@@ -37,6 +37,7 @@ export class ToolRunner {
   readonly #actions: ToolAction[] = [];
   readonly #closed = new AbortController();
   #dropped = 0;
+  #invocations = 0;
 
   constructor(deps: ToolRunnerDeps) {
     this.#d = deps;
@@ -103,11 +104,16 @@ export class ToolRunner {
     let timer: unknown;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = this.#d.timers.setTimeout(() => resolve('timeout'), tool.timeoutMs)));
     try {
-      const result = await Promise.race([tool.execute(args.value, { ...this.#d.context, signal: controller.signal }), timedOut]);
+      const context = { ...this.#d.context, signal: controller.signal, invocation: ++this.#invocations };
+      const result = await Promise.race([tool.execute(args.value, context), timedOut]);
       if (result !== 'timeout') return { ok: true, result };
       this.#d.log.warn('call.tool.timeout', { call_id: this.#d.context.callId, tool: tool.definition.name, timeout_ms: tool.timeoutMs });
       return { ok: false, error: tool.unavailable };
     } catch (error) {
+      if (error instanceof ToolRefusal) {
+        this.#d.log.info('call.tool.refused', { call_id: this.#d.context.callId, tool: tool.definition.name });
+        return { ok: false, error: error.message };
+      }
       const failure = error instanceof ToolFailureError ? error : undefined;
       const kind = failure?.kind ?? (error instanceof Error ? error.name : typeof error);
       this.#d.log.error('call.tool.failed', { call_id: this.#d.context.callId, tool: tool.definition.name, error: kind });

@@ -5,7 +5,10 @@ import type { OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { Message } from '../../../shared/domain/message';
 import type { NewMessage } from '../../../shared/services/message-service';
 import type { LlmToolDefinition } from '../ports/language-model';
+import type { PaymentLinks } from '../ports/payment-links';
+import type { SmsSender } from '../ports/sms-sender';
 import type { TeamNotifier } from '../ports/team-notifier';
+import type { CallAllowance } from './call-allowance';
 
 /**
  * The back ends built-in tools act on, built once per process by the composition root. Each tool
@@ -15,6 +18,10 @@ export interface ToolPorts {
   /** Stores a caller's message (shared/services/message-service.ts). */
   messages: { leave(businessId: number, input: NewMessage): Promise<Message> };
   team: TeamNotifier;
+  /** Texts from the business's number (Twilio Messages, the sandbox carrier locally). */
+  sms: SmsSender;
+  /** Hosted payment pages (Stripe; the sandbox payment server locally); absent, no call is offered payment links (benchmarks). */
+  payments?: PaymentLinks;
 }
 
 /** What a tool knows of the call it runs on: who, for which business, and the ports. */
@@ -24,9 +31,17 @@ export interface ToolContext {
   assistantId: number;
   /** The other party's number (the caller inbound, the callee outbound). */
   partyNumber: string;
+  /** The business's own number on this call (the number called inbound, the caller id outbound): texts come from it. */
+  businessNumber: string;
+  /** What this call may still send the caller (texts, emails), shared by every tool that sends. */
+  allowance: CallAllowance;
   profile: BusinessProfile | null;
+  /** The business's sealed payment provider key, opened only by the payment-links adapter; undefined when it set none. */
+  paymentKeySealed?: string;
   config: AssistantConfig;
   ports: ToolPorts;
+  /** This tool call's number on the call (1, 2, …): with the call id, it names one invocation (idempotency keys). */
+  invocation: number;
   /** Aborted when the tool times out or the call ends; pass it to every back-end call. */
   signal: AbortSignal;
 }
@@ -54,6 +69,17 @@ export interface BuiltinTool<Args = unknown> {
   /** What the model is told, in plain words, when the back end fails or times out. */
   unavailable: string;
   execute(args: Args, context: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * Thrown by a tool that will not act (a limit reached, something the call lacks): the runner tells
+ * the model exactly this message, in plain words, instead of the tool's `unavailable`.
+ */
+export class ToolRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolRefusal';
+  }
 }
 
 /**

@@ -252,3 +252,50 @@ describe('assistants', () => {
     expect(body.detail[0]).toMatchObject({ loc: ['body'], type: expected });
   });
 });
+
+describe('speech settings through POST and PATCH /assistants', () => {
+  const errorsOf = async (response: Response) => {
+    expect(response.status).toBe(422);
+    return ((await json(response)).detail as Json[]).map((item) => ({ loc: item.loc.join('.'), msg: item.msg as string }));
+  };
+
+  it.each([
+    [{ language: 'klingon' }, 'body.config.language', /language 'klingon' is not supported; use one of en \(English\), es \(Spanish\)/],
+    [{ language: 'pt' }, 'body.config.language', /pt \(Portuguese\) has no Aura-2 voice, so it runs only with mode 'live'/],
+    [{ transcriber: { provider: 'openai', model: 'flux-general-en' } }, 'body.config.transcriber.model', /'gpt-transcribe'/],
+    [{ transcriber: { model: 'nova-9' } }, 'body.config.transcriber.model', /'flux-general-en', 'flux-general-multi'/],
+    [{ live_voice: 'thalia' }, 'body.config.live_voice', /alloy/],
+    [{ voice: { voice_id: 'aura-2-nobody-en' } }, 'body.config.voice.voice_id', /is not a Deepgram Aura-2 voice/],
+    [
+      { language: 'es', voice: { voice_id: 'aura-2-thalia-en' } },
+      'body.config.voice.voice_id',
+      /speaks en, but the assistant's language is es/,
+    ],
+  ])('refuses %j with a 422 at the setting, naming what is allowed (POST and PATCH)', async (config, loc, message) => {
+    // Arrange
+    const tenant = await harness.newTenant();
+    const created = await json(await tenant.request('POST', '/assistants', { template: 'blank' }));
+    // Act
+    const posted = await errorsOf(await tenant.request('POST', '/assistants', { config }));
+    const patched = await errorsOf(await tenant.request('PATCH', `/assistants/${created.id}`, { config }));
+    // Assert
+    for (const errors of [posted, patched]) {
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.loc).toBe(loc);
+      expect(errors[0]!.msg).toMatch(message);
+    }
+  });
+
+  it('provider openai without a model gets OpenAI’s default model, a live assistant in Portuguese is accepted, a Spanish one keeps the defaults', async () => {
+    // Arrange
+    const tenant = await harness.newTenant();
+    // Act
+    const openai = await json(await tenant.request('POST', '/assistants', { config: { transcriber: { provider: 'openai' } } }));
+    const live = await tenant.request('POST', '/assistants', { config: { language: 'pt-BR', mode: 'live', live_voice: 'coral' } });
+    const spanish = await json(await tenant.request('POST', '/assistants', { config: { language: 'es-MX' } }));
+    // Assert
+    expect(openai.config.transcriber).toMatchObject({ provider: 'openai', model: 'gpt-transcribe' });
+    expect(live.status).toBe(200);
+    expect(spanish.config).toMatchObject({ language: 'es-MX', transcriber: { model: 'flux-general-en' }, voice: { voice_id: '' } });
+  });
+});

@@ -41,6 +41,21 @@ describe('provider failures and bad streams end calls cleanly', () => {
     expect(stack.bus.of(callId)).toEqual(['call.started', 'call.ended']);
   });
 
+  it('the LLM fails on a Spanish assistant: the fallback line is said in Spanish', T, async () => {
+    // Arrange
+    stack.openai.failNext({ kind: 'status', status: 500, message: 'upstream exploded' });
+    // Act
+    const config = { language: 'es', first_message: 'Hola.', ...ONE_REQUEST, advanced: QUIET };
+    const { tenant, callId } = await callScripted(stack, config, [waitForAssistant(), step.say('¿Abren los sábados?'), step.silence()]);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    expect(call.ended_reason).toBe('error');
+    expect(assistantLines(detail.transcript)).toEqual([
+      'Hola.',
+      'Lo siento, tengo un problema técnico y no puedo continuar ahora mismo. Por favor, vuelva a llamar dentro de un rato. Adiós.',
+    ]);
+  });
+
   it('the LLM stream is cut mid-reply: without safety_fallback the call just ends error', T, async () => {
     // Arrange
     stack.openai.failNext({ kind: 'cut', afterTokens: 2, how: 'destroy' });

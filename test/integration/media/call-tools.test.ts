@@ -15,11 +15,12 @@ beforeAll(async () => {
   [stack, broken] = await Promise.all([
     startCallStack(),
     startCallStack({
-      toolPorts: (core, log) =>
+      toolPorts: (core, log, senders) =>
         tableBackedToolPorts(
           createDb({ tableName: 'no-such-table', region: 'us-east-1', endpoint: inject('dynamoEndpoint') }),
           core.ids,
           log,
+          senders,
         ),
     }),
   ]);
@@ -32,14 +33,24 @@ afterAll(async () => {
 const T = { timeout: 60_000 };
 
 /** Places an outbound call to a callee who plays `steps` (or the named sandbox scenario). */
-async function callCallee(target: CallStack, steps: Parameters<typeof scenario>[1], profile: Record<string, unknown> = {}) {
-  const { tenant, assistantId } = await tenantWithAssistant(target, { first_message: 'Hello, Acme Plumbing.', advanced: QUIET });
+async function callCallee(
+  target: CallStack,
+  steps: Parameters<typeof scenario>[1],
+  profile: Record<string, unknown> = {},
+  config: Record<string, unknown> = {},
+) {
+  const { tenant, assistantId } = await tenantWithAssistant(target, { first_message: 'Hello, Acme Plumbing.', advanced: QUIET, ...config });
   if (Object.keys(profile).length > 0) await target.api.admin.setProfile(tenant.businessId, profile);
   const to = uniqueNumber();
   target.carrier.registerScenario(to, scenario(`tools ${to}`, steps));
   const placed = await tenant.request('POST', '/calls', { assistant_id: assistantId, to });
   const callId = ((await placed.json()) as { id: number }).id;
   return { tenant, callId, to };
+}
+
+/** What the assistant said on the call, in order. */
+function assistantLines(call: Record<string, any>): string[] {
+  return (call.transcript as { role: string; text: string }[]).filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
 }
 
 describe.concurrent('built-in tools on a whole call', () => {
@@ -89,6 +100,78 @@ describe.concurrent('built-in tools on a whole call', () => {
     expect(notice?.fields).toEqual({ business_id: tenant.businessId, call_id: callId, message_id: messageId, recipients: 1, urgent: true });
     expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === callId))).not.toMatch(/boiler|Jordan/);
     expect(strictResponseErrors('CallDetail', call)).toEqual([]);
+  });
+
+  it(
+    'send_sms: the caller asks to be texted; the text is on the carrier, from the business number to the caller, in actions',
+    T,
+    async () => {
+      // Arrange / Act
+      const profile = { display_name: 'Acme Plumbing', address: '1 Main St, Springfield' };
+      const { tenant, callId, to } = await callCallee(stack, SANDBOX_SCENARIOS['text-me'].steps, profile, { builtin: { sms: true } });
+      await stack.whenCallEnded(tenant.businessId, callId);
+      // Assert: one text, to the caller's own number, from the number the business called from
+      const call = await getCall(tenant, callId);
+      const texts = stack.carrier.messages({ to });
+      expect(texts).toEqual([
+        expect.objectContaining({
+          to,
+          from: call.from_number,
+          body: 'Acme Plumbing: Our address: 1 Main St, Springfield',
+          status: 'delivered',
+        }),
+      ]);
+      expect(call.actions).toEqual([
+        {
+          name: 'send_sms',
+          arguments: { body: 'Our address: 1 Main St, Springfield' },
+          ok: true,
+          result: `text ${texts[0]!.sid} sent`,
+          error: null,
+          at_ms: expect.any(Number),
+          duration_ms: expect.any(Number),
+        },
+        expect.objectContaining({ name: 'end_call', ok: true }),
+      ]);
+      expect(assistantLines(call)).toContain("I've sent you a text with the details. Is there anything else I can help you with?");
+      expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === callId))).not.toMatch(/Main St/);
+    },
+  );
+
+  it('send_sms: a fourth text on one call is refused in plain words; three reached the caller', T, async () => {
+    // Arrange
+    const ask = (what: string) => [step.say(`Can you text me your ${what}?`), step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 })];
+    const steps = [
+      waitForAssistant(),
+      ...ask('address'),
+      ...ask('opening hours'),
+      ...ask('address again'),
+      ...ask('hours again'),
+      step.say('Okay, goodbye.'),
+      waitForAssistant(),
+      step.hangup(),
+    ];
+    // Act
+    const { tenant, callId, to } = await callCallee(stack, steps, { address: '1 Main St' }, { builtin: { sms: true } });
+    await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const call = await getCall(tenant, callId);
+    expect(stack.carrier.messages({ to })).toHaveLength(3);
+    const refusal =
+      'This call has already sent the caller 3 texts, the most one call may send. Tell the caller, and read the details out instead.';
+    expect(
+      call.actions
+        .filter((action: { name: string }) => action.name === 'send_sms')
+        .map((a: { ok: boolean; error: string | null }) => [a.ok, a.error]),
+    ).toEqual([
+      [true, null],
+      [true, null],
+      [true, null],
+      [false, refusal],
+    ]);
+    expect(assistantLines(call)).toContain(
+      "I'm sorry, that didn't work: this call has already sent the caller 3 texts, the most one call may send. Could you try again a little later?",
+    );
   });
 
   it('a failing message store: the model is told in plain words, the caller hears it, actions records the error', T, async () => {

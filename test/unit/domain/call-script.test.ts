@@ -8,6 +8,7 @@ import {
   buildSystemPrompt,
   containsEndPhrase,
   fillVariables,
+  offeredBuiltins,
   splitGreeting,
   type CallScriptInput,
 } from '../../../shared/domain/call-script';
@@ -147,6 +148,7 @@ describe('buildSystemPrompt', () => {
     { builtin: { messages: false }, teamEmail: 'desk@acme.test, owner@acme.test', expected: ['end_call', 'notify_team'] },
     { builtin: { team_messages: false, end_call: false }, teamEmail: 'desk@acme.test', expected: ['take_message'] },
     { builtin: { messages: false, team_messages: false }, teamEmail: 'not an address', expected: ['end_call'] },
+    { builtin: { sms: true }, teamEmail: '', expected: ['end_call', 'take_message', 'send_sms'] },
   ])('names exactly the message tools offered (builtin $builtin, team email "$teamEmail")', ({ builtin, teamEmail, expected }) => {
     // Arrange
     const input = scriptInput({
@@ -158,8 +160,34 @@ describe('buildSystemPrompt', () => {
     const tools = offeredTools(input.config, input.profile).definitions.map((tool) => tool.name);
     // Assert: the prompt and the tools sent to the model agree
     expect(tools).toEqual(expected);
-    for (const name of ['end_call', 'take_message', 'notify_team']) expect(prompt.includes(`${name} tool`)).toBe(expected.includes(name));
+    for (const name of ['end_call', 'take_message', 'notify_team', 'send_sms'])
+      expect(prompt.includes(`${name} tool`)).toBe(expected.includes(name));
   });
+
+  it.each([
+    { payment_links: true, ready: true, offered: true },
+    { payment_links: true, ready: false, offered: false },
+    { payment_links: false, ready: true, offered: false },
+  ])(
+    'tells the model never to take cards by voice exactly when payment links are offered (builtin $payment_links, key $ready)',
+    ({ payment_links, ready, offered }) => {
+      // Arrange
+      const input = scriptInput({
+        config: config({ builtin: { payment_links } } as AssistantConfigInput),
+        profile: acme,
+        backEnds: { paymentLinks: ready },
+      });
+      // Act
+      const prompt = buildSystemPrompt(input);
+      // Assert
+      expect(prompt.includes('Never take card numbers or other payment details by voice.')).toBe(offered);
+      expect(prompt.includes('send_payment_link tool')).toBe(offered);
+      expect(offeredBuiltins(input.config, input.profile, input.backEnds).paymentLinks).toBe(offered);
+      expect(offeredTools(input.config, input.profile, input.backEnds).definitions.some((tool) => tool.name === 'send_payment_link')).toBe(
+        offered,
+      );
+    },
+  );
 
   it('names the configured language', () => {
     // Arrange / Act
@@ -286,6 +314,13 @@ describe('containsEndPhrase', () => {
       { text: 'Is this Jo? Great, are you free now?', lead: 'Is this Jo?', question: 'Great, are you free now?' },
       { text: '  Hi.  Who is calling?  ', lead: 'Hi.', question: 'Who is calling?' },
       { text: '', lead: '', question: '' },
+      { text: 'Hola, gracias por llamar. ¿En qué puedo ayudarle?', lead: 'Hola, gracias por llamar.', question: '¿En qué puedo ayudarle?' },
+      { text: 'Bonjour ! Comment puis-je vous aider ?', lead: 'Bonjour !', question: 'Comment puis-je vous aider ?' },
+      {
+        text: 'お電話ありがとうございます。ご用件は何でしょうか？',
+        lead: 'お電話ありがとうございます。',
+        question: 'ご用件は何でしょうか？',
+      },
     ])('$text', ({ text, lead, question }) => {
       // Act + Assert
       expect(splitGreeting(text)).toEqual({ lead, question });

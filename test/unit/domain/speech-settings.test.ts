@@ -80,7 +80,7 @@ describe('transcriber.model', () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ loc: [...LOC, 'transcriber', 'model'], type: 'value_error', input: model });
     expect(items[0]!.ctx!.expected).toEqual(expect.arrayContaining(listed));
-    expect(items[0]!.msg).toContain(`'${model}' is not a ${provider} transcription model the engine runs; use one of '`);
+    expect(items[0]!.msg).toContain(`'${model}' is not a transcription model the engine runs with provider ${provider}; use one of '`);
   });
 });
 

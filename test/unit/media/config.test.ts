@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../shared/config';
 import { readMediaConfig } from '../../../media-service/src/config';
 import { newSandboxAuthToken } from '../../../media-service/src/sandbox/carrier';
+import { paymentsTarget } from '../../../media-service/src/server/providers';
 
 /** What infra sets on a deployed stage, with the Twilio secret still empty (as the data stack creates it). */
 const DEPLOYED = {
@@ -61,5 +62,31 @@ describe('media configuration: the admission cap', () => {
     expect(readMediaConfig({ ...base, MEDIA_MAX_CALLS: '25' }).MEDIA_MAX_CALLS).toBe(25);
     for (const bad of ['0', '-1', 'many', '1.5'])
       expect(() => readMediaConfig({ ...base, MEDIA_MAX_CALLS: bad })).toThrow(/MEDIA_MAX_CALLS/);
+  });
+});
+
+describe('media configuration: payment links', () => {
+  const twilio = { ...DEPLOYED, TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok' };
+
+  it.each([
+    ['a deployed stage: Stripe, no fallback key', {}, {}],
+    ['a Stripe override', { STRIPE_API_URL: 'https://stripe.internal:8443' }, { host: 'stripe.internal', port: 8443, protocol: 'https' }],
+    [
+      'the local stack: the sandbox already running, with its test key',
+      { SANDBOX_PAYMENTS: 'true', STRIPE_API_URL: 'http://127.0.0.1:4111' },
+      { host: '127.0.0.1', port: 4111, protocol: 'http', fallbackKey: 'sk_test_sandbox_local' },
+    ],
+  ])('points the Stripe SDK for %s', (_case, env, target) => {
+    expect(paymentsTarget(readMediaConfig({ ...twilio, ...env }))).toEqual(target);
+  });
+
+  it('never sends the sandbox key to Stripe: SANDBOX_PAYMENTS without a sandbox to point at is refused', () => {
+    expect(() => paymentsTarget(readMediaConfig({ ...twilio, SANDBOX_PAYMENTS: 'true' }))).toThrow(
+      /SANDBOX_PAYMENTS needs the sandbox payment server/,
+    );
+  });
+
+  it('refuses a STRIPE_API_URL that is not an origin', () => {
+    expect(() => readMediaConfig({ ...twilio, STRIPE_API_URL: 'https://api.stripe.com/v1/checkout' })).toThrow(/STRIPE_API_URL/);
   });
 });

@@ -9,6 +9,7 @@ import { newCounters } from '../../../../media-service/src/call/call-metrics';
 import { DEFAULT_SESSION_TUNING } from '../../../../media-service/src/call/call-session';
 import type { ConversationBaseDeps } from '../../../../media-service/src/call/session-types';
 import { FakeClock } from '../support/fake-clock';
+import { CallAllowance } from '../../../../media-service/src/tools/call-allowance';
 import { ToolRunner } from '../../../../media-service/src/tools/tool-runner';
 import type { BuiltinTool } from '../../../../media-service/src/tools/tool-types';
 import { captureLogger } from '../../../support/capture-logger';
@@ -61,7 +62,17 @@ function rig(options: RigOptions = {}) {
   const { log } = captureLogger((line) => void events.push(`log ${line.message}`));
   const tools = new ToolRunner({
     tools: options.tools ?? [],
-    context: { businessId: 1, callId: 7, assistantId: 3, partyNumber: '+15550100002', profile: null, config, ports: unreachable('ports') },
+    context: {
+      businessId: 1,
+      callId: 7,
+      assistantId: 3,
+      partyNumber: '+15550100002',
+      businessNumber: '+15550100001',
+      allowance: new CallAllowance(),
+      profile: null,
+      config,
+      ports: unreachable('ports'),
+    },
     now: clock.now,
     t0: 0,
     timers: clock.timers,

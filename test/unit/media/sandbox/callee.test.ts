@@ -70,6 +70,15 @@ describe('SimulatedCallee', () => {
     expect(person.record.steps.map((s) => s.kind)).toEqual(['say', 'waitForAssistant', 'say']);
   });
 
+  it('does not talk over an assistant still speaking when the wait times out: it speaks once the assistant is quiet', () => {
+    // Arrange
+    const { person } = callee([step.waitForAssistant({ timeoutMs: 500, quietMs: 700 }), step.say('Hello?', { durationMs: 400 })]);
+    // Act: a long greeting over (100, 1500]
+    drive(person, 3000, assistantSpeaks([100, 1500]));
+    // Assert: past the timeout while it spoke, the callee waited; it carried on once it heard quiet
+    expect(person.record.said[0]!.startMs).toBeGreaterThan(1500);
+  });
+
   it('gives up waiting after the timeout and carries on', () => {
     // Arrange
     const { person } = callee([step.waitForAssistant({ timeoutMs: 500 }), step.say('Hello?', { durationMs: 400 })]);

@@ -66,6 +66,12 @@ describe('sandbox analysis: reads the transcript', () => {
     ["I'm …", "Hello, I'm Priya from next door. Where are you located?", 'Priya'],
     ['no name said', "Hi, I'm calling about my bill.", null],
     ['a day is not a name', "It's Tuesday, are you open?", null],
+    ['Spanish', 'Hola, soy Sam.', 'Sam'],
+    ['French', "Bonjour, c'est Sam à l'appareil.", 'Sam'],
+    ['German', 'Hallo, hier spricht Sam.', 'Sam'],
+    ['Italian', 'Pronto, sono Sam.', 'Sam'],
+    ['Dutch', 'Hallo, met Sam.', 'Sam'],
+    ['someone met is not the caller', 'I met Dana last week, are you open today?', null],
   ])('caller name (%s)', (_case, said, name) => {
     expect(analyse([GREETING, `user: ${said}`]).out.caller_name).toBe(name);
   });

@@ -36,6 +36,16 @@ describe('SandboxLlmScript', () => {
       text: 'I understand, you said: My cat ate my retainer. I can help with that. Could you tell me a little more?',
     },
     {
+      name: 'echoes Japanese without a doubled full stop',
+      messages: [system, { role: 'user' as const, content: '火曜日の十時で大丈夫です。' }],
+      text: 'I understand, you said: 火曜日の十時で大丈夫です. I can help with that. Could you tell me a little more?',
+    },
+    {
+      name: 'echoes French without a space before the full stop',
+      messages: [system, { role: 'user' as const, content: 'Êtes-vous ouverts le samedi matin ?' }],
+      text: 'I understand, you said: Êtes-vous ouverts le samedi matin. I can help with that. Could you tell me a little more?',
+    },
+    {
       name: 'says goodbye (no end_call offered)',
       messages: [system, { role: 'user' as const, content: 'Bye!' }],
       text: 'Thank you for calling. Have a great day, goodbye!',

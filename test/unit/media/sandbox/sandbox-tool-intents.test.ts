@@ -50,6 +50,25 @@ describe('the sandbox model and the built-in tools', () => {
     expect(answer).toEqual({ text: 'Of course. May I have your name, please?' });
   });
 
+  it.each([
+    ['Can you text me your address?', 'Our address: 1 Main St'],
+    ['Could you text me your opening hours?', 'Our opening hours: Mon-Fri 09:00-17:00'],
+    [
+      'Just text me, please.',
+      'Thanks for calling. Here are the details we talked about; reply to this message or call us with any questions.',
+    ],
+  ])('calls send_sms for "%s", with the fact from the system prompt', (words, body) => {
+    // Arrange
+    const facts = { role: 'system' as const, content: 'Name: Acme\nOpening hours: Mon-Fri 09:00-17:00\nAddress: 1 Main St' };
+    // Act
+    const answer = new SandboxLlmScript().reply({ model: 'gpt-4.1-mini', messages: [facts, user(words)], tools: offered('send_sms') });
+    // Assert
+    expect(answer).toEqual({
+      text: "Sure, I'll text that to the number you're calling from.",
+      toolCalls: [{ name: 'send_sms', arguments: JSON.stringify({ body }) }],
+    });
+  });
+
   it('never calls a tool the request does not offer', () => {
     // Act
     const answer = reply([user('Hi, this is Jordan Lee. Can you take a message?')], offered('end_call'));
@@ -64,6 +83,26 @@ describe('the sandbox model and the built-in tools', () => {
     expect(answer.toolCalls).toEqual([
       { name: 'notify_team', arguments: JSON.stringify({ message: 'The basement is flooding, please alert the team.', urgent: true }) },
     ]);
+  });
+
+  it.each([
+    ['Can you text me a payment link for the $45 deposit?', { amount: 45, description: 'Deposit' }],
+    ["I'd like a link to pay for my invoice, it's 120 dollars.", { amount: 120, description: 'Invoice' }],
+    ['Send me a payment link for $1200.50.', { amount: 1200.5, description: 'Payment' }],
+  ])('calls send_payment_link from "%s", before a plain text', (said, args) => {
+    // Act
+    const answer = reply([user(said)], offered('send_payment_link', 'send_sms', 'end_call'));
+    // Assert
+    expect(answer).toEqual({
+      text: "Sure, I'll text you a secure payment link.",
+      toolCalls: [{ name: 'send_payment_link', arguments: JSON.stringify(args) }],
+    });
+  });
+
+  it('asks how much before sending a payment link without an amount', () => {
+    expect(reply([user('Can I get a payment link?')], offered('send_payment_link'))).toEqual({
+      text: 'Of course. How much is the payment for?',
+    });
   });
 
   it.each([
@@ -90,6 +129,12 @@ describe('the sandbox model and the built-in tools', () => {
       'take_message',
       '{"error":"The message system did not answer, so the message was not saved. Apologise, and ask the caller to call back later."}',
       "I'm sorry, that didn't work: the message system did not answer, so the message was not saved. Could you try again a little later?",
+    ],
+    [
+      'send_payment_link',
+      'send_payment_link',
+      '{"sent":true,"amount":"45.00 USD","expires_at":"2026-11-26T15:00:00.000Z"}',
+      "I've texted you a secure payment link for 45.00 USD. You can pay on that page whenever you're ready. Is there anything else?",
     ],
     [
       "a business's own tool: its plain fields",

@@ -1,0 +1,33 @@
+import { CONTACT_LIMITS } from '../../../shared/domain/caller-contact';
+
+/** What a call can send its caller, each with its own per-call limit. */
+export type AllowanceKind = 'text' | 'email';
+
+const LIMITS: Readonly<Record<AllowanceKind, number>> = { text: CONTACT_LIMITS.textsPerCall, email: CONTACT_LIMITS.emailsPerCall };
+
+/**
+ * One call's sending allowance, shared by every tool that texts or emails the caller (`send_sms`,
+ * a payment link by text, a booking confirmation), so the limit holds across tools. A send takes
+ * its place before it starts (two tool calls in one turn cannot both take the last one) and gives
+ * it back only when the provider refused it outright: a send that timed out may have gone.
+ */
+export class CallAllowance {
+  readonly #used: Record<AllowanceKind, number> = { text: 0, email: 0 };
+
+  /** Takes one send of `kind`; false when the call has used them all. */
+  take(kind: AllowanceKind): boolean {
+    if (this.#used[kind] >= LIMITS[kind]) return false;
+    this.#used[kind]++;
+    return true;
+  }
+
+  /** Returns a send the provider refused (nothing went out). */
+  giveBack(kind: AllowanceKind): void {
+    this.#used[kind] = Math.max(0, this.#used[kind] - 1);
+  }
+
+  /** Sends of `kind` left on this call. */
+  left(kind: AllowanceKind): number {
+    return LIMITS[kind] - this.#used[kind];
+  }
+}
