@@ -94,7 +94,12 @@ afterAll(async () => {
 const T = { timeout: 60_000 };
 
 /** A tenant with a `lookup_order` tool on the receiver, an assistant that has it in `tool_ids`, and a call placed to `steps`. */
-async function callWithTool(mode: Mode, steps: readonly ScenarioStep[], tool: Record<string, unknown> = {}) {
+async function callWithTool(
+  mode: Mode,
+  steps: readonly ScenarioStep[],
+  tool: Record<string, unknown> = {},
+  config: Record<string, unknown> = {},
+) {
   const tenant: TenantClient = await stack.api.newTenant({ minutes: 100 });
   const token = randomUUID();
   const created = await tenant.request('POST', '/tools', {
@@ -109,7 +114,7 @@ async function callWithTool(mode: Mode, steps: readonly ScenarioStep[], tool: Re
   const assistant = await tenant.request('POST', '/assistants', {
     name: 'Orders',
     template: 'receptionist',
-    config: { first_message: 'Hello, Acme Parts.', advanced: QUIET, tool_ids: [toolRecord.id] },
+    config: { first_message: 'Hello, Acme Parts.', advanced: QUIET, tool_ids: [toolRecord.id], ...config },
   });
   const assistantId = ((await assistant.json()) as { id: number }).id;
   const to = uniqueNumber();
@@ -217,5 +222,17 @@ describe.concurrent('custom tools on a whole call', () => {
     );
     // The server's body is never logged or shown.
     expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === call.id))).not.toContain('maintenance');
+  });
+
+  it('live mode (OpenAI Realtime): the same tool runs from a function_call and its answer is spoken', T, async () => {
+    // Act
+    const { token, call } = await callWithTool('ok', askThenGoodbye('Hi, please lookup order AB1234 for me.'), {}, { mode: 'live' });
+    // Assert
+    expect(receiver.of(token)).toHaveLength(1);
+    expect(receiver.of(token)[0]!.verified?.data.arguments).toEqual({ order_id: 'AB1234' });
+    expect(call.actions[0]).toMatchObject({ name: 'lookup_order', ok: true, arguments: { order_id: 'AB1234' } });
+    expect(assistantLines(call)).toContain(
+      'Here is what I found. status: shipped; delivery date: 2026-11-28. Is there anything else I can help you with?',
+    );
   });
 });
