@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { ApiConfigSchema, createAdminService, createCoreDeps } from '../functions/lib/deps';
 import { readConfig } from '../shared/config';
 import { AdminService } from '../shared/services/admin-service';
-import { AppError } from '../shared/errors';
+import { AppError, ValidationError } from '../shared/errors';
 import { readStackInfo } from './local/infra';
 import { localApiConfig } from './local/config';
 import { stageResourceNames } from '../infra/names';
@@ -16,7 +16,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
   create-key --business N
   revoke-key --business N --key-prefix PREFIX
   add-number --business N --number +E164 [--provider sandbox|twilio] [--assistant ID] [--label L]
-  add-tool --business N --name NAME --description D --server-url URL [--parameters JSON] [--timeout-ms MS]
+  add-tool --business N --name NAME --description D --server-url URL [--parameters JSON] [--timeout-ms MS] [--filler TEXT]
   set-minutes --business N --minutes M
   set-max-concurrent-calls --business N --max M
   deliveries --business N [--call ID]
@@ -39,6 +39,7 @@ const options = {
   'server-url': { type: 'string' },
   parameters: { type: 'string' },
   'timeout-ms': { type: 'string' },
+  filler: { type: 'string' },
   max: { type: 'string' },
   call: { type: 'string' },
   'display-name': { type: 'string' },
@@ -171,30 +172,25 @@ async function callIn(args: Args): Promise<unknown> {
   return { call_sid: answer.call_sid };
 }
 
-function toolInput(args: Args) {
-  let parameters: { type: 'object'; [key: string]: unknown } = { type: 'object', properties: {} };
+/** The add-tool flags as a POST /tools body; the tool service checks it (422-style items on error). */
+function toolInput(args: Args): Record<string, unknown> {
+  let parameters: unknown;
   if (args.parameters !== undefined) {
     try {
-      parameters = JSON.parse(args.parameters) as typeof parameters;
+      parameters = JSON.parse(args.parameters);
     } catch {
       throw new UsageError('--parameters must be a JSON Schema object.');
     }
-    if (parameters === null || typeof parameters !== 'object' || parameters.type !== 'object') {
-      throw new UsageError('--parameters must be a JSON Schema with "type": "object".');
-    }
   }
-  const name = required(args.name, 'name');
-  if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(name))
-    throw new UsageError('--name must look like a function name (letters, digits, _ or -).');
-  const timeout = args['timeout-ms'] === undefined ? 10_000 : int(args['timeout-ms'], 'timeout-ms');
-  if (timeout < 500 || timeout > 30_000) throw new UsageError('--timeout-ms must be 500 to 30000.');
-  return {
-    name,
+  const fields = {
+    name: required(args.name, 'name'),
     description: required(args.description, 'description'),
     server_url: required(args['server-url'], 'server-url'),
     parameters,
-    timeout_ms: timeout,
+    timeout_ms: args['timeout-ms'] === undefined ? undefined : int(args['timeout-ms'], 'timeout-ms'),
+    filler: args.filler,
   };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /** The set-profile flags as a PATCH /business body (`--json` first, the flags over it). */
@@ -248,7 +244,8 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     const code = error instanceof AppError ? error.code : 'failed';
-    console.log(JSON.stringify({ error: code, detail: error instanceof Error ? error.message : String(error) }));
+    const detail = error instanceof ValidationError ? error.items : error instanceof Error ? error.message : String(error);
+    console.log(JSON.stringify({ error: code, detail }));
     process.exit(1);
   }
 }

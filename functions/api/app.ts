@@ -9,6 +9,7 @@ import type { BookingService } from '../../shared/services/booking-service';
 import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
 import type { MessageService } from '../../shared/services/message-service';
+import type { ToolService } from '../../shared/services/tool-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
@@ -18,6 +19,7 @@ import { businessRoutes } from './routes/business';
 import { callRoutes } from './routes/calls';
 import { catalogRoutes } from './routes/catalog';
 import { messageRoutes } from './routes/messages';
+import { toolRoutes } from './routes/tools';
 import { usageRoutes } from './routes/usage';
 import type { Logger } from '../../shared/log';
 
@@ -29,6 +31,7 @@ export interface ApiDeps {
   business: BusinessService;
   bookings: BookingService;
   catalog: CatalogRepository;
+  tools: ToolService;
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
   now: () => number;
@@ -69,6 +72,7 @@ export function createApp(deps: ApiDeps) {
     .route('/availability', availabilityRoutes(deps.bookings))
     .route('/bookings.ics', bookingsIcsRoute(deps.business))
     .route('/bookings', bookingRoutes(deps.bookings))
+    .route('/tools', toolRoutes(deps.tools))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();

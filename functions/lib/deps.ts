@@ -14,6 +14,8 @@ import { SqsOutboundCallQueue, type OutboundCallQueue } from '../../shared/queue
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../../shared/security/secret-box';
 import { AssistantService } from '../../shared/services/assistant-service';
 import { AdminService } from '../../shared/services/admin-service';
+import { ToolService } from '../../shared/services/tool-service';
+import { ToolRepository } from '../../shared/db/tool-repository';
 import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { KeyEnvironment } from '../../shared/auth/api-key';
 import { CallService, type RecordingLinks } from '../../shared/services/call-service';
@@ -141,6 +143,7 @@ export function createApiDeps(
     }),
     messages: new MessageService({ messages: core.messages, ids: core.ids, now }),
     catalog: core.catalog,
+    tools: createToolService(core, now),
     findApiKey: (hash) => core.businesses.findApiKey(hash),
     rateLimiter: new RateLimiter(core.db, { log }),
     now: Date.now,
@@ -151,6 +154,17 @@ export function createApiDeps(
 /** The booking use cases (the API's routes and the call engine's booking tools share them). */
 export function createBookingService(core: CoreDeps, now: () => Date = () => new Date()): BookingService {
   return new BookingService({ businesses: core.businesses, bookings: new BookingRepository(core.db), ids: core.ids, now });
+}
+
+/** The custom-tool use cases (the API's /tools routes and the ops `add-tool` share them). */
+export function createToolService(core: CoreDeps, now: () => Date = () => new Date()): ToolService {
+  return new ToolService({
+    tools: new ToolRepository(core.db),
+    assistants: core.assistantRepo,
+    ids: core.ids,
+    urlPolicy: core.urlPolicy,
+    now,
+  });
 }
 
 /** The SQS outbound queue from config (fauxqs locally). */
@@ -178,6 +192,7 @@ export function createAdminService(core: CoreDeps, keyEnvironment: KeyEnvironmen
     urlPolicy: core.urlPolicy,
     keyEnvironment,
     now: () => new Date(),
+    tools: createToolService(core),
     deliveries: new DeliveryRepository(core.db),
   });
 }

@@ -1,6 +1,5 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PhoneNumber } from '../domain/phone-number';
-import type { Tool } from '../domain/tool';
 import { ConflictError } from '../errors';
 import type { Db } from './client';
 import { isCancelledTransaction } from './conditions';
@@ -14,8 +13,9 @@ export interface NumberLookup {
 }
 
 /**
- * Phone numbers and tools of a business: provisioned by ops, listed by the API, referenced by
- * calls (`phone_number_id`) and assistant configs (`tool_ids`).
+ * Phone numbers of a business (provisioned by ops, listed by the API, referenced by calls'
+ * `phone_number_id`), and which tool ids exist (assistant configs' `tool_ids`; the tools
+ * themselves live in tool-repository.ts).
  */
 export class CatalogRepository {
   constructor(private readonly db: Db) {}
@@ -85,22 +85,6 @@ export class CatalogRepository {
   async lookupNumber(e164: string): Promise<NumberLookup | undefined> {
     const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.numberLookup(e164) }));
     return result.Item ? fromItem<NumberLookup>(result.Item) : undefined;
-  }
-
-  /** Adds a tool record. */
-  async insertTool(businessId: number, tool: Tool): Promise<void> {
-    await this.db.doc.send(
-      new PutCommand({
-        TableName: this.db.tableName,
-        Item: { ...keys.tool(businessId, tool.id), entity: 'tool', ...tool },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  }
-
-  /** The business's tools. */
-  async listTools(businessId: number): Promise<Tool[]> {
-    return queryBusinessPrefix<Tool>(this.db, businessId, keys.toolPrefix());
   }
 
   /** Which of these tool ids exist for this business (one batch read; ids of others are missing). */

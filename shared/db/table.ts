@@ -77,6 +77,8 @@ export const keys = {
 
   tool: (businessId: number, toolId: number) => ({ pk: biz(businessId), sk: `TOOL#${padId(toolId)}` }),
   toolPrefix: () => 'TOOL#',
+  /** A tool name taken in a business (names are unique per business; written with the tool). */
+  toolName: (businessId: number, name: string) => ({ pk: biz(businessId), sk: `TOOLNAME#${name}` }),
 
   /** The call record (list fields only; the transcript lives in its own item). */
   call: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#MAIN` }),

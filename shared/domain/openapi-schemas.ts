@@ -7,7 +7,7 @@ import { MessageSchema, MessagesPageSchema } from './message';
 import { bookingRequestSchemas, bookingResponseSchemas } from './openapi-bookings';
 import { webhookBodySchemas } from './openapi-webhooks';
 import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
-import { ToolListSchema, ToolSchema } from './tool';
+import { toolRequestSchemas, toolResponseSchemas } from './openapi-tools';
 import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
 import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'idempotency_conflict',
   'conflict',
   'booking_cancelled',
+  'tool_in_use',
   'rate_limited',
   'internal',
 ] as const;
@@ -58,6 +59,7 @@ function requestSchemas(): Record<string, Json> {
       UpdateAssistantBody: assistant.UpdateAssistantBodySchema,
       CreateCallBody: call.CreateCallBodySchema,
       ...bookingRequestSchemas(),
+      ...toolRequestSchemas(),
       AssistantConfigInput: cfg.AssistantConfigSchema,
       ModelCfgInput: cfg.ModelCfgSchema,
       ...Object.fromEntries(parts),
@@ -103,12 +105,11 @@ function responseSchemas(): Record<string, Json> {
       TurnMetrics: call.TurnMetricsSchema,
       WebhookDelivery: call.WebhookDeliveryViewSchema,
       PhoneNumber: PhoneNumberSchema,
-      Tool: ToolSchema,
       AssistantList: assistant.AssistantListSchema,
       DeleteResult: assistant.DeleteAssistantResultSchema,
       CallsPage: call.CallsPageSchema,
       PhoneNumberList: PhoneNumberListSchema,
-      ToolList: ToolListSchema,
+      ...toolResponseSchemas(),
       Usage: UsageSchema,
       Message: MessageSchema,
       MessagesPage: MessagesPageSchema,

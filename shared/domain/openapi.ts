@@ -5,6 +5,7 @@ import * as call from './call';
 import { ListMessagesQuerySchema } from './message';
 import { componentSchemas } from './openapi-schemas';
 import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
+import { TOOL_TAGS, toolErrorResponses, toolPaths } from './openapi-tools';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
 
@@ -63,6 +64,7 @@ const ERROR_RESPONSES: Record<string, Json> = {
   ),
   Internal: jsonResponse('Unexpected error (`internal`), with a request id to quote.', 'ErrorBody'),
   ...bookingErrorResponses(),
+  ...toolErrorResponses(),
 };
 
 /** The responses of one operation: its success, the errors it lists, and 401/429/500 always. */
@@ -237,9 +239,6 @@ function catalogPaths(): Json {
         responses(jsonResponse('The phone numbers.', 'PhoneNumberList')),
       ),
     },
-    '/tools': {
-      get: op('listTools', 'Tools', "List the business's custom tools, newest first.", responses(jsonResponse('The tools.', 'ToolList'))),
-    },
     '/usage': {
       get: op(
         'getUsage',
@@ -270,7 +269,7 @@ const TAGS: Record<string, string> = {
   'Phone numbers': "The business's numbers (provisioned by ops) and the assistant each one answers with.",
   Usage: "The plan's minutes and the business's call load, read now.",
   Messages: 'Messages callers left with an assistant, each linked to its call.',
-  Tools: 'Custom HTTP tools an assistant can call during a conversation (provisioned by ops).',
+  ...TOOL_TAGS,
   ...BOOKING_TAGS,
   Meta: 'This document.',
   Webhooks: "Signed events POSTed to an assistant's `advanced.server_url` for the kinds in `advanced.server_events`.",
@@ -298,7 +297,7 @@ export function buildOpenApiDocument(): Json {
     servers: [{ url: '/api/v1' }],
     security: [{ bearerAuth: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-    paths: { ...assistantPaths(), ...callPaths(), ...messagePaths(), ...catalogPaths(), ...bookingPaths() },
+    paths: { ...assistantPaths(), ...callPaths(), ...messagePaths(), ...catalogPaths(), ...toolPaths(), ...bookingPaths() },
     webhooks: webhookOperations(),
     components: {
       schemas: componentSchemas(),

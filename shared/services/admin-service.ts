@@ -8,13 +8,12 @@ import type { IdAllocator } from '../db/ids';
 import { defaultBusinessProfile } from '../domain/business-profile';
 import { applyBusinessPatch } from '../domain/business-settings';
 import type { PhoneNumber } from '../domain/phone-number';
-import { RESERVED_TOOL_NAMES, type Tool } from '../domain/tool';
 import { AppError, NotFoundError, ValidationError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
-import { checkUrlSyntax } from '../security/ssrf';
 import { generateWebhookSecret } from '../webhooks/secret';
 import { profileUpdate } from './business-service';
 import type { UrlPolicy } from './config-checks';
+import type { ToolService } from './tool-service';
 
 /** What the ops use cases need. */
 export interface AdminDeps {
@@ -26,6 +25,8 @@ export interface AdminDeps {
   urlPolicy: UrlPolicy;
   keyEnvironment: KeyEnvironment;
   now: () => Date;
+  /** `add-tool` writes through the API's own tool use cases. */
+  tools: ToolService;
   /** For `deliveries` (webhook attempts). */
   deliveries?: DeliveryRepository;
 }
@@ -116,16 +117,13 @@ export class AdminService {
     return record;
   }
 
-  /** Registers a custom tool the business's assistants may call on its server. */
-  async addTool(businessId: number, input: Omit<Tool, 'id' | 'created_at'>) {
-    if ((RESERVED_TOOL_NAMES as readonly string[]).includes(input.name))
-      throw new AdminInputError(`--name ${input.name} is reserved for a built-in tool; choose another name.`);
-    const checked = checkUrlSyntax(input.server_url, this.deps.urlPolicy);
-    if (!checked.ok) throw new AdminInputError(`--server-url refused: ${checked.reason}`);
+  /**
+   * Registers a custom tool the business's assistants may call on its server: the same record and
+   * checks as `POST /tools` (a 422-style error lists the fields, `loc` without the `body` prefix).
+   */
+  async addTool(businessId: number, input: unknown) {
     await this.deps.businesses.getBusiness(businessId);
-    const tool: Tool = { id: await this.deps.ids.nextId(), ...input, created_at: this.deps.now().toISOString() };
-    await this.deps.catalog.insertTool(businessId, tool);
-    return tool;
+    return this.deps.tools.create(businessId, input, []);
   }
 
   /** Sets the plan's minutes balance. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
 import { tableBackedToolPorts, type ToolSenders } from '../../media-service/src/tools/tool-ports';
+import { tableBackedCustomTools } from '../../media-service/src/tools/custom-tools';
 import type { ToolPorts } from '../../media-service/src/tools/tool-types';
 import type { Logger } from '../../shared/log';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
@@ -156,6 +157,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     businesses: core.businesses,
     lifecycle,
     toolPorts: options.toolPorts?.(core, log, senders) ?? tableBackedToolPorts(core.db, core.ids, log, senders, options.clock),
+    customTools: tableBackedCustomTools(core.db, core.secretBox, true),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },

@@ -6,9 +6,9 @@ function newestFirst<T extends { id: number; created_at: string }>(items: T[]): 
   return items.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
 }
 
-/** /phone-numbers and /tools: read-only lists (ops provision them with the admin command line). */
+/** /phone-numbers: a read-only list (ops provision numbers with the admin command line); /tools has its own routes. */
 export function catalogRoutes(catalog: CatalogRepository) {
-  return new Hono<ApiEnv>()
-    .get('/phone-numbers', async (c) => c.json({ data: newestFirst(await catalog.listPhoneNumbers(c.get('businessId'))) }))
-    .get('/tools', async (c) => c.json({ data: newestFirst(await catalog.listTools(c.get('businessId'))) }));
+  return new Hono<ApiEnv>().get('/phone-numbers', async (c) =>
+    c.json({ data: newestFirst(await catalog.listPhoneNumbers(c.get('businessId'))) }),
+  );
 }

@@ -2,9 +2,11 @@ import type { CallRecord, StreamRefusal } from '../../../shared/db/call-reposito
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
 import { buildCallScript, type CallScript } from '../../../shared/domain/call-script';
-import { offeredTools, type OfferedTools } from '../tools/registry';
+import { offeredTools } from '../tools/registry';
 import { CallAllowance } from '../tools/call-allowance';
 import { ToolRunner } from '../tools/tool-runner';
+import { loadCustomTools } from '../tools/custom-tools';
+import type { RunnableTool } from '../tools/tool-types';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { CallSessionDeps, SessionStart } from './session-types';
 
@@ -18,8 +20,8 @@ export interface CallContext {
   /** The other party's number (the caller inbound, the callee outbound). */
   partyNumber: string;
   tools: LlmToolDefinition[];
-  /** The offered built-in tools that run a back end (`take_message`, …), by the same decision as `tools`. */
-  actionTools: OfferedTools['actions'];
+  /** The tools the runner may execute: the offered built-ins that run a back end (`take_message`, …), then the custom tools. */
+  actionTools: RunnableTool<any>[];
   profile: BusinessProfile | null;
   /** The assistant's sealed `custom_key` (provider `custom`), opened only by the language-model factory. */
   customKeySealed?: string;
@@ -47,7 +49,20 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const config = assistant?.config ?? defaultAssistantConfig();
   const partyNumber = call.direction === 'inbound' ? call.from_number : call.to_number;
   const remember = config.advanced.memory && !config.advanced.hipaa;
-  const memory = remember ? await deps.recallMemory(businessId, partyNumber).catch(() => '') : '';
+  // Custom tools load here, once per call, beside the memory: never on a turn.
+  const [memory, custom] = await Promise.all([
+    remember ? deps.recallMemory(businessId, partyNumber).catch(() => '') : '',
+    deps.customTools && config.tool_ids.length > 0
+      ? loadCustomTools(
+          { call, sealedSecret: business.webhook_secret_sealed, backend: deps.customTools, log: deps.log },
+          config.tool_ids,
+        ).catch((error: unknown) => {
+          // The call goes on with the built-ins: a caller hears an assistant that cannot look things up, not a dead line.
+          deps.log.error('call.tool.load_failed', { call_id: call.id, error });
+          return [];
+        })
+      : [],
+  ]);
   const profile = business.profile ?? null;
   const paymentKeySealed = business.payment_key_sealed;
   const backEnds = { paymentLinks: deps.toolPorts.payments?.accepts({ businessId, keySealed: paymentKeySealed }) ?? false };
@@ -69,8 +84,8 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
     script,
     transferNumber,
     partyNumber,
-    tools: offered.definitions,
-    actionTools: offered.actions,
+    tools: [...offered.definitions, ...custom.map((tool) => tool.definition)],
+    actionTools: [...offered.actions, ...custom],
     profile,
     ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
     ...(paymentKeySealed && { paymentKeySealed }),

@@ -243,7 +243,8 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   /** Runs a reply's tools together (a filler if they take long), then gives the model their results. */
   async #runTools(calls: readonly Call[]): Promise<void> {
     this.#toolsRunning++;
-    this.timers.set('tool-filler', this.#d.tuning.toolFillerAfterMs, () => this.#hooks.sayFiller(TOOL_FILLER_LINE));
+    const filler = this.#d.tools.fillerFor(calls) ?? TOOL_FILLER_LINE;
+    this.timers.set('tool-filler', this.#d.tuning.toolFillerAfterMs, () => this.#hooks.sayFiller(filler));
     const ran = await Promise.all(calls.map((call) => this.#d.tools.runWithLine(call)));
     this.timers.cancel('tool-filler');
     this.#toolsRunning--;

@@ -20,6 +20,7 @@ import type { CallerAudio } from './caller-audio';
 import type { Logger } from '../../../shared/log';
 import type { ToolRunner } from '../tools/tool-runner';
 import type { ToolPorts } from '../tools/tool-types';
+import type { CustomToolBackend } from '../tools/custom-tools';
 import type { NoticeOutcome } from './notice';
 
 /** The `start` event of a media stream. */
@@ -79,6 +80,8 @@ export interface CallSessionDeps {
   lifecycle: CallLifecycle;
   /** The back ends of the built-in tools (messages, team notices). */
   toolPorts: ToolPorts;
+  /** The business's custom tools (`tool_ids`); absent, calls offer the built-ins only. */
+  customTools?: CustomToolBackend;
   /** Where recordings go; undefined disables recording (e.g. a stage without a bucket). */
   recordings?: RecordingStore;
   /** Summaries of this caller's earlier calls, rendered for the prompt ('' for none). */

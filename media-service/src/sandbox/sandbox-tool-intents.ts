@@ -1,6 +1,7 @@
 import { messageText, type ChatRequest } from './openai-wire';
 import { BOOKING_INTENTS } from './sandbox-booking-intents';
 import type { SandboxLlmReply } from './sandbox-llm-script';
+import { customToolReply, speakCustomResult } from './sandbox-custom-tools';
 import { todayFromPrompt } from './spoken-dates';
 
 /**
@@ -166,7 +167,8 @@ export function toolIntentReply(request: ChatRequest, said: string): SandboxLlmR
     if (!offers(request, decided.tool ?? intent.tool)) continue;
     return { text: decided.saying, toolCalls: [{ name: decided.tool ?? intent.tool, arguments: JSON.stringify(decided.args) }] };
   }
-  return undefined;
+  // A business's own tools, when no built-in is asked for (sandbox-custom-tools.ts has the rule).
+  return customToolReply(request, said, words.callerWords);
 }
 
 /**
@@ -187,7 +189,7 @@ export function toolResultReply(request: ChatRequest): SandboxLlmReply {
     return { text: `I'm sorry, that didn't work: ${first.charAt(0).toLowerCase()}${first.slice(1)}. Could you try again a little later?` };
   }
   const intent = TOOL_INTENTS.find((candidate) => candidate.tool === asked?.function.name);
-  if (!intent) return { text: 'All done. Is there anything else I can help you with?' };
+  if (!intent) return { text: speakCustomResult(output) };
   const lastWords = [...request.messages].reverse().find((m) => m.role === 'user');
   const spoken = intent.speak(output, intentWords(request, lastWords ? messageText(lastWords).trim() : ''));
   return typeof spoken === 'string' ? { text: spoken } : spoken;

@@ -277,6 +277,26 @@ export const CANCEL = scenario(
 );
 
 /**
+ * Asks about an order, so the assistant calls the business's custom tool (README "Custom tools":
+ * `lookup_order`, or any tool whose description shares three words with the request, per
+ * sandbox-custom-tools.ts), hears the answer read back, then says goodbye.
+ */
+export const TOOL = scenario(
+  'tool',
+  [
+    // 1.5 s of quiet: an assistant with the AI disclosure or recording notice says it before the greeting.
+    step.waitForAssistant({ quietMs: 1500, timeoutMs: 10_000 }),
+    step.say("Hi, this is Jordan Lee. Please lookup order AB1234 for me: what's the status and delivery date?"),
+    // "Let me check that for you.", the tool runs (a filler if it takes over a second), then its answer.
+    step.waitForAssistant({ quietMs: 2500, timeoutMs: 20_000 }),
+    step.say("No, that's all. Thanks, goodbye!"),
+    step.waitForAssistant({ quietMs: 1000, timeoutMs: 6000 }),
+    step.hangup(),
+  ],
+  { description: 'Asks for the status of order AB1234 (a custom tool such as lookup_order), hears the answer, then says goodbye.' },
+);
+
+/**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
  */
@@ -292,6 +312,7 @@ export const SANDBOX_SCENARIOS = {
   book: BOOK,
   reschedule: RESCHEDULE,
   cancel: CANCEL,
+  tool: TOOL,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../call/session-defaults';
 import { tableBackedToolPorts } from '../tools/tool-ports';
+import { tableBackedCustomTools } from '../tools/custom-tools';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { AssistantRepository } from '../../../shared/db/assistant-repository';
@@ -212,6 +213,7 @@ function sessionDeps(
         ...(config.PAYMENT_SUCCESS_URL && { successUrl: config.PAYMENT_SUCCESS_URL }),
       }),
     }),
+    customTools: tableBackedCustomTools(built.db, options.secretBox, config.ALLOW_PRIVATE_URLS),
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
     ...tableBackedSessionDeps(built.calls, memory),
     providers: providers.labels,

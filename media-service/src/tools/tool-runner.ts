@@ -3,7 +3,7 @@ import { issuesToItems } from '../../../shared/domain/validation';
 import { ACTION_LIMITS, clipActionText, recordedArguments, type ToolAction } from '../../../shared/domain/tool-action';
 import type { Logger } from '../../../shared/log';
 import type { SessionTimers } from '../call/session-types';
-import { ToolRefusal, type BuiltinTool, type ToolContext, type ToolResult } from './tool-types';
+import { ToolFailureError, ToolRefusal, type RunnableTool, type ToolContext, type ToolResult } from './tool-types';
 
 /** A tool call as a conversation reports it: the name and the model's JSON arguments. */
 export interface RequestedTool {
@@ -13,7 +13,7 @@ export interface RequestedTool {
 
 /** What one call's tools need: the tools it offers, who the call is, the clock and timers. */
 export interface ToolRunnerDeps {
-  tools: readonly BuiltinTool<any>[];
+  tools: readonly RunnableTool<any>[];
   context: Omit<ToolContext, 'signal' | 'invocation' | 'knownBookings'>;
   /** Monotonic clock, ms. */
   now: () => number;
@@ -91,6 +91,15 @@ export class ToolRunner {
     return this.#actions.map((action) => ({ ...action }));
   }
 
+  /** The filler line to say while these calls run: the first one's own (a custom tool's), else undefined. */
+  fillerFor(calls: readonly RequestedTool[]): string | undefined {
+    for (const call of calls) {
+      const filler = this.#d.tools.find((tool) => tool.definition.name === call.name)?.filler;
+      if (filler) return filler;
+    }
+    return undefined;
+  }
+
   /** The call is over: tools still running are aborted (and answer with their error). */
   close(): void {
     this.#closed.abort();
@@ -122,9 +131,10 @@ export class ToolRunner {
         this.#d.log.info('call.tool.refused', { call_id: this.#d.context.callId, tool: tool.definition.name });
         return { ok: false, error: error.message };
       }
-      const kind = error instanceof Error ? error.name : typeof error;
+      const failure = error instanceof ToolFailureError ? error : undefined;
+      const kind = failure?.kind ?? (error instanceof Error ? error.name : typeof error);
       this.#d.log.error('call.tool.failed', { call_id: this.#d.context.callId, tool: tool.definition.name, error: kind });
-      return { ok: false, error: tool.unavailable };
+      return { ok: false, error: failure?.message ?? tool.unavailable };
     } finally {
       controller.abort();
       this.#d.timers.clearTimeout(timer);
@@ -134,7 +144,7 @@ export class ToolRunner {
 }
 
 /** The model's JSON arguments, validated; invalid ones are described by field, never echoing the values. */
-function parseArguments(tool: BuiltinTool<any>, json: string): { ok: true; value: unknown } | { ok: false; error: string } {
+function parseArguments(tool: RunnableTool<any>, json: string): { ok: true; value: unknown } | { ok: false; error: string } {
   let input: unknown;
   try {
     input = JSON.parse(json === '' ? '{}' : json);
@@ -142,8 +152,10 @@ function parseArguments(tool: BuiltinTool<any>, json: string): { ok: true; value
     return { ok: false, error: 'The arguments were not valid JSON. Call the tool again with a JSON object.' };
   }
   const parsed = v.safeParse(tool.args, input, { abortPipeEarly: true });
-  if (parsed.success) return { ok: true, value: parsed.output };
-  const problems = issuesToItems(parsed.issues, []).map((item) => `${item.loc.join('.') || 'arguments'}: ${item.msg}`);
+  const problems = parsed.success
+    ? [tool.checkArgs?.(parsed.output) ?? null].filter((problem) => problem !== null)
+    : issuesToItems(parsed.issues, []).map((item) => `${item.loc.join('.') || 'arguments'}: ${item.msg}`);
+  if (parsed.success && problems.length === 0) return { ok: true, value: parsed.output };
   return {
     ok: false,
     error: `The arguments were not valid (${problems.slice(0, 5).join('; ')}). Ask the caller, then call the tool again.`,

@@ -89,3 +89,27 @@ export class ToolRefusal extends Error {
     this.name = 'ToolRefusal';
   }
 }
+
+/**
+ * What the runner can run: a built-in tool, or a business's custom tool (tools/custom-tools.ts),
+ * which no builtin flag offers (the assistant's `tool_ids` do), checks its arguments against the
+ * business's JSON Schema, and may have its own filler line.
+ */
+export interface RunnableTool<Args = unknown> extends Omit<BuiltinTool<Args>, 'offeredBy'> {
+  /** A check beyond `args` (a custom tool's JSON Schema): null when the arguments pass, else plain words. */
+  checkArgs?: (args: unknown) => string | null;
+  /** Said instead of the standard line when this tool runs past the filler delay. */
+  filler?: string;
+}
+
+/** A tool failure whose message is already plain words for the model (a custom tool's server answered 503). */
+export class ToolFailureError extends Error {
+  constructor(
+    message: string,
+    /** For logs: what kind of failure, never call content (`status_503`, `unreachable`, `blocked`). */
+    readonly kind: string,
+  ) {
+    super(message);
+    this.name = 'ToolFailureError';
+  }
+}

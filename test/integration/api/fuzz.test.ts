@@ -5,11 +5,18 @@ import { createApiHarness, type ApiHarness, type TenantClient } from '../../supp
 let harness: ApiHarness;
 let tenant: TenantClient;
 let assistantId: number;
+let toolId: number;
 
 beforeAll(async () => {
   harness = await createApiHarness({ unlimited: true });
   tenant = await harness.newTenant({ minutes: 0 });
   assistantId = ((await (await tenant.request('POST', '/assistants', {})).json()) as { id: number }).id;
+  const tool = await tenant.request('POST', '/tools', {
+    name: 'fuzzed',
+    description: 'A tool to patch.',
+    server_url: 'https://x.example.com/t',
+  });
+  toolId = ((await tool.json()) as { id: number }).id;
 });
 
 /** Values of every JSON type, including ones just outside the spec's bounds. */
@@ -95,7 +102,34 @@ const oversizedItems = fc.oneof(
   fc.record({ live_voice: longItem }),
 );
 
+/** Custom tool bodies: random fields, and JSON Schemas built from real and unknown keywords. */
+const schemaKeys = ['type', 'properties', 'required', 'pattern', 'items', 'enum', '$ref', '$id', 'minimum', 'format', 'allOf', 'bogus'];
+const schemaLike = fc
+  .dictionary(
+    fc.constantFrom(...schemaKeys),
+    fc.oneof(
+      anyJson,
+      fc.constantFrom('(a+)+$', '(?=x)', '#/x', 'https://x.test/s'),
+      fc.dictionary(fc.constantFrom(...schemaKeys), anyJson, { maxKeys: 3 }),
+    ),
+    { maxKeys: 4 },
+  )
+  .map((schema) => ({ type: 'object', ...schema }));
+const toolBody = fc.record(
+  {
+    name: fc.oneof(anyJson, fc.constantFrom('fuzzed', 'end_call', 'a-b_c')),
+    description: anyJson,
+    parameters: fc.oneof(anyJson, schemaLike),
+    server_url: fc.oneof(anyJson, fc.constantFrom('https://x.example.com/t', 'http://127.0.0.1/', 'file:///etc/passwd')),
+    timeout_ms: anyJson,
+    filler: anyJson,
+  },
+  { requiredKeys: [] },
+);
+
 const request = fc.oneof(
+  fc.record({ method: fc.constant('POST'), path: fc.constant('/tools'), body: toolBody }),
+  fc.record({ method: fc.constant('PATCH'), path: fc.constant('/tools/TOOL'), body: fc.oneof(toolBody, anyJson) }),
   fc.record({ method: fc.constant('POST'), path: fc.constant('/assistants'), body: deepJson.map((raw) => ({ raw })) }),
   fc.record({ method: fc.constant('PATCH'), path: fc.constant('/assistants/ID'), body: oversizedItems.map((config) => ({ config })) }),
   fc.record({ method: fc.constant('POST'), path: fc.constant('/assistants'), body: oversizedItems.map((config) => ({ config })) }),
@@ -151,7 +185,11 @@ describe('fuzzing the API with bad input', () => {
       fc.asyncProperty(request, async ({ method, path, body }) => {
         count++;
         const raw = body && typeof body === 'object' && 'raw' in body && Object.keys(body).length === 1;
-        const response = await tenant.request(method, path.replace('ID', String(assistantId)), raw ? (body as { raw: string }).raw : body);
+        const response = await tenant.request(
+          method,
+          path.replace('ID', String(assistantId)).replace('TOOL', String(toolId)),
+          raw ? (body as { raw: string }).raw : body,
+        );
         expect(response.status).toBeLessThan(500);
         const text = await response.text();
         if (response.status >= 400) expect(isDocumentedError(response.status, JSON.parse(text))).toBe(true);

@@ -132,6 +132,12 @@ async function realResponses(): Promise<{ samples: TypedSample[]; call: any }> {
     { name: 'createBody', type: 'operations["createAssistant"]["requestBody"]["content"]["application/json"]', value: { config } },
     { name: 'emptyBody', type: 'operations["createAssistant"]["requestBody"]["content"]["application/json"]', value: {} },
     { name: 'callBody', type: 'operations["createCall"]["requestBody"]["content"]["application/json"]', value: { assistant_id: 1, to } },
+    {
+      name: 'toolBody',
+      type: 'operations["createTool"]["requestBody"]["content"]["application/json"]',
+      value: { name: 'check_slot', description: 'Whether a slot is free.', server_url: 'https://tools.example.com/slot' },
+    },
+    { name: 'toolPatch', type: 'operations["updateTool"]["requestBody"]["content"]["application/json"]', value: { timeout_ms: 3000 } },
   ];
   return { samples, call };
 }

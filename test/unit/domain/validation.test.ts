@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { parseAddPhoneNumberInput } from '../../../shared/domain/phone-number';
-import { parseAddToolInput } from '../../../shared/domain/tool';
+import { parseCreateToolBody } from '../../../shared/domain/tool';
 import {
   idField,
   intField,
@@ -337,33 +337,35 @@ describe('ops inputs (phone-number.ts, tool.ts)', () => {
     ]);
   });
 
-  it('add-tool fills its defaults with a fresh parameters object each time', () => {
+  it('a new tool gets its defaults, with a fresh parameters object each time', () => {
     // Arrange
-    const input = { name: 'lookup_order', server_url: 'https://example.com/tools' };
+    const input = { name: 'lookup_order', description: 'Looks up an order', server_url: 'https://example.com/tools' };
 
     // Act
-    const first = parseAddToolInput(input);
-    const second = parseAddToolInput(input);
+    const first = parseCreateToolBody(input, []);
+    const second = parseCreateToolBody(input, []);
 
     // Assert
-    expect(first).toEqual({ ...input, description: '', parameters: { type: 'object', properties: {} }, timeout_ms: 10_000 });
+    expect(first).toEqual({ ...input, parameters: { type: 'object', properties: {} }, timeout_ms: 10_000, filler: null });
     expect(first.parameters).not.toBe(second.parameters);
   });
 
   describe.each<[string, Record<string, unknown>, string, string]>([
-    ['a name that is not a function name', { name: '1lookup' }, 'name', 'string_pattern_mismatch'],
-    ['a name of 65 characters', { name: 'a'.repeat(65) }, 'name', 'string_pattern_mismatch'],
+    ['a name that is not a function name', { name: 'look up' }, 'name', 'string_pattern_mismatch'],
+    ['a name of 65 characters', { name: 'a'.repeat(65) }, 'name', 'string_too_long'],
+    ['a built-in name', { name: 'take_message' }, 'name', 'value_error'],
+    ['a filler of 201 characters', { filler: 'f'.repeat(201) }, 'filler', 'string_too_long'],
     ['parameters that are not an object schema', { parameters: { type: 'array' } }, 'type', 'literal_error'],
     ['a timeout below 500 ms', { timeout_ms: 499 }, 'timeout_ms', 'greater_than_equal'],
     ['a timeout above 30 s', { timeout_ms: 30_001 }, 'timeout_ms', 'less_than_equal'],
     ['a description of 1001 characters', { description: 'd'.repeat(1001) }, 'description', 'string_too_long'],
-  ])('add-tool with %s', (_name, change, lastLoc, type) => {
+  ])('a tool with %s', (_name, change, lastLoc, type) => {
     it(`is ${type}`, () => {
       // Arrange
-      const input = { name: 'lookup_order', server_url: 'https://example.com/tools', ...change };
+      const input = { name: 'lookup_order', description: 'Looks up an order', server_url: 'https://example.com/tools', ...change };
 
       // Act
-      const items = caught(() => parseAddToolInput(input, ['tool']));
+      const items = caught(() => parseCreateToolBody(input, ['tool']));
 
       // Assert
       expect(items).toHaveLength(1);

@@ -136,7 +136,19 @@ describe('the sandbox model and the built-in tools', () => {
       '{"sent":true,"amount":"45.00 USD","expires_at":"2026-11-26T15:00:00.000Z"}',
       "I've texted you a secure payment link for 45.00 USD. You can pay on that page whenever you're ready. Is there anything else?",
     ],
-    ['a tool it does not know', 'lookup_order', '{"status":"shipped"}', 'All done. Is there anything else I can help you with?'],
+    [
+      "a business's own tool: its plain fields",
+      'lookup_order',
+      '{"status":"shipped","delivery_date":"2026-11-28","items":[1]}',
+      'Here is what I found. status: shipped; delivery date: 2026-11-28. Is there anything else I can help you with?',
+    ],
+    [
+      "a business's own tool: its result line as it is",
+      'lookup_order',
+      '{"result":"Order AB1234 ships tomorrow."}',
+      'Order AB1234 ships tomorrow. Is there anything else I can help you with?',
+    ],
+    ["a business's own tool with nothing to say", 'lookup_order', '{"items":[]}', 'All done. Is there anything else I can help you with?'],
   ])('speaks the result back: %s', (_name, tool, output, text) => {
     // Arrange
     const asked = {

@@ -1,0 +1,135 @@
+import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tool } from '../domain/tool';
+import { ConflictError, NotFoundError } from '../errors';
+import type { Db } from './client';
+import { isCancelledTransaction } from './conditions';
+import { fromItem, queryBusinessPrefix } from './items';
+import { keys } from './table';
+
+/** A tool as stored: records from before `filler`/`updated_at` lack them (see `toToolView`). */
+export type ToolRecord = Omit<Tool, 'filler' | 'updated_at'> & Partial<Pick<Tool, 'filler' | 'updated_at'>>;
+
+/** The name is taken by another tool of the business (a lost race with a concurrent save). */
+export class ToolNameTakenError extends ConflictError {
+  constructor(readonly toolName: string) {
+    super('conflict', `A tool named ${toolName} already exists.`);
+    this.name = 'ToolNameTakenError';
+  }
+}
+
+/**
+ * A business's custom tools. Each tool is written together with a name item (`TOOLNAME#<name>`),
+ * in one transaction, so two saves can never leave two tools of one name in a business.
+ */
+export class ToolRepository {
+  constructor(private readonly db: Db) {}
+
+  private put(businessId: number, tool: Tool, condition: string) {
+    return {
+      Put: {
+        TableName: this.db.tableName,
+        Item: { ...keys.tool(businessId, tool.id), entity: 'tool', ...tool },
+        ConditionExpression: condition,
+      },
+    };
+  }
+
+  private claimName(businessId: number, tool: Tool) {
+    return {
+      Put: {
+        TableName: this.db.tableName,
+        Item: { ...keys.toolName(businessId, tool.name), entity: 'tool_name', tool_id: tool.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  }
+
+  private releaseName(businessId: number, name: string) {
+    return { Delete: { TableName: this.db.tableName, Key: keys.toolName(businessId, name) } };
+  }
+
+  /** Adds a tool and claims its name. @throws ToolNameTakenError */
+  async insertTool(businessId: number, tool: Tool): Promise<void> {
+    try {
+      await this.db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [this.put(businessId, tool, 'attribute_not_exists(pk)'), this.claimName(businessId, tool)],
+        }),
+      );
+    } catch (error) {
+      if (isCancelledTransaction(error, 1)) throw new ToolNameTakenError(tool.name);
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces a tool read at `before.updated_at` (a concurrent save makes this one a 409, never a
+   * silent overwrite); a new name is claimed and the old one released in the same transaction.
+   * @throws ToolNameTakenError, NotFoundError, ConflictError
+   */
+  async replaceTool(businessId: number, before: ToolRecord, after: Tool): Promise<void> {
+    const renamed = before.name !== after.name;
+    const guard = before.updated_at === undefined ? 'attribute_not_exists(updated_at)' : 'updated_at = :before';
+    const put = this.put(businessId, after, `attribute_exists(pk) AND ${guard}`);
+    const items: object[] = [
+      before.updated_at === undefined ? put : { Put: { ...put.Put, ExpressionAttributeValues: { ':before': before.updated_at } } },
+    ];
+    if (renamed) items.push(this.claimName(businessId, after), this.releaseName(businessId, before.name));
+    try {
+      await this.db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+    } catch (error) {
+      if (renamed && isCancelledTransaction(error, 1)) throw new ToolNameTakenError(after.name);
+      if (isCancelledTransaction(error, 0)) {
+        if ((await this.findTool(businessId, before.id)) === undefined) throw new NotFoundError(`Tool ${before.id} not found.`);
+        throw new ConflictError('conflict', `Tool ${before.id} changed meanwhile; read it again and retry.`);
+      }
+      throw error;
+    }
+  }
+
+  /** Deletes a tool and releases its name (nothing when it is already gone). */
+  async deleteTool(businessId: number, tool: ToolRecord): Promise<void> {
+    await this.db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: this.db.tableName, Key: keys.tool(businessId, tool.id) } },
+          this.releaseName(businessId, tool.name),
+        ],
+      }),
+    );
+  }
+
+  /** One tool of this business, or undefined (another business's id is simply not found). */
+  async findTool(businessId: number, toolId: number): Promise<ToolRecord | undefined> {
+    const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.tool(businessId, toolId) }));
+    return result.Item ? fromItem<ToolRecord>(result.Item) : undefined;
+  }
+
+  /** The business's tools (at most `TOOL_LIMITS.toolsPerBusiness`, so one query). */
+  async listTools(businessId: number): Promise<ToolRecord[]> {
+    return queryBusinessPrefix<ToolRecord>(this.db, businessId, keys.toolPrefix());
+  }
+
+  /**
+   * The tools of these ids that exist for this business, in the order asked (one batch read per
+   * 100 ids; a call loads its assistant's `tool_ids`, at most 64, once when it starts).
+   */
+  async getTools(businessId: number, toolIds: readonly number[]): Promise<ToolRecord[]> {
+    const unique = [...new Set(toolIds)];
+    const found = new Map<number, ToolRecord>();
+    for (let i = 0; i < unique.length; i += 100) {
+      let request: Record<string, { Keys: Record<string, string>[] }> | undefined = {
+        [this.db.tableName]: { Keys: unique.slice(i, i + 100).map((id) => keys.tool(businessId, id)) },
+      };
+      while (request && Object.keys(request).length > 0) {
+        const result = await this.db.doc.send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of result.Responses?.[this.db.tableName] ?? []) {
+          const tool = fromItem<ToolRecord>(item);
+          found.set(tool.id, tool);
+        }
+        request = result.UnprocessedKeys as typeof request;
+      }
+    }
+    return unique.flatMap((id) => found.get(id) ?? []);
+  }
+}

@@ -1,0 +1,139 @@
+import type { AssistantRepository } from '../db/assistant-repository';
+import type { IdAllocator } from '../db/ids';
+import { ToolNameTakenError, type ToolRecord, type ToolRepository } from '../db/tool-repository';
+import { parseCreateToolBody, parseUpdateToolBody, TOOL_LIMITS, toToolView, type CreateToolInput, type Tool } from '../domain/tool';
+import { ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
+import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
+import { toolParametersProblem } from '../tools/tool-schema';
+import type { UrlPolicy } from './config-checks';
+
+/** What the tool use cases need; built once per process by the composition root. */
+export interface ToolServiceDeps {
+  tools: ToolRepository;
+  assistants: AssistantRepository;
+  ids: Pick<IdAllocator, 'nextId'>;
+  urlPolicy: UrlPolicy;
+  now: () => Date;
+}
+
+/** A tool still named by assistants' `tool_ids`: deleting it is refused (docs/decisions.md "Custom tools"). */
+export class ToolInUseError extends ConflictError {
+  constructor(
+    toolId: number,
+    readonly assistantIds: number[],
+  ) {
+    super(
+      'tool_in_use',
+      `Tool ${toolId} is in the tool_ids of assistant${assistantIds.length === 1 ? '' : 's'} ${assistantIds.join(', ')}; ` +
+        'remove it from their config first.',
+    );
+    this.name = 'ToolInUseError';
+  }
+}
+
+function valueError(loc: (string | number)[], message: string, input: unknown): ValidationItem {
+  return { loc, msg: `Value error, ${message}`, type: 'value_error', input };
+}
+
+const newestFirst = (a: Tool, b: Tool) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
+
+/**
+ * Custom tools (docs/design.md §7): the API's /tools routes and the ops `add-tool` write through
+ * here, so both apply the same checks: the body's schema, the parameters against a real JSON
+ * Schema validator, the server URL through the SSRF guard, and one name per business.
+ */
+export class ToolService {
+  constructor(private readonly deps: ToolServiceDeps) {}
+
+  /** Every tool of the business, newest first (at most `TOOL_LIMITS.toolsPerBusiness`). */
+  async list(businessId: number): Promise<{ data: Tool[] }> {
+    return { data: (await this.deps.tools.listTools(businessId)).map(toToolView).sort(newestFirst) };
+  }
+
+  async get(businessId: number, toolId: number): Promise<Tool> {
+    return toToolView(await this.find(businessId, toolId));
+  }
+
+  /** Creates a tool; `loc` is where 422 items point (`['body']` from the API, `[]` from the CLI). */
+  async create(businessId: number, body: unknown, loc: (string | number)[] = ['body']): Promise<Tool> {
+    const input = parseCreateToolBody(body, loc);
+    this.checkDeep(input, loc);
+    const existing = await this.deps.tools.listTools(businessId);
+    if (existing.length >= TOOL_LIMITS.toolsPerBusiness) {
+      throw new ValidationError([valueError(loc, `a business has at most ${TOOL_LIMITS.toolsPerBusiness} tools`, undefined)]);
+    }
+    this.checkNameFree(existing, input.name, undefined, loc);
+    const now = this.deps.now().toISOString();
+    const tool: Tool = { id: await this.deps.ids.nextId(), ...input, created_at: now, updated_at: now };
+    await this.named(() => this.deps.tools.insertTool(businessId, tool), loc);
+    return tool;
+  }
+
+  /** Merges the fields given over the tool's; the result is checked as a whole. */
+  async update(businessId: number, toolId: number, body: unknown): Promise<Tool> {
+    const patch = parseUpdateToolBody(body);
+    const current = await this.find(businessId, toolId);
+    const next: Tool = { ...toToolView(current), ...patch, updated_at: this.later(current) };
+    this.checkDeep(next, ['body'], patch);
+    if (next.name !== current.name) this.checkNameFree(await this.deps.tools.listTools(businessId), next.name, toolId, ['body']);
+    await this.named(() => this.deps.tools.replaceTool(businessId, current, next), ['body']);
+    return next;
+  }
+
+  /** Deletes a tool no assistant names; one still named is refused with the assistants listed. */
+  async delete(businessId: number, toolId: number): Promise<{ id: number; deleted: true }> {
+    const current = await this.find(businessId, toolId);
+    const users = (await this.deps.assistants.listAssistants(businessId))
+      .filter((assistant) => (assistant.config.tool_ids ?? []).includes(toolId))
+      .map((assistant) => assistant.id)
+      .sort((a, b) => a - b);
+    if (users.length > 0) throw new ToolInUseError(toolId, users);
+    await this.deps.tools.deleteTool(businessId, current);
+    return { id: toolId, deleted: true };
+  }
+
+  private async find(businessId: number, toolId: number): Promise<ToolRecord> {
+    const tool = await this.deps.tools.findTool(businessId, toolId);
+    if (!tool) throw new NotFoundError(`Tool ${toolId} not found.`);
+    return tool;
+  }
+
+  /** What the body schema cannot see: the JSON Schema itself, and the URL under the SSRF guard. */
+  private checkDeep(tool: Pick<CreateToolInput, 'parameters' | 'server_url'>, loc: (string | number)[], given: object = tool): void {
+    const items: ValidationItem[] = [];
+    if ('parameters' in given) {
+      const problem = toolParametersProblem(tool.parameters);
+      if (problem !== null) items.push(valueError([...loc, 'parameters'], `not an acceptable JSON Schema: ${problem}`, tool.parameters));
+    }
+    if ('server_url' in given) {
+      const checked = checkUrlSyntax(tool.server_url, this.deps.urlPolicy);
+      if (!checked.ok) items.push(urlValidationItem([...loc, 'server_url'], checked.reason, tool.server_url));
+    }
+    if (items.length > 0) throw new ValidationError(items);
+  }
+
+  private checkNameFree(existing: ToolRecord[], name: string, self: number | undefined, loc: (string | number)[]): void {
+    if (existing.some((tool) => tool.name === name && tool.id !== self)) throw nameTaken(name, loc);
+  }
+
+  /** Runs a write that claims a name; a lost race for it is the same 422 as a name seen taken. */
+  private async named(write: () => Promise<void>, loc: (string | number)[]): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (error instanceof ToolNameTakenError) throw nameTaken(error.toolName, loc);
+      throw error;
+    }
+  }
+
+  /** Now, or a millisecond after the last save: `updated_at` guards the next write, so it must change. */
+  private later(current: ToolRecord): string {
+    const now = this.deps.now().getTime();
+    const last = Date.parse(current.updated_at ?? current.created_at);
+    return new Date(Math.max(now, last + 1)).toISOString();
+  }
+}
+
+function nameTaken(name: string, loc: (string | number)[]): ValidationError {
+  return new ValidationError([valueError([...loc, 'name'], `a tool named ${name} already exists in this business`, name)]);
+}

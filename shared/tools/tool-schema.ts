@@ -1,0 +1,120 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { RE2JS } from 're2js';
+
+/**
+ * A custom tool's `parameters` is a JSON Schema (draft 2020-12) a business writes and the model
+ * fills. It is checked when saved by a real validator (Ajv: the most used JSON Schema library for
+ * JavaScript, the one the OpenAPI tests already use) and compiled once per call start to check
+ * the model's arguments before the business's server is called.
+ *
+ * Three things make an untrusted schema safe to compile and run in the call engine's process:
+ * - size and depth are bounded before Ajv sees it;
+ * - every `pattern` runs on RE2 (re2js, a pure-JavaScript port: linear time, no native build),
+ *   never on the backtracking engine, so a pattern cannot stall every call on the process
+ *   (ReDoS); a pattern RE2 cannot compile (look-arounds, back-references) is refused at save;
+ * - `$id` is refused and each compiled schema is removed from Ajv's cache at once, so schemas of
+ *   different businesses never share a namespace and the long-lived instance does not grow.
+ */
+
+/** Bounds of a tool's `parameters` (docs/design.md §7). */
+export const TOOL_PARAMETERS_LIMITS = { maxJsonChars: 16_384, maxDepth: 16 } as const;
+
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * RE2 instead of RegExp for `pattern`/`patternProperties` (JSON Schema patterns search, unanchored).
+ * Ajv de-duplicates compiled patterns by `toString()`, so each one must print as itself.
+ */
+function re2(pattern: string, flags: string): { test(s: string): boolean; toString(): string } {
+  const compiled = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+  return { test: (text) => compiled.test(text), toString: () => `re2:/${pattern}/${flags}` };
+}
+re2.code = 'require("re2js").RE2JS';
+
+const ajv = new Ajv2020({
+  allErrors: false,
+  // Unknown keywords and formats are errors: a misspelt "requried" must not silently validate nothing.
+  strictSchema: true,
+  strictNumbers: true,
+  strictTypes: false,
+  strictTuples: false,
+  strictRequired: false,
+  // `format` is an annotation (as draft 2020-12 makes it by default): no format's own regex runs on the model's text.
+  validateFormats: false,
+  code: { regExp: re2 },
+});
+
+/** Depth and forbidden keys of a JSON value, walked once; null when acceptable. */
+function shapeProblem(value: unknown, depth: number): string | null {
+  if (depth > TOOL_PARAMETERS_LIMITS.maxDepth) return `nested deeper than ${TOOL_PARAMETERS_LIMITS.maxDepth} levels`;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value)) {
+    if (!Array.isArray(value) && key === '$id') return '"$id" is not allowed';
+    const problem = shapeProblem(child, depth + 1);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/** Ajv's first complaint about a schema, in one short sentence. */
+function schemaErrorText(errors: ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (!first) return 'not a valid JSON Schema';
+  return `${first.instancePath || 'the schema'} ${first.message ?? 'is invalid'}`;
+}
+
+function compileChecked(parameters: Record<string, unknown>): ValidateFunction {
+  try {
+    return ajv.compile(parameters);
+  } finally {
+    ajv.removeSchema(parameters);
+  }
+}
+
+/**
+ * Why `parameters` is not an acceptable tool schema, or null when it is: an object schema
+ * (`"type": "object"`), within {@link TOOL_PARAMETERS_LIMITS}, valid against the draft 2020-12
+ * meta-schema, with no unknown keyword, no `$id`, no remote `$ref`, and RE2-compatible patterns.
+ *
+ * @example
+ * toolParametersProblem({ type: 'object', properties: { n: { type: 'integr' } } });
+ * // → '/properties/n/type must be equal to one of the allowed values'
+ */
+export function toolParametersProblem(parameters: unknown): string | null {
+  if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) return 'must be a JSON Schema object';
+  const schema = parameters as Record<string, unknown>;
+  if (schema.type !== 'object') return 'must have "type": "object" (a tool takes named arguments)';
+  if (JSON.stringify(schema).length > TOOL_PARAMETERS_LIMITS.maxJsonChars)
+    return `is longer than ${TOOL_PARAMETERS_LIMITS.maxJsonChars} characters of JSON`;
+  const shape = shapeProblem(schema, 0);
+  if (shape !== null) return shape;
+  if (schema.$schema !== undefined && schema.$schema !== DIALECT) return `"$schema" must be ${DIALECT} (or left out)`;
+  if (!ajv.validateSchema(schema)) return schemaErrorText(ajv.errors);
+  try {
+    compileChecked(schema);
+    return null;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return `cannot be compiled: ${message.split('\n')[0]!.slice(0, 200)}`;
+  }
+}
+
+/** The model's arguments checked against a tool's schema: null when valid, else plain words. */
+export type ArgumentsCheck = (args: unknown) => string | null;
+
+/**
+ * Compiles a saved schema for the model's arguments. The problems are worded for the model
+ * (field path and rule, never the value the model sent), at most five of them.
+ *
+ * @throws Error when the schema does not compile (a record saved before these checks existed).
+ */
+export function compileArgumentsCheck(parameters: Record<string, unknown>): ArgumentsCheck {
+  const validate = compileChecked(parameters);
+  return (args) => {
+    if (validate(args)) return null;
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map((error) => `${error.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'arguments'} ${error.message ?? 'is invalid'}`)
+      .join('; ');
+  };
+}
