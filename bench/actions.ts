@@ -9,7 +9,9 @@
  * Env: BENCH_TOOL_RUNS (500 sequential), BENCH_TOOL_CONCURRENCY (50), BENCH_TOOL_ROUNDS (10).
  */
 import { realTimers } from '../media-service/src/call/session-defaults';
+import { SesEmail } from '../media-service/src/adapters/ses-email';
 import { TwilioSms } from '../media-service/src/adapters/twilio-sms';
+import { SesSandboxServer } from '../media-service/src/sandbox/ses-server';
 import { SandboxCarrier } from '../media-service/src/sandbox/carrier';
 import { CallAllowance } from '../media-service/src/tools/call-allowance';
 import { ToolRunner } from '../media-service/src/tools/tool-runner';
@@ -39,12 +41,22 @@ const summary = (values: number[]) =>
 
 async function main(): Promise<void> {
   // Normal priority: here DynamoDB Local is the back end being measured, not a bystander as in bench:calls.
-  const [dynamo, carrier] = await Promise.all([startDynamoDbLocal(), SandboxCarrier.start({ log: silentLogger })]);
+  const [dynamo, carrier, ses] = await Promise.all([
+    startDynamoDbLocal(),
+    SandboxCarrier.start({ log: silentLogger }),
+    SesSandboxServer.start(),
+  ]);
   try {
     const db = createDb({ tableName: 'bench-actions', region: 'local', endpoint: dynamo.endpoint });
     await ensureTable(db);
     const sms = new TwilioSms({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
-    const ports = tableBackedToolPorts(db, new IdAllocator(db), silentLogger, { sms });
+    const email = new SesEmail({
+      region: 'us-east-1',
+      endpoint: ses.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      fromAddress: 'assistant@bench.localhost',
+    });
+    const ports = tableBackedToolPorts(db, new IdAllocator(db), silentLogger, { sms, email });
     const config = defaultAssistantConfig();
     const profile = { ...defaultBusinessProfile(), display_name: 'Acme Plumbing', team_emails: ['desk@acme.test'] };
     const runnerFor = (callId: number) =>
@@ -86,7 +98,7 @@ async function main(): Promise<void> {
     console.log(`  one call at a time: ${summary(sequential)}`);
     console.log(`  ${CONCURRENCY} calls at once: ${summary(concurrent)}`);
   } finally {
-    await Promise.all([dynamo.stop(), carrier.close()]);
+    await Promise.all([dynamo.stop(), carrier.close(), ses.close()]);
   }
 }
 

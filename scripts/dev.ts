@@ -25,6 +25,9 @@ async function main(): Promise<void> {
     `Call engine: ${media.mediaUrl} (sandbox carrier ${media.carrierUrl}, sandbox Deepgram ${media.deepgramUrl}, OpenAI ${media.openAiUrl})`,
   );
   printTasks(media, mediaTasks);
+  console.log(
+    `Texts and email the assistants send: GET ${media.carrierUrl}/sandbox/messages (sandbox carrier, Basic auth as in .data/dev-stack.json), GET ${media.mailUrl}/store (local SES).`,
+  );
   console.log('Sweeper: every minute in this process (SWEEP_EVERY_MS, SWEEP_STALE_HEARTBEAT_MS, … shorten it).');
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
   if (stack.fresh) await seedDemo(stack.core, stack.assistants);

@@ -62,6 +62,15 @@ export const MediaConfigSchema = v.object({
   SANDBOX_CARRIER: flag('false'),
   /** The sandbox carrier's auth token (the local stack keeps one per data folder); random when unset. */
   SANDBOX_AUTH_TOKEN: optionalText,
+  /**
+   * Email (SES v2): the platform's verified sender address, on the stage's SES identity (infra
+   * sets it; required on deployed stages). Locally a fixed `.localhost` address.
+   */
+  EMAIL_FROM_ADDRESS: optionalText,
+  /** SES region; default AWS_REGION. */
+  SES_REGION: optionalText,
+  /** A local SES stand-in (`npm run dev` sets it); empty on AWS. On stage local without it, the media process starts its own. */
+  SES_ENDPOINT: optionalText,
   /** Empty: the in-process sandbox Deepgram (Flux + Aura). */
   DEEPGRAM_API_KEY: optionalText,
   DEEPGRAM_BASE_URL: optionalText,
@@ -112,6 +121,11 @@ export function readMediaConfig(env: Record<string, string | undefined>): MediaC
     throw new ConfigError(
       "Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are empty: fill the stage's Twilio secret " +
         '(voice-agent/<stage>/twilio) and restart the tasks. No call is taken until then; the sandbox carrier runs only where SANDBOX_CARRIER=true (local stack and tests).',
+    );
+  }
+  if (config.STAGE !== 'local' && !config.EMAIL_FROM_ADDRESS) {
+    throw new ConfigError(
+      "Invalid configuration:\n  EMAIL_FROM_ADDRESS is empty: infra sets it to an address on the stage's SES identity (infra/config.ts emailDomain).",
     );
   }
   if (!config.KMS_KEY_ID && !config.LOCAL_SECRET_KEY) {

@@ -4,6 +4,7 @@ import { startCallSession } from '../../media-service/src/call/call-session';
 import { readMediaConfig } from '../../media-service/src/config';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import type { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
+import type { SesSandboxServer } from '../../media-service/src/sandbox/ses-server';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
 import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import { startProviders } from '../../media-service/src/server/providers';
@@ -50,6 +51,9 @@ export interface LocalMedia {
   carrier: SandboxCarrier;
   deepgramUrl: string;
   openAiUrl: string;
+  /** The local SES stand-in: the mail the assistants sent is listed at `<mailUrl>/store`. */
+  mailUrl: string;
+  ses: SesSandboxServer;
   /** Drains running calls (a few seconds at most locally), then closes every server. */
   stop(): Promise<void>;
 }
@@ -147,6 +151,8 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
     carrier: providers.carrier!,
     deepgramUrl: providers.deepgramSandbox!.baseUrl,
     openAiUrl: providers.openai.baseURL!,
+    mailUrl: providers.sesSandbox!.endpoint,
+    ses: providers.sesSandbox!,
     async stop() {
       await runtime.shutdown();
       await providers.close();

@@ -2,6 +2,7 @@ import type { AssistantConfig } from './assistant-config';
 import { businessName, describeBusiness, type BusinessProfile } from './business-profile';
 import { fixedLines } from './fixed-lines';
 import { callLanguage } from './languages';
+import { E164_PATTERN } from './phone-number';
 
 /**
  * What an assistant says and is told on one call, derived purely from its config, the call's
@@ -62,6 +63,7 @@ export interface OfferedBuiltins {
   takeMessage: boolean;
   notifyTeam: boolean;
   sendSms: boolean;
+  emailCaller: boolean;
 }
 
 /** The usable addresses among the profile's `team_emails`. */
@@ -69,18 +71,24 @@ export function teamEmails(profile: BusinessProfile | null): string[] {
   return (profile?.team_emails ?? []).filter((address) => /^[^@\s]+@[^@\s]+$/.test(address));
 }
 
+/** The usable numbers (E.164) among the profile's `team_phones`. */
+export function teamPhones(profile: BusinessProfile | null): string[] {
+  return (profile?.team_phones ?? []).filter((number) => E164_PATTERN.test(number));
+}
+
 /**
  * The built-in tools a call offers the model: the one list both the tools sent to the model and
  * the prompt's lines about them come from, so the prompt never names a tool the model does not have
- * (`transfer` needs the business profile's transfer number, `notify_team` a team email to tell).
+ * (`transfer` needs the business profile's transfer number, `notify_team` a team email or phone to tell).
  */
 export function offeredBuiltins(config: AssistantConfig, profile: BusinessProfile | null): OfferedBuiltins {
   return {
     endCall: config.builtin.end_call,
     transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '',
     takeMessage: config.builtin.messages,
-    notifyTeam: config.builtin.team_messages && teamEmails(profile).length > 0,
+    notifyTeam: config.builtin.team_messages && (teamEmails(profile).length > 0 || teamPhones(profile).length > 0),
     sendSms: config.builtin.sms,
+    emailCaller: config.builtin.email_caller,
   };
 }
 
@@ -104,6 +112,10 @@ function voiceRules(config: AssistantConfig, direction: 'inbound' | 'outbound', 
   if (offered.sendSms)
     lines.push(
       'To text the caller something in writing, ask whether a text to the number they are calling from is fine, then call the send_sms tool; say it was sent only once the tool confirms.',
+    );
+  if (offered.emailCaller)
+    lines.push(
+      'To email the caller, ask for their address, spell it back and wait for a yes, then call the email_caller tool; say it was sent only once the tool confirms.',
     );
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');

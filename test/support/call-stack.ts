@@ -7,7 +7,9 @@ import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../../media-service/src/adapters/openai-speech-to-text';
+import { SesEmail } from '../../media-service/src/adapters/ses-email';
 import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
+import { SesSandboxServer } from '../../media-service/src/sandbox/ses-server';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
@@ -71,11 +73,13 @@ export interface CallStackOptions {
   consumers?: number;
   /** The wait of a call deferred at the concurrency cap (default the engine's: 1–2 s doubling to 30–60 s). */
   deferDelayS?: (attempt: number) => number;
-  /** The built-in tools' back ends (default: the stack's table, texts on the sandbox carrier, team notices as log lines). */
+  /** The built-in tools' back ends (default: the stack's table, texts on the sandbox carrier, email in the local SES). */
   toolPorts?: (core: ApiHarness['core'], log: Logger, senders: ToolSenders) => ToolPorts;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
+/** The platform's sender address on the test stack (the local SES stand-in accepts any). */
+export const STACK_EMAIL_FROM = 'assistant@test.localhost';
 
 /**
  * The whole call path on loopback: the API (real repositories on DynamoDB Local, fauxqs queue),
@@ -87,7 +91,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const board = new TranscriptBoard();
   const scheduler = new PacerScheduler();
   const { log, lines: logs } = captureLogger();
-  const [deepgram, openai, carrier] = await Promise.all([
+  const [deepgram, openai, ses, carrier] = await Promise.all([
     // Aura at 25 ms per character (real speech is ~65): replies play 2.5× faster, so tests stay short.
     DeepgramSandboxServer.start({
       board,
@@ -95,6 +99,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
       aura: { msPerChar: 25, firstByteDelayMs: 20, ...options.aura },
     }),
     OpenAiSandboxServer.start({ ttftMs: 20, tokenIntervalMs: 2, ...options.llm }),
+    SesSandboxServer.start(),
     SandboxCarrier.start({
       utterances: board,
       scheduler,
@@ -126,7 +131,15 @@ export async function startCallStack(options: CallStackOptions = {}) {
   });
   const account = { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl };
   const telephony = new TwilioTelephony(account);
-  const senders: ToolSenders = { sms: new TwilioSms(account) };
+  const senders: ToolSenders = {
+    sms: new TwilioSms(account),
+    email: new SesEmail({
+      region: 'us-east-1',
+      endpoint: ses.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      fromAddress: STACK_EMAIL_FROM,
+    }),
+  };
   // The production factory: `provider: openai` gets the sandbox OpenAI, `custom` the business's URL
   // through the guarded fetch (private addresses allowed, as in `npm run dev`).
   const languageModelFor = languageModels({
@@ -252,7 +265,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     await carrier.close();
     await proxy?.close();
     await Promise.all(medias.map((server) => server.close()));
-    await Promise.all([deepgram.close(), openai.close(), polling]);
+    await Promise.all([deepgram.close(), openai.close(), ses.close(), polling]);
   }
 
   return {
@@ -261,6 +274,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     api,
     core,
     carrier,
+    ses,
     deepgram,
     openai,
     media,

@@ -20,6 +20,7 @@ import { messageResource, sandboxMessageView, SandboxMessages, type SandboxMessa
 import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
 import { DEFAULT_CALLEE, SANDBOX_SCENARIOS, type Scenario, type UtteranceSink } from './scenarios';
 import { createLogger, type Logger } from '../../../shared/log';
+import { listenSandbox } from './listen';
 
 /** A scenario to play, or a whole line behaviour (busy, no-answer, failed, answer with a scenario). */
 export type ScenarioOrLine = Scenario | SandboxLine;
@@ -144,10 +145,7 @@ export class SandboxCarrier {
   /** Starts listening; resolves once the port is bound. */
   static async start(options: SandboxCarrierOptions = {}): Promise<SandboxCarrier> {
     const carrier = new SandboxCarrier(options);
-    await new Promise<void>((resolve, reject) => {
-      carrier.#http.once('error', reject);
-      carrier.#http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-    });
+    await listenSandbox(carrier.#http, options);
     return carrier;
   }
 

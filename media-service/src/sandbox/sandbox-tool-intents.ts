@@ -78,6 +78,8 @@ function detailsAskedFor(said: string, system: string): string {
   return 'Thanks for calling. Here are the details we talked about; reply to this message or call us with any questions.';
 }
 
+const EMAIL = /\b([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/;
+
 export const SEND_SMS_INTENT: ToolIntent = {
   tool: 'send_sms',
   asks: /\b(text|sms) me\b|\bsend me (a|that in a) text\b/i,
@@ -88,8 +90,22 @@ export const SEND_SMS_INTENT: ToolIntent = {
   speak: () => "I've sent you a text with the details. Is there anything else I can help you with?",
 };
 
+export const EMAIL_CALLER_INTENT: ToolIntent = {
+  tool: 'email_caller',
+  asks: /\b(e-?mail me|send me an e-?mail)\b/i,
+  call(said, callerWords, system) {
+    const email = EMAIL.exec(said)?.[1] ?? EMAIL.exec(callerWords)?.[1];
+    if (!email) return { ask: 'Of course. What email address should I send it to?' };
+    const name = callerName(callerWords);
+    const body = [`Hello${name ? ` ${name}` : ''},`, '', detailsAskedFor(said, system), '', 'Thanks for calling.'].join('\n');
+    // The read-back the tool's description asks for, before sending.
+    return { saying: `Sure, I'll email that to ${email}.`, args: { email, subject: 'The details you asked for', body } };
+  },
+  speak: () => "I've emailed you the details. Is there anything else I can help you with?",
+};
+
 /** Every intent, in the order they are tried. */
-export const TOOL_INTENTS: readonly ToolIntent[] = [TAKE_MESSAGE_INTENT, NOTIFY_TEAM_INTENT, SEND_SMS_INTENT];
+export const TOOL_INTENTS: readonly ToolIntent[] = [TAKE_MESSAGE_INTENT, NOTIFY_TEAM_INTENT, SEND_SMS_INTENT, EMAIL_CALLER_INTENT];
 
 const offers = (request: ChatRequest, tool: string) => request.tools?.some((t) => t.function.name === tool) ?? false;
 

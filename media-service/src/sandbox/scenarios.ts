@@ -215,6 +215,14 @@ export const TEXT_ME = oneRequest(
   'Asks to be texted the address (send_sms to the number calling), then says goodbye.',
 );
 
+/** Asks for the opening hours by email at sam@example.com (the `email_caller` tool), then says goodbye. */
+export const EMAIL_ME = oneRequest(
+  'email-me',
+  'Hi, this is Sam Lee. Please email me your opening hours at sam@example.com.',
+  "That's all, thanks. Goodbye!",
+  'Asks for the opening hours by email at sam@example.com (email_caller), then says goodbye.',
+);
+
 /**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
@@ -227,6 +235,7 @@ export const SANDBOX_SCENARIOS = {
   keypad: KEYPRESSER,
   message: MESSAGE,
   'text-me': TEXT_ME,
+  'email-me': EMAIL_ME,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

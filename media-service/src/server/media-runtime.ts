@@ -202,7 +202,7 @@ function sessionDeps(
     assistants: built.assistants,
     businesses: built.businesses,
     lifecycle: built.lifecycle,
-    toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log, { sms: providers.sms }),
+    toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log, { sms: providers.sms, email: providers.email }),
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
     ...tableBackedSessionDeps(built.calls, memory),
     providers: providers.labels,

@@ -2,6 +2,7 @@ import { DeepgramSpeechToText } from '../adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../adapters/openai-speech-to-text';
+import { SesEmail } from '../adapters/ses-email';
 import { TwilioSms } from '../adapters/twilio-sms';
 import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
@@ -13,6 +14,7 @@ import type { TextToSpeech } from '../ports/text-to-speech';
 import { SandboxCarrier } from '../sandbox/carrier';
 import { DeepgramSandboxServer } from '../sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../sandbox/openai-server';
+import { SesSandboxServer } from '../sandbox/ses-server';
 import { TranscriptBoard } from '../sandbox/transcript-board';
 import type { Logger } from '../../../shared/log';
 
@@ -35,12 +37,16 @@ export interface MediaProviders {
   telephony: TwilioTelephony;
   /** Texts through the same Twilio account (or the sandbox carrier's Messages). */
   sms: TwilioSms;
+  /** Email through SES (or the local SES stand-in). */
+  email: SesEmail;
   /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
   twilioAuthToken: string;
   labels: ProviderLabels;
   /** Set when the sandbox carrier runs in this process (SANDBOX_CARRIER=true: local stack and tests). */
   carrier?: SandboxCarrier;
   deepgramSandbox?: DeepgramSandboxServer;
+  /** Started here on stage local when no SES_ENDPOINT was given. */
+  sesSandbox?: SesSandboxServer;
   openAiSandbox?: OpenAiSandboxServer;
   /** Closes the sandbox servers started here. */
   close(): Promise<void>;
@@ -94,6 +100,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
         log: options.log,
       });
   if (carrier) started.push(carrier);
+  const sesSandbox = config.STAGE === 'local' && !config.SES_ENDPOINT ? await SesSandboxServer.start() : undefined;
+  if (sesSandbox) started.push(sesSandbox);
   const twilio = carrier
     ? { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl }
     : {
@@ -127,6 +135,7 @@ export async function startProviders(config: MediaConfig, options: StartProvider
         }),
     telephony: new TwilioTelephony(twilio),
     sms: new TwilioSms(twilio),
+    email: sesEmail(config, sesSandbox?.endpoint ?? config.SES_ENDPOINT),
     twilioAuthToken: twilio.authToken,
     labels: {
       stt: deepgramSandbox ? 'sandbox' : 'deepgram',
@@ -136,7 +145,23 @@ export async function startProviders(config: MediaConfig, options: StartProvider
     },
     ...(carrier && { carrier }),
     ...(deepgramSandbox && { deepgramSandbox }),
+    ...(sesSandbox && { sesSandbox }),
     ...(openAiSandbox && { openAiSandbox }),
     close: async () => void (await Promise.all(started.map((server) => server.close()))),
   };
+}
+
+/** The sender address on stage local, where no SES identity exists (`.localhost` never routes anywhere). */
+export const LOCAL_EMAIL_FROM_ADDRESS = 'assistant@voice-agent.localhost';
+
+/**
+ * SES from the config: the local stand-in at `endpoint` (any credentials), else the regional
+ * endpoint with the task role.
+ */
+export function sesEmail(config: MediaConfig, endpoint: string | undefined): SesEmail {
+  return new SesEmail({
+    region: config.SES_REGION ?? config.AWS_REGION,
+    fromAddress: config.EMAIL_FROM_ADDRESS ?? LOCAL_EMAIL_FROM_ADDRESS,
+    ...(endpoint && { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  });
 }

@@ -1,4 +1,6 @@
 import { CONTACT_LIMITS } from '../../../shared/domain/caller-contact';
+import { ProviderError } from '../../../shared/errors';
+import { ToolRefusal, type ToolContext } from './tool-types';
 
 /** What a call can send its caller, each with its own per-call limit. */
 export type AllowanceKind = 'text' | 'email';
@@ -29,5 +31,24 @@ export class CallAllowance {
   /** Sends of `kind` left on this call. */
   left(kind: AllowanceKind): number {
     return LIMITS[kind] - this.#used[kind];
+  }
+}
+
+const REFUSED: Record<AllowanceKind, string> = {
+  text: `This call has already sent the caller ${CONTACT_LIMITS.textsPerCall} texts, the most one call may send. Tell the caller, and read the details out instead.`,
+  email: `This call has already sent ${CONTACT_LIMITS.emailsPerCall} emails, the most one call may send. Tell the caller, and read the details out instead.`,
+};
+
+/**
+ * Runs one send within the call's allowance: refused when it is used up, given back when the
+ * provider refused the send outright (4xx other than 408/429: nothing went out).
+ */
+export async function withAllowance<T>(context: ToolContext, kind: AllowanceKind, send: () => Promise<T>): Promise<T> {
+  if (!context.allowance.take(kind)) throw new ToolRefusal(REFUSED[kind]);
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof ProviderError && error.statusCode !== undefined && !error.retryable) context.allowance.giveBack(kind);
+    throw error;
   }
 }

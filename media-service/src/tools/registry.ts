@@ -2,6 +2,7 @@ import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
 import { offeredBuiltins, type OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { LlmToolDefinition } from '../ports/language-model';
+import { emailCaller } from './email-caller';
 import { notifyTeam } from './notify-team';
 import { sendSms } from './send-sms';
 import { takeMessage } from './take-message';
@@ -42,7 +43,7 @@ const CALL_CONTROL_TOOLS: readonly CallControlTool[] = [
  * book_appointment, …) is a module exporting a {@link BuiltinTool}, its flag in
  * `offeredBuiltins` (with its prompt line), its name in `RESERVED_TOOL_NAMES`, and an entry here.
  */
-export const ACTION_TOOLS: readonly BuiltinTool<any>[] = [takeMessage, notifyTeam, sendSms];
+export const ACTION_TOOLS: readonly BuiltinTool<any>[] = [takeMessage, notifyTeam, sendSms, emailCaller];
 
 /** What one call offers: the definitions sent to the model, and the tools the runner may execute. */
 export interface OfferedTools {

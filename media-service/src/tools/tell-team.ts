@@ -1,16 +1,23 @@
 import { businessName } from '../../../shared/domain/business-profile';
-import { teamEmails } from '../../../shared/domain/call-script';
+import { teamEmails, teamPhones } from '../../../shared/domain/call-script';
 import type { Message } from '../../../shared/domain/message';
+import type { TeamNoticeOutcome } from '../ports/team-notifier';
 import type { ToolContext } from './tool-types';
 
+/** What the team heard of a message: each channel, and whether any reached them. */
+export interface TeamTold extends TeamNoticeOutcome {
+  told: boolean;
+}
+
 /**
- * Sends the team a notice about a stored message, to the profile's `team_emails`; false
- * when the profile names none (the message is still listed by GET /messages). Rejects when the
- * notifier failed.
+ * Sends the team a notice about a stored message: email to the profile's `team_emails`, a text
+ * to its `team_phones` (from the business's number on this call). Channels the profile does not
+ * set are `none`; a failed channel is `failed` (the message stays listed by GET /messages).
  */
-export async function tellTeam(context: ToolContext, message: Message, subject: string): Promise<boolean> {
-  const to = teamEmails(context.profile);
-  if (to.length === 0) return false;
+export async function tellTeam(context: ToolContext, message: Message, subject: string): Promise<TeamTold> {
+  const emails = teamEmails(context.profile);
+  const phones = teamPhones(context.profile);
+  if (emails.length === 0 && phones.length === 0) return { email: 'none', sms: 'none', told: false };
   const business = businessName(context.profile);
   const lines = [
     message.body,
@@ -18,17 +25,30 @@ export async function tellTeam(context: ToolContext, message: Message, subject: 
     `Caller: ${message.caller_name || 'not given'}, ${message.caller_number || 'number withheld'}`,
     `Call ${message.call_id}, message ${message.id}${business ? ` (${business})` : ''}`,
   ];
-  await context.ports.team.notify(
+  const outcome = await context.ports.team.notify(
     {
       businessId: context.businessId,
       callId: context.callId,
       messageId: message.id,
-      to,
+      emails,
+      phones,
+      fromNumber: context.businessNumber,
+      businessName: business,
       subject: `${message.urgent ? 'URGENT: ' : ''}${subject}`,
       body: lines.join('\n'),
       urgent: message.urgent,
     },
     context.signal,
   );
-  return true;
+  return { ...outcome, told: outcome.email === 'sent' || outcome.sms === 'sent' };
+}
+
+/** The team's side of a tool's `actions` summary, e.g. `team emailed, text failed`. */
+export function toldSummary(told: TeamTold): string {
+  if (told.email === 'none' && told.sms === 'none') return 'no team email or phone';
+  const parts = [
+    told.email === 'none' ? '' : told.email === 'sent' ? 'team emailed' : 'team email failed',
+    told.sms === 'none' ? '' : told.sms === 'sent' ? 'team texted' : 'team text failed',
+  ];
+  return parts.filter(Boolean).join(', ');
 }

@@ -5,6 +5,7 @@ import type { OfferedBuiltins } from '../../../shared/domain/call-script';
 import type { Message } from '../../../shared/domain/message';
 import type { NewMessage } from '../../../shared/services/message-service';
 import type { LlmToolDefinition } from '../ports/language-model';
+import type { EmailSender } from '../ports/email-sender';
 import type { SmsSender } from '../ports/sms-sender';
 import type { TeamNotifier } from '../ports/team-notifier';
 import type { CallAllowance } from './call-allowance';
@@ -19,6 +20,8 @@ export interface ToolPorts {
   team: TeamNotifier;
   /** Texts from the business's number (Twilio Messages, the sandbox carrier locally). */
   sms: SmsSender;
+  /** Email from the platform's verified address (SES, the local SES stand-in). */
+  email: EmailSender;
 }
 
 /** What a tool knows of the call it runs on: who, for which business, and the ports. */

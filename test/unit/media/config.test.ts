@@ -43,6 +43,17 @@ describe('media configuration: the carrier', () => {
     expect(() => readMediaConfig({ ...DEPLOYED, TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/must be set together/);
   });
 
+  it('refuses a deployed stage without EMAIL_FROM_ADDRESS (the SES identity infra sets); stage local needs none', () => {
+    // Arrange
+    const deployed = { ...DEPLOYED, SANDBOX_CARRIER: 'true', STAGE: 'prod' };
+    // Act / Assert
+    expect(() => readMediaConfig(deployed)).toThrow(/EMAIL_FROM_ADDRESS is empty/);
+    expect(readMediaConfig({ ...deployed, EMAIL_FROM_ADDRESS: 'assistant@mail.example.com' }).EMAIL_FROM_ADDRESS).toBe(
+      'assistant@mail.example.com',
+    );
+    expect(readMediaConfig({ ...DEPLOYED, SANDBOX_CARRIER: 'true' }).EMAIL_FROM_ADDRESS).toBeUndefined();
+  });
+
   it('gives every sandbox carrier a random auth token, not a constant', () => {
     // Act
     const tokens = new Set(Array.from({ length: 20 }, () => newSandboxAuthToken()));
