@@ -64,7 +64,8 @@ export const MediaConfigSchema = v.object({
   SANDBOX_AUTH_TOKEN: optionalText,
   /**
    * Email (SES v2): the platform's verified sender address, on the stage's SES identity (infra
-   * sets it; required on deployed stages). Locally a fixed `.localhost` address.
+   * sets it from the stage's `emailDomain`, required outside dev). A deployed task without it runs,
+   * and every email fails with a plain "could not be sent". Locally a fixed `.localhost` address.
    */
   EMAIL_FROM_ADDRESS: optionalText,
   /** SES region; default AWS_REGION. */
@@ -121,11 +122,6 @@ export function readMediaConfig(env: Record<string, string | undefined>): MediaC
     throw new ConfigError(
       "Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are empty: fill the stage's Twilio secret " +
         '(voice-agent/<stage>/twilio) and restart the tasks. No call is taken until then; the sandbox carrier runs only where SANDBOX_CARRIER=true (local stack and tests).',
-    );
-  }
-  if (config.STAGE !== 'local' && !config.EMAIL_FROM_ADDRESS) {
-    throw new ConfigError(
-      "Invalid configuration:\n  EMAIL_FROM_ADDRESS is empty: infra sets it to an address on the stage's SES identity (infra/config.ts emailDomain).",
     );
   }
   if (!config.KMS_KEY_ID && !config.LOCAL_SECRET_KEY) {

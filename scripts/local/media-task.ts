@@ -54,7 +54,7 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
     realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
     telephony: new TwilioTelephony(carrier),
     sms: new TwilioSms(carrier),
-    email: sesEmail(config, SES_ENDPOINT),
+    email: sesEmail(config, SES_ENDPOINT, log),
     twilioAuthToken: SANDBOX_AUTH_TOKEN,
     labels: { stt: 'sandbox', tts: 'sandbox', llm: 'sandbox', telephony: 'sandbox' },
     close: async () => undefined,

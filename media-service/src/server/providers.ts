@@ -8,6 +8,7 @@ import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
 import type { MediaConfig } from '../config';
 import type { PacerScheduler } from '../pipeline/pacer-scheduler';
+import type { EmailSender } from '../ports/email-sender';
 import type { SpeechToSpeech } from '../ports/speech-to-speech';
 import type { SpeechToText } from '../ports/speech-to-text';
 import type { TextToSpeech } from '../ports/text-to-speech';
@@ -16,6 +17,7 @@ import { DeepgramSandboxServer } from '../sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../sandbox/openai-server';
 import { SesSandboxServer } from '../sandbox/ses-server';
 import { TranscriptBoard } from '../sandbox/transcript-board';
+import { ProviderError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/log';
 
 /** The platform's OpenAI account (or the sandbox's), for assistants on `provider: openai`. */
@@ -37,8 +39,8 @@ export interface MediaProviders {
   telephony: TwilioTelephony;
   /** Texts through the same Twilio account (or the sandbox carrier's Messages). */
   sms: TwilioSms;
-  /** Email through SES (or the local SES stand-in). */
-  email: SesEmail;
+  /** Email through SES (or the local SES stand-in); refusing every send on a stage without a sender address. */
+  email: EmailSender;
   /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
   twilioAuthToken: string;
   labels: ProviderLabels;
@@ -135,7 +137,7 @@ export async function startProviders(config: MediaConfig, options: StartProvider
         }),
     telephony: new TwilioTelephony(twilio),
     sms: new TwilioSms(twilio),
-    email: sesEmail(config, sesSandbox?.endpoint ?? config.SES_ENDPOINT),
+    email: sesEmail(config, sesSandbox?.endpoint ?? config.SES_ENDPOINT, options.log),
     twilioAuthToken: twilio.authToken,
     labels: {
       stt: deepgramSandbox ? 'sandbox' : 'deepgram',
@@ -155,13 +157,22 @@ export async function startProviders(config: MediaConfig, options: StartProvider
 export const LOCAL_EMAIL_FROM_ADDRESS = 'assistant@voice-agent.localhost';
 
 /**
- * SES from the config: the local stand-in at `endpoint` (any credentials), else the regional
- * endpoint with the task role.
+ * SES from the config: the local SES stand-in at `endpoint` (any credentials), else the regional
+ * endpoint with the task role. A deployed stage without EMAIL_FROM_ADDRESS (a dev stage with no
+ * `emailDomain`) gets a sender that refuses every email, said once in the log at start.
  */
-export function sesEmail(config: MediaConfig, endpoint: string | undefined): SesEmail {
+export function sesEmail(config: MediaConfig, endpoint: string | undefined, log: Logger): EmailSender {
+  const fromAddress = config.EMAIL_FROM_ADDRESS ?? (config.STAGE === 'local' ? LOCAL_EMAIL_FROM_ADDRESS : undefined);
+  if (!fromAddress) {
+    log.warn('media.email_unconfigured', { reason: 'EMAIL_FROM_ADDRESS is empty: set the stage emailDomain (infra/config.ts)' });
+    return {
+      send: () =>
+        Promise.reject(new ProviderError('ses', 'No sender address (EMAIL_FROM_ADDRESS) on this stage', 503, { retryable: false })),
+    };
+  }
   return new SesEmail({
     region: config.SES_REGION ?? config.AWS_REGION,
-    fromAddress: config.EMAIL_FROM_ADDRESS ?? LOCAL_EMAIL_FROM_ADDRESS,
+    fromAddress,
     ...(endpoint && { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   });
 }

@@ -43,15 +43,15 @@ describe('media configuration: the carrier', () => {
     expect(() => readMediaConfig({ ...DEPLOYED, TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/must be set together/);
   });
 
-  it('refuses a deployed stage without EMAIL_FROM_ADDRESS (the SES identity infra sets); stage local needs none', () => {
+  it('reads the sender address and SES settings; a deployed stage without an address still starts (email then refuses)', () => {
     // Arrange
-    const deployed = { ...DEPLOYED, SANDBOX_CARRIER: 'true', STAGE: 'prod' };
-    // Act / Assert
-    expect(() => readMediaConfig(deployed)).toThrow(/EMAIL_FROM_ADDRESS is empty/);
-    expect(readMediaConfig({ ...deployed, EMAIL_FROM_ADDRESS: 'assistant@mail.example.com' }).EMAIL_FROM_ADDRESS).toBe(
-      'assistant@mail.example.com',
-    );
-    expect(readMediaConfig({ ...DEPLOYED, SANDBOX_CARRIER: 'true' }).EMAIL_FROM_ADDRESS).toBeUndefined();
+    const deployed = { ...DEPLOYED, SANDBOX_CARRIER: 'true', STAGE: 'dev' };
+    // Act
+    const unset = readMediaConfig(deployed);
+    const set = readMediaConfig({ ...deployed, EMAIL_FROM_ADDRESS: 'assistant@mail.example.com', SES_REGION: 'eu-west-1' });
+    // Assert
+    expect(unset.EMAIL_FROM_ADDRESS).toBeUndefined();
+    expect(set).toMatchObject({ EMAIL_FROM_ADDRESS: 'assistant@mail.example.com', SES_REGION: 'eu-west-1', SES_ENDPOINT: undefined });
   });
 
   it('gives every sandbox carrier a random auth token, not a constant', () => {
