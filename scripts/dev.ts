@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   );
   printTasks(media, mediaTasks);
   console.log(
-    `Texts and email the assistants send: GET ${media.carrierUrl}/sandbox/messages (sandbox carrier, Basic auth as in .data/dev-stack.json), GET ${media.mailUrl}/store (local SES).`,
+    `Texts and email the assistants send: GET ${media.carrierUrl}/sandbox/messages (sandbox carrier; Basic auth AC00000000000000000000000000000000 : .data/sandbox-auth-token), GET ${media.mailUrl}/store (local SES).`,
   );
   console.log('Sweeper: every minute in this process (SWEEP_EVERY_MS, SWEEP_STALE_HEARTBEAT_MS, … shorten it).');
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');

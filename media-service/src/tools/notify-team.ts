@@ -29,7 +29,8 @@ export const notifyTeam: BuiltinTool<Args> = {
     },
   },
   args: NotifyTeamArgsSchema,
-  timeoutMs: 5000,
+  // The store (~10 ms) and the team notice (at most TEAM_NOTICE_TIMEOUT_MS, 4 s).
+  timeoutMs: 10_000,
   unavailable: 'The team could not be reached just now. Tell the caller, and offer to take a message instead.',
   async execute(args, context) {
     const message = await context.ports.messages.leave(context.businessId, {

@@ -36,7 +36,8 @@ export const takeMessage: BuiltinTool<Args> = {
     },
   },
   args: TakeMessageArgsSchema,
-  timeoutMs: 5000,
+  // The store (~10 ms) and the team notice (at most TEAM_NOTICE_TIMEOUT_MS, 4 s).
+  timeoutMs: 10_000,
   unavailable: 'The message system did not answer, so the message was not saved. Apologise, and ask the caller to call back later.',
   async execute(args, context) {
     const message = await context.ports.messages.leave(context.businessId, {

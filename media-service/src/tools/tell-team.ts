@@ -10,6 +10,13 @@ export interface TeamTold extends TeamNoticeOutcome {
 }
 
 /**
+ * How long the team notice may take, both channels at once (SES answers in ~100–300 ms, Twilio in
+ * ~200–500 ms): well inside the tools' 10 s, so a slow channel is reported `failed` and the model
+ * still hears the message was saved, never "not saved" for a message that was.
+ */
+export const TEAM_NOTICE_TIMEOUT_MS = 4000;
+
+/**
  * Sends the team a notice about a stored message: email to the profile's `team_emails`, a text
  * to its `team_phones` (from the business's number on this call). Channels the profile does not
  * set are `none`; a failed channel is `failed` (the message stays listed by GET /messages).
@@ -38,7 +45,7 @@ export async function tellTeam(context: ToolContext, message: Message, subject: 
       body: lines.join('\n'),
       urgent: message.urgent,
     },
-    context.signal,
+    AbortSignal.any([context.signal, AbortSignal.timeout(TEAM_NOTICE_TIMEOUT_MS)]),
   );
   return { ...outcome, told: outcome.email === 'sent' || outcome.sms === 'sent' };
 }

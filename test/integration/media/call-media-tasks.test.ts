@@ -158,6 +158,7 @@ describe('MEDIA_TASKS=2: two call-engine processes behind the round-robin proxy'
         DEEPGRAM_BASE_URL: media.deepgramUrl,
         OPENAI_BASE_URL: media.openAiUrl,
         TWILIO_BASE_URL: media.carrierUrl,
+        SES_ENDPOINT: media.mailUrl,
       };
       const lines: string[] = [];
       const child = spawnMediaTask(3, env, (line) => lines.push(line));
