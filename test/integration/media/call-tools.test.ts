@@ -49,6 +49,18 @@ async function callCallee(
   return { tenant, callId, to };
 }
 
+/** A callee who asks one thing once the greeting is over, waits for the tool's answer, and says goodbye. */
+function askThenBye(words: string) {
+  return [
+    waitForAssistant(),
+    step.say(words),
+    step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 }),
+    step.say('Okay, goodbye.'),
+    waitForAssistant(),
+    step.hangup(),
+  ];
+}
+
 /** The stack's local SES (sent mail, failure injection). */
 const ses = (target: CallStack) => target.ses;
 
@@ -277,17 +289,57 @@ describe.concurrent('built-in tools on a whole call', () => {
     },
   );
 
-  it('a failing message store: the model is told in plain words, the caller hears it, actions records the error', T, async () => {
+  it('send_sms on an inbound call (scenario text-me): the text goes from the number called to the caller', T, async () => {
     // Arrange
-    const steps = [
-      waitForAssistant(),
-      step.say('Hi, this is Sam Hill. Can you take a message for Dana: please call me back.'),
-      step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 }),
-      step.say('Okay, goodbye.'),
-      waitForAssistant(),
-      step.hangup(),
-    ];
+    const { tenant } = await tenantWithAssistant(stack, {
+      first_message: 'Hello, Acme Plumbing.',
+      advanced: QUIET,
+      builtin: { sms: true },
+    });
+    await stack.api.admin.setProfile(tenant.businessId, { display_name: 'Acme Plumbing', address: '1 Main St' });
+    const numbers = (await (await tenant.request('GET', '/phone-numbers')).json()) as { data: { number: string }[] };
+    const ours = numbers.data[0]!.number;
+    const caller = uniqueNumber();
     // Act
+    const { callSid } = stack.carrier.startInboundCall({
+      from: caller,
+      to: ours,
+      voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
+      scenario: SANDBOX_SCENARIOS['text-me'],
+    });
+    await stack.carrier.whenEnded(callSid, 40_000);
+    const list = (await (await tenant.request('GET', '/calls?direction=inbound')).json()) as { data: { id: number }[] };
+    await stack.whenCallEnded(tenant.businessId, list.data[0]!.id);
+    // Assert
+    expect(stack.carrier.messages({ to: caller })).toEqual([
+      expect.objectContaining({ from: ours, to: caller, body: 'Acme Plumbing: Our address: 1 Main St' }),
+    ]);
+  });
+
+  it('email_caller refused by SES: the model hears it plainly, actions records the error, nothing is sent', T, async () => {
+    // Arrange
+    const address = `refused-${randomUUID().slice(0, 8)}@example.com`;
+    ses(stack).failFor(address, { type: 'MessageRejected', status: 400, message: 'Email address is not verified.' });
+    // Act
+    const { tenant, callId } = await callCallee(stack, askThenBye(`Hi, this is Sam Lee. Please email me the details at ${address}.`));
+    await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const call = await getCall(tenant, callId);
+    expect(call.actions[0]).toMatchObject({
+      name: 'email_caller',
+      ok: false,
+      error: 'The email could not be sent just now. Tell the caller, and offer to read the details out instead.',
+    });
+    expect(assistantLines(call)).toContain(
+      "I'm sorry, that didn't work: the email could not be sent just now. Could you try again a little later?",
+    );
+    expect(ses(stack).emails({ to: address })).toEqual([]);
+    expect(stack.logs.some((line) => line.message === 'call.tool.failed' && line.fields?.call_id === callId)).toBe(true);
+  });
+
+  it('a failing message store: the model is told in plain words, the caller hears it, actions records the error', T, async () => {
+    // Act
+    const steps = askThenBye('Hi, this is Sam Hill. Can you take a message for Dana: please call me back.');
     const { tenant, callId } = await callCallee(broken, steps);
     await broken.whenCallEnded(tenant.businessId, callId);
     // Assert
