@@ -37,6 +37,9 @@ export interface SesSandboxOptions {
 /** SES v2 takes messages up to 40 MB; the stand-in reads at most this many bytes of JSON. */
 export const SES_SANDBOX_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/** Failures kept for injection at most (the oldest go first). */
+const MAX_INJECTED = 1000;
+
 const Text = v.object({ Data: v.string(), Charset: v.optional(v.string()) });
 const Addresses = v.optional(v.array(v.string()), []);
 const SendEmailSchema = v.object({
@@ -109,11 +112,13 @@ export class SesSandboxServer {
 
   /** The next `count` SendEmail requests answer `failure` (e.g. MessageRejected 400, TooManyRequests 429). */
   failNext(failure: SesFailure, count = 1): void {
-    for (let i = 0; i < count; i++) this.#failures.push(failure);
+    for (let i = 0; i < Math.min(count, MAX_INJECTED); i++) this.#failures.push(failure);
+    this.#failures.splice(0, Math.max(0, this.#failures.length - MAX_INJECTED));
   }
 
   /** Every SendEmail naming `address` (To, Cc or Bcc) answers `failure`: deterministic under concurrent tests. */
   failFor(address: string, failure: SesFailure): void {
+    if (this.#failFor.size >= MAX_INJECTED) this.#failFor.delete(this.#failFor.keys().next().value!);
     this.#failFor.set(address.toLowerCase(), failure);
   }
 

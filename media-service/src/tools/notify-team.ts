@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import { CONTACT_LIMITS } from '../../../shared/domain/caller-contact';
 import { NotifyTeamArgsSchema } from '../../../shared/domain/message';
 import { tellTeam, toldSummary } from './tell-team';
 import { ToolRefusal, type BuiltinTool } from './tool-types';
@@ -43,6 +44,10 @@ export const notifyTeam: BuiltinTool<Args> = {
       source: 'notify_team',
     });
     const told = await tellTeam(context, message, 'A caller needs the team');
+    if (told.limited)
+      throw new ToolRefusal(
+        `The team has already been alerted ${CONTACT_LIMITS.teamNoticesPerCall} times on this call, the most one call may; this one is saved with the others. Tell the caller the team has their messages.`,
+      );
     if (!told.told)
       throw new ToolRefusal(
         'The alert was saved for the team, but it could not be sent to them just now. Tell the caller honestly, and do not promise when they will hear back.',

@@ -4,9 +4,10 @@ import type { Message } from '../../../shared/domain/message';
 import type { TeamNoticeOutcome } from '../ports/team-notifier';
 import type { ToolContext } from './tool-types';
 
-/** What the team heard of a message: each channel, and whether any reached them. */
+/** What the team heard of a message: each channel, whether any reached them, and whether the call's notice limit held it back. */
 export interface TeamTold extends TeamNoticeOutcome {
   told: boolean;
+  limited?: boolean;
 }
 
 /**
@@ -19,12 +20,14 @@ export const TEAM_NOTICE_TIMEOUT_MS = 4000;
 /**
  * Sends the team a notice about a stored message: email to the profile's `team_emails`, a text
  * to its `team_phones` (from the business's number on this call). Channels the profile does not
- * set are `none`; a failed channel is `failed` (the message stays listed by GET /messages).
+ * set are `none`; a failed channel is `failed` (the message stays listed by GET /messages). At
+ * most `CONTACT_LIMITS.teamNoticesPerCall` notices per call (`limited` beyond).
  */
 export async function tellTeam(context: ToolContext, message: Message, subject: string): Promise<TeamTold> {
   const emails = teamEmails(context.profile);
   const phones = teamPhones(context.profile);
   if (emails.length === 0 && phones.length === 0) return { email: 'none', sms: 'none', told: false };
+  if (!context.allowance.take('team')) return { email: 'none', sms: 'none', told: false, limited: true };
   const business = businessName(context.profile);
   const lines = [
     message.body,
@@ -52,6 +55,7 @@ export async function tellTeam(context: ToolContext, message: Message, subject: 
 
 /** The team's side of a tool's `actions` summary, e.g. `team emailed, text failed`. */
 export function toldSummary(told: TeamTold): string {
+  if (told.limited) return 'team notice limit reached';
   if (told.email === 'none' && told.sms === 'none') return 'no team email or phone';
   const parts = [
     told.email === 'none' ? '' : told.email === 'sent' ? 'team emailed' : 'team email failed',

@@ -6,6 +6,7 @@ describe('CallAllowance', () => {
   it.each([
     ['text', CONTACT_LIMITS.textsPerCall],
     ['email', CONTACT_LIMITS.emailsPerCall],
+    ['team', CONTACT_LIMITS.teamNoticesPerCall],
   ] as const)('allows %s sends up to the per-call limit (%i), and counts each kind apart', (kind, limit) => {
     // Arrange
     const allowance = new CallAllowance();
