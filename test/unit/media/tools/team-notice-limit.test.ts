@@ -1,22 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { realTimers } from '../../../../media-service/src/call/session-defaults';
 import type { TeamNotice } from '../../../../media-service/src/ports/team-notifier';
-import { CallAllowance } from '../../../../media-service/src/tools/call-allowance';
 import { notifyTeam } from '../../../../media-service/src/tools/notify-team';
 import { takeMessage } from '../../../../media-service/src/tools/take-message';
-import { ToolRunner } from '../../../../media-service/src/tools/tool-runner';
 import type { ToolPorts } from '../../../../media-service/src/tools/tool-types';
-import { defaultAssistantConfig } from '../../../../shared/domain/assistant-config';
 import { defaultBusinessProfile } from '../../../../shared/domain/business-profile';
 import type { Message } from '../../../../shared/domain/message';
-import { silentLogger } from '../../../../shared/log';
+import { runnerForTools } from '../../../support/tool-runner';
 
 /** One call's runner over in-memory ports: messages kept in a list, team notices counted. */
 function runner() {
   const notices: TeamNotice[] = [];
   let id = 0;
-  const unused = { send: () => Promise.reject(new Error('not used')) };
-  const ports: ToolPorts = {
+  const ports: Partial<ToolPorts> = {
     messages: { leave: async (_business, input) => ({ ...input, id: ++id, created_at: new Date().toISOString() }) as Message },
     team: {
       notify: async (notice) => {
@@ -24,26 +19,9 @@ function runner() {
         return { email: 'sent', sms: 'none' };
       },
     },
-    sms: unused,
-    email: unused,
   };
-  const tools = new ToolRunner({
-    tools: [takeMessage, notifyTeam],
-    context: {
-      businessId: 1,
-      callId: 2,
-      assistantId: 3,
-      partyNumber: '+14155550100',
-      businessNumber: '+15550100001',
-      allowance: new CallAllowance(),
-      profile: { ...defaultBusinessProfile(), team_emails: ['desk@acme.test'] },
-      config: defaultAssistantConfig(),
-      ports,
-    },
-    now: () => performance.now(),
-    t0: performance.now(),
-    timers: realTimers,
-    log: silentLogger,
+  const tools = runnerForTools([takeMessage, notifyTeam], ports, {
+    profile: { ...defaultBusinessProfile(), team_emails: ['desk@acme.test'] },
   });
   return { tools, notices };
 }
