@@ -13,7 +13,9 @@
  * Env: BENCH_TOOL_RUNS (500 sequential), BENCH_TOOL_CONCURRENCY (50), BENCH_TOOL_ROUNDS (10).
  */
 import { realTimers } from '../media-service/src/call/session-defaults';
+import { SesEmail } from '../media-service/src/adapters/ses-email';
 import { TwilioSms } from '../media-service/src/adapters/twilio-sms';
+import { SesSandboxServer } from '../media-service/src/sandbox/ses-server';
 import { SandboxCarrier } from '../media-service/src/sandbox/carrier';
 import { CallAllowance } from '../media-service/src/tools/call-allowance';
 import { ToolRunner } from '../media-service/src/tools/tool-runner';
@@ -110,13 +112,23 @@ async function measure(label: string, roundTrip: (callId: number, n: number) => 
 
 async function main(): Promise<void> {
   // Normal priority: here DynamoDB Local is the back end being measured, not a bystander as in bench:calls.
-  const [dynamo, carrier] = await Promise.all([startDynamoDbLocal(), SandboxCarrier.start({ log: silentLogger })]);
+  const [dynamo, carrier, ses] = await Promise.all([
+    startDynamoDbLocal(),
+    SandboxCarrier.start({ log: silentLogger }),
+    SesSandboxServer.start(),
+  ]);
   try {
     const db = createDb({ tableName: 'bench-actions', region: 'local', endpoint: dynamo.endpoint });
     await ensureTable(db);
     const sms = new TwilioSms({ accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl });
+    const email = new SesEmail({
+      region: 'us-east-1',
+      endpoint: ses.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      fromAddress: 'assistant@bench.localhost',
+    });
     const ids = new IdAllocator(db);
-    const ports = tableBackedToolPorts(db, ids, silentLogger, { sms }, () => NOW);
+    const ports = tableBackedToolPorts(db, ids, silentLogger, { sms, email }, () => NOW);
     const config = defaultAssistantConfig();
     const [booker, checker] = [await ids.nextId(), await ids.nextId()];
     await seedBusiness(db, booker, roundTheClock(), NOW);
@@ -157,7 +169,7 @@ async function main(): Promise<void> {
       timed(checker, callId, 'check_availability', { date: days[n % 60] }, '"free_times":["09:30"'),
     );
   } finally {
-    await Promise.all([dynamo.stop(), carrier.close()]);
+    await Promise.all([dynamo.stop(), carrier.close(), ses.close()]);
   }
 }
 

@@ -11,6 +11,7 @@
  * Each prints one JSON line with its URLs once listening; on a `stop` line on stdin (or stdin
  * closing) prints one JSON line with what it saw, closes everything and exits.
  */
+import { SesSandboxServer } from '../media-service/src/sandbox/ses-server';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { mulberry32 } from '../media-service/src/audio/mix';
@@ -55,6 +56,8 @@ export interface NetworkUrls {
   authToken: string;
   /** Sandbox Deepgram for `/v2/listen` (Flux). */
   fluxUrl: string;
+  /** The local SES stand-in (the bench callees ask for no email; the tools need a sender). */
+  sesUrl: string;
 }
 
 /** What the voice process serves. */
@@ -106,8 +109,9 @@ async function startNetwork(log: Logger, thinkMs: number): Promise<Running> {
   // not all 100 calls' frames in one burst per tick, which no real phone network sends.
   const scheduler = new PacerScheduler({ tickMs: 5, log });
   let dialled = 0;
-  const [flux, carrier] = await Promise.all([
+  const [flux, ses, carrier] = await Promise.all([
     DeepgramSandboxServer.start({ board }),
+    SesSandboxServer.start(),
     SandboxCarrier.start({
       utterances: board,
       scheduler,
@@ -117,7 +121,13 @@ async function startNetwork(log: Logger, thinkMs: number): Promise<Running> {
     }),
   ]);
   return {
-    urls: { carrierUrl: carrier.baseUrl, accountSid: carrier.accountSid, authToken: carrier.authToken, fluxUrl: flux.baseUrl },
+    urls: {
+      carrierUrl: carrier.baseUrl,
+      accountSid: carrier.accountSid,
+      authToken: carrier.authToken,
+      fluxUrl: flux.baseUrl,
+      sesUrl: ses.endpoint,
+    },
     report() {
       const calls = carrier.calls();
       const statuses: Record<string, number> = {};
@@ -130,7 +140,7 @@ async function startNetwork(log: Logger, thinkMs: number): Promise<Running> {
         carrierTickMaxMs: scheduler.stats().maxLateMs,
       };
     },
-    close: () => Promise.all([carrier.close(), flux.close()]),
+    close: () => Promise.all([carrier.close(), flux.close(), ses.close()]),
   };
 }
 

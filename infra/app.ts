@@ -5,7 +5,7 @@ import { loadStageConfig, type StageOverrides } from './config';
 /**
  * CDK entry (`cdk synth`, `cdk deploy`): one stage per run, chosen with `-c stage=NAME` (default
  * `dev`); `-c domainName=... -c certificateArn=...` (and `hostedZoneId`, `hostedZoneName`,
- * `alarmEmail`) override the stage's values from infra/config.ts.
+ * `alarmEmail`, `emailDomain`) override the stage's values from infra/config.ts.
  */
 const app = new App();
 const context = (key: keyof StageOverrides | 'stage'): string | undefined => {
@@ -18,6 +18,7 @@ const overrides: StageOverrides = {
   hostedZoneId: context('hostedZoneId'),
   hostedZoneName: context('hostedZoneName'),
   alarmEmail: context('alarmEmail'),
+  emailDomain: context('emailDomain'),
 };
 buildService(app, loadStageConfig(context('stage') ?? 'dev', overrides));
 app.synth();

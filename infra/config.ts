@@ -49,6 +49,12 @@ export interface StageConfig {
   readonly concurrency: { readonly apiReserved?: number; readonly analysisMax: number; readonly webhookDeliveryMax: number };
   /** Email address subscribed to the alarm topic (optional). */
   readonly alarmEmail?: string;
+  /**
+   * The domain the assistants email from (`assistant@<emailDomain>`): an SES domain identity the
+   * media tasks may send from, verified by its DKIM records (docs/deploy.md "Email"). Required
+   * outside dev; without it a dev stage's assistants cannot email.
+   */
+  readonly emailDomain?: string;
   /** CloudWatch Logs retention of every log group of the stage. */
   readonly logRetention: RetentionDays;
   /** NAT gateways of the media VPC (1 is cheaper, one per AZ survives an AZ outage). */
@@ -96,6 +102,7 @@ export interface StageOverrides {
   readonly hostedZoneId?: string;
   readonly hostedZoneName?: string;
   readonly alarmEmail?: string;
+  readonly emailDomain?: string;
 }
 
 /** A stage configuration that cannot be deployed. */
@@ -109,6 +116,12 @@ export class StageConfigError extends Error {
 /** One key's ceiling (240 requests per 60 s): the stage throttle must sit above it. */
 const PER_KEY_REQUESTS_PER_SECOND = 240 / 60;
 const FALLBACK_REGION = 'us-east-1';
+const EMAIL_DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** The address the assistants send from on a stage with an email domain. */
+export function emailFromAddress(emailDomain: string): string {
+  return `assistant@${emailDomain}`;
+}
 
 /**
  * The configuration of `stage`, with command-line overrides applied and checked.
@@ -139,6 +152,7 @@ export function loadStageConfig(
       ...(hostedZone ? { hostedZone } : {}),
     },
     alarmEmail: overrides.alarmEmail ?? settings.alarmEmail,
+    emailDomain: overrides.emailDomain ?? settings.emailDomain,
   };
   validateStageConfig(config);
   return config;
@@ -162,6 +176,14 @@ export function validateStageConfig(config: StageConfig): void {
     problems.push(
       'media.domainName and media.certificateArn are required outside dev: Twilio only calls https/wss URLs ' +
         '(set them in infra/config.ts or pass -c domainName=... -c certificateArn=...)',
+    );
+  }
+  if (config.emailDomain !== undefined && !EMAIL_DOMAIN.test(config.emailDomain)) {
+    problems.push(`emailDomain: a domain name like mail.example.com, got "${config.emailDomain.slice(0, 60)}"`);
+  }
+  if (config.stage !== 'dev' && !config.emailDomain) {
+    problems.push(
+      'emailDomain is required outside dev: the assistants email from it (set it in infra/config.ts or pass -c emailDomain=...)',
     );
   }
   if (media.desiredTasks < 1 || media.maxTasks < media.desiredTasks) problems.push('media: 1 <= desiredTasks <= maxTasks');

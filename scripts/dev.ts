@@ -28,6 +28,9 @@ async function main(): Promise<void> {
     `Payment links: sandbox payment server ${media.paymentsUrl} (the Stripe wire; pages at /pay/<id>, every session at /sandbox/checkout-sessions). A business without its own key uses the sandbox test key.`,
   );
   printTasks(media, mediaTasks);
+  console.log(
+    `Texts and email the assistants send: GET ${media.carrierUrl}/sandbox/messages (sandbox carrier; Basic auth AC00000000000000000000000000000000 : .data/sandbox-auth-token), GET ${media.mailUrl}/store (local SES).`,
+  );
   console.log('Sweeper: every minute in this process (SWEEP_EVERY_MS, SWEEP_STALE_HEARTBEAT_MS, … shorten it).');
   console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
   if (stack.fresh) await seedDemo(stack.core, stack.assistants);

@@ -5,6 +5,7 @@ import type { CoreDeps } from '../../functions/lib/deps';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
+import { SesEmail } from '../../media-service/src/adapters/ses-email';
 import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
@@ -54,6 +55,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     now: () => new Date(),
     newEventId: () => randomUUID(),
   });
+  const LOCAL = { accessKeyId: 'local', secretAccessKey: 'local' };
   const account = { accountSid: urls.accountSid, authToken: urls.authToken, baseUrl: urls.carrierUrl };
   const telephony = new TwilioTelephony(account);
   const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
@@ -67,7 +69,10 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     calls: core.callRepo,
     assistants: core.assistantRepo,
     businesses: core.businesses,
-    toolPorts: tableBackedToolPorts(core.db, core.ids, log, { sms: new TwilioSms(account) }),
+    toolPorts: tableBackedToolPorts(core.db, core.ids, log, {
+      sms: new TwilioSms(account),
+      email: new SesEmail({ region: 'us-east-1', endpoint: urls.sesUrl, credentials: LOCAL, fromAddress: 'assistant@bench.localhost' }),
+    }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
     log,

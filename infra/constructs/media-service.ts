@@ -41,6 +41,7 @@ import { mediaMetric } from '../metrics';
 import { acknowledge } from '../nag';
 import { REPO_ROOT } from '../paths';
 import { grantRecordings, grantSecretsKey, grantTable, type RecordingsAccess, type SecretsKeyUse, type TableAccess } from './grants';
+import type { IEmailIdentity } from 'aws-cdk-lib/aws-ses';
 
 /** Props of the media service (the call engine on Fargate). */
 export interface MediaServiceProps {
@@ -159,6 +160,17 @@ export class MediaService extends Construct {
     if (access === 'send') queue.grantSendMessages(this.taskDefinition.taskRole);
     else queue.grantConsumeMessages(this.taskDefinition.taskRole);
     this.container.addEnvironment(envName, queue.queueUrl);
+    return this;
+  }
+
+  /**
+   * `ses:SendEmail` from the stage's SES identity only (its ARN, no wildcard); sets
+   * EMAIL_FROM_ADDRESS, the address on that identity the assistants send from.
+   */
+  bindEmailIdentity(identity: IEmailIdentity, fromAddress: string): this {
+    // Not grantSendEmail: it adds ses:SendRawEmail (the v1 API); SES v2 SendEmail needs ses:SendEmail only.
+    identity.grant(this.taskDefinition.taskRole, 'ses:SendEmail');
+    this.container.addEnvironment('EMAIL_FROM_ADDRESS', fromAddress);
     return this;
   }
 

@@ -1,9 +1,10 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { FlowLogDestination, FlowLogTrafficType, GatewayVpcEndpointAwsService, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import type { ApplicationTargetGroup } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { DkimIdentity, EasyDkimSigningKeyLength, EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import type { Construct } from 'constructs';
-import type { StageConfig } from '../config';
+import { emailFromAddress, type StageConfig } from '../config';
 import { MediaLoadBalancer, type MediaTls } from '../constructs/media-load-balancer';
 import { MediaService } from '../constructs/media-service';
 import { recordingsBucketName, stageNames } from '../stage-names';
@@ -24,6 +25,8 @@ export class MediaStack extends Stack {
   readonly loadBalancer: MediaLoadBalancer;
   readonly media: MediaService;
   readonly targetGroup: ApplicationTargetGroup;
+  /** The SES domain identity the assistants email from (stages with an `emailDomain`). */
+  readonly emailIdentity?: EmailIdentity;
 
   constructor(scope: Construct, id: string, props: MediaStackProps) {
     super(scope, id, props);
@@ -56,8 +59,29 @@ export class MediaStack extends Stack {
       .allowMetrics()
       .scaleOnOutboundQueue(data.outbound.queue);
     this.media.container.addEnvironment('PUBLIC_BASE_URL', this.loadBalancer.publicBaseUrl);
+    if (config.emailDomain) this.emailIdentity = this.bindEmail(config.emailDomain);
     this.targetGroup = this.loadBalancer.addService(this.media.service);
     this.addOutputs();
+  }
+
+  /**
+   * The SES domain identity (Easy DKIM, 2048-bit) the media tasks send from, and its three DKIM
+   * CNAME records as outputs: ops add them to the domain's DNS (docs/deploy.md "Email").
+   */
+  private bindEmail(emailDomain: string): EmailIdentity {
+    const identity = new EmailIdentity(this, 'EmailIdentity', {
+      identity: Identity.domain(emailDomain),
+      dkimSigning: true,
+      dkimIdentity: DkimIdentity.easyDkim(EasyDkimSigningKeyLength.RSA_2048_BIT),
+    });
+    this.media.bindEmailIdentity(identity, emailFromAddress(emailDomain));
+    for (const n of [1, 2, 3] as const) {
+      new CfnOutput(this, `EmailDkimRecord${n}`, {
+        value: Fn.join(' CNAME ', [identity[`dkimDnsTokenName${n}`], identity[`dkimDnsTokenValue${n}`]]),
+        description: `DKIM record ${n} of ${emailDomain}: add it to the domain's DNS so SES can verify the identity.`,
+      });
+    }
+    return identity;
   }
 
   private addOutputs(): void {

@@ -62,6 +62,16 @@ export const MediaConfigSchema = v.object({
   SANDBOX_CARRIER: flag('false'),
   /** The sandbox carrier's auth token (the local stack keeps one per data folder); random when unset. */
   SANDBOX_AUTH_TOKEN: optionalText,
+  /**
+   * Email (SES v2): the platform's verified sender address, on the stage's SES identity (infra
+   * sets it from the stage's `emailDomain`, required outside dev). A deployed task without it runs,
+   * and every email fails with a plain "could not be sent". Locally a fixed `.localhost` address.
+   */
+  EMAIL_FROM_ADDRESS: optionalText,
+  /** SES region; default AWS_REGION. */
+  SES_REGION: optionalText,
+  /** A local SES stand-in (`npm run dev` sets it); empty on AWS. On stage local without it, the media process starts its own. */
+  SES_ENDPOINT: optionalText,
   /** Empty: the in-process sandbox Deepgram (Flux + Aura). */
   DEEPGRAM_API_KEY: optionalText,
   DEEPGRAM_BASE_URL: optionalText,

@@ -23,6 +23,8 @@ export interface LocalStackInfo {
   apiUrl?: string;
   /** The sandbox carrier's base URL (`admin call-in` rings through it). */
   carrierUrl?: string;
+  /** The local SES stand-in (sent mail at `<mailUrl>/store`). */
+  mailUrl?: string;
 }
 
 export const DATA_DIR = '.data';

@@ -8,7 +8,7 @@ import { readMediaConfig, type MediaConfig } from '../../media-service/src/confi
 import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
 import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import type { Logger } from '../../shared/log';
-import { paymentsTarget, type MediaProviders } from '../../media-service/src/server/providers';
+import { paymentsTarget, sesEmail, type MediaProviders } from '../../media-service/src/server/providers';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { LocalSecretBox } from '../../shared/security/secret-box';
@@ -39,10 +39,10 @@ const parentEventBus: EventBus = {
 
 /** The adapters, pointed at the sandbox servers the parent runs (one board, one carrier, one payment server for every child). */
 function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProviders {
-  const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL, SANDBOX_AUTH_TOKEN } = config;
-  if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !STRIPE_API_URL || !SANDBOX_AUTH_TOKEN)
+  const { DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL, SANDBOX_AUTH_TOKEN, SES_ENDPOINT } = config;
+  if (!DEEPGRAM_BASE_URL || !OPENAI_BASE_URL || !TWILIO_BASE_URL || !STRIPE_API_URL || !SANDBOX_AUTH_TOKEN || !SES_ENDPOINT)
     throw new Error(
-      'A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL and SANDBOX_AUTH_TOKEN (set by npm run dev).',
+      'A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL, SANDBOX_AUTH_TOKEN and SES_ENDPOINT (set by npm run dev).',
     );
   const deepgram = { apiKey: 'sandbox', baseUrl: DEEPGRAM_BASE_URL, log };
   const carrier = { accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL };
@@ -54,6 +54,7 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
     realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
     telephony: new TwilioTelephony(carrier),
     sms: new TwilioSms(carrier),
+    email: sesEmail(config, SES_ENDPOINT, log),
     twilioAuthToken: SANDBOX_AUTH_TOKEN,
     labels: { stt: 'sandbox', tts: 'sandbox', llm: 'sandbox', telephony: 'sandbox' },
     payments: paymentsTarget(config),

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
 import { DeepgramSandboxServer } from '../../media-service/src/sandbox/deepgram-server';
+import { SesSandboxServer } from '../../media-service/src/sandbox/ses-server';
 import { OpenAiSandboxServer } from '../../media-service/src/sandbox/openai-server';
 import { PaymentsSandboxServer } from '../../media-service/src/sandbox/payments-server';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
@@ -74,10 +75,11 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
   const notice = options.notice ?? ((line: string) => console.error(line));
   const proxy = await startRoundRobinProxy([], options.port);
   const board = new TranscriptBoard();
-  const [deepgram, openai, payments, carrier] = await Promise.all([
+  const [deepgram, openai, payments, ses, carrier] = await Promise.all([
     DeepgramSandboxServer.start({ board }),
     OpenAiSandboxServer.start({ board }),
     PaymentsSandboxServer.start(),
+    SesSandboxServer.start(),
     SandboxCarrier.start({
       authToken: info.sandboxAuthToken,
       utterances: board,
@@ -98,11 +100,12 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
     OPENAI_BASE_URL: openai.baseUrl,
     TWILIO_BASE_URL: carrier.baseUrl,
     STRIPE_API_URL: payments.baseUrl,
+    SES_ENDPOINT: ses.endpoint,
     ...(options.heartbeatMs !== undefined && { [LOCAL_HEARTBEAT_MS]: String(options.heartbeatMs) }),
   };
   const closeServers = async () => {
     await proxy.close();
-    await Promise.all([carrier.close(), deepgram.close(), openai.close(), payments.close()]);
+    await Promise.all([carrier.close(), deepgram.close(), openai.close(), payments.close(), ses.close()]);
   };
   const state = { stopping: false };
   const started = await Promise.allSettled(
@@ -126,6 +129,8 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
     deepgramUrl: deepgram.baseUrl,
     openAiUrl: openai.baseUrl,
     paymentsUrl: payments.baseUrl,
+    mailUrl: ses.endpoint,
+    ses,
     async stop() {
       state.stopping = true;
       // Children drain first, while the proxy and the carrier still carry their calls' last words.

@@ -4,6 +4,7 @@ import { startCallSession } from '../../media-service/src/call/call-session';
 import { readMediaConfig } from '../../media-service/src/config';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import type { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
+import type { SesSandboxServer } from '../../media-service/src/sandbox/ses-server';
 import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-board';
 import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import { startProviders } from '../../media-service/src/server/providers';
@@ -52,6 +53,9 @@ export interface LocalMedia {
   openAiUrl: string;
   /** The sandbox payment server: what the Stripe SDK calls, and where the payment pages live. */
   paymentsUrl: string;
+  /** The local SES stand-in: the mail the assistants sent is listed at `<mailUrl>/store`. */
+  mailUrl: string;
+  ses: SesSandboxServer;
   /** Drains running calls (a few seconds at most locally), then closes every server. */
   stop(): Promise<void>;
 }
@@ -151,6 +155,8 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
     deepgramUrl: providers.deepgramSandbox!.baseUrl,
     openAiUrl: providers.openai.baseURL!,
     paymentsUrl: providers.paymentsSandbox!.baseUrl,
+    mailUrl: providers.sesSandbox!.endpoint,
+    ses: providers.sesSandbox!,
     async stop() {
       await runtime.shutdown();
       await providers.close();

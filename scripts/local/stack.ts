@@ -104,7 +104,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const apiUrl = `http://localhost:${apiPort}/api/v1`;
   return {
     apiUrl,
-    info: { ...infra.info, apiUrl, carrierUrl: media.carrierUrl },
+    info: { ...infra.info, apiUrl, carrierUrl: media.carrierUrl, mailUrl: media.mailUrl },
     fresh: infra.fresh,
     core,
     assistants: api.assistants,

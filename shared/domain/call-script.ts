@@ -3,6 +3,7 @@ import { todayLine } from './booking-tools';
 import { businessName, DEFAULT_TIMEZONE, describeBusiness, type BusinessProfile } from './business-profile';
 import { fixedLines } from './fixed-lines';
 import { callLanguage } from './languages';
+import { E164_PATTERN } from './phone-number';
 
 /**
  * What an assistant says and is told on one call, derived purely from its config, the call's
@@ -78,6 +79,7 @@ export interface OfferedBuiltins {
   paymentLinks: boolean;
   /** check_availability, book_appointment, find_appointments, cancel_appointment, reschedule_appointment. */
   booking: boolean;
+  emailCaller: boolean;
 }
 
 /** The usable addresses among the profile's `team_emails`. */
@@ -85,11 +87,16 @@ export function teamEmails(profile: BusinessProfile | null): string[] {
   return (profile?.team_emails ?? []).filter((address) => /^[^@\s]+@[^@\s]+$/.test(address));
 }
 
+/** The usable numbers (E.164) among the profile's `team_phones`. */
+export function teamPhones(profile: BusinessProfile | null): string[] {
+  return (profile?.team_phones ?? []).filter((number) => E164_PATTERN.test(number));
+}
+
 /**
  * The built-in tools a call offers the model: the one list both the tools sent to the model and
  * the prompt's lines about them come from, so the prompt never names a tool the model does not have
- * (`transfer` needs the business profile's transfer number, `notify_team` a team email to tell,
- * `send_payment_link` a payment provider key).
+ * (`transfer` needs the business profile's transfer number, `notify_team` a team email or phone to
+ * tell, `send_payment_link` a payment provider key).
  */
 export function offeredBuiltins(
   config: AssistantConfig,
@@ -100,10 +107,11 @@ export function offeredBuiltins(
     endCall: config.builtin.end_call,
     transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '',
     takeMessage: config.builtin.messages,
-    notifyTeam: config.builtin.team_messages && teamEmails(profile).length > 0,
+    notifyTeam: config.builtin.team_messages && (teamEmails(profile).length > 0 || teamPhones(profile).length > 0),
     sendSms: config.builtin.sms,
     paymentLinks: config.builtin.payment_links && backEnds.paymentLinks === true,
     booking: config.builtin.booking,
+    emailCaller: config.builtin.email_caller,
   };
 }
 
@@ -144,6 +152,10 @@ function voiceRules(input: CallScriptInput): string {
       'Never take card numbers or other payment details by voice. To take a payment, confirm the amount and what it is for, then call the send_payment_link tool: it texts the caller a secure payment page.',
     );
   if (offered.booking) lines.push(...bookingRules(input.profile, input.now));
+  if (offered.emailCaller)
+    lines.push(
+      'To email the caller, ask for their address, spell it back and wait for a yes, then call the email_caller tool; say it was sent only once the tool confirms.',
+    );
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');
 }

@@ -7,7 +7,9 @@ import { strictDict, stringField } from './validation';
  * call"). Texts go only to the caller's own number, so a prompt-injected model can neither pick a
  * premium number (toll fraud) nor spam: at most `textsPerCall` texts of `smsBodyMaxChars` (three
  * GSM-7 segments; Twilio recommends 320 or less), whatever tool sends them. Emails go to an
- * address the caller spelled out, at most `emailsPerCall`.
+ * address the caller spelled out, at most `emailsPerCall`. The team is told of at most
+ * `teamNoticesPerCall` messages per call (further messages are stored, not pushed), so a caller
+ * or a looping model cannot flood the team's phones and inbox.
  */
 export const CONTACT_LIMITS = {
   textsPerCall: 3,
@@ -16,6 +18,7 @@ export const CONTACT_LIMITS = {
   emailSubjectMaxChars: 150,
   emailBodyMaxChars: 4000,
   emailAddressMaxChars: 254,
+  teamNoticesPerCall: 5,
 } as const;
 
 /**

@@ -8,7 +8,9 @@ import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../../media-service/src/adapters/openai-speech-to-text';
+import { SesEmail } from '../../media-service/src/adapters/ses-email';
 import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
+import { SesSandboxServer } from '../../media-service/src/sandbox/ses-server';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
@@ -74,13 +76,15 @@ export interface CallStackOptions {
   consumers?: number;
   /** The wait of a call deferred at the concurrency cap (default the engine's: 1–2 s doubling to 30–60 s). */
   deferDelayS?: (attempt: number) => number;
-  /** The built-in tools' back ends (default: the stack's table, texts on the sandbox carrier, pages on the sandbox payment server, team notices as log lines). */
+  /** The built-in tools' back ends (default: the stack's table, texts on the sandbox carrier, email in the local SES, pages on the sandbox payment server). */
   toolPorts?: (core: ApiHarness['core'], log: Logger, senders: ToolSenders) => ToolPorts;
   /** The wall clock of the booking rules and the prompt's "today" (default the system clock). */
   clock?: () => Date;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
+/** The platform's sender address on the test stack (the local SES stand-in accepts any). */
+export const STACK_EMAIL_FROM = 'assistant@test.localhost';
 
 /**
  * The whole call path on loopback: the API (real repositories on DynamoDB Local, fauxqs queue),
@@ -92,7 +96,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const board = new TranscriptBoard();
   const scheduler = new PacerScheduler();
   const { log, lines: logs } = captureLogger();
-  const [deepgram, openai, payments, carrier] = await Promise.all([
+  const [deepgram, openai, payments, ses, carrier] = await Promise.all([
     // Aura at 25 ms per character (real speech is ~65): replies play 2.5× faster, so tests stay short.
     DeepgramSandboxServer.start({
       board,
@@ -101,6 +105,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     }),
     OpenAiSandboxServer.start({ ttftMs: 20, tokenIntervalMs: 2, ...options.llm }),
     PaymentsSandboxServer.start(),
+    SesSandboxServer.start(),
     SandboxCarrier.start({
       utterances: board,
       scheduler,
@@ -136,6 +141,12 @@ export async function startCallStack(options: CallStackOptions = {}) {
     sms: new TwilioSms(account),
     // As in `npm run dev`: a business without its own key uses the sandbox test key.
     payments: new StripePaymentLinks({ secretBox: core.secretBox, ...payments.sdkTarget, fallbackKey: SANDBOX_PAYMENT_KEY }),
+    email: new SesEmail({
+      region: 'us-east-1',
+      endpoint: ses.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      fromAddress: STACK_EMAIL_FROM,
+    }),
   };
   // The production factory: `provider: openai` gets the sandbox OpenAI, `custom` the business's URL
   // through the guarded fetch (private addresses allowed, as in `npm run dev`).
@@ -264,7 +275,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     await carrier.close();
     await proxy?.close();
     await Promise.all(medias.map((server) => server.close()));
-    await Promise.all([deepgram.close(), openai.close(), payments.close(), polling]);
+    await Promise.all([deepgram.close(), openai.close(), payments.close(), ses.close(), polling]);
   }
 
   return {
@@ -273,6 +284,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     api,
     core,
     carrier,
+    ses,
     deepgram,
     openai,
     payments,

@@ -1,7 +1,7 @@
 /**
  * Tells a business's team about something a call needs them for (a message left, an urgent
- * matter). The port takes the whole notice; adapters decide the channel (email, SMS). Content is
- * the business's data: adapters send it, never log it.
+ * matter): by email to the profile's `team_emails` and by text to its `team_phones`, each when
+ * set. Content is the business's data: adapters send it, never log it.
  */
 
 /** One notice for the team. */
@@ -11,13 +11,28 @@ export interface TeamNotice {
   /** The stored message this notice is about (GET /messages/{id}). */
   messageId: number;
   /** Email addresses from the business profile's `team_emails`. */
-  to: readonly string[];
+  emails: readonly string[];
+  /** Numbers (E.164) from the business profile's `team_phones`. */
+  phones: readonly string[];
+  /** The business's own number on this call: team texts come from it. */
+  fromNumber: string;
+  /** Shown as the email's sender name ('' for none). */
+  businessName: string;
   subject: string;
   body: string;
   urgent: boolean;
 }
 
-/** Sends team notices; rejects when the channel failed (the tool then tells the model so). */
+/** What became of one channel: sent, failed, or not used (nothing configured for it). */
+export type ChannelOutcome = 'sent' | 'failed' | 'none';
+
+/** What reached the team, per channel. */
+export interface TeamNoticeOutcome {
+  email: ChannelOutcome;
+  sms: ChannelOutcome;
+}
+
+/** Sends team notices; never rejects: a failed channel is reported as `failed` (and logged by ids). */
 export interface TeamNotifier {
-  notify(notice: TeamNotice, signal: AbortSignal): Promise<void>;
+  notify(notice: TeamNotice, signal: AbortSignal): Promise<TeamNoticeOutcome>;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { E164_PATTERN } from '../../../shared/domain/phone-number';
-import { rfc2822, type TwilioErrorAnswer } from './carrier-rest';
+import type { ServerResponse } from 'node:http';
+import { rfc2822, sendJson, sendTwilioError, type TwilioErrorAnswer } from './carrier-rest';
 import { sendSigned } from './carrier-callbacks';
 
 /** A text the sandbox carrier accepted, as tests and `GET /sandbox/messages` see it. */
@@ -130,6 +131,28 @@ export class SandboxMessages {
         record.callbacks.push({ status, error: (failure as Error).name });
       }
     }
+  }
+
+  /** `POST …/Messages.json`: 201 with the text as Twilio returns it (then delivered), or Twilio's error. */
+  answerCreate(form: URLSearchParams, res: ServerResponse): void {
+    const message = this.create(form);
+    if ('code' in message) return sendTwilioError(res, message.status, message.code, message.message);
+    sendJson(res, 201, messageResource(message));
+    void this.deliver(message);
+  }
+
+  /** `GET …/Messages/{sid}.json`. */
+  answerFetch(messageSid: string, res: ServerResponse): void {
+    const message = this.get(messageSid);
+    if (!message) return sendTwilioError(res, 404, 20404, `The requested resource /Messages/${messageSid.slice(0, 40)}.json was not found`);
+    sendJson(res, 200, messageResource(message));
+  }
+
+  /** `GET /sandbox/messages?to=&from=&limit=`: `{messages}`, oldest first, the last `limit` (1–100, default 50). */
+  answerList(query: URLSearchParams, res: ServerResponse): void {
+    const limit = Math.min(100, Math.max(1, Number(query.get('limit')) || 50));
+    const filter = { to: query.get('to') ?? undefined, from: query.get('from') ?? undefined, limit };
+    sendJson(res, 200, { messages: this.list(filter).map(sandboxMessageView) });
   }
 
   /** One text by sid. */

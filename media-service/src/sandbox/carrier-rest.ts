@@ -80,13 +80,21 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/** A request body over the carrier's limit: answered 413, not 500. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`request body larger than ${limit} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
 /** Reads a request body (at most 64 KiB: a create-call form with 4000 chars of TwiML fits easily). */
 export async function readBody(req: IncomingMessage, limit = 65_536): Promise<string> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new Error('request body too large');
+    if (size > limit) throw new BodyTooLargeError(limit);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

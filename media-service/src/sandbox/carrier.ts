@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
 import { SandboxCall } from './carrier-call';
 import {
+  BodyTooLargeError,
   callResource,
   isAuthorized,
   parseInboundCallBody,
@@ -16,10 +17,11 @@ import {
 } from './carrier-rest';
 import { DEFAULT_CARRIER_TIMING, type CallSetup, type CarrierTimers, type CarrierTiming, type SandboxCallRecord } from './carrier-types';
 import { twilioSid } from './carrier-wire';
-import { messageResource, sandboxMessageView, SandboxMessages, type SandboxMessageRecord } from './carrier-messages';
+import { SandboxMessages, type SandboxMessageRecord } from './carrier-messages';
 import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
 import { DEFAULT_CALLEE, SANDBOX_SCENARIOS, type Scenario, type UtteranceSink } from './scenarios';
 import { createLogger, type Logger } from '../../../shared/log';
+import { listenSandbox } from './listen';
 
 /** A scenario to play, or a whole line behaviour (busy, no-answer, failed, answer with a scenario). */
 export type ScenarioOrLine = Scenario | SandboxLine;
@@ -144,10 +146,7 @@ export class SandboxCarrier {
   /** Starts listening; resolves once the port is bound. */
   static async start(options: SandboxCarrierOptions = {}): Promise<SandboxCarrier> {
     const carrier = new SandboxCarrier(options);
-    await new Promise<void>((resolve, reject) => {
-      carrier.#http.once('error', reject);
-      carrier.#http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-    });
+    await listenSandbox(carrier.#http, options);
     return carrier;
   }
 
@@ -271,12 +270,12 @@ export class SandboxCarrier {
         return sendTwilioError(res, 401, 20003, 'Authenticate');
       if (route.kind === 'sandbox-inbound') return this.#sandboxInbound(await readBody(req), res);
       if (route.kind === 'sandbox-call') return this.#sandboxCall(route.callSid, res);
-      if (route.kind === 'sandbox-messages') return this.#sandboxMessages(new URL(req.url ?? '/', 'http://sandbox').searchParams, res);
+      if (route.kind === 'sandbox-messages') return this.#messages.answerList(new URL(req.url ?? '/', 'http://sandbox').searchParams, res);
       if (route.kind === 'unknown' || route.accountSid !== this.accountSid)
         return sendTwilioError(res, 404, 20404, 'The requested resource was not found');
-      if (route.kind === 'message-fetch') return this.#fetchMessage(route.messageSid, res);
+      if (route.kind === 'message-fetch') return this.#messages.answerFetch(route.messageSid, res);
       const form = new URLSearchParams(await readBody(req));
-      if (route.kind === 'message-create') return this.#createMessage(form, res);
+      if (route.kind === 'message-create') return this.#messages.answerCreate(form, res);
       if (route.kind === 'create') return this.#create(form, res);
       const call = this.#calls.get(route.callSid);
       if (!call)
@@ -289,6 +288,10 @@ export class SandboxCarrier {
       if (route.kind === 'update') return this.#update(call, form, res);
       sendJson(res, 200, callResource(call.record));
     } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        if (!res.headersSent) sendTwilioError(res, 413, 20413, `The request body is larger than ${error.limit} bytes`);
+        return;
+      }
       this.#log.error('sandbox.carrier.request_failed', { error: String(error) });
       if (!res.headersSent) sendTwilioError(res, 500, 20500, 'Internal Server Error');
     }
@@ -315,25 +318,6 @@ export class SandboxCarrier {
     const call = this.#calls.get(callSid);
     if (!call) return sendTwilioError(res, 404, 20404, `The requested resource /sandbox/calls/${callSid} was not found`);
     sendJson(res, 200, sandboxCallView(call.record));
-  }
-
-  #createMessage(form: URLSearchParams, res: ServerResponse): void {
-    const message = this.#messages.create(form);
-    if ('code' in message) return sendTwilioError(res, message.status, message.code, message.message);
-    sendJson(res, 201, messageResource(message));
-    void this.#messages.deliver(message);
-  }
-
-  #fetchMessage(messageSid: string, res: ServerResponse): void {
-    const message = this.#messages.get(messageSid);
-    if (!message) return sendTwilioError(res, 404, 20404, `The requested resource /Messages/${messageSid.slice(0, 40)}.json was not found`);
-    sendJson(res, 200, messageResource(message));
-  }
-
-  #sandboxMessages(query: URLSearchParams, res: ServerResponse): void {
-    const limit = Math.min(100, Math.max(1, Number(query.get('limit')) || 50));
-    const filter = { to: query.get('to') ?? undefined, from: query.get('from') ?? undefined, limit };
-    sendJson(res, 200, { messages: this.#messages.list(filter).map(sandboxMessageView) });
   }
 
   #create(form: URLSearchParams, res: ServerResponse): void {

@@ -7,6 +7,7 @@ import { FluxSession, type FluxConnectionRecord, type FluxFault, type FluxQuery 
 import { DEFAULT_FLUX_TUNING, type FluxTuning } from './flux-turn-detector';
 import type { TranscriptBoard } from './transcript-board';
 import { AURA_2_VOICES, DEEPGRAM_STT_MODELS } from '../../../shared/domain/speech-catalog';
+import { listenSandbox } from './listen';
 
 /** The languages `flux-general-multi` hears (Deepgram "Flux Multilingual"). */
 const FLUX_MULTI_LANGUAGES = new Set(['en', 'es', 'fr', 'de', 'hi', 'ru', 'pt', 'ja', 'it', 'nl']);
@@ -67,10 +68,7 @@ export class DeepgramSandboxServer {
   /** Starts listening; resolves once the port is bound. */
   static async start(options: DeepgramSandboxOptions): Promise<DeepgramSandboxServer> {
     const server = new DeepgramSandboxServer(options);
-    await new Promise<void>((resolve, reject) => {
-      server.#http.once('error', reject);
-      server.#http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-    });
+    await listenSandbox(server.#http, options);
     return server;
   }
 

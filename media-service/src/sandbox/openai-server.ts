@@ -6,6 +6,7 @@ import { planReply, writeCompletion, writeStream, type ReplyTiming } from './ope
 import { SandboxLlmScript } from './sandbox-llm-script';
 import { RealtimeSandbox, type RealtimeTuning } from './openai-realtime-server';
 import type { TranscriptBoard } from './transcript-board';
+import { listenSandbox } from './listen';
 
 /**
  * The sandbox OpenAI: `POST /v1/chat/completions` on loopback, streamed as SSE (`data: {chunk}`
@@ -97,10 +98,7 @@ export class OpenAiSandboxServer {
   /** Starts listening; resolves once the port is bound. */
   static async start(options: OpenAiSandboxOptions = {}): Promise<OpenAiSandboxServer> {
     const server = new OpenAiSandboxServer(options);
-    await new Promise<void>((resolve, reject) => {
-      server.#http.once('error', reject);
-      server.#http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-    });
+    await listenSandbox(server.#http, options);
     return server;
   }
 

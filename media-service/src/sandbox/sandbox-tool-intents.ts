@@ -98,6 +98,8 @@ function detailsAskedFor(said: string, system: string): string {
   return 'Thanks for calling. Here are the details we talked about; reply to this message or call us with any questions.';
 }
 
+const EMAIL = /\b([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/;
+
 export const SEND_SMS_INTENT: ToolIntent = {
   tool: 'send_sms',
   asks: /\b(text|sms) me\b|\bsend me (a|that in a) text\b/i,
@@ -134,12 +136,27 @@ export const PAYMENT_LINK_INTENT: ToolIntent = {
     `I've texted you a secure payment link for ${String(output.amount)}. You can pay on that page whenever you're ready. Is there anything else?`,
 };
 
+export const EMAIL_CALLER_INTENT: ToolIntent = {
+  tool: 'email_caller',
+  asks: /\b(e-?mail me|send me an e-?mail)\b/i,
+  call({ said, callerWords, system }) {
+    const email = EMAIL.exec(said)?.[1] ?? EMAIL.exec(callerWords)?.[1];
+    if (!email) return { ask: 'Of course. What email address should I send it to?' };
+    const name = callerName(callerWords);
+    const body = [`Hello${name ? ` ${name}` : ''},`, '', detailsAskedFor(said, system), '', 'Thanks for calling.'].join('\n');
+    // The read-back the tool's description asks for, before sending.
+    return { saying: `Sure, I'll email that to ${email}.`, args: { email, subject: 'The details you asked for', body } };
+  },
+  speak: () => "I've emailed you the details. Is there anything else I can help you with?",
+};
+
 /** Every intent, in the order they are tried (a payment link before a plain text: "text me a payment link"). */
 export const TOOL_INTENTS: readonly ToolIntent[] = [
   TAKE_MESSAGE_INTENT,
   NOTIFY_TEAM_INTENT,
   PAYMENT_LINK_INTENT,
   SEND_SMS_INTENT,
+  EMAIL_CALLER_INTENT,
   ...BOOKING_INTENTS,
 ];
 

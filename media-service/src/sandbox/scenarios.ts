@@ -296,6 +296,14 @@ export const TOOL = scenario(
   { description: 'Asks for the status of order AB1234 (a custom tool such as lookup_order), hears the answer, then says goodbye.' },
 );
 
+/** Asks for the opening hours by email at sam@example.com (the `email_caller` tool), then says goodbye. */
+export const EMAIL_ME = oneRequest(
+  'email-me',
+  'Hi, this is Sam Lee. Please email me your opening hours at sam@example.com.',
+  "That's all, thanks. Goodbye!",
+  'Asks for the opening hours by email at sam@example.com (email_caller), then says goodbye.',
+);
+
 /**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
@@ -313,6 +321,7 @@ export const SANDBOX_SCENARIOS = {
   reschedule: RESCHEDULE,
   cancel: CANCEL,
   tool: TOOL,
+  'email-me': EMAIL_ME,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

@@ -206,6 +206,7 @@ function sessionDeps(
     lifecycle: built.lifecycle,
     toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log, {
       sms: providers.sms,
+      email: providers.email,
       // Each business's own Stripe key, opened at call time and kept open 5 minutes (one KMS call per business, not per link).
       payments: new StripePaymentLinks({
         secretBox: new CachingSecretBox(options.secretBox),

@@ -2,11 +2,13 @@ import { DeepgramSpeechToText } from '../adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../adapters/deepgram-text-to-speech';
 import { OpenAiRealtime } from '../adapters/openai-realtime';
 import { OpenAiSpeechToText } from '../adapters/openai-speech-to-text';
+import { SesEmail } from '../adapters/ses-email';
 import { TwilioSms } from '../adapters/twilio-sms';
 import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
 import type { MediaConfig } from '../config';
 import type { PacerScheduler } from '../pipeline/pacer-scheduler';
+import type { EmailSender } from '../ports/email-sender';
 import type { SpeechToSpeech } from '../ports/speech-to-speech';
 import type { SpeechToText } from '../ports/speech-to-text';
 import type { TextToSpeech } from '../ports/text-to-speech';
@@ -14,7 +16,9 @@ import { SandboxCarrier } from '../sandbox/carrier';
 import { DeepgramSandboxServer } from '../sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../sandbox/openai-server';
 import { PaymentsSandboxServer, SANDBOX_PAYMENT_KEY } from '../sandbox/payments-server';
+import { SesSandboxServer } from '../sandbox/ses-server';
 import { TranscriptBoard } from '../sandbox/transcript-board';
+import { ProviderError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/log';
 
 /** The platform's OpenAI account (or the sandbox's), for assistants on `provider: openai`. */
@@ -57,6 +61,8 @@ export interface MediaProviders {
   telephony: TwilioTelephony;
   /** Texts through the same Twilio account (or the sandbox carrier's Messages). */
   sms: TwilioSms;
+  /** Email through SES (or the local SES stand-in); refusing every send on a stage without a sender address. */
+  email: EmailSender;
   /** The key Twilio (or the sandbox carrier) signs callbacks and stream upgrades with. */
   twilioAuthToken: string;
   labels: ProviderLabels;
@@ -66,6 +72,8 @@ export interface MediaProviders {
   /** Set when the sandbox carrier runs in this process (SANDBOX_CARRIER=true: local stack and tests). */
   carrier?: SandboxCarrier;
   deepgramSandbox?: DeepgramSandboxServer;
+  /** Started here on stage local when no SES_ENDPOINT was given. */
+  sesSandbox?: SesSandboxServer;
   openAiSandbox?: OpenAiSandboxServer;
   /** Closes the sandbox servers started here. */
   close(): Promise<void>;
@@ -121,6 +129,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
   if (carrier) started.push(carrier);
   const paymentsSandbox = config.SANDBOX_PAYMENTS && !config.STRIPE_API_URL ? await PaymentsSandboxServer.start() : undefined;
   if (paymentsSandbox) started.push(paymentsSandbox);
+  const sesSandbox = config.STAGE === 'local' && !config.SES_ENDPOINT ? await SesSandboxServer.start() : undefined;
+  if (sesSandbox) started.push(sesSandbox);
   const twilio = carrier
     ? { accountSid: carrier.accountSid, authToken: carrier.authToken, baseUrl: carrier.baseUrl }
     : {
@@ -154,6 +164,7 @@ export async function startProviders(config: MediaConfig, options: StartProvider
         }),
     telephony: new TwilioTelephony(twilio),
     sms: new TwilioSms(twilio),
+    email: sesEmail(config, sesSandbox?.endpoint ?? config.SES_ENDPOINT, options.log),
     twilioAuthToken: twilio.authToken,
     labels: {
       stt: deepgramSandbox ? 'sandbox' : 'deepgram',
@@ -165,7 +176,32 @@ export async function startProviders(config: MediaConfig, options: StartProvider
     ...(paymentsSandbox && { paymentsSandbox }),
     ...(carrier && { carrier }),
     ...(deepgramSandbox && { deepgramSandbox }),
+    ...(sesSandbox && { sesSandbox }),
     ...(openAiSandbox && { openAiSandbox }),
     close: async () => void (await Promise.all(started.map((server) => server.close()))),
   };
+}
+
+/** The sender address on stage local, where no SES identity exists (`.localhost` never routes anywhere). */
+export const LOCAL_EMAIL_FROM_ADDRESS = 'assistant@voice-agent.localhost';
+
+/**
+ * SES from the config: the local SES stand-in at `endpoint` (any credentials), else the regional
+ * endpoint with the task role. A deployed stage without EMAIL_FROM_ADDRESS (a dev stage with no
+ * `emailDomain`) gets a sender that refuses every email, said once in the log at start.
+ */
+export function sesEmail(config: MediaConfig, endpoint: string | undefined, log: Logger): EmailSender {
+  const fromAddress = config.EMAIL_FROM_ADDRESS ?? (config.STAGE === 'local' ? LOCAL_EMAIL_FROM_ADDRESS : undefined);
+  if (!fromAddress) {
+    log.warn('media.email_unconfigured', { reason: 'EMAIL_FROM_ADDRESS is empty: set the stage emailDomain (infra/config.ts)' });
+    return {
+      send: () =>
+        Promise.reject(new ProviderError('ses', 'No sender address (EMAIL_FROM_ADDRESS) on this stage', 503, { retryable: false })),
+    };
+  }
+  return new SesEmail({
+    region: config.SES_REGION ?? config.AWS_REGION,
+    fromAddress,
+    ...(endpoint && { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  });
 }

@@ -1,9 +1,18 @@
 import { CONTACT_LIMITS } from '../../../shared/domain/caller-contact';
+import { ProviderError } from '../../../shared/errors';
+import { ToolRefusal, type ToolContext } from './tool-types';
 
-/** What a call can send its caller, each with its own per-call limit. */
-export type AllowanceKind = 'text' | 'email';
+/** What a call can send (texts and emails to the caller, notices to the team), each with its own per-call limit. */
+export type AllowanceKind = 'text' | 'email' | 'team';
 
-const LIMITS: Readonly<Record<AllowanceKind, number>> = { text: CONTACT_LIMITS.textsPerCall, email: CONTACT_LIMITS.emailsPerCall };
+/** A send to the caller. */
+type CallerSend = Exclude<AllowanceKind, 'team'>;
+
+const LIMITS: Readonly<Record<AllowanceKind, number>> = {
+  text: CONTACT_LIMITS.textsPerCall,
+  email: CONTACT_LIMITS.emailsPerCall,
+  team: CONTACT_LIMITS.teamNoticesPerCall,
+};
 
 /**
  * One call's sending allowance, shared by every tool that texts or emails the caller (`send_sms`,
@@ -12,7 +21,7 @@ const LIMITS: Readonly<Record<AllowanceKind, number>> = { text: CONTACT_LIMITS.t
  * it back only when the provider refused it outright: a send that timed out may have gone.
  */
 export class CallAllowance {
-  readonly #used: Record<AllowanceKind, number> = { text: 0, email: 0 };
+  readonly #used: Record<AllowanceKind, number> = { text: 0, email: 0, team: 0 };
 
   /** Takes one send of `kind`; false when the call has used them all. */
   take(kind: AllowanceKind): boolean {
@@ -29,5 +38,24 @@ export class CallAllowance {
   /** Sends of `kind` left on this call. */
   left(kind: AllowanceKind): number {
     return LIMITS[kind] - this.#used[kind];
+  }
+}
+
+const REFUSED: Record<CallerSend, string> = {
+  text: `This call has already sent the caller ${CONTACT_LIMITS.textsPerCall} texts, the most one call may send. Tell the caller, and read the details out instead.`,
+  email: `This call has already sent ${CONTACT_LIMITS.emailsPerCall} emails, the most one call may send. Tell the caller, and read the details out instead.`,
+};
+
+/**
+ * Runs one send within the call's allowance: refused when it is used up, given back when the
+ * provider refused the send outright (4xx other than 408/429: nothing went out).
+ */
+export async function withAllowance<T>(context: ToolContext, kind: CallerSend, send: () => Promise<T>): Promise<T> {
+  if (!context.allowance.take(kind)) throw new ToolRefusal(REFUSED[kind]);
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof ProviderError && error.statusCode !== undefined && !error.retryable) context.allowance.giveBack(kind);
+    throw error;
   }
 }

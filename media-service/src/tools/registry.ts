@@ -6,6 +6,7 @@ import { bookAppointment } from './book-appointment';
 import { cancelAppointment } from './cancel-appointment';
 import { checkAvailability } from './check-availability';
 import { findAppointments } from './find-appointments';
+import { emailCaller } from './email-caller';
 import { notifyTeam } from './notify-team';
 import { rescheduleAppointment } from './reschedule-appointment';
 import { sendPaymentLink } from './send-payment-link';
@@ -56,6 +57,7 @@ export const ACTION_TOOLS: readonly BuiltinTool<any>[] = [
   cancelAppointment,
   rescheduleAppointment,
   sendSms,
+  emailCaller,
   sendPaymentLink,
 ];
 

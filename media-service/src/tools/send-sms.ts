@@ -1,8 +1,7 @@
 import type * as v from 'valibot';
 import { businessName } from '../../../shared/domain/business-profile';
 import { CONTACT_LIMITS, isTextableNumber, SendSmsArgsSchema } from '../../../shared/domain/caller-contact';
-import { ProviderError } from '../../../shared/errors';
-import type { AllowanceKind } from './call-allowance';
+import { withAllowance } from './call-allowance';
 import { ToolRefusal, type BuiltinTool, type ToolContext } from './tool-types';
 
 type Args = v.InferOutput<typeof SendSmsArgsSchema>;
@@ -24,25 +23,6 @@ export async function textCaller(context: ToolContext, body: string): Promise<{ 
     context.ports.sms.send({ from: context.businessNumber, to: context.partyNumber, body: text }, context.signal),
   );
   return { id: sent.id, left: context.allowance.left('text') };
-}
-
-const REFUSED: Record<AllowanceKind, string> = {
-  text: `This call has already sent the caller ${CONTACT_LIMITS.textsPerCall} texts, the most one call may send. Tell the caller, and read the details out instead.`,
-  email: `This call has already sent ${CONTACT_LIMITS.emailsPerCall} emails, the most one call may send. Tell the caller, and read the details out instead.`,
-};
-
-/**
- * Runs one send within the call's allowance: refused when it is used up, given back when the
- * provider refused the send outright (4xx other than 408/429: nothing went out).
- */
-export async function withAllowance<T>(context: ToolContext, kind: AllowanceKind, send: () => Promise<T>): Promise<T> {
-  if (!context.allowance.take(kind)) throw new ToolRefusal(REFUSED[kind]);
-  try {
-    return await send();
-  } catch (error) {
-    if (error instanceof ProviderError && error.statusCode !== undefined && !error.retryable) context.allowance.giveBack(kind);
-    throw error;
-  }
 }
 
 /** `send_sms` (builtin `sms`): texts the caller details they asked for (an address, a link, a reference). */

@@ -1,14 +1,15 @@
 import type * as v from 'valibot';
 import { callbackNumber, TakeMessageArgsSchema } from '../../../shared/domain/message';
-import { tellTeam } from './tell-team';
+import { tellTeam, toldSummary } from './tell-team';
 import type { BuiltinTool } from './tool-types';
 
 type Args = v.InferOutput<typeof TakeMessageArgsSchema>;
 
 /**
  * `take_message` (builtin `messages`): stores the caller's message, linked to the call, then tells
- * the team (profile `team_emails`). The stored message is what counts: when the notice fails the
- * model still hears the message was saved, and that the team was not told yet.
+ * the team (profile `team_emails` by email, `team_phones` by text). The stored message is what
+ * counts: when a notice fails the model still hears the message was saved, and which channel did
+ * not reach the team.
  */
 export const takeMessage: BuiltinTool<Args> = {
   offeredBy: 'takeMessage',
@@ -35,7 +36,8 @@ export const takeMessage: BuiltinTool<Args> = {
     },
   },
   args: TakeMessageArgsSchema,
-  timeoutMs: 5000,
+  // The store (~10 ms) and the team notice (at most TEAM_NOTICE_TIMEOUT_MS, 4 s).
+  timeoutMs: 10_000,
   unavailable: 'The message system did not answer, so the message was not saved. Apologise, and ask the caller to call back later.',
   async execute(args, context) {
     const message = await context.ports.messages.leave(context.businessId, {
@@ -47,13 +49,10 @@ export const takeMessage: BuiltinTool<Args> = {
       urgent: args.urgent,
       source: 'take_message',
     });
-    const notified = await tellTeam(context, message, `Message from ${args.name}`).then(
-      (told) => (told ? 'notified' : 'no team email'),
-      () => 'notice failed',
-    );
+    const told = await tellTeam(context, message, `Message from ${args.name}`);
     return {
-      output: { saved: true, message_id: message.id, team_notified: notified === 'notified' },
-      summary: `message ${message.id} saved; team ${notified}`,
+      output: { saved: true, message_id: message.id, team_notified: told.told, team_email: told.email, team_text: told.sms },
+      summary: `message ${message.id} saved; ${toldSummary(told)}`,
     };
   },
 };

@@ -1,16 +1,33 @@
 import { businessName } from '../../../shared/domain/business-profile';
-import { teamEmails } from '../../../shared/domain/call-script';
+import { teamEmails, teamPhones } from '../../../shared/domain/call-script';
 import type { Message } from '../../../shared/domain/message';
+import type { TeamNoticeOutcome } from '../ports/team-notifier';
 import type { ToolContext } from './tool-types';
 
+/** What the team heard of a message: each channel, whether any reached them, and whether the call's notice limit held it back. */
+export interface TeamTold extends TeamNoticeOutcome {
+  told: boolean;
+  limited?: boolean;
+}
+
 /**
- * Sends the team a notice about a stored message, to the profile's `team_emails`; false
- * when the profile names none (the message is still listed by GET /messages). Rejects when the
- * notifier failed.
+ * How long the team notice may take, both channels at once (SES answers in ~100–300 ms, Twilio in
+ * ~200–500 ms): well inside the tools' 10 s, so a slow channel is reported `failed` and the model
+ * still hears the message was saved, never "not saved" for a message that was.
  */
-export async function tellTeam(context: ToolContext, message: Message, subject: string): Promise<boolean> {
-  const to = teamEmails(context.profile);
-  if (to.length === 0) return false;
+export const TEAM_NOTICE_TIMEOUT_MS = 4000;
+
+/**
+ * Sends the team a notice about a stored message: email to the profile's `team_emails`, a text
+ * to its `team_phones` (from the business's number on this call). Channels the profile does not
+ * set are `none`; a failed channel is `failed` (the message stays listed by GET /messages). At
+ * most `CONTACT_LIMITS.teamNoticesPerCall` notices per call (`limited` beyond).
+ */
+export async function tellTeam(context: ToolContext, message: Message, subject: string): Promise<TeamTold> {
+  const emails = teamEmails(context.profile);
+  const phones = teamPhones(context.profile);
+  if (emails.length === 0 && phones.length === 0) return { email: 'none', sms: 'none', told: false };
+  if (!context.allowance.take('team')) return { email: 'none', sms: 'none', told: false, limited: true };
   const business = businessName(context.profile);
   const lines = [
     message.body,
@@ -18,17 +35,31 @@ export async function tellTeam(context: ToolContext, message: Message, subject: 
     `Caller: ${message.caller_name || 'not given'}, ${message.caller_number || 'number withheld'}`,
     `Call ${message.call_id}, message ${message.id}${business ? ` (${business})` : ''}`,
   ];
-  await context.ports.team.notify(
+  const outcome = await context.ports.team.notify(
     {
       businessId: context.businessId,
       callId: context.callId,
       messageId: message.id,
-      to,
+      emails,
+      phones,
+      fromNumber: context.businessNumber,
+      businessName: business,
       subject: `${message.urgent ? 'URGENT: ' : ''}${subject}`,
       body: lines.join('\n'),
       urgent: message.urgent,
     },
-    context.signal,
+    AbortSignal.any([context.signal, AbortSignal.timeout(TEAM_NOTICE_TIMEOUT_MS)]),
   );
-  return true;
+  return { ...outcome, told: outcome.email === 'sent' || outcome.sms === 'sent' };
+}
+
+/** The team's side of a tool's `actions` summary, e.g. `team emailed, text failed`. */
+export function toldSummary(told: TeamTold): string {
+  if (told.limited) return 'team notice limit reached';
+  if (told.email === 'none' && told.sms === 'none') return 'no team email or phone';
+  const parts = [
+    told.email === 'none' ? '' : told.email === 'sent' ? 'team emailed' : 'team email failed',
+    told.sms === 'none' ? '' : told.sms === 'sent' ? 'team texted' : 'team text failed',
+  ];
+  return parts.filter(Boolean).join(', ');
 }

@@ -6,18 +6,20 @@ import { MessageRepository } from '../../../shared/db/message-repository';
 import type { Logger } from '../../../shared/log';
 import { BookingService } from '../../../shared/services/booking-service';
 import { MessageService } from '../../../shared/services/message-service';
-import { LogTeamNotifier } from '../adapters/log-team-notifier';
+import { MessagingTeamNotifier } from '../adapters/messaging-team-notifier';
 import type { ToolPorts } from './tool-types';
 
-/** The senders the composition root builds from its provider config (Twilio or the sandbox carrier; Stripe or the sandbox payment server). */
-export type ToolSenders = Pick<ToolPorts, 'sms' | 'payments'>;
+/**
+ * The senders the composition root builds from its provider config (Twilio or the sandbox carrier;
+ * SES or the local SES; Stripe or the sandbox payment server).
+ */
+export type ToolSenders = Pick<ToolPorts, 'sms' | 'email' | 'payments'>;
 
 /**
  * The built-in tools' back ends every composition (the media runtime, the test stack, the
- * benchmark) builds the same way: messages and bookings in the table, texts and payment pages
- * through `senders`, team notices as log lines until the email sender exists
- * (adapters/log-team-notifier.ts). `now` is the wall clock the booking rules read (minimum notice,
- * horizon, "upcoming"); tests pin it.
+ * benchmark) builds the same way: messages and bookings in the table; texts, emails, team notices
+ * and payment pages through `senders` (Twilio, SES and Stripe, or their local stand-ins). `now` is
+ * the wall clock the booking rules read (minimum notice, horizon, "upcoming"); tests pin it.
  */
 export function tableBackedToolPorts(
   db: Db,
@@ -28,8 +30,9 @@ export function tableBackedToolPorts(
 ): ToolPorts {
   return {
     messages: new MessageService({ messages: new MessageRepository(db), ids, now: () => new Date() }),
-    team: new LogTeamNotifier(log),
+    team: new MessagingTeamNotifier({ email: senders.email, sms: senders.sms, log }),
     sms: senders.sms,
+    email: senders.email,
     ...(senders.payments && { payments: senders.payments }),
     bookings: new BookingService({ businesses: new BusinessRepository(db), bookings: new BookingRepository(db), ids, now }),
   };

@@ -6,6 +6,7 @@ import type { Message } from '../../../shared/domain/message';
 import type { BookingService } from '../../../shared/services/booking-service';
 import type { NewMessage } from '../../../shared/services/message-service';
 import type { LlmToolDefinition } from '../ports/language-model';
+import type { EmailSender } from '../ports/email-sender';
 import type { PaymentLinks } from '../ports/payment-links';
 import type { SmsSender } from '../ports/sms-sender';
 import type { TeamNotifier } from '../ports/team-notifier';
@@ -25,6 +26,8 @@ export interface ToolPorts {
   payments?: PaymentLinks;
   /** The booking use cases the booking tools call (shared/services/booking-service.ts). */
   bookings: Pick<BookingService, 'checkAvailability' | 'book' | 'findByPhone' | 'get' | 'cancel' | 'reschedule'>;
+  /** Email from the platform's verified address (SES, the local SES stand-in). */
+  email: EmailSender;
 }
 
 /** What a tool knows of the call it runs on: who, for which business, and the ports. */

@@ -9,14 +9,15 @@ import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
 import { defaultBusinessProfile } from '../../../shared/domain/business-profile';
+import { unusedPorts } from '../../support/tool-runner';
 import { silentLogger } from '../../../shared/log';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const ids = new IdAllocator(db);
 /** Thursday 26 November 2026, 09:00 in New York. */
 const NOW = new Date('2026-11-26T14:00:00Z');
-/** The booking tools send no texts: a sender that says so if one is ever attempted. */
-const NO_TEXTS = { sms: { send: () => Promise.reject(new Error('the booking tools send no texts')) } };
+/** The booking tools send no texts or email: senders that reject if one is ever attempted. */
+const NO_TEXTS = { sms: unusedPorts().sms, email: unusedPorts().email };
 const ports = tableBackedToolPorts(db, ids, silentLogger, NO_TEXTS, () => NOW);
 const CALLER = '+14155550101';
 const OTHER = '+14155550102';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SCENARIOS, scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
 import type { Booking } from '../../../shared/domain/booking';
+import { unusedPorts } from '../../support/tool-runner';
 import { silentLogger } from '../../../shared/log';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, getCall, tenantWithAssistant } from '../../support/call-scenarios';
@@ -35,8 +36,8 @@ async function business() {
   return { tenant, assistantId };
 }
 
-/** Seeding sends no texts: a sender that says so if one is ever attempted. */
-const NO_TEXTS = { sms: { send: () => Promise.reject(new Error('seeding sends no texts')) } };
+/** Seeding sends no texts or email: senders that reject if one is ever attempted. */
+const NO_TEXTS = { sms: unusedPorts().sms, email: unusedPorts().email };
 
 /** Books directly on the back end (an earlier call, or another customer). */
 async function existingBooking(businessId: number, start: string, phone: string): Promise<Booking> {

@@ -159,6 +159,7 @@ describe('MEDIA_TASKS=2: two call-engine processes behind the round-robin proxy'
         OPENAI_BASE_URL: media.openAiUrl,
         TWILIO_BASE_URL: media.carrierUrl,
         STRIPE_API_URL: media.paymentsUrl,
+        SES_ENDPOINT: media.mailUrl,
       };
       const lines: string[] = [];
       const child = spawnMediaTask(3, env, (line) => lines.push(line));

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SANDBOX_SCENARIOS, scenario, step } from '../../../media-service/src/sandbox/scenarios';
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
 import { createDb } from '../../../shared/db/client';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, getCall, tenantWithAssistant, waitForAssistant } from '../../support/call-scenarios';
-import { startCallStack, type CallStack } from '../../support/call-stack';
+import { STACK_EMAIL_FROM, startCallStack, type CallStack } from '../../support/call-stack';
 import { strictResponseErrors } from '../../support/openapi-strict';
 
 let stack: CallStack;
@@ -48,59 +49,107 @@ async function callCallee(
   return { tenant, callId, to };
 }
 
+/** A callee who asks one thing once the greeting is over, waits for the tool's answer, and says goodbye. */
+function askThenBye(words: string) {
+  return [
+    waitForAssistant(),
+    step.say(words),
+    step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 }),
+    step.say('Okay, goodbye.'),
+    waitForAssistant(),
+    step.hangup(),
+  ];
+}
+
+/** The stack's local SES (sent mail, failure injection). */
+const ses = (target: CallStack) => target.ses;
+
 /** What the assistant said on the call, in order. */
 function assistantLines(call: Record<string, any>): string[] {
   return (call.transcript as { role: string; text: string }[]).filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
 }
 
 describe.concurrent('built-in tools on a whole call', () => {
-  it('message: the caller leaves a message; GET /messages has it linked to the call, and actions has take_message', T, async () => {
-    // Arrange / Act
-    const { tenant, callId, to } = await callCallee(stack, SANDBOX_SCENARIOS.message.steps, { team_emails: ['desk@acme.test'] });
-    await stack.whenCallEnded(tenant.businessId, callId);
-    // Assert: the message, linked to the call
-    const list = await tenant.request('GET', `/messages?call_id=${callId}`);
-    expect(list.status).toBe(200);
-    const page = (await list.json()) as { data: Record<string, unknown>[]; has_more: boolean };
-    expect(page.has_more).toBe(false);
-    expect(page.data).toEqual([
-      expect.objectContaining({
+  it(
+    'message: the caller leaves a message; GET /messages has it, the team is emailed and texted, actions has take_message',
+    T,
+    async () => {
+      // Arrange / Act
+      const desk = `desk-${randomUUID()}@acme.test`;
+      const teamPhone = uniqueNumber();
+      const profile = { display_name: 'Acme Plumbing', team_emails: [desk], team_phones: [teamPhone] };
+      const { tenant, callId, to } = await callCallee(stack, SANDBOX_SCENARIOS.message.steps, profile);
+      await stack.whenCallEnded(tenant.businessId, callId);
+      // Assert: the message, linked to the call
+      const list = await tenant.request('GET', `/messages?call_id=${callId}`);
+      expect(list.status).toBe(200);
+      const page = (await list.json()) as { data: Record<string, unknown>[]; has_more: boolean };
+      expect(page.has_more).toBe(false);
+      expect(page.data).toEqual([
+        expect.objectContaining({
+          call_id: callId,
+          caller_name: 'Jordan Lee',
+          caller_number: to,
+          body: "For Dana: the boiler is leaking, it's urgent.",
+          urgent: true,
+          source: 'take_message',
+        }),
+      ]);
+      const messageId = page.data[0]!.id as number;
+      expect((await (await tenant.request('GET', `/messages/${messageId}`)).json()) as object).toEqual(page.data[0]);
+      // Assert: the call's actions and what the caller heard
+      const call = await getCall(tenant, callId);
+      expect(call.actions).toEqual([
+        {
+          name: 'take_message',
+          arguments: { name: 'Jordan Lee', message: "For Dana: the boiler is leaking, it's urgent.", urgent: true },
+          ok: true,
+          result: `message ${messageId} saved; team emailed, team texted`,
+          error: null,
+          at_ms: expect.any(Number),
+          duration_ms: expect.any(Number),
+        },
+        expect.objectContaining({ name: 'end_call', ok: true }),
+      ]);
+      const said = (call.transcript as { role: string; text: string }[])
+        .filter((entry) => entry.role === 'assistant')
+        .map((entry) => entry.text);
+      expect(said).toContain(
+        "I've passed your message on to the team, and they've been notified. Is there anything else I can help you with?",
+      );
+      // Assert: the team's email (local SES) and text (sandbox carrier), urgent first
+      const [email] = ses(stack).emails({ to: desk });
+      expect(email).toMatchObject({
+        from: `"Acme Plumbing" <${STACK_EMAIL_FROM}>`,
+        destination: { to: [desk], cc: [], bcc: [] },
+        subject: 'URGENT: Message from Jordan Lee',
+      });
+      expect(email!.body.text).toBe(
+        `For Dana: the boiler is leaking, it's urgent.\n\nCaller: Jordan Lee, ${to}\nCall ${callId}, message ${messageId} (Acme Plumbing)`,
+      );
+      const call0 = await getCall(tenant, callId);
+      expect(stack.carrier.messages({ to: teamPhone })).toEqual([
+        expect.objectContaining({
+          from: call0.from_number,
+          body: expect.stringMatching(/^URGENT: Message from Jordan Lee: For Dana: the boiler/),
+        }),
+      ]);
+      // The team notice is a log line with ids only: nothing the caller said is in it.
+      const notice = stack.logs.find((line) => line.message === 'team.notice' && line.fields?.call_id === callId);
+      expect(notice?.fields).toEqual({
+        business_id: tenant.businessId,
         call_id: callId,
-        caller_name: 'Jordan Lee',
-        caller_number: to,
-        body: "For Dana: the boiler is leaking, it's urgent.",
+        message_id: messageId,
+        emails: 1,
+        phones: 1,
         urgent: true,
-        source: 'take_message',
-      }),
-    ]);
-    const messageId = page.data[0]!.id as number;
-    expect((await (await tenant.request('GET', `/messages/${messageId}`)).json()) as object).toEqual(page.data[0]);
-    // Assert: the call's actions and what the caller heard
-    const call = await getCall(tenant, callId);
-    expect(call.actions).toEqual([
-      {
-        name: 'take_message',
-        arguments: { name: 'Jordan Lee', message: "For Dana: the boiler is leaking, it's urgent.", urgent: true },
-        ok: true,
-        result: `message ${messageId} saved; team notified`,
-        error: null,
-        at_ms: expect.any(Number),
-        duration_ms: expect.any(Number),
-      },
-      expect.objectContaining({ name: 'end_call', ok: true }),
-    ]);
-    const said = (call.transcript as { role: string; text: string }[])
-      .filter((entry) => entry.role === 'assistant')
-      .map((entry) => entry.text);
-    expect(said).toContain(
-      "I've passed your message on to the team, and they've been notified. Is there anything else I can help you with?",
-    );
-    // The team notice is a log line with ids only: nothing the caller said is in it.
-    const notice = stack.logs.find((line) => line.message === 'team.notice' && line.fields?.call_id === callId);
-    expect(notice?.fields).toEqual({ business_id: tenant.businessId, call_id: callId, message_id: messageId, recipients: 1, urgent: true });
-    expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === callId))).not.toMatch(/boiler|Jordan/);
-    expect(strictResponseErrors('CallDetail', call)).toEqual([]);
-  });
+        email: 'sent',
+        sms: 'sent',
+      });
+      expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === callId))).not.toMatch(/boiler|Jordan|acme\.test/);
+      expect(strictResponseErrors('CallDetail', call)).toEqual([]);
+    },
+  );
 
   it(
     'send_sms: the caller asks to be texted; the text is on the carrier, from the business number to the caller, in actions',
@@ -174,17 +223,123 @@ describe.concurrent('built-in tools on a whole call', () => {
     );
   });
 
-  it('a failing message store: the model is told in plain words, the caller hears it, actions records the error', T, async () => {
+  it('email_caller: the caller asks for an email; it is in the local SES from the business, and in actions', T, async () => {
+    // Arrange / Act
+    const desk = `desk-${randomUUID()}@acme.test`;
+    const profile = { display_name: 'Acme Plumbing', team_emails: [desk] };
+    const { tenant, callId } = await callCallee(stack, SANDBOX_SCENARIOS['email-me'].steps, profile);
+    await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const call = await getCall(tenant, callId);
+    const sent = ses(stack)
+      .emails({ to: 'sam@example.com' })
+      .filter((email) => email.body.text?.includes(`with Acme Plumbing`) && email.replyTo.includes(desk));
+    expect(sent).toEqual([
+      expect.objectContaining({
+        from: `"Acme Plumbing" <${STACK_EMAIL_FROM}>`,
+        replyTo: [desk],
+        subject: 'The details you asked for',
+        body: { text: expect.stringMatching(/^Hello Sam Lee,\n\nOur opening hours: Mon-Fri 09:00-17:00/) },
+      }),
+    ]);
+    expect(call.actions).toEqual([
+      expect.objectContaining({ name: 'email_caller', ok: true, result: `email ${sent[0]!.messageId} sent`, error: null }),
+      expect.objectContaining({ name: 'end_call', ok: true }),
+    ]);
+    expect(call.actions[0].arguments).toMatchObject({ email: 'sam@example.com', subject: 'The details you asked for' });
+    expect(assistantLines(call)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("I'll email that to sam@example.com."),
+        "I've emailed you the details. Is there anything else I can help you with?",
+      ]),
+    );
+  });
+
+  it(
+    'a team email SES refuses: the team is still texted, the model hears the message was passed on, actions says which failed',
+    T,
+    async () => {
+      // Arrange
+      const desk = `refused-${randomUUID()}@acme.test`;
+      ses(stack).failFor(desk, { type: 'MessageRejected', status: 400, message: 'Email address is not verified.' });
+      const teamPhone = uniqueNumber();
+      // Act
+      const { tenant, callId } = await callCallee(stack, SANDBOX_SCENARIOS.message.steps, {
+        team_emails: [desk],
+        team_phones: [teamPhone],
+      });
+      await stack.whenCallEnded(tenant.businessId, callId);
+      // Assert
+      const call = await getCall(tenant, callId);
+      expect(call.actions[0]).toMatchObject({
+        name: 'take_message',
+        ok: true,
+        result: expect.stringMatching(/saved; team email failed, team texted$/),
+      });
+      expect(stack.carrier.messages({ to: teamPhone })).toHaveLength(1);
+      const failed = stack.logs.find((line) => line.message === 'team.notice.failed' && line.fields?.call_id === callId);
+      expect(failed?.fields).toEqual({
+        business_id: tenant.businessId,
+        call_id: callId,
+        message_id: expect.any(Number),
+        channel: 'email',
+        error: 'ProviderError',
+        status: 400,
+      });
+    },
+  );
+
+  it('send_sms on an inbound call (scenario text-me): the text goes from the number called to the caller', T, async () => {
     // Arrange
-    const steps = [
-      waitForAssistant(),
-      step.say('Hi, this is Sam Hill. Can you take a message for Dana: please call me back.'),
-      step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 }),
-      step.say('Okay, goodbye.'),
-      waitForAssistant(),
-      step.hangup(),
-    ];
+    const { tenant } = await tenantWithAssistant(stack, {
+      first_message: 'Hello, Acme Plumbing.',
+      advanced: QUIET,
+      builtin: { sms: true },
+    });
+    await stack.api.admin.setProfile(tenant.businessId, { display_name: 'Acme Plumbing', address: '1 Main St' });
+    const numbers = (await (await tenant.request('GET', '/phone-numbers')).json()) as { data: { number: string }[] };
+    const ours = numbers.data[0]!.number;
+    const caller = uniqueNumber();
     // Act
+    const { callSid } = stack.carrier.startInboundCall({
+      from: caller,
+      to: ours,
+      voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
+      scenario: SANDBOX_SCENARIOS['text-me'],
+    });
+    await stack.carrier.whenEnded(callSid, 40_000);
+    const list = (await (await tenant.request('GET', '/calls?direction=inbound')).json()) as { data: { id: number }[] };
+    await stack.whenCallEnded(tenant.businessId, list.data[0]!.id);
+    // Assert
+    expect(stack.carrier.messages({ to: caller })).toEqual([
+      expect.objectContaining({ from: ours, to: caller, body: 'Acme Plumbing: Our address: 1 Main St' }),
+    ]);
+  });
+
+  it('email_caller refused by SES: the model hears it plainly, actions records the error, nothing is sent', T, async () => {
+    // Arrange
+    const address = `refused-${randomUUID().slice(0, 8)}@example.com`;
+    ses(stack).failFor(address, { type: 'MessageRejected', status: 400, message: 'Email address is not verified.' });
+    // Act
+    const { tenant, callId } = await callCallee(stack, askThenBye(`Hi, this is Sam Lee. Please email me the details at ${address}.`));
+    await stack.whenCallEnded(tenant.businessId, callId);
+    // Assert
+    const call = await getCall(tenant, callId);
+    expect(call.actions[0]).toMatchObject({
+      name: 'email_caller',
+      ok: false,
+      error: 'The email could not be sent just now. Tell the caller, and offer to read the details out instead.',
+    });
+    expect(assistantLines(call)).toContain(
+      "I'm sorry, that didn't work: the email could not be sent just now. Could you try again a little later?",
+    );
+    expect(ses(stack).emails({ to: address })).toEqual([]);
+    expect(stack.logs.some((line) => line.message === 'call.tool.failed' && line.fields?.call_id === callId)).toBe(true);
+  });
+
+  it('a failing message store: the model is told in plain words, the caller hears it, actions records the error', T, async () => {
+    // Act
+    const steps = askThenBye('Hi, this is Sam Hill. Can you take a message for Dana: please call me back.');
     const { tenant, callId } = await callCallee(broken, steps);
     await broken.whenCallEnded(tenant.businessId, callId);
     // Assert

@@ -112,6 +112,17 @@ describe('sandbox carrier Messages, with the official twilio SDK', () => {
     await expect(sent).rejects.toMatchObject({ status: 400, code });
   });
 
+  it('answers a body over 64 KiB with a Twilio-shaped 413, not a 500', async () => {
+    const auth = `Basic ${Buffer.from(`${carrier.accountSid}:${carrier.authToken}`).toString('base64')}`;
+    const response = await fetch(`${carrier.baseUrl}/2010-04-01/Accounts/${carrier.accountSid}/Messages.json`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `To=%2B14155550100&From=%2B15550100001&Body=${'x'.repeat(70_000)}`,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: 20413, status: 413 });
+  });
+
   it('answers 401 code 20003 to the wrong credentials', async () => {
     const stranger = twilio(carrier.accountSid, 'wrong-token', { httpClient: new LoopbackRequestClient(carrier.baseUrl) });
     await expect(stranger.messages.create({ to: to(), from: FROM, body: 'hi' })).rejects.toMatchObject({ status: 401, code: 20003 });

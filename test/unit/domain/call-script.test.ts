@@ -143,24 +143,43 @@ describe('buildSystemPrompt', () => {
   );
 
   it.each([
-    { builtin: { booking: false }, teamEmail: 'desk@acme.test', expected: ['end_call', 'take_message', 'notify_team'] },
-    { builtin: { booking: false }, teamEmail: '', expected: ['end_call', 'take_message'] },
-    { builtin: { booking: false, messages: false }, teamEmail: 'desk@acme.test, owner@acme.test', expected: ['end_call', 'notify_team'] },
-    { builtin: { booking: false, team_messages: false, end_call: false }, teamEmail: 'desk@acme.test', expected: ['take_message'] },
-    { builtin: { booking: false, messages: false, team_messages: false }, teamEmail: 'not an address', expected: ['end_call'] },
-    { builtin: { booking: false, sms: true }, teamEmail: '', expected: ['end_call', 'take_message', 'send_sms'] },
-  ])('names exactly the message tools offered (builtin $builtin, team email "$teamEmail")', ({ builtin, teamEmail, expected }) => {
+    { builtin: { booking: false }, team: 'desk@acme.test', expected: ['end_call', 'take_message', 'notify_team', 'email_caller'] },
+    { builtin: { booking: false }, team: '', expected: ['end_call', 'take_message', 'email_caller'] },
+    { builtin: { booking: false }, team: '+15550100009', expected: ['end_call', 'take_message', 'notify_team', 'email_caller'] },
+    {
+      builtin: { booking: false, messages: false, email_caller: false },
+      team: 'desk@acme.test, owner@acme.test',
+      expected: ['end_call', 'notify_team'],
+    },
+    {
+      builtin: { booking: false, team_messages: false, end_call: false, email_caller: false },
+      team: 'desk@acme.test',
+      expected: ['take_message'],
+    },
+    {
+      builtin: { booking: false, messages: false, team_messages: false, email_caller: false },
+      team: 'not an address',
+      expected: ['end_call'],
+    },
+    { builtin: { booking: false, sms: true, email_caller: false }, team: '', expected: ['end_call', 'take_message', 'send_sms'] },
+  ])('names exactly the message tools offered (builtin $builtin, team "$team")', ({ builtin, team, expected }) => {
     // Arrange
+    const entries = team.split(/[\s,;]+/).filter((entry) => entry !== '');
     const input = scriptInput({
       config: config({ builtin } as AssistantConfigInput),
-      profile: { ...acme, transfer_number: '', team_emails: teamEmail.split(/[\s,;]+/).filter((address) => address !== '') },
+      profile: {
+        ...acme,
+        transfer_number: '',
+        team_emails: entries.filter((entry) => !entry.startsWith('+')),
+        team_phones: entries.filter((entry) => entry.startsWith('+')),
+      },
     });
     // Act
     const prompt = buildSystemPrompt(input);
     const tools = offeredTools(input.config, input.profile).definitions.map((tool) => tool.name);
     // Assert: the prompt and the tools sent to the model agree
     expect(tools).toEqual(expected);
-    for (const name of ['end_call', 'take_message', 'notify_team', 'send_sms'])
+    for (const name of ['end_call', 'take_message', 'notify_team', 'send_sms', 'email_caller'])
       expect(prompt.includes(`${name} tool`)).toBe(expected.includes(name));
   });
 

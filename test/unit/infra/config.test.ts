@@ -31,6 +31,7 @@ describe('loadStageConfig overrides and refusals', () => {
         hostedZoneId: 'Z1',
         hostedZoneName: 'example.com',
         alarmEmail: 'ops@example.com',
+        emailDomain: 'mail.example.com',
       },
       { CDK_DEFAULT_ACCOUNT: '123456789012' },
     );
@@ -39,7 +40,15 @@ describe('loadStageConfig overrides and refusals', () => {
     expect(hasTls(config)).toBe(true);
     expect(config.media.hostedZone).toEqual({ id: 'Z1', name: 'example.com' });
     expect(config.alarmEmail).toBe('ops@example.com');
+    expect(config.emailDomain).toBe('mail.example.com');
     expect(config.env.account).toBe('123456789012');
+  });
+
+  it('refuses prod without an email domain (the assistants email from it), and a malformed one anywhere', () => {
+    const media = { domainName: 'voice.example.com', certificateArn: CERT };
+    expect(() => loadStageConfig('prod', media, {})).toThrow(/emailDomain is required outside dev/);
+    expect(() => loadStageConfig('dev', { emailDomain: 'not a domain' }, {})).toThrow(/emailDomain: a domain name/);
+    expect(loadStageConfig('dev', {}, {}).emailDomain).toBeUndefined();
   });
 
   it.each([
@@ -71,7 +80,7 @@ describe('STAGES', () => {
   });
 
   it('refuses a scaling target at or above the per-task cap (tasks would fill before the fleet grows)', () => {
-    const prod = loadStageConfig('prod', { domainName: 'voice.example.com', certificateArn: CERT });
+    const prod = loadStageConfig('prod', { domainName: 'voice.example.com', certificateArn: CERT, emailDomain: 'mail.example.com' });
     expect(() => validateStageConfig({ ...prod, media: { ...prod.media, targetActiveCallsPerTask: 60 } })).toThrow(
       /targetActiveCallsPerTask < maxCallsPerTask/,
     );

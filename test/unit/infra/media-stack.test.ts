@@ -103,6 +103,7 @@ describe('task', () => {
       TABLE_NAME: 'voice-agent-test',
       PUBLIC_BASE_URL: 'https://voice.example.com',
       STAGE: 'test',
+      EMAIL_FROM_ADDRESS: 'assistant@mail.example.com',
       POWERTOOLS_SERVICE_NAME: 'media',
       LOG_LEVEL: 'INFO',
     });
@@ -110,6 +111,20 @@ describe('task', () => {
     expect(Object.keys(env).filter((name) => /TOKEN|SECRET|API_KEY|AUTH/.test(name))).toEqual([]);
     // A deployed task never runs the sandbox carrier: without Twilio credentials it does not start.
     expect(env).not.toHaveProperty('SANDBOX_CARRIER');
+  });
+
+  it('creates the SES domain identity of the stage email domain (Easy DKIM, 2048-bit) and outputs its DKIM records', () => {
+    media.hasResourceProperties('AWS::SES::EmailIdentity', {
+      EmailIdentity: 'mail.example.com',
+      DkimAttributes: { SigningEnabled: true },
+      DkimSigningAttributes: { NextSigningKeyLength: 'RSA_2048_BIT' },
+    });
+    const outputs = Object.keys(media.findOutputs('*'));
+    expect(outputs.filter((name) => name.startsWith('EmailDkimRecord'))).toEqual([
+      'EmailDkimRecord1',
+      'EmailDkimRecord2',
+      'EmailDkimRecord3',
+    ]);
   });
 
   it('injects provider credentials from Secrets Manager', () => {

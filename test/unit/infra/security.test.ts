@@ -100,6 +100,19 @@ describe('least privilege', () => {
   });
 });
 
+describe('least privilege: email', () => {
+  it('only the media task may send email, ses:SendEmail alone, on the stage identity (its ARN, no wildcard)', () => {
+    const senders = statements.filter(({ statement }) => actionsOf(statement).some((action) => action.startsWith('ses:')));
+    expect(senders.map(({ owner }) => owner)).toEqual([expect.stringMatching(/^media\/MediaTaskTaskRole/)]);
+    const { statement } = senders[0]!;
+    expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
+    const resource = JSON.stringify(statement.Resource);
+    expect(resource).toContain(':identity/');
+    expect(resource).toContain('EmailIdentity');
+    expect(resource).not.toContain('*');
+  });
+});
+
 describe('least privilege: no wildcards', () => {
   it('no principal may Scan the table or use a wildcard action', () => {
     const actions = statements.flatMap(({ statement }) => actionsOf(statement));

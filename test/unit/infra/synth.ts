@@ -10,7 +10,7 @@ import { STAGES, validateStageConfig, type StageConfig } from '../../../infra/co
  * runs cdk-nag, which throws on any unacknowledged finding.
  */
 
-/** A production-like stage: TLS on the media ALB, a fixed account and region, an alarm email. */
+/** A production-like stage: TLS on the media ALB, a fixed account and region, an alarm email, an email domain. */
 export const TLS_STAGE: StageConfig = {
   ...STAGES.prod!,
   stage: 'test',
@@ -22,6 +22,7 @@ export const TLS_STAGE: StageConfig = {
     hostedZone: { id: 'Z0123456789ABCDEFGHIJ', name: 'example.com' },
   },
   alarmEmail: 'ops@example.com',
+  emailDomain: 'mail.example.com',
 };
 
 /** A synthesized stage: its stacks and their templates. */

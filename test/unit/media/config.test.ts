@@ -44,6 +44,17 @@ describe('media configuration: the carrier', () => {
     expect(() => readMediaConfig({ ...DEPLOYED, TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/must be set together/);
   });
 
+  it('reads the sender address and SES settings; a deployed stage without an address still starts (email then refuses)', () => {
+    // Arrange
+    const deployed = { ...DEPLOYED, SANDBOX_CARRIER: 'true', STAGE: 'dev' };
+    // Act
+    const unset = readMediaConfig(deployed);
+    const set = readMediaConfig({ ...deployed, EMAIL_FROM_ADDRESS: 'assistant@mail.example.com', SES_REGION: 'eu-west-1' });
+    // Assert
+    expect(unset.EMAIL_FROM_ADDRESS).toBeUndefined();
+    expect(set).toMatchObject({ EMAIL_FROM_ADDRESS: 'assistant@mail.example.com', SES_REGION: 'eu-west-1', SES_ENDPOINT: undefined });
+  });
+
   it('gives every sandbox carrier a random auth token, not a constant', () => {
     // Act
     const tokens = new Set(Array.from({ length: 20 }, () => newSandboxAuthToken()));

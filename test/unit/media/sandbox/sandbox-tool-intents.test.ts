@@ -69,6 +69,29 @@ describe('the sandbox model and the built-in tools', () => {
     });
   });
 
+  it('calls email_caller with the address the caller said, reading it back first', () => {
+    // Arrange
+    const facts = { role: 'system' as const, content: 'Opening hours: Mon-Fri 09:00-17:00' };
+    // Act
+    const answer = new SandboxLlmScript().reply({
+      model: 'gpt-4.1-mini',
+      messages: [facts, user('Hi, this is Sam Lee. Please email me your opening hours at sam@example.com.')],
+      tools: offered('email_caller'),
+    });
+    // Assert
+    expect(answer.text).toBe("Sure, I'll email that to sam@example.com.");
+    expect(JSON.parse(answer.toolCalls![0]!.arguments)).toEqual({
+      email: 'sam@example.com',
+      subject: 'The details you asked for',
+      body: 'Hello Sam Lee,\n\nOur opening hours: Mon-Fri 09:00-17:00\n\nThanks for calling.',
+    });
+  });
+
+  it('asks for the address before emailing without one', () => {
+    const answer = reply([user('Can you email me the details?')], offered('email_caller'));
+    expect(answer).toEqual({ text: 'Of course. What email address should I send it to?' });
+  });
+
   it('never calls a tool the request does not offer', () => {
     // Act
     const answer = reply([user('Hi, this is Jordan Lee. Can you take a message?')], offered('end_call'));

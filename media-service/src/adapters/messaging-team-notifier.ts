@@ -1,0 +1,72 @@
+import type { Logger } from '../../../shared/log';
+import type { EmailSender } from '../ports/email-sender';
+import type { SmsSender } from '../ports/sms-sender';
+import type { ChannelOutcome, TeamNotice, TeamNoticeOutcome, TeamNotifier } from '../ports/team-notifier';
+
+/** A team text is the subject and the first part of the body: phones show ~3 segments well. */
+export const TEAM_SMS_MAX_CHARS = 480;
+
+/**
+ * Team notices over the platform's senders: one email to every team address (from the platform's
+ * address under the business's name) and one text to each team phone (from the business's number
+ * on the call), both at once. Urgency leads the subject and the text. A failed channel does not
+ * fail the other: each is reported (`sent`/`failed`/`none`) and logged by ids only (never the
+ * subject, body or recipients, which are call content and personal data).
+ */
+export class MessagingTeamNotifier implements TeamNotifier {
+  constructor(private readonly deps: { email: EmailSender; sms: SmsSender; log: Logger }) {}
+
+  async notify(notice: TeamNotice, signal: AbortSignal): Promise<TeamNoticeOutcome> {
+    const [email, sms] = await Promise.all([this.#email(notice, signal), this.#texts(notice, signal)]);
+    this.deps.log.info('team.notice', {
+      business_id: notice.businessId,
+      call_id: notice.callId,
+      message_id: notice.messageId,
+      emails: notice.emails.length,
+      phones: notice.phones.length,
+      urgent: notice.urgent,
+      email,
+      sms,
+    });
+    return { email, sms };
+  }
+
+  async #email(notice: TeamNotice, signal: AbortSignal): Promise<ChannelOutcome> {
+    if (notice.emails.length === 0) return 'none';
+    const email = {
+      to: notice.emails,
+      ...(notice.businessName && { fromName: notice.businessName }),
+      subject: notice.subject,
+      text: notice.body,
+    };
+    return this.#attempt('email', notice, () => this.deps.email.send(email, signal));
+  }
+
+  async #texts(notice: TeamNotice, signal: AbortSignal): Promise<ChannelOutcome> {
+    if (notice.phones.length === 0) return 'none';
+    const full = `${notice.subject}: ${notice.body}`;
+    const body = full.length > TEAM_SMS_MAX_CHARS ? `${full.slice(0, TEAM_SMS_MAX_CHARS - 1)}…` : full;
+    const sent = await Promise.all(
+      notice.phones.map((to) => this.#attempt('sms', notice, () => this.deps.sms.send({ from: notice.fromNumber, to, body }, signal))),
+    );
+    // Told when any phone got it; the log has each failure.
+    return sent.includes('sent') ? 'sent' : 'failed';
+  }
+
+  async #attempt(channel: 'email' | 'sms', notice: TeamNotice, send: () => Promise<unknown>): Promise<ChannelOutcome> {
+    try {
+      await send();
+      return 'sent';
+    } catch (error) {
+      this.deps.log.warn('team.notice.failed', {
+        business_id: notice.businessId,
+        call_id: notice.callId,
+        message_id: notice.messageId,
+        channel,
+        error: error instanceof Error ? error.name : typeof error,
+        ...(error instanceof Error && 'statusCode' in error && { status: error.statusCode }),
+      });
+      return 'failed';
+    }
+  }
+}

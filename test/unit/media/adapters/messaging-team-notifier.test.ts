@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { MessagingTeamNotifier, TEAM_SMS_MAX_CHARS } from '../../../../media-service/src/adapters/messaging-team-notifier';
+import type { EmailSender, OutgoingEmail } from '../../../../media-service/src/ports/email-sender';
+import type { OutgoingSms, SmsSender } from '../../../../media-service/src/ports/sms-sender';
+import type { TeamNotice } from '../../../../media-service/src/ports/team-notifier';
+import { ProviderError } from '../../../../shared/errors';
+import { captureLogger } from '../../../support/capture-logger';
+
+/** Senders that keep what they are given and refuse the recipients listed in `refuse`. */
+function fakeSenders(refuse: string[] = []) {
+  const emails: OutgoingEmail[] = [];
+  const texts: OutgoingSms[] = [];
+  const refused = (to: string) => refuse.includes(to);
+  const email: EmailSender = {
+    send: async (message) => {
+      if (message.to.some(refused)) throw new ProviderError('ses', 'SES refused the email: MessageRejected', 400);
+      emails.push(message);
+      return { id: `email-${emails.length}` };
+    },
+  };
+  const sms: SmsSender = {
+    send: async (message) => {
+      if (refused(message.to)) throw new ProviderError('twilio', 'Twilio answered 400', 400);
+      texts.push(message);
+      return { id: `SM${texts.length}`, status: 'queued' };
+    },
+  };
+  return { email, sms, emails, texts };
+}
+
+const notice = (overrides: Partial<TeamNotice> = {}): TeamNotice => ({
+  businessId: 1,
+  callId: 2,
+  messageId: 3,
+  emails: ['desk@acme.test'],
+  phones: ['+15550100901', '+15550100902'],
+  fromNumber: '+15550100001',
+  businessName: 'Acme Plumbing',
+  subject: 'URGENT: Message from Jordan Lee',
+  body: 'The boiler is leaking.',
+  urgent: true,
+  ...overrides,
+});
+
+describe('MessagingTeamNotifier', () => {
+  it('emails every team address at once and texts each team phone from the business number, urgent first', async () => {
+    // Arrange
+    const senders = fakeSenders();
+    const { log } = captureLogger();
+    // Act
+    const outcome = await new MessagingTeamNotifier({ ...senders, log }).notify(notice(), AbortSignal.timeout(1000));
+    // Assert
+    expect(outcome).toEqual({ email: 'sent', sms: 'sent' });
+    expect(senders.emails).toEqual([
+      { to: ['desk@acme.test'], fromName: 'Acme Plumbing', subject: 'URGENT: Message from Jordan Lee', text: 'The boiler is leaking.' },
+    ]);
+    expect(senders.texts.map((text) => [text.from, text.to, text.body])).toEqual([
+      ['+15550100001', '+15550100901', 'URGENT: Message from Jordan Lee: The boiler is leaking.'],
+      ['+15550100001', '+15550100902', 'URGENT: Message from Jordan Lee: The boiler is leaking.'],
+    ]);
+  });
+
+  it.each([
+    ['nothing configured', { emails: [], phones: [] }, [], { email: 'none', sms: 'none' }],
+    ['the email refused: the texts still go', {}, ['desk@acme.test'], { email: 'failed', sms: 'sent' }],
+    ['one phone refused: the team is still texted', {}, ['+15550100901'], { email: 'sent', sms: 'sent' }],
+    ['every phone refused', {}, ['+15550100901', '+15550100902'], { email: 'sent', sms: 'failed' }],
+  ])('%s', async (_, overrides, refuse, expected) => {
+    // Arrange
+    const senders = fakeSenders(refuse);
+    const { log, lines } = captureLogger();
+    // Act
+    const outcome = await new MessagingTeamNotifier({ ...senders, log }).notify(notice(overrides), AbortSignal.timeout(1000));
+    // Assert: the outcome per channel; failures logged by ids and kind, never content or recipients
+    expect(outcome).toEqual(expected);
+    const failures = lines.filter((line) => line.message === 'team.notice.failed');
+    expect(failures).toHaveLength(refuse.length);
+    expect(JSON.stringify(lines)).not.toMatch(/boiler|Jordan|acme\.test|\+1555010090/);
+  });
+
+  it(`clips a team text to ${TEAM_SMS_MAX_CHARS} characters`, async () => {
+    const senders = fakeSenders();
+    const { log } = captureLogger();
+    await new MessagingTeamNotifier({ ...senders, log }).notify(
+      notice({ body: 'x'.repeat(2000), phones: ['+15550100901'] }),
+      AbortSignal.timeout(1000),
+    );
+    expect(senders.texts[0]!.body).toHaveLength(TEAM_SMS_MAX_CHARS);
+    expect(senders.texts[0]!.body.endsWith('…')).toBe(true);
+  });
+});
