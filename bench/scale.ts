@@ -13,7 +13,7 @@ import type { LocalStackInfo } from '../scripts/local/infra';
 import { ensureTable } from '../shared/db/create-table';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
 import { startFauxqsServer } from '../test/stand-ins/fauxqs';
-import { startDialler } from './lib/scale-dialler';
+import { startDialler, type DiallerReport } from './lib/scale-dialler';
 import { benchBusiness, loadHistory, writeItems } from './lib/scale-history';
 import { measurePacing, startPacingProcess, type PacingWindow } from './lib/scale-pacing';
 import { addOpenCalls, measureSweep, tallyRequests, type SweepCost } from './lib/scale-sweep';
@@ -149,9 +149,25 @@ async function campaign(info: LocalStackInfo) {
   }
   const swept = await sweeps.stop();
   const reports = await Promise.all(diallers.map((dialler) => dialler.stop()));
-  const placed = reports.flatMap((report) => report.placedAt).sort((a, b) => a - b);
   const business = await businesses.getBusiness(businessId);
   const reasons = await endedReasons(info, businessId);
+  printCampaign({ started, reports, swept, mostLive, open, reasons, left: business });
+}
+
+/** What the cap run saw, for {@link printCampaign}. */
+interface CampaignOutcome {
+  started: number;
+  reports: DiallerReport[];
+  swept: SweepTotals;
+  mostLive: number;
+  open: number;
+  reasons: Record<string, number>;
+  left: { live_calls?: number; minutes_reserved: number };
+}
+
+/** Prints the cap run: starts, retries, failures by kind, what the sweeper did, and what was left. */
+function printCampaign({ started, reports, swept, mostLive, open, reasons, left }: CampaignOutcome) {
+  const placed = reports.flatMap((report) => report.placedAt).sort((a, b) => a - b);
   const perSecond = new Map<number, number>();
   for (const at of placed) perSecond.set(Math.floor((at - started) / 1000), (perSecond.get(Math.floor((at - started) / 1000)) ?? 0) + 1);
   const sum = (field: 'conflicts' | 'refusedByRead' | 'deferred' | 'jobErrors' | 'endErrors' | 'transientRetries') =>
@@ -180,7 +196,15 @@ async function campaign(info: LocalStackInfo) {
   row('ended reasons', JSON.stringify(reasons));
   row('calls ended `error`', String(reasons.error ?? 0));
   row('calls left open (not ended, or ending unfinished)', String(open));
-  row('after: live_calls, minutes_reserved (target 0, 0)', `${business.live_calls ?? 0}, ${business.minutes_reserved}`);
+  row('after: live_calls, minutes_reserved (target 0, 0)', `${left.live_calls ?? 0}, ${left.minutes_reserved}`);
+}
+
+/** What the sweeper's passes did during the cap run, summed. */
+interface SweepTotals {
+  passes: number;
+  finished: number;
+  errors: number;
+  ended: Record<string, number>;
 }
 
 /**
@@ -188,9 +212,9 @@ async function campaign(info: LocalStackInfo) {
  * Lambda runs, in this process (the Lambda is a process of its own too). `stop()` waits for a pass
  * under way and sums what the passes did.
  */
-function runSweeper(db: ReturnType<typeof createDb>, queue: SqsOutboundCallQueue) {
+function runSweeper(db: ReturnType<typeof createDb>, queue: SqsOutboundCallQueue): { stop(): Promise<SweepTotals> } {
   const sweeper = createSweeper({ db, events: { publish: async () => undefined }, queue, log: silentLogger });
-  const total = { passes: 0, finished: 0, errors: 0, ended: {} as Record<string, number> };
+  const total: SweepTotals = { passes: 0, finished: 0, errors: 0, ended: {} };
   let running: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     running = running.then(async () => {
