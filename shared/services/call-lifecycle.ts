@@ -116,7 +116,7 @@ export class CallLifecycle {
    */
   async markTransferred(businessId: number, callId: number, toNumber: string): Promise<void> {
     const at = this.deps.now().toISOString();
-    const updated = await this.deps.calls.recordTransfer(businessId, callId, toNumber, at);
+    const updated = await this.retrying(() => this.deps.calls.recordTransfer(businessId, callId, toNumber, at));
     if (updated) await this.publish('call.transferred', updated);
   }
 
