@@ -13,7 +13,7 @@ import type { LocalStackInfo } from '../scripts/local/infra';
 import { ensureTable } from '../shared/db/create-table';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
 import { startFauxqsServer } from '../test/stand-ins/fauxqs';
-import { startDialler } from './lib/scale-dialler';
+import { startDialler, type DiallerReport } from './lib/scale-dialler';
 import { benchBusiness, loadHistory, writeItems } from './lib/scale-history';
 import { measurePacing, startPacingProcess, type PacingWindow } from './lib/scale-pacing';
 import { addOpenCalls, measureSweep, tallyRequests, type SweepCost } from './lib/scale-sweep';
@@ -23,8 +23,10 @@ import { addOpenCalls, measureSweep, tallyRequests, type SweepCost } from './lib
  * 10,000 businesses with 30 days of call history; one sweeper pass with 0 to 5,000 open calls
  * (items read, read units, CPU, wall time); pacing on a call-engine process while the sweeper runs
  * against without it (and with the sweep on the audio thread, as it used to run); one business at
- * its cap of 300 with 1,000 calls waiting across two dialler processes (starts per second,
- * transaction conflicts, calls ended `error`). Prints numbers; asserts nothing.
+ * its cap of 300 with 1,000 calls waiting across two dialler processes and the sweeper running
+ * as deployed (starts per second, transaction conflicts and transient failures retried, calls
+ * ended `error`, calls left open, live_calls and reserved minutes left). Prints numbers; asserts
+ * nothing. `BENCH_PARTS=cap` runs the cap part alone (no history, sweep or pacing).
  */
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -37,6 +39,10 @@ const PACING_MS = env('BENCH_PACING_MS', 10_000);
 const CAP = env('BENCH_CAP', 300);
 const WAITING = env('BENCH_WAITING', 1000);
 const HOLD_MS = env('BENCH_HOLD_MS', 20_000);
+/** How long the cap run may take before it stops and reports what is left open. */
+const CAP_TIMEOUT_S = env('BENCH_CAP_TIMEOUT_S', 20 * 60);
+/** Which parts run (comma list of history, sweep, pacing, cap); e.g. `BENCH_PARTS=cap` for the cap run alone. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'history,sweep,pacing,cap').split(','));
 const OPEN_CALL_IDS = 900_000_000;
 const CAMPAIGN_CALL_IDS = 950_000_000;
 
@@ -125,39 +131,108 @@ async function campaign(info: LocalStackInfo) {
     holdMs: HOLD_MS,
   };
   const diallers = [startDialler({ ...settings, owner: 'task-1' }), startDialler({ ...settings, owner: 'task-2' })];
+  const sweeps = runSweeper(db, queue);
   const businesses = new BusinessRepository(db);
   let mostLive = 0;
+  let samples = 0;
+  let open: number;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const business = await businesses.getBusiness(businessId);
     mostLive = Math.max(mostLive, business.live_calls ?? 0);
-    const open = (
+    open = (
       await Promise.all((['queued', 'ringing', 'in_progress', 'ended'] as const).map((status) => countOpenCalls(db, businessId, status)))
     ).reduce((a, b) => a + b, 0);
-    if (open === 0 || Date.now() - started > 20 * 60_000) break;
+    if (++samples % 15 === 0)
+      console.log(`    ${Math.round((Date.now() - started) / 1000)} s: ${business.live_calls ?? 0} live, ${open} open`);
+    if (open === 0 || Date.now() - started > CAP_TIMEOUT_S * 1000) break;
   }
+  const swept = await sweeps.stop();
   const reports = await Promise.all(diallers.map((dialler) => dialler.stop()));
-  const placed = reports.flatMap((report) => report.placedAt).sort((a, b) => a - b);
   const business = await businesses.getBusiness(businessId);
   const reasons = await endedReasons(info, businessId);
+  printCampaign({ started, reports, swept, mostLive, open, reasons, left: business });
+}
+
+/** What the cap run saw, for {@link printCampaign}. */
+interface CampaignOutcome {
+  started: number;
+  reports: DiallerReport[];
+  swept: SweepTotals;
+  mostLive: number;
+  open: number;
+  reasons: Record<string, number>;
+  left: { live_calls?: number; minutes_reserved: number };
+}
+
+/** Prints the cap run: starts, retries, failures by kind, what the sweeper did, and what was left. */
+function printCampaign({ started, reports, swept, mostLive, open, reasons, left }: CampaignOutcome) {
+  const placed = reports.flatMap((report) => report.placedAt).sort((a, b) => a - b);
   const perSecond = new Map<number, number>();
   for (const at of placed) perSecond.set(Math.floor((at - started) / 1000), (perSecond.get(Math.floor((at - started) / 1000)) ?? 0) + 1);
+  const sum = (field: 'conflicts' | 'refusedByRead' | 'deferred' | 'jobErrors' | 'endErrors' | 'transientRetries') =>
+    reports.reduce((total, report) => total + report[field], 0);
   row('calls placed', `${placed.length} of ${WAITING} in ${((placed.at(-1)! - started) / 1000).toFixed(1)} s`);
-  row(
-    `first ${CAP} starts (the burst up to the cap)`,
-    `${((placed[CAP - 1]! - started) / 1000).toFixed(1)} s: ${(CAP / ((placed[CAP - 1]! - started) / 1000)).toFixed(0)} starts/s`,
-  );
+  const burst = Math.min(CAP, placed.length);
+  const burstS = (placed[burst - 1]! - started) / 1000;
+  row(`first ${burst} starts (the burst up to the cap)`, `${burstS.toFixed(1)} s: ${(burst / burstS).toFixed(1)} starts/s`);
   row('busiest second', `${Math.max(...perSecond.values())} starts`);
-  row('transaction conflicts retried (both processes)', String(reports.reduce((sum, report) => sum + report.conflicts, 0)));
-  row('admissions refused by the plain read (no transaction)', String(reports.reduce((sum, report) => sum + report.refusedByRead, 0)));
-  row('deferrals at the cap', String(reports.reduce((sum, report) => sum + report.deferred, 0)));
+  row('transaction conflicts retried (both processes)', String(sum('conflicts')));
+  row('transient failures retried (throttles, 500s: lifecycle + admission)', String(sum('transientRetries')));
+  row('admissions refused by the plain read (no transaction)', String(sum('refusedByRead')));
+  row('deferrals at the cap', String(sum('deferred')));
+  row('job errors / endings that threw (after their retries)', `${sum('jobErrors')} / ${sum('endErrors')}`);
+  const failures = new Map<string, number>();
+  for (const failure of reports.flatMap((report) => report.endFailures)) {
+    const kind = failure.replace(/ of call \d+/, '').replace(/ at .*$/, '');
+    failures.set(kind, (failures.get(kind) ?? 0) + 1);
+  }
+  for (const [kind, count] of failures) console.log(`    ${count} × ${kind}`);
   row(
-    'job errors / ending errors',
-    `${reports.reduce((sum, report) => sum + report.jobErrors, 0)} / ${reports.reduce((sum, report) => sum + report.endErrors, 0)}`,
+    'sweeper passes (every 60 s, as deployed): finished / ended / errors',
+    `${swept.passes}: ${swept.finished} / ${JSON.stringify(swept.ended)} / ${swept.errors}`,
   );
   row('most live calls seen (1 s samples; cap)', `${mostLive} (${CAP})`);
   row('ended reasons', JSON.stringify(reasons));
-  row('after: live_calls, minutes_reserved', `${business.live_calls ?? 0}, ${business.minutes_reserved}`);
+  row('calls ended `error`', String(reasons.error ?? 0));
+  row('calls left open (not ended, or ending unfinished)', String(open));
+  row('after: live_calls, minutes_reserved (target 0, 0)', `${left.live_calls ?? 0}, ${left.minutes_reserved}`);
+}
+
+/** What the sweeper's passes did during the cap run, summed. */
+interface SweepTotals {
+  passes: number;
+  finished: number;
+  errors: number;
+  ended: Record<string, number>;
+}
+
+/**
+ * The deployment's one sweeper (`createSweeper`, default limits), a pass a minute as the scheduled
+ * Lambda runs, in this process (the Lambda is a process of its own too). `stop()` waits for a pass
+ * under way and sums what the passes did.
+ */
+function runSweeper(db: ReturnType<typeof createDb>, queue: SqsOutboundCallQueue): { stop(): Promise<SweepTotals> } {
+  const sweeper = createSweeper({ db, events: { publish: async () => undefined }, queue, log: silentLogger });
+  const total: SweepTotals = { passes: 0, finished: 0, errors: 0, ended: {} };
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(async () => {
+      const report = await sweeper.sweepOnce().catch(() => undefined);
+      total.passes++;
+      if (!report) return void total.errors++;
+      total.finished += report.finished;
+      total.errors += report.errors;
+      for (const [rule, count] of Object.entries(report.ended)) if (count > 0) total.ended[rule] = (total.ended[rule] ?? 0) + count;
+    });
+  }, 60_000);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+      return total;
+    },
+  };
 }
 
 async function endedReasons(info: LocalStackInfo, businessId: number): Promise<Record<string, number>> {
@@ -211,22 +286,26 @@ async function main(): Promise<void> {
   try {
     const { info } = infra;
     const db = createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint });
-    console.log(
-      `History: ${BUSINESSES} businesses × ${DAYS} days × ${CALLS_PER_DAY} calls a day (call + detail items, ended) on DynamoDB Local (in memory)`,
-    );
-    const load = await loadHistory(
-      db,
-      new CallRepository(db),
-      { businesses: BUSINESSES, days: DAYS, callsPerDay: CALLS_PER_DAY },
-      new Date(),
-    );
-    row(
-      'written',
-      `${load.items} items (${load.calls} calls) in ${load.seconds.toFixed(0)} s: ${(load.items / load.seconds).toFixed(0)} items/s`,
-    );
-    const sweeper = await sweeps(info);
-    await pacing(sweeper);
-    await campaign(info);
+    if (PARTS.has('history')) {
+      console.log(
+        `History: ${BUSINESSES} businesses × ${DAYS} days × ${CALLS_PER_DAY} calls a day (call + detail items, ended) on DynamoDB Local (in memory)`,
+      );
+      const load = await loadHistory(
+        db,
+        new CallRepository(db),
+        { businesses: BUSINESSES, days: DAYS, callsPerDay: CALLS_PER_DAY },
+        new Date(),
+      );
+      row(
+        'written',
+        `${load.items} items (${load.calls} calls) in ${load.seconds.toFixed(0)} s: ${(load.items / load.seconds).toFixed(0)} items/s`,
+      );
+    }
+    if (PARTS.has('sweep') || PARTS.has('pacing')) {
+      const sweeper = await sweeps(info);
+      if (PARTS.has('pacing')) await pacing(sweeper);
+    }
+    if (PARTS.has('cap')) await campaign(info);
   } finally {
     await infra.stop();
   }

@@ -20,7 +20,8 @@ import { CallLifecycle } from '../../shared/services/call-lifecycle';
  * to give back), against DynamoDB Local and the fauxqs queue. The carrier is a stand-in that
  * answers each call at once; the callee hangs up after `holdMs` (±50 %), and the call ends
  * through the real `CallLifecycle`. What it reports: when each call was placed, the admission
- * statistics (transaction conflicts retried, refusals by the plain read), deferrals and failures.
+ * statistics (transaction conflicts retried, refusals by the plain read), transient failures
+ * retried, deferrals, and each ending that still threw (the step, the error, where).
  */
 
 /** Where a dialler process works. */
@@ -41,6 +42,10 @@ export interface DiallerReport {
   deferred: number;
   jobErrors: number;
   endErrors: number;
+  /** Why each ending (or answer) threw: the step, the error's name and message, where it was thrown. */
+  endFailures: string[];
+  /** Requests retried after a transient failure (throttled, a server error): the lifecycle's and admission's. */
+  transientRetries: number;
 }
 
 /** Starts a dialler process; `stop()` ends it and resolves with its report. */
@@ -74,18 +79,44 @@ function runDialler(settings: DiallerSettings): () => DiallerReport {
     now,
     newEventId: () => `evt_${Math.random()}`,
   });
-  const report: DiallerReport = { placedAt: [], conflicts: 0, refusedByRead: 0, deferred: 0, jobErrors: 0, endErrors: 0 };
+  const report: DiallerReport = {
+    placedAt: [],
+    conflicts: 0,
+    refusedByRead: 0,
+    deferred: 0,
+    jobErrors: 0,
+    endErrors: 0,
+    endFailures: [],
+    transientRetries: 0,
+  };
   const telephony: Telephony = {
     placeCall: async (request) => {
       report.placedAt.push(Date.now());
       const ids = { businessId: Number(request.statusCallbackUrl.split('/').at(-2)), callId: Number(request.parameters.call_id) };
       const hold = settings.holdMs * (0.5 + Math.random());
+      const failed = (step: string) => (error: unknown) => {
+        report.endErrors++;
+        const e = error as Error & { CancellationReasons?: { Code?: string }[] };
+        const reasons = e.CancellationReasons?.map((reason) => reason.Code).join(',');
+        const where = (e.stack ?? '')
+          .split('\n')
+          .slice(1, 6)
+          .map((line) => line.trim())
+          .join(' < ');
+        const line = `${step} of call ${ids.callId}: ${e.name}: ${e.message}${reasons ? ` [${reasons}]` : ''} at ${where}`;
+        report.endFailures.push(line);
+        if (report.endFailures.length <= 3) console.error(`  [${settings.owner}] ending threw: ${line}`);
+      };
       setTimeout(() => {
         void lifecycle
           .markAnswered(ids.businessId, ids.callId)
-          .then(() => new Promise((resolve) => setTimeout(resolve, hold)))
-          .then(() => lifecycle.end(ids.businessId, ids.callId, { endedReason: 'caller_hung_up' }))
-          .catch(() => report.endErrors++);
+          .then(
+            () =>
+              new Promise((resolve) => setTimeout(resolve, hold))
+                .then(() => lifecycle.end(ids.businessId, ids.callId, { endedReason: 'caller_hung_up' }))
+                .catch(failed('end')),
+            failed('answer'),
+          );
       }, 50);
       return { callSid: `CA${ids.callId}` };
     },
@@ -119,6 +150,7 @@ function runDialler(settings: DiallerSettings): () => DiallerReport {
     dial: async (call) => {
       const result = await dial(call).catch((error: unknown) => {
         report.jobErrors++;
+        if (report.jobErrors <= 3) console.error(`  [${settings.owner}] dial threw: ${(error as Error).name}: ${(error as Error).message}`);
         throw error;
       });
       if (result === 'deferred') report.deferred++;
@@ -128,7 +160,12 @@ function runDialler(settings: DiallerSettings): () => DiallerReport {
   void consumer.run();
   return () => {
     consumer.stop();
-    return { ...report, conflicts: slots.stats.conflicts, refusedByRead: slots.stats.refusedByRead };
+    return {
+      ...report,
+      conflicts: slots.stats.conflicts,
+      refusedByRead: slots.stats.refusedByRead,
+      transientRetries: lifecycle.stats.transientRetries + (slots.stats.transient ?? 0),
+    };
   };
 }
 

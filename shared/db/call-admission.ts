@@ -5,6 +5,7 @@ import type { Db } from './client';
 import { isCancelledTransaction, isTransactionConflict } from './conditions';
 import { billableMinutes } from './minutes-repository';
 import { keys } from './table';
+import { isTransientDbError } from './transient';
 
 const MAX_TRIES = 12;
 
@@ -25,6 +26,8 @@ export interface AdmissionStats {
   conflicts: number;
   /** Admissions refused by the plain read of the business item, with no transaction attempted. */
   refusedByRead: number;
+  /** Requests retried after a transient failure (throttled, a server error). */
+  transient?: number;
 }
 
 /**
@@ -53,15 +56,15 @@ export class CallAdmission {
    */
   async admit(businessId: number, callId: number, wantedMinutes: number, maxDurationS?: number): Promise<Admission> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-      let business = await this.readBusiness(businessId, false);
-      if (business.live >= business.cap) {
-        this.stats.refusedByRead++;
-        return this.admitted(businessId, callId, { kind: 'at_capacity' });
-      }
-      if (Math.min(wantedMinutes, business.balance - business.reserved) <= 0) business = await this.readBusiness(businessId, true);
-      const granted = Math.min(wantedMinutes, business.balance - business.reserved);
-      if (granted <= 0) return this.admitted(businessId, callId, { kind: 'no_minutes' });
       try {
+        let business = await this.readBusiness(businessId, false);
+        if (business.live >= business.cap) {
+          this.stats.refusedByRead++;
+          return await this.admitted(businessId, callId, { kind: 'at_capacity' });
+        }
+        if (Math.min(wantedMinutes, business.balance - business.reserved) <= 0) business = await this.readBusiness(businessId, true);
+        const granted = Math.min(wantedMinutes, business.balance - business.reserved);
+        if (granted <= 0) return await this.admitted(businessId, callId, { kind: 'no_minutes' });
         // Split the slack between the two counters, so settlements landing since the read (balance and
         // reserved both falling) do not fail the condition: reserved ≤ limit and balance ≥ limit + granted
         // keep reserved + granted ≤ balance.
@@ -71,10 +74,12 @@ export class CallAdmission {
         );
         return { kind: 'admitted', reservedMinutes: granted };
       } catch (error) {
-        if (!isCancelledTransaction(error)) throw error;
         if (isCancelledTransaction(error, 1)) return this.admitted(businessId, callId, { kind: 'refused' });
         // A concurrent transaction, or the business moved since the read (cap or room): read again.
-        await this.backOff(attempt);
+        if (isCancelledTransaction(error)) await this.backOff(attempt);
+        // Throttled, a server error: try again (a write that landed anyway shows as this call's slot).
+        else if (isTransientDbError(error)) await this.backOff(attempt, true);
+        else throw error;
       }
     }
     throw new Error(`Could not admit call ${callId}: the business kept changing.`);
@@ -203,8 +208,9 @@ export class CallAdmission {
     return call.Item;
   }
 
-  private async backOff(attempt: number): Promise<void> {
-    this.stats.conflicts++;
+  private async backOff(attempt: number, transient = false): Promise<void> {
+    if (transient) this.stats.transient = (this.stats.transient ?? 0) + 1;
+    else this.stats.conflicts++;
     await new Promise((resolve) => setTimeout(resolve, this.backoffMs(attempt)));
   }
 }

@@ -9,6 +9,7 @@ import type { AssistantRepository } from '../db/assistant-repository';
 import type { CallRecord, CallRepository, EndingFields } from '../db/call-repository';
 import type { CallSlotsRepository } from '../db/call-slots-repository';
 import type { MinutesRepository } from '../db/minutes-repository';
+import { ENDING_RETRY, jitteredPause, retryTransient, type RetryPause } from '../db/transient';
 import type { CallEvent } from '../events/catalog';
 import type { EventBus } from '../events/event-bus';
 import { WebhookSubscriptions } from './webhook-subscriptions';
@@ -24,6 +25,11 @@ export interface CallLifecycleDeps {
   slots?: CallSlotsRepository;
   /** Called once per call that this process ended (metrics: e.g. calls ended with `error`). */
   onEnded?: (call: CallRecord) => void;
+  /**
+   * The pause before retrying a step that failed transiently (throttled, a server error, a
+   * transaction conflict); default full jitter, 50 ms doubling to 2 s ({@link ENDING_RETRY}).
+   */
+  retryPause?: RetryPause;
 }
 
 /** What the engine knows when a call ends. */
@@ -56,6 +62,9 @@ export interface CallEnding {
   endedAt?: string;
 }
 
+/** What an ending's conditional write did: the ended call, or the call as it stood when the write lost. */
+type Written = { ended?: CallRecord; current?: CallRecord };
+
 const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_released !== true;
 
 /**
@@ -66,16 +75,21 @@ const holdsSlot = (call: CallRecord) => call.slot_held === true && call.slot_rel
  * concurrency slot once and publishes the events.
  */
 export class CallLifecycle {
+  /** Steps retried after a transient failure (observable by tests, benches and metrics). */
+  readonly stats = { transientRetries: 0 };
   /** Whether call.started / call.transferred have a webhook subscriber (one cached read per assistant a minute). */
   readonly #subscriptions: WebhookSubscriptions;
+  readonly #pause: RetryPause;
 
   constructor(private readonly deps: CallLifecycleDeps) {
     this.#subscriptions = new WebhookSubscriptions({ assistants: deps.assistants, nowMs: () => deps.now().getTime() });
+    this.#pause = deps.retryPause ?? jitteredPause(ENDING_RETRY);
   }
 
   /** Queued → ringing; a call already past queued (or gone) is left as it is. */
   async markRinging(businessId: number, callId: number): Promise<void> {
-    await this.deps.calls.markRinging(businessId, callId, this.deps.now().toISOString());
+    const at = this.deps.now().toISOString();
+    await this.retrying(() => this.deps.calls.markRinging(businessId, callId, at));
   }
 
   /**
@@ -86,8 +100,13 @@ export class CallLifecycle {
    */
   async markAnswered(businessId: number, callId: number): Promise<CallRecord | undefined> {
     const at = this.deps.now().toISOString();
-    const { written, call } = await this.deps.calls.markAnswered(businessId, callId, at);
-    if (written) await this.publish('call.started', call);
+    let failedOnce = false;
+    const { written, call } = await this.retrying(
+      () => this.deps.calls.markAnswered(businessId, callId, at),
+      () => (failedOnce = true),
+    );
+    // A failed attempt may have landed all the same (a server error after the write): its answer is ours.
+    if (written || (failedOnce && call?.started_at === at)) await this.publish('call.started', call!);
     return call;
   }
 
@@ -97,7 +116,7 @@ export class CallLifecycle {
    */
   async markTransferred(businessId: number, callId: number, toNumber: string): Promise<void> {
     const at = this.deps.now().toISOString();
-    const updated = await this.deps.calls.recordTransfer(businessId, callId, toNumber, at);
+    const updated = await this.retrying(() => this.deps.calls.recordTransfer(businessId, callId, toNumber, at));
     if (updated) await this.publish('call.transferred', updated);
   }
 
@@ -108,26 +127,43 @@ export class CallLifecycle {
    * slot given back, the minutes settled, `call.ended` published) is {@link finish}: each step is
    * idempotent, and if one fails the call keeps `finish_pending`, so the next ending attempt or
    * the sweeper completes it. Nothing is lost or leaked by a crash or a throttle at any step.
+   *
+   * A step that fails transiently (DynamoDB throttling the business item, a server error, a
+   * transaction conflict past the SDK's own retries) is retried here with jittered backoff, so
+   * endings landing together under load complete in this process rather than waiting for the
+   * sweeper. The ending's event id is fixed up front: a retried write that finds the call ended
+   * with it knows the earlier attempt landed, and finishes its own ending.
    */
   async end(businessId: number, callId: number, ending: CallEnding): Promise<boolean> {
-    let call = ending.call ?? (await this.deps.calls.getCallRecord(businessId, callId));
+    const eventId = this.deps.newEventId();
+    let call: CallRecord | undefined = ending.call ?? (await this.retrying(() => this.deps.calls.getCallRecord(businessId, callId)));
+    if (!call) return false;
+    const config = ending.config ?? (await this.retrying(() => this.configFor(businessId, call!.assistant_id)));
+    // HIPAA: the transcript is not stored, so the analysis gets it (redacted) from call.ended alone.
+    const analysisTranscript = config.advanced.hipaa ? transcriptForAnalysisEvent(ending.transcript ?? []) : undefined;
+    // Set once a write of ours failed transiently: it may have landed all the same.
+    let mayHaveLanded = false;
     for (let attempt = 0; attempt < 4; attempt++) {
       if (!call) return false;
+      if (call.status === 'ended' && mayHaveLanded && call.ended_event_id === eventId) {
+        // Our own write landed although its request failed: finish it like any ending of ours.
+        return this.finished(call, analysisTranscript);
+      }
       if (call.status === 'ended') {
         // An earlier ending that stopped before giving the slot back: give it back now (once). The
         // rest of an unfinished ending is the sweeper's (it waits a minute, so it never races the
         // ending's own writer and publishes call.ended twice).
-        if (holdsSlot(call)) await this.deps.slots?.release(businessId, callId);
+        if (holdsSlot(call)) await this.retrying(() => this.deps.slots?.release(businessId, callId) ?? Promise.resolve(false));
         return false;
       }
-      const written = await this.writeEnding(call, ending);
-      if (written.ended) {
-        await this.finish(written.ended, written.analysisTranscript);
-        this.deps.onEnded?.(written.ended);
-        return true;
-      }
-      // Ended by someone else, or its slot or reservation moved since we read it: the failed
-      // write brought the call back as it now stands (no read).
+      const current: CallRecord = call;
+      const written: Written = await this.retrying(
+        () => this.writeEnding(current, ending, config, eventId),
+        () => (mayHaveLanded = true),
+      );
+      if (written.ended) return this.finished(written.ended, analysisTranscript);
+      // Ended by someone else (or by our own write whose answer was lost), or its slot or
+      // reservation moved since we read it: the failed write brought the call back as it now stands (no read).
       call = written.current;
     }
     throw new Error(`Could not end call ${callId}: it kept changing.`);
@@ -138,11 +174,14 @@ export class CallLifecycle {
    * with the event id the ending stored, so a repeat is recognisable), then clears
    * `finish_pending`. Safe to run any number of times, concurrently too. `analysisTranscript` is a
    * HIPAA call's redacted transcript for the analysis, carried by `call.ended` (only the ending that
-   * ran the call has it; a finish the sweeper completes publishes without it).
+   * ran the call has it; a finish the sweeper completes publishes without it). Each step is
+   * retried on a transient failure; one that still fails throws and leaves `finish_pending` for
+   * the sweeper.
    */
   async finish(call: CallRecord, analysisTranscript?: AnalysisTranscriptLine[]): Promise<void> {
+    const slots = this.deps.slots;
     if (call.finish_pending !== true) {
-      if (holdsSlot(call)) await this.deps.slots?.release(call.business_id, call.id);
+      if (holdsSlot(call) && slots) await this.retrying(() => slots.release(call.business_id, call.id));
       return;
     }
     const known = {
@@ -151,19 +190,34 @@ export class CallLifecycle {
       reserved_minutes: call.reserved_minutes,
       settled: call.settled,
     };
-    // With the cap, the slot and the minutes go back in one write on the business item.
-    if (this.deps.slots) await this.deps.slots.giveBack(call.business_id, call.id, call.duration_s, known);
-    else await this.deps.minutes.settle(call.business_id, call.id, call.duration_s, known);
-    await this.publish('call.ended', call, call.ended_event_id, analysisTranscript);
-    await this.deps.calls.markEndingFinished(call.business_id, call.id);
+    // With the cap, the slot and the minutes go back in one write on the business item. A retry
+    // after a write that landed finds the call settled and does nothing.
+    await this.retrying(() =>
+      slots
+        ? slots.giveBack(call.business_id, call.id, call.duration_s, known)
+        : this.deps.minutes.settle(call.business_id, call.id, call.duration_s, known),
+    );
+    await this.retrying(() => this.publish('call.ended', call, call.ended_event_id, analysisTranscript));
+    await this.retrying(() => this.deps.calls.markEndingFinished(call.business_id, call.id));
+  }
+
+  /** This process's ending of `call` was written: finish it and count it. */
+  private async finished(call: CallRecord, analysisTranscript: AnalysisTranscriptLine[] | undefined): Promise<true> {
+    await this.finish(call, analysisTranscript);
+    this.deps.onEnded?.(call);
+    return true;
+  }
+
+  /** `step`, retried while it fails transiently ({@link retryTransient}). */
+  private retrying<T>(step: () => Promise<T>, onRetry?: () => void): Promise<T> {
+    return retryTransient(step, ENDING_RETRY.tries, this.#pause, () => {
+      this.stats.transientRetries++;
+      onRetry?.();
+    });
   }
 
   /** The one conditional write of an ending (state + detail): the ended call, or the call as it stands when the write lost. */
-  private async writeEnding(
-    call: CallRecord,
-    ending: CallEnding,
-  ): Promise<{ ended?: CallRecord; current?: CallRecord; analysisTranscript?: AnalysisTranscriptLine[] }> {
-    const config = ending.config ?? (await this.configFor(call.business_id, call.assistant_id));
+  private async writeEnding(call: CallRecord, ending: CallEnding, config: AssistantConfig, eventId: string): Promise<Written> {
     const now = this.deps.now().toISOString();
     const endedAt = lastSignOfLife(ending.endedAt, call.started_at, now) ?? now;
     const expiresAt = expiryFor(endedAt, config.advanced.keep_days);
@@ -173,7 +227,7 @@ export class CallLifecycle {
       duration_s: durationSeconds(call.started_at, endedAt),
       outcome: outcomeForEndedReason(ending.endedReason),
       updated_at: now,
-      ended_event_id: this.deps.newEventId(),
+      ended_event_id: eventId,
       ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
       ...ending.notices,
     };
@@ -188,11 +242,7 @@ export class CallLifecycle {
     };
     const seen = { slotHeld: call.slot_held === true, reservedMinutes: call.reserved_minutes };
     const written = await this.deps.calls.endCall(call.business_id, call.id, fields, detail, seen);
-    if (written === 'ended') {
-      const ended: CallRecord = { ...call, ...fields, status: 'ended', finish_pending: true };
-      // HIPAA: the transcript is not stored, so the analysis gets it (redacted) from call.ended alone.
-      return hipaa ? { ended, analysisTranscript: transcriptForAnalysisEvent(ending.transcript ?? []) } : { ended };
-    }
+    if (written === 'ended') return { ended: { ...call, ...fields, status: 'ended', finish_pending: true } };
     return written.lost ? { current: written.lost } : {};
   }
 

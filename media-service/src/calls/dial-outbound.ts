@@ -3,6 +3,7 @@ import type { CallRecord, CallRepository } from '../../../shared/db/call-reposit
 import type { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import type { MinutesRepository } from '../../../shared/db/minutes-repository';
 import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
+import { ENDING_RETRY, jitteredPause, retryTransient } from '../../../shared/db/transient';
 import { ProviderError } from '../../../shared/errors';
 import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { Telephony } from '../ports/telephony';
@@ -41,6 +42,7 @@ export type DialResult = 'dialled' | 'deferred' | 'ended';
  * call and are given back when it ends).
  */
 export function dialOutbound(deps: DialOutboundDeps) {
+  const pause = jitteredPause(ENDING_RETRY);
   return async function dial(call: CallRecord): Promise<DialResult> {
     const config = (await deps.assistants.findAssistant(call.business_id, call.assistant_id))?.config ?? defaultAssistantConfig();
     const wanted = Math.ceil(config.advanced.max_duration_s / 60);
@@ -65,8 +67,9 @@ export function dialOutbound(deps: DialOutboundDeps) {
     });
     // The engine ends the call itself at `limitS` (saying end_call_message); the carrier's TimeLimit is the backstop.
     const limitS = Math.min(config.advanced.max_duration_s, reserved * 60);
+    let placed: { callSid: string };
     try {
-      const placed = await deps.telephony.placeCall({
+      placed = await deps.telephony.placeCall({
         to: call.to_number,
         from: call.from_number,
         streamUrl: `${base.replace(/^http/, 'ws')}/twilio/media`,
@@ -77,15 +80,17 @@ export function dialOutbound(deps: DialOutboundDeps) {
         timeoutS: deps.ringTimeoutS ?? 30,
         timeLimitS: limitS + CARRIER_GRACE_S,
       });
-      const dialled = { carrierCallSid: placed.callSid, timeLimitS: limitS, at: deps.now().toISOString() };
-      if (await deps.calls.recordDialled(call.business_id, call.id, dialled)) return 'dialled';
-      deps.log.warn(`call ${call.id} vanished while its carrier call ${placed.callSid} was placed`);
-      return 'ended';
     } catch (error) {
       if (error instanceof ProviderError && error.retryable) throw error;
       deps.log.warn(`carrier refused call ${call.id}`, { error });
       await deps.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
       return 'ended';
     }
+    // The carrier is calling: a throttled write of its sid is retried, never taken for a refusal.
+    const dialled = { carrierCallSid: placed.callSid, timeLimitS: limitS, at: deps.now().toISOString() };
+    const recorded = await retryTransient(() => deps.calls.recordDialled(call.business_id, call.id, dialled), ENDING_RETRY.tries, pause);
+    if (recorded) return 'dialled';
+    deps.log.warn(`call ${call.id} vanished while its carrier call ${placed.callSid} was placed`);
+    return 'ended';
   };
 }
