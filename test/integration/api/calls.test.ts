@@ -312,7 +312,9 @@ describe('GET /phone-numbers and /tools', () => {
         parameters: { type: 'object', properties: { sku: { type: 'string' } } },
         server_url: 'https://tools.example.com/stock',
         timeout_ms: 3000,
+        filler: null,
         created_at: expect.any(String),
+        updated_at: expect.any(String),
       },
     ]);
   });
