@@ -16,8 +16,16 @@ import { RE2JS } from 're2js';
  *   different businesses never share a namespace and the long-lived instance does not grow.
  */
 
-/** Bounds of a tool's `parameters` (docs/design.md §7). */
-export const TOOL_PARAMETERS_LIMITS = { maxJsonChars: 16_384, maxDepth: 16 } as const;
+/**
+ * Bounds of a tool's `parameters` (docs/design.md §7). `maxExpandedNodes` bounds the schema as if
+ * every `$ref` were written out in place: checking one value costs at most that many schema nodes
+ * per node of the value, so a few `$defs` that each reference the next twice (an `anyOf` of two refs)
+ * cannot make one check take 2^n steps on the call engine's event loop.
+ */
+export const TOOL_PARAMETERS_LIMITS = { maxJsonChars: 16_384, maxDepth: 16, maxExpandedNodes: 20_000 } as const;
+
+/** Reference keywords whose targets are found at run time; only plain local `$ref` is accepted. */
+const DYNAMIC_REF_KEYS = new Set(['$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$anchor']);
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -56,6 +64,64 @@ function shapeProblem(value: unknown, depth: number): string | null {
   return null;
 }
 
+/** The value a local JSON pointer `$ref` (`#`, `#/$defs/a`) names in `root`, or undefined. */
+function resolveLocalRef(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let target: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    let part: string;
+    try {
+      part = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    } catch {
+      return undefined;
+    }
+    if (target === null || typeof target !== 'object' || !Object.hasOwn(target, part)) return undefined;
+    target = (target as Record<string, unknown>)[part];
+  }
+  return target;
+}
+
+/**
+ * The schema's size with every `$ref` written out in place (memoised, so linear in the schema),
+ * or why that cannot be measured: a `$ref` that is not a local JSON pointer, one that leads back
+ * to itself, or a dynamic reference. Any string-valued `$ref` key counts, wherever it is, so
+ * nothing the validator may follow goes unmeasured.
+ */
+function expandedSizeProblem(root: Record<string, unknown>): string | null {
+  const sizes = new Map<object, number>();
+  const open = new Set<object>();
+  const limit = TOOL_PARAMETERS_LIMITS.maxExpandedNodes;
+  const size = (value: unknown): number | string => {
+    if (value === null || typeof value !== 'object') return 1;
+    const known = sizes.get(value);
+    if (known !== undefined) return known;
+    if (open.has(value)) return 'a "$ref" may not lead back to the schema that contains it';
+    open.add(value);
+    let total = 1;
+    for (const [key, child] of Object.entries(value)) {
+      if (!Array.isArray(value) && DYNAMIC_REF_KEYS.has(key)) return `"${key}" is not allowed; use "$ref" to "#/$defs/…"`;
+      let childSize: number | string;
+      if (!Array.isArray(value) && key === '$ref' && typeof child === 'string') {
+        const target = resolveLocalRef(root, child);
+        if (target === undefined)
+          return `"$ref" must point inside this schema (such as "#/$defs/name"), not ${JSON.stringify(child.slice(0, 80))}`;
+        childSize = size(target);
+      } else {
+        childSize = size(child);
+      }
+      if (typeof childSize === 'string') return childSize;
+      total = Math.min(total + childSize, limit + 1);
+    }
+    open.delete(value);
+    sizes.set(value, total);
+    return total;
+  };
+  const total = size(root);
+  if (typeof total === 'string') return total;
+  return total > limit ? `its "$ref"s written out in place come to more than ${limit} schema nodes` : null;
+}
+
 /** Ajv's first complaint about a schema, in one short sentence. */
 function schemaErrorText(errors: ErrorObject[] | null | undefined): string {
   const first = errors?.[0];
@@ -86,7 +152,7 @@ export function toolParametersProblem(parameters: unknown): string | null {
   if (schema.type !== 'object') return 'must have "type": "object" (a tool takes named arguments)';
   if (JSON.stringify(schema).length > TOOL_PARAMETERS_LIMITS.maxJsonChars)
     return `is longer than ${TOOL_PARAMETERS_LIMITS.maxJsonChars} characters of JSON`;
-  const shape = shapeProblem(schema, 0);
+  const shape = shapeProblem(schema, 0) ?? expandedSizeProblem(schema);
   if (shape !== null) return shape;
   if (schema.$schema !== undefined && schema.$schema !== DIALECT) return `"$schema" must be ${DIALECT} (or left out)`;
   if (!ajv.validateSchema(schema)) return schemaErrorText(ajv.errors);
@@ -106,9 +172,11 @@ export type ArgumentsCheck = (args: unknown) => string | null;
  * Compiles a saved schema for the model's arguments. The problems are worded for the model
  * (field path and rule, never the value the model sent), at most five of them.
  *
- * @throws Error when the schema does not compile (a record saved before these checks existed).
+ * @throws Error when the schema does not compile or its `$ref`s expand past the bounds (a record saved before these checks existed).
  */
 export function compileArgumentsCheck(parameters: Record<string, unknown>): ArgumentsCheck {
+  const expansion = expandedSizeProblem(parameters);
+  if (expansion !== null) throw new Error(`tool parameters refused: ${expansion}`);
   const validate = compileChecked(parameters);
   return (args) => {
     if (validate(args)) return null;

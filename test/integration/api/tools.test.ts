@@ -78,6 +78,13 @@ describe('POST /tools', () => {
       ['body', 'parameters'],
       'value_error',
     ],
+    ['references that double at each step (exponential to check)', { parameters: doublingRefs(30) }, ['body', 'parameters'], 'value_error'],
+    [
+      'a $ref back to the root',
+      { parameters: { type: 'object', properties: { n: { $ref: '#' } } } },
+      ['body', 'parameters'],
+      'value_error',
+    ],
     ['an $id', { parameters: { type: 'object', $id: 'https://x.test/s' } }, ['body', 'parameters'], 'value_error'],
     ['a schema nested 20 levels', { parameters: nested(20) }, ['body', 'parameters'], 'value_error'],
     [
@@ -261,4 +268,11 @@ function nested(depth: number): Json {
   let schema: Json = { type: 'string' };
   for (let i = 0; i < depth; i++) schema = { type: 'object', properties: { n: schema } };
   return schema;
+}
+
+/** `n` definitions, each an `anyOf` of two references to the next: 2^n steps to check one wrong value. */
+function doublingRefs(n: number): Json {
+  const defs: Record<string, Json> = { [`a${n}`]: { type: 'string' } };
+  for (let i = 0; i < n; i++) defs[`a${i}`] = { anyOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] };
+  return { type: 'object', $defs: defs, properties: { n: { $ref: '#/$defs/a0' } } };
 }
