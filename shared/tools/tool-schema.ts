@@ -20,9 +20,17 @@ import { RE2JS } from 're2js';
  * Bounds of a tool's `parameters` (docs/design.md §7). `maxExpandedNodes` bounds the schema as if
  * every `$ref` were written out in place: checking one value costs at most that many schema nodes
  * per node of the value, so a few `$defs` that each reference the next twice (an `anyOf` of two refs)
- * cannot make one check take 2^n steps on the call engine's event loop.
+ * cannot make one check take 2^n steps on the call engine's event loop. `maxPatternInstructions`
+ * bounds the RE2 programs of all patterns together (refs written out): RE2 is linear in the text
+ * but also in the program, and `\p{L}{1000}` is 1,000 instructions, so twenty such patterns on
+ * one 8,000-character argument took 7.6 s; within the bound one check takes ~0.1 s at worst.
  */
-export const TOOL_PARAMETERS_LIMITS = { maxJsonChars: 16_384, maxDepth: 16, maxExpandedNodes: 20_000 } as const;
+export const TOOL_PARAMETERS_LIMITS = {
+  maxJsonChars: 16_384,
+  maxDepth: 16,
+  maxExpandedNodes: 20_000,
+  maxPatternInstructions: 1_000,
+} as const;
 
 /** Reference keywords whose targets are found at run time; only plain local `$ref` is accepted. */
 const DYNAMIC_REF_KEYS = new Set(['$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$anchor']);
@@ -82,44 +90,67 @@ function resolveLocalRef(root: unknown, ref: string): unknown {
   return target;
 }
 
+/** The instructions of a pattern's RE2 program (checking a text costs about that many steps a character); 0 when it does not compile (Ajv says why). */
+function patternInstructions(pattern: string): number {
+  try {
+    const compiled = RE2JS.compile(pattern) as unknown as { re2Input?: { prog?: { inst?: unknown[] } } };
+    return compiled.re2Input?.prog?.inst?.length ?? pattern.length * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Schema nodes and pattern instructions, with every `$ref` written out in place. */
+type Weight = { nodes: number; patterns: number };
+
 /**
  * The schema's size with every `$ref` written out in place (memoised, so linear in the schema),
  * or why that cannot be measured: a `$ref` that is not a local JSON pointer, one that leads back
  * to itself, or a dynamic reference. Any string-valued `$ref` key counts, wherever it is, so
- * nothing the validator may follow goes unmeasured.
+ * nothing the validator may follow goes unmeasured; so does every `pattern` string and every
+ * `patternProperties` key, by its RE2 program's size.
  */
 function expandedSizeProblem(root: Record<string, unknown>): string | null {
-  const sizes = new Map<object, number>();
+  const weights = new Map<object, Weight>();
   const open = new Set<object>();
-  const limit = TOOL_PARAMETERS_LIMITS.maxExpandedNodes;
-  const size = (value: unknown): number | string => {
-    if (value === null || typeof value !== 'object') return 1;
-    const known = sizes.get(value);
+  const { maxExpandedNodes, maxPatternInstructions } = TOOL_PARAMETERS_LIMITS;
+  const weigh = (value: unknown): Weight | string => {
+    if (value === null || typeof value !== 'object') return { nodes: 1, patterns: 0 };
+    const known = weights.get(value);
     if (known !== undefined) return known;
     if (open.has(value)) return 'a "$ref" may not lead back to the schema that contains it';
     open.add(value);
-    let total = 1;
+    const total: Weight = { nodes: 1, patterns: 0 };
     for (const [key, child] of Object.entries(value)) {
-      if (!Array.isArray(value) && DYNAMIC_REF_KEYS.has(key)) return `"${key}" is not allowed; use "$ref" to "#/$defs/…"`;
-      let childSize: number | string;
-      if (!Array.isArray(value) && key === '$ref' && typeof child === 'string') {
+      const named = !Array.isArray(value);
+      if (named && DYNAMIC_REF_KEYS.has(key)) return `"${key}" is not allowed; use "$ref" to "#/$defs/…"`;
+      let weight: Weight | string;
+      if (named && key === '$ref' && typeof child === 'string') {
         const target = resolveLocalRef(root, child);
         if (target === undefined)
           return `"$ref" must point inside this schema (such as "#/$defs/name"), not ${JSON.stringify(child.slice(0, 80))}`;
-        childSize = size(target);
+        weight = weigh(target);
       } else {
-        childSize = size(child);
+        weight = weigh(child);
       }
-      if (typeof childSize === 'string') return childSize;
-      total = Math.min(total + childSize, limit + 1);
+      if (typeof weight === 'string') return weight;
+      total.nodes = Math.min(total.nodes + weight.nodes, maxExpandedNodes + 1);
+      total.patterns = Math.min(total.patterns + weight.patterns, maxPatternInstructions + 1);
+      if (named && key === 'pattern' && typeof child === 'string') total.patterns += patternInstructions(child);
+      if (named && key === 'patternProperties' && child !== null && typeof child === 'object')
+        for (const pattern of Object.keys(child)) total.patterns += patternInstructions(pattern);
+      total.patterns = Math.min(total.patterns, maxPatternInstructions + 1);
     }
     open.delete(value);
-    sizes.set(value, total);
+    weights.set(value, total);
     return total;
   };
-  const total = size(root);
+  const total = weigh(root);
   if (typeof total === 'string') return total;
-  return total > limit ? `its "$ref"s written out in place come to more than ${limit} schema nodes` : null;
+  if (total.nodes > maxExpandedNodes) return `its "$ref"s written out in place come to more than ${maxExpandedNodes} schema nodes`;
+  if (total.patterns > maxPatternInstructions)
+    return `its patterns are too complex together (more than ${maxPatternInstructions} RE2 instructions, counting each "$ref" written out): use fewer or simpler patterns, or maxLength`;
+  return null;
 }
 
 /** Ajv's first complaint about a schema, in one short sentence. */

@@ -48,4 +48,37 @@ describe('tool parameters and $ref', () => {
     expect(check({ home: 'nope' })).toMatch(/home must match pattern/);
     expect(toolParametersProblem(doublingChain(10))).toBeNull();
   });
+
+  it('refuses patterns whose RE2 programs are too large together, counting each $ref written out', () => {
+    // Twenty of these on one 8,000-character argument held the event loop 7.6 s.
+    const heavy = (n: number) => ({
+      type: 'object',
+      properties: { x: { type: 'string', allOf: Array.from({ length: n }, (_, i) => ({ pattern: `\\p{L}{1000}|${i}` })) } },
+    });
+    expect(toolParametersProblem(heavy(20))).toMatch(/patterns are too complex together/);
+    expect(toolParametersProblem({ type: 'object', patternProperties: { '[a-z]{600}': {}, '[0-9]{600}': {} } })).toMatch(/too complex/);
+    const viaRefs = {
+      type: 'object',
+      $defs: { p: { type: 'string', pattern: '[a-z]{300}' } },
+      properties: { a: { $ref: '#/$defs/p' }, b: { $ref: '#/$defs/p' }, c: { $ref: '#/$defs/p' }, d: { $ref: '#/$defs/p' } },
+    };
+    expect(toolParametersProblem(viaRefs)).toMatch(/too complex/);
+    expect(() => compileArgumentsCheck(heavy(20))).toThrow(/refused/);
+  });
+
+  it('keeps ordinary patterns: an email address, a phone number, a date, an order id together', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        email: { type: 'string', pattern: '^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,120}$' },
+        phone: { type: 'string', pattern: '^\\+[1-9]\\d{1,14}$' },
+        date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        order: { type: 'string', pattern: '^[A-Z]{2}[0-9]{4}$' },
+      },
+    };
+    expect(toolParametersProblem(schema)).toBeNull();
+    const started = performance.now();
+    compileArgumentsCheck(schema)({ email: 'a'.repeat(8000) });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 });
