@@ -66,6 +66,9 @@ function shapeProblem(value: unknown, depth: number): string | null {
   if (value === null || typeof value !== 'object') return null;
   for (const [key, child] of Object.entries(value)) {
     if (!Array.isArray(value) && key === '$id') return '"$id" is not allowed';
+    // JavaScript's own names: "constructor" holding an object cannot be stored (the DynamoDB
+    // marshaller takes it for a class instance) and "__proto__" is not an ordinary key once parsed.
+    if (!Array.isArray(value) && (key === 'constructor' || key === '__proto__')) return `"${key}" is not allowed as a name`;
     const problem = shapeProblem(child, depth + 1);
     if (problem !== null) return problem;
   }

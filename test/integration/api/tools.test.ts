@@ -85,6 +85,18 @@ describe('POST /tools', () => {
       ['body', 'parameters'],
       'value_error',
     ],
+    [
+      'a property named constructor',
+      { parameters: { type: 'object', properties: { constructor: { type: 'string' } } } },
+      ['body', 'parameters'],
+      'value_error',
+    ],
+    [
+      'a property named __proto__',
+      { parameters: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') },
+      ['body', 'parameters'],
+      'value_error',
+    ],
     ['an $id', { parameters: { type: 'object', $id: 'https://x.test/s' } }, ['body', 'parameters'], 'value_error'],
     ['a schema nested 20 levels', { parameters: nested(20) }, ['body', 'parameters'], 'value_error'],
     [
