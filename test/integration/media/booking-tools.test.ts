@@ -205,6 +205,24 @@ describe.concurrent('the booking tools on DynamoDB Local', () => {
     expect(third).toEqual({ appointments: [], detail: expect.stringContaining('cannot look up any more numbers') });
   });
 
+  it('books at most three times a call (a refused time does not count), so one caller cannot fill the calendar', async () => {
+    // Arrange
+    const businessId = await seedBusiness();
+    const tool = callOn(businessId, CALLER, 912);
+    await tool('book_appointment', { start: '2026-11-27T10:00', name: 'Sam Lee' });
+    // Act
+    const taken = await tool('book_appointment', { start: '2026-11-27T10:00', name: 'Sam Lee' });
+    const second = await tool('book_appointment', { start: '2026-11-27T11:00', name: 'Sam Lee' });
+    const third = await tool('book_appointment', { start: '2026-11-27T12:00', name: 'Sam Lee' });
+    const fourth = await tool('book_appointment', { start: '2026-11-27T13:00', name: 'Sam Lee' });
+    // Assert
+    expect(taken).toMatchObject({ booked: false, reason: 'slot_taken' });
+    expect([second.booked, third.booked]).toEqual([true, true]);
+    expect(fourth).toEqual({ error: expect.stringContaining('already made 3 bookings') });
+    const free = await tool('check_availability', { date: '2026-11-27' });
+    expect(free.free_times).toContain('13:00');
+  });
+
   it('a call from a hidden number books without a phone and asks which number to look up', async () => {
     // Arrange
     const businessId = await seedBusiness();
