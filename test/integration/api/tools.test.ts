@@ -154,6 +154,29 @@ describe('POST /tools', () => {
   });
 });
 
+describe('the cap of 100 tools a business', () => {
+  it('holds under concurrent creates, and a tool deleted (twice at once) frees one place', async () => {
+    // Arrange
+    const tenant = await harness.newTenant({ numbers: 0 });
+    // Act: 110 creates at once
+    const created = await Promise.all(Array.from({ length: 110 }, (_, i) => tenant.request('POST', '/tools', toolBody(`cap_${i}`))));
+    const statuses = created.map((response) => response.status);
+    const first = await json(created[statuses.indexOf(200)]!);
+    const deletes = await Promise.all([1, 2].map(() => tenant.request('DELETE', `/tools/${first.id}`)));
+    const again = await tenant.request('POST', '/tools', toolBody('cap_again'));
+    const over = await tenant.request('POST', '/tools', toolBody('cap_over'));
+    // Assert
+    expect(statuses.filter((status) => status === 200)).toHaveLength(100);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(10);
+    // Both deletes answer as a delete (the loser finds it gone), and the tool is uncounted once: one place frees, not two
+    expect(deletes.every((response) => [200, 404].includes(response.status))).toBe(true);
+    expect(again.status).toBe(200);
+    expect(over.status).toBe(422);
+    expect((await json(over)).detail[0].msg).toContain('at most 100 tools');
+    expect((await json(await tenant.request('GET', '/tools'))).data).toHaveLength(100);
+  });
+});
+
 describe('GET /tools', () => {
   it('lists newest first, only the business its own', async () => {
     // Arrange
