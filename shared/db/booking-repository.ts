@@ -42,6 +42,21 @@ const CONFLICT_ATTEMPTS = 6;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The last instant whose ISO text (`9999-12-31T23:59:59.999Z`) still sorts with the others: later years print as `+010000-…`. */
+const LAST_SORTABLE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * A queried start range as GSI1 sort keys: instants before 1970 or after year 9999 (a client's
+ * `from`/`to`, a date far ahead) clamped to where ISO text sorts as time does; null when nothing
+ * can lie in it, so DynamoDB is never asked for a BETWEEN whose bounds are reversed.
+ */
+function startKeyRange(fromMs: number, toMs: number): { from: string; to: string } | null {
+  const from = Math.max(0, fromMs);
+  const to = Math.min(LAST_SORTABLE_MS, toMs);
+  if (!Number.isFinite(from) || !Number.isFinite(to) || from > to) return null;
+  return { from: iso(from), to: iso(to) };
+}
+
 /** The UTC starts of the 5-minute locks covering `[startMs, blockedUntilMs)` (see `lockInstants`). */
 export type LockInstants = readonly number[];
 
@@ -194,13 +209,15 @@ export class BookingRepository {
   /** Bookings starting in `[fromMs, toMs)` (GSI1), earliest first; every page read. */
   async listBookingsByStart(businessId: number, fromMs: number, toMs: number, projection?: string): Promise<BookingRecord[]> {
     const records: BookingRecord[] = [];
+    const range = startKeyRange(fromMs, toMs);
+    if (range === null) return records;
     const pages = paginateQuery(
       { client: this.db.doc },
       {
         TableName: this.db.tableName,
         IndexName: GSI1,
         KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.bookingByStartPartition(businessId), ':from': iso(fromMs), ':to': iso(toMs) },
+        ExpressionAttributeValues: { ':pk': keys.bookingByStartPartition(businessId), ':from': range.from, ':to': range.to },
         ...(projection ? { ProjectionExpression: projection, ExpressionAttributeNames: { '#status': 'status' } } : {}),
       },
     );
@@ -217,11 +234,13 @@ export class BookingRepository {
     filter: { fromMs: number; toMs: number; status?: BookingStatus; callId?: number },
     count: number,
   ): Promise<BookingRecord[]> {
+    const range = startKeyRange(filter.fromMs, filter.toMs);
+    if (range === null) return [];
     const conditions: string[] = [];
     const values: Record<string, unknown> = {
       ':pk': keys.bookingByStartPartition(businessId),
-      ':from': iso(filter.fromMs),
-      ':to': iso(filter.toMs),
+      ':from': range.from,
+      ':to': range.to,
       ':toMs': filter.toMs,
     };
     if (filter.status) {

@@ -79,6 +79,8 @@ export const keys = {
   toolPrefix: () => 'TOOL#',
   /** A tool name taken in a business (names are unique per business; written with the tool). */
   toolName: (businessId: number, name: string) => ({ pk: biz(businessId), sk: `TOOLNAME#${name}` }),
+  /** How many tools a business has (`tools`), kept in the tools' own transactions so the cap holds under concurrent creates. */
+  toolCount: (businessId: number) => ({ pk: biz(businessId), sk: 'TOOLCOUNT' }),
 
   /** The call record (list fields only; the transcript lives in its own item). */
   call: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#MAIN` }),

@@ -17,6 +17,14 @@ export class ToolNameTakenError extends ConflictError {
   }
 }
 
+/** The business has as many tools as it may (a lost race with concurrent creates included). */
+export class ToolLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`A business has at most ${max} tools.`);
+    this.name = 'ToolLimitError';
+  }
+}
+
 /**
  * A business's custom tools. Each tool is written together with a name item (`TOOLNAME#<name>`),
  * in one transaction, so two saves can never leave two tools of one name in a business.
@@ -48,16 +56,31 @@ export class ToolRepository {
     return { Delete: { TableName: this.db.tableName, Key: keys.toolName(businessId, name) } };
   }
 
-  /** Adds a tool and claims its name. @throws ToolNameTakenError */
-  async insertTool(businessId: number, tool: Tool): Promise<void> {
+  /**
+   * Adds a tool, claims its name and counts it, in one transaction: the count item refuses the
+   * tool past `cap.max`, so concurrent creates cannot pass the cap a listing checked. A business
+   * whose tools predate the count starts from `cap.existing` (the tools the service just listed).
+   * @throws ToolNameTakenError, ToolLimitError
+   */
+  async insertTool(businessId: number, tool: Tool, cap: { existing: number; max: number }): Promise<void> {
+    const count = {
+      Update: {
+        TableName: this.db.tableName,
+        Key: keys.toolCount(businessId),
+        UpdateExpression: 'SET tools = if_not_exists(tools, :existing) + :one, entity = :entity',
+        ConditionExpression: 'attribute_not_exists(tools) OR tools < :max',
+        ExpressionAttributeValues: { ':existing': cap.existing, ':one': 1, ':max': cap.max, ':entity': 'tool_count' },
+      },
+    };
     try {
       await this.db.doc.send(
         new TransactWriteCommand({
-          TransactItems: [this.put(businessId, tool, 'attribute_not_exists(pk)'), this.claimName(businessId, tool)],
+          TransactItems: [this.put(businessId, tool, 'attribute_not_exists(pk)'), this.claimName(businessId, tool), count],
         }),
       );
     } catch (error) {
       if (isCancelledTransaction(error, 1)) throw new ToolNameTakenError(tool.name);
+      if (isCancelledTransaction(error, 2)) throw new ToolLimitError(cap.max);
       throw error;
     }
   }
@@ -87,13 +110,27 @@ export class ToolRepository {
     }
   }
 
-  /** Deletes a tool and releases its name (nothing when it is already gone). */
+  /** Deletes a tool, releases its name and uncounts it (nothing when it is already gone). */
   async deleteTool(businessId: number, tool: ToolRecord): Promise<void> {
-    await this.db.doc.send(
+    await this.#deleteOnce(businessId, tool).catch((error: unknown) => {
+      if (!isCancelledTransaction(error, 0)) throw error;
+    });
+  }
+
+  #deleteOnce(businessId: number, tool: ToolRecord) {
+    return this.db.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Delete: { TableName: this.db.tableName, Key: keys.tool(businessId, tool.id) } },
+          { Delete: { TableName: this.db.tableName, Key: keys.tool(businessId, tool.id), ConditionExpression: 'attribute_exists(pk)' } },
           this.releaseName(businessId, tool.name),
+          {
+            Update: {
+              TableName: this.db.tableName,
+              Key: keys.toolCount(businessId),
+              UpdateExpression: 'SET tools = if_not_exists(tools, :one) - :one',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
         ],
       }),
     );

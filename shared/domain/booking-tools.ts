@@ -38,10 +38,32 @@ export const BookAppointmentArgsSchema = strictDict({
   start: localStart(),
 });
 
-/** `find_appointments` arguments; `phone` defaults to the caller's number. */
+/**
+ * `find_appointments` arguments; `phone` defaults to the caller's number. Another number needs
+ * `name`, the name its booking was made under: a number alone lets no caller see or change
+ * someone else's appointments.
+ */
 export const FindAppointmentsArgsSchema = strictDict({
   phone: v.optional(stringField({ pattern: E164_PATTERN })),
+  name: v.optional(stringField({ min: 2, max: 120 })),
 });
+
+/** The lower-case words of a name, accents dropped (`José  Ruiz` → `jose`, `ruiz`). */
+function nameWords(name: string): string[] {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+/** True when every word the caller gave is a word of the booking's name (`Ana` matches `Ana Ruiz`). */
+export function nameMatches(given: string, booked: string): boolean {
+  const words = nameWords(given);
+  const bookedWords = new Set(nameWords(booked));
+  return words.length > 0 && words.every((word) => bookedWords.has(word));
+}
 
 /** `cancel_appointment` arguments. */
 export const CancelAppointmentArgsSchema = strictDict({ booking_id: idField() });

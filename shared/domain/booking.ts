@@ -137,7 +137,14 @@ export function parseListBookingsQuery(query: Record<string, string | undefined>
   return { ...range, status: parsed.status, callId: parsed.call_id, limit: parsed.limit, offset: parsed.offset };
 }
 
-/** Parses GET /availability. */
+/** Parses GET /availability; `date` must exist (no 30 February, no month 13). */
 export function parseAvailabilityQuery(query: Record<string, string | undefined>): v.InferOutput<typeof AvailabilityQuerySchema> {
-  return parseListQuery(AvailabilityQuerySchema, new Set(['days']), query);
+  const parsed = parseListQuery(AvailabilityQuerySchema, new Set(['days']), query);
+  if (!DateTime.fromISO(parsed.date).isValid) {
+    const error = 'expected a real date, YYYY-MM-DD';
+    throw new ValidationError([
+      { loc: ['query', 'date'], msg: `Value error, ${error}`, type: 'value_error', input: parsed.date, ctx: { error } },
+    ]);
+  }
+  return parsed;
 }

@@ -1,6 +1,6 @@
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
-import { ToolNameTakenError, type ToolRecord, type ToolRepository } from '../db/tool-repository';
+import { ToolLimitError, ToolNameTakenError, type ToolRecord, type ToolRepository } from '../db/tool-repository';
 import { parseCreateToolBody, parseUpdateToolBody, TOOL_LIMITS, toToolView, type CreateToolInput, type Tool } from '../domain/tool';
 import { ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
 import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
@@ -65,7 +65,8 @@ export class ToolService {
     this.checkNameFree(existing, input.name, undefined, loc);
     const now = this.deps.now().toISOString();
     const tool: Tool = { id: await this.deps.ids.nextId(), ...input, created_at: now, updated_at: now };
-    await this.named(() => this.deps.tools.insertTool(businessId, tool), loc);
+    const cap = { existing: existing.length, max: TOOL_LIMITS.toolsPerBusiness };
+    await this.named(() => this.deps.tools.insertTool(businessId, tool, cap), loc);
     return tool;
   }
 
@@ -122,6 +123,8 @@ export class ToolService {
       await write();
     } catch (error) {
       if (error instanceof ToolNameTakenError) throw nameTaken(error.toolName, loc);
+      if (error instanceof ToolLimitError)
+        throw new ValidationError([valueError(loc, `a business has at most ${error.max} tools`, undefined)]);
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { callingCode } from '../../../shared/domain/caller-contact';
 import type { Logger } from '../../../shared/log';
 import type { EmailSender } from '../ports/email-sender';
 import type { SmsSender } from '../ports/sms-sender';
@@ -44,10 +45,22 @@ export class MessagingTeamNotifier implements TeamNotifier {
 
   async #texts(notice: TeamNotice, signal: AbortSignal): Promise<ChannelOutcome> {
     if (notice.phones.length === 0) return 'none';
+    // Team phones are the business's own setting: a team phone abroad (premium-rate ranges) would
+    // let a business pump texts the platform pays for, so the line texts only its own calling code.
+    const home = callingCode(notice.fromNumber);
+    const phones = notice.phones.filter((phone) => callingCode(phone) === home);
+    if (phones.length < notice.phones.length)
+      this.deps.log.warn('team.notice.phones_abroad', {
+        business_id: notice.businessId,
+        call_id: notice.callId,
+        message_id: notice.messageId,
+        skipped: notice.phones.length - phones.length,
+      });
+    if (phones.length === 0) return 'failed';
     const full = `${notice.subject}: ${notice.body}`;
     const body = full.length > TEAM_SMS_MAX_CHARS ? `${full.slice(0, TEAM_SMS_MAX_CHARS - 1)}…` : full;
     const sent = await Promise.all(
-      notice.phones.map((to) => this.#attempt('sms', notice, () => this.deps.sms.send({ from: notice.fromNumber, to, body }, signal))),
+      phones.map((to) => this.#attempt('sms', notice, () => this.deps.sms.send({ from: notice.fromNumber, to, body }, signal))),
     );
     // Told when any phone got it; the log has each failure.
     return sent.includes('sent') ? 'sent' : 'failed';

@@ -36,6 +36,9 @@ export interface PaymentsTarget {
   fallbackKey?: string;
 }
 
+/** Hosts a sandbox payment server may be reached at (`URL.hostname` spellings). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
 /** The payments target from the config, pointed at `sandbox` when this process runs one. */
 export function paymentsTarget(config: MediaConfig, sandbox?: PaymentsSandboxServer): PaymentsTarget {
   const url = sandbox?.baseUrl ?? config.STRIPE_API_URL;
@@ -45,6 +48,10 @@ export function paymentsTarget(config: MediaConfig, sandbox?: PaymentsSandboxSer
   const fallback = config.SANDBOX_PAYMENTS ? { fallbackKey: SANDBOX_PAYMENT_KEY } : {};
   if (!url) return fallback;
   const { hostname, port, protocol } = new URL(url);
+  if (config.SANDBOX_PAYMENTS && !LOOPBACK_HOSTS.has(hostname))
+    throw new Error(
+      `SANDBOX_PAYMENTS sends the sandbox key, so STRIPE_API_URL must be a sandbox on this machine (127.0.0.1), not ${hostname}.`,
+    );
   const scheme = protocol === 'http:' ? 'http' : 'https';
   return { host: hostname, port: Number(port || (scheme === 'http' ? 80 : 443)), protocol: scheme, ...fallback };
 }

@@ -1,7 +1,8 @@
 import type * as v from 'valibot';
 import { BookAppointmentArgsSchema } from '../../../shared/domain/booking-tools';
 import { bookingView, callerPhone, freeTimes, phoneParameter, refusalView, startParameter } from './booking-view';
-import type { BuiltinTool, ToolContext } from './tool-types';
+import { BOOKINGS_PER_CALL } from './call-allowance';
+import { ToolRefusal, type BuiltinTool, type ToolContext } from './tool-types';
 
 type Args = v.InferOutput<typeof BookAppointmentArgsSchema>;
 
@@ -44,14 +45,24 @@ export const bookAppointment: BuiltinTool<Args> = {
   timeoutMs: 5000,
   unavailable: 'The booking system did not answer, so nothing was booked. Apologise, and offer to take a message so the team can book it.',
   async execute(args, context) {
+    if (!context.allowance.take('booking'))
+      throw new ToolRefusal(
+        `This call has already made ${BOOKINGS_PER_CALL} bookings, the most one call may make. Offer to take a message so the team can book more.`,
+      );
     const phone = args.phone ?? callerPhone(context);
-    const result = await context.ports.bookings.book(context.businessId, {
-      ...args,
-      ...(phone !== undefined && { phone }),
-      call_id: context.callId,
-      assistant_id: context.assistantId,
-    });
+    const result = await context.ports.bookings
+      .book(context.businessId, {
+        ...args,
+        ...(phone !== undefined && { phone }),
+        call_id: context.callId,
+        assistant_id: context.assistantId,
+      })
+      .catch((error: unknown) => {
+        context.allowance.giveBack('booking');
+        throw error;
+      });
     if ('reason' in result) {
+      context.allowance.giveBack('booking');
       const other = RETRY_SAME_DAY.has(result.reason) ? { other_free_times: await otherTimes(context, args) } : {};
       return { output: { booked: false, ...refusalView(result), ...other }, summary: `refused: ${result.reason}` };
     }

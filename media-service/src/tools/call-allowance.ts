@@ -2,16 +2,27 @@ import { CONTACT_LIMITS } from '../../../shared/domain/caller-contact';
 import { ProviderError } from '../../../shared/errors';
 import { ToolRefusal, type ToolContext } from './tool-types';
 
-/** What a call can send (texts and emails to the caller, notices to the team), each with its own per-call limit. */
-export type AllowanceKind = 'text' | 'email' | 'team';
+/**
+ * What a call can send (texts and emails to the caller, notices to the team), look up (bookings
+ * under another number than the caller's) or book, each with its own per-call limit.
+ */
+export type AllowanceKind = 'text' | 'email' | 'team' | 'lookup' | 'booking';
 
 /** A send to the caller. */
-type CallerSend = Exclude<AllowanceKind, 'team'>;
+type CallerSend = Exclude<AllowanceKind, 'team' | 'lookup' | 'booking'>;
+
+/** Other numbers whose bookings one call may look up (`find_appointments` with `phone`). */
+export const OTHER_NUMBER_LOOKUPS_PER_CALL = 2;
+
+/** New bookings one call may make: a caller (or a looping model) cannot fill the business's calendar. */
+export const BOOKINGS_PER_CALL = 3;
 
 const LIMITS: Readonly<Record<AllowanceKind, number>> = {
   text: CONTACT_LIMITS.textsPerCall,
   email: CONTACT_LIMITS.emailsPerCall,
   team: CONTACT_LIMITS.teamNoticesPerCall,
+  lookup: OTHER_NUMBER_LOOKUPS_PER_CALL,
+  booking: BOOKINGS_PER_CALL,
 };
 
 /**
@@ -21,7 +32,7 @@ const LIMITS: Readonly<Record<AllowanceKind, number>> = {
  * it back only when the provider refused it outright: a send that timed out may have gone.
  */
 export class CallAllowance {
-  readonly #used: Record<AllowanceKind, number> = { text: 0, email: 0, team: 0 };
+  readonly #used: Record<AllowanceKind, number> = { text: 0, email: 0, team: 0, lookup: 0, booking: 0 };
 
   /** Takes one send of `kind`; false when the call has used them all. */
   take(kind: AllowanceKind): boolean {

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { FindAppointmentsArgsSchema } from '../../../shared/domain/booking-tools';
+import { FindAppointmentsArgsSchema, nameMatches } from '../../../shared/domain/booking-tools';
 import { bookingView, callerPhone, phoneParameter } from './booking-view';
 import type { BuiltinTool } from './tool-types';
 
@@ -7,8 +7,10 @@ type Args = v.InferOutput<typeof FindAppointmentsArgsSchema>;
 
 /**
  * `find_appointments` (builtin `booking`): the upcoming bookings under the caller's number (or one
- * they give); what it finds, this call may then move or cancel. Names are shown only for the
- * caller's own number, so trying numbers learns no one's name.
+ * they give); what it finds, this call may then move or cancel. Under another number only the
+ * bookings made in the name the caller gives are found (at most
+ * `OTHER_NUMBER_LOOKUPS_PER_CALL` other numbers a call), so a number alone shows no one's
+ * appointments and lets no one cancel them; names are shown only for the caller's own number.
  */
 export const findAppointments: BuiltinTool<Args> = {
   offeredBy: 'booking',
@@ -16,12 +18,19 @@ export const findAppointments: BuiltinTool<Args> = {
     name: 'find_appointments',
     description:
       "Look up the caller's upcoming appointments, before moving or cancelling one, or when they ask when their appointment is. " +
-      'It searches the number they are calling from; pass phone only when they booked under another number. Confirm with the ' +
+      'It searches the number they are calling from; only when they booked under another number, pass that phone and the name ' +
+      'they booked under. Confirm with the ' +
       'caller which appointment they mean before changing it.',
     parameters: {
       type: 'object',
       properties: {
         phone: phoneParameter('Only when the caller booked under another number: E.164, like +14155550199.'),
+        name: {
+          type: 'string',
+          description: 'With phone only: the name the appointment was booked under, as the caller says it.',
+          minLength: 2,
+          maxLength: 120,
+        },
       },
       additionalProperties: false,
     },
@@ -39,7 +48,21 @@ export const findAppointments: BuiltinTool<Args> = {
         summary: 'no caller number',
       };
     }
-    const found = await context.ports.bookings.findByPhone(context.businessId, phone);
+    let found = await context.ports.bookings.findByPhone(context.businessId, phone);
+    if (phone !== own) {
+      if (args.name === undefined)
+        return {
+          output: { appointments: [], detail: 'Ask the caller for the name the appointment was booked under, then look again with it.' },
+          summary: 'refused: name needed',
+        };
+      if (!context.allowance.take('lookup'))
+        return {
+          output: { appointments: [], detail: 'This call cannot look up any more numbers. Offer to take a message for the team.' },
+          summary: 'refused: lookups used',
+        };
+      const name = args.name;
+      found = found.filter((booking) => nameMatches(name, booking.name));
+    }
     for (const booking of found) context.knownBookings.add(booking.id);
     const appointments = found.map((booking) => bookingView(booking, { withName: phone === own }));
     return { output: { appointments }, summary: `${found.length} upcoming found` };

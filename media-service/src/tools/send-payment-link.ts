@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { defaultBusinessProfile } from '../../../shared/domain/business-profile';
-import { isTextableNumber } from '../../../shared/domain/caller-contact';
+import { callingCode, isTextableNumber } from '../../../shared/domain/caller-contact';
 import { checkAmount, PAYMENT_DESCRIPTION_MAX_CHARS, SendPaymentLinkArgsSchema } from '../../../shared/domain/payment-amount';
 import { PaymentLinkError, type PaymentLink } from '../ports/payment-links';
 import { textCaller } from './send-sms';
@@ -77,6 +77,10 @@ export const sendPaymentLink: BuiltinTool<Args> = {
       throw new ToolRefusal("The caller's number is withheld, so no payment link can be texted. Offer to take a message for the team.");
     if (!isTextableNumber(context.businessNumber))
       throw new ToolRefusal('This line cannot send texts, so no payment link can be sent. Offer to take a message for the team.');
+    if (callingCode(context.partyNumber) !== callingCode(context.businessNumber))
+      throw new ToolRefusal(
+        "The caller's number is in another country than this line, so no payment link can be texted. Offer to take a message for the team.",
+      );
     if (context.allowance.left('text') === 0)
       throw new ToolRefusal('This call has already sent the caller as many texts as one call may, so no payment link was sent.');
     const description = args.description.trim();

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { businessName } from '../../../shared/domain/business-profile';
-import { CONTACT_LIMITS, isTextableNumber, SendSmsArgsSchema } from '../../../shared/domain/caller-contact';
+import { callingCode, CONTACT_LIMITS, isTextableNumber, SendSmsArgsSchema } from '../../../shared/domain/caller-contact';
 import { withAllowance } from './call-allowance';
 import { ToolRefusal, type BuiltinTool, type ToolContext } from './tool-types';
 
@@ -9,7 +9,8 @@ type Args = v.InferOutput<typeof SendSmsArgsSchema>;
 /**
  * Sends the caller one text from the business's number: the caller's OWN number only (no tool
  * takes a recipient: a model talked into texting a premium number is toll fraud), at most
- * `CONTACT_LIMITS.textsPerCall` per call across every tool that texts. Resolves with the
+ * `CONTACT_LIMITS.textsPerCall` per call across every tool that texts, and only within the line's
+ * own country calling code (a spoofed caller id abroad cannot be pumped). Resolves with the
  * carrier's message id; refuses in plain words when the call cannot text.
  */
 export async function textCaller(context: ToolContext, body: string): Promise<{ id: string; left: number }> {
@@ -17,6 +18,12 @@ export async function textCaller(context: ToolContext, body: string): Promise<{ 
     throw new ToolRefusal("The caller's number is withheld, so no text can be sent. Offer to read the details out instead.");
   if (!isTextableNumber(context.businessNumber))
     throw new ToolRefusal('This line cannot send texts. Offer to read the details out instead.');
+  // A caller id is easily spoofed: texts to another country's number (premium-rate ranges abroad)
+  // are SMS pumping fraud paid by the business, so a line texts only numbers of its own calling code.
+  if (callingCode(context.partyNumber) !== callingCode(context.businessNumber))
+    throw new ToolRefusal(
+      "The caller's number is in another country than this line, so no text can be sent. Offer to read the details out instead.",
+    );
   const name = businessName(context.profile);
   const text = name && !body.startsWith(name) ? `${name}: ${body}` : body;
   const sent = await withAllowance(context, 'text', () =>

@@ -143,8 +143,21 @@ export class ToolRunner {
   }
 }
 
+/**
+ * The longest arguments text a tool call may have (the longest built-in's, email_caller's, is under
+ * 5,000). A model behind a business's own `custom_url` can send any length, and checking a huge
+ * value against a schema (`uniqueItems` compares every pair) would hold the event loop every call
+ * on the process shares.
+ */
+export const TOOL_ARGUMENTS_MAX_CHARS = 8192;
+
 /** The model's JSON arguments, validated; invalid ones are described by field, never echoing the values. */
 function parseArguments(tool: RunnableTool<any>, json: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (json.length > TOOL_ARGUMENTS_MAX_CHARS)
+    return {
+      ok: false,
+      error: `The arguments were longer than ${TOOL_ARGUMENTS_MAX_CHARS} characters. Call the tool again with shorter ones.`,
+    };
   let input: unknown;
   try {
     input = JSON.parse(json === '' ? '{}' : json);

@@ -179,6 +179,8 @@ describe('GET /availability', () => {
     ['no date', '', ['query', 'date'], 'missing'],
     ['a malformed date', '?date=26-11-2026', ['query', 'date'], 'string_pattern_mismatch'],
     ['too many days', '?date=2026-11-26&days=15', ['query', 'days'], 'less_than_equal'],
+    ['a date that does not exist', '?date=2026-02-30', ['query', 'date'], 'value_error'],
+    ['a month 13', '?date=2026-13-01', ['query', 'date'], 'value_error'],
     ['an unknown service', '?date=2026-11-26&service=Surgery', ['query', 'service'], 'value_error'],
   ])('is a 422 with %s', async (_case, query, loc, type) => {
     // Arrange
@@ -188,6 +190,28 @@ describe('GET /availability', () => {
     // Assert
     expect(response.status).toBe(422);
     expect((await json(response)).detail[0]).toMatchObject({ loc, type });
+  });
+
+  it('answers the last days of year 9999 with no free time, never a 500', async () => {
+    // Act
+    const response = await (await harness.newTenant()).request('GET', '/availability?date=9999-12-31&days=14');
+    // Assert
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('/bookings ranges at the edges of time', () => {
+  it.each([
+    ['from and to in year 9999', '/bookings?from=9999-12-31&to=9999-12-31'],
+    ['to before 1970', '/bookings?to=0000-01-01'],
+    ['to at the end of year 9999', '/bookings?to=9999-12-31'],
+    ['from after to', '/bookings?from=2026-12-02&to=2026-12-01'],
+  ])('lists nothing for %s, never a 500', async (_case, path) => {
+    // Act
+    const response = await (await harness.newTenant()).request('GET', path);
+    // Assert
+    expect(response.status).toBe(200);
+    expect((await json(response)).data).toEqual([]);
   });
 });
 

@@ -78,6 +78,25 @@ describe('POST /tools', () => {
       ['body', 'parameters'],
       'value_error',
     ],
+    ['references that double at each step (exponential to check)', { parameters: doublingRefs(30) }, ['body', 'parameters'], 'value_error'],
+    [
+      'a $ref back to the root',
+      { parameters: { type: 'object', properties: { n: { $ref: '#' } } } },
+      ['body', 'parameters'],
+      'value_error',
+    ],
+    [
+      'a property named constructor',
+      { parameters: { type: 'object', properties: { constructor: { type: 'string' } } } },
+      ['body', 'parameters'],
+      'value_error',
+    ],
+    [
+      'a property named __proto__',
+      { parameters: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') },
+      ['body', 'parameters'],
+      'value_error',
+    ],
     ['an $id', { parameters: { type: 'object', $id: 'https://x.test/s' } }, ['body', 'parameters'], 'value_error'],
     ['a schema nested 20 levels', { parameters: nested(20) }, ['body', 'parameters'], 'value_error'],
     [
@@ -132,6 +151,29 @@ describe('POST /tools', () => {
     expect(malformed.status).toBe(422);
     expect((await json(malformed)).detail[0].type).toBe('json_invalid');
     expect(huge.status).toBe(413);
+  });
+});
+
+describe('the cap of 100 tools a business', () => {
+  it('holds under concurrent creates, and a tool deleted (twice at once) frees one place', async () => {
+    // Arrange
+    const tenant = await harness.newTenant({ numbers: 0 });
+    // Act: 110 creates at once
+    const created = await Promise.all(Array.from({ length: 110 }, (_, i) => tenant.request('POST', '/tools', toolBody(`cap_${i}`))));
+    const statuses = created.map((response) => response.status);
+    const first = await json(created[statuses.indexOf(200)]!);
+    const deletes = await Promise.all([1, 2].map(() => tenant.request('DELETE', `/tools/${first.id}`)));
+    const again = await tenant.request('POST', '/tools', toolBody('cap_again'));
+    const over = await tenant.request('POST', '/tools', toolBody('cap_over'));
+    // Assert
+    expect(statuses.filter((status) => status === 200)).toHaveLength(100);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(10);
+    // Both deletes answer as a delete (the loser finds it gone), and the tool is uncounted once: one place frees, not two
+    expect(deletes.every((response) => [200, 404].includes(response.status))).toBe(true);
+    expect(again.status).toBe(200);
+    expect(over.status).toBe(422);
+    expect((await json(over)).detail[0].msg).toContain('at most 100 tools');
+    expect((await json(await tenant.request('GET', '/tools'))).data).toHaveLength(100);
   });
 });
 
@@ -261,4 +303,11 @@ function nested(depth: number): Json {
   let schema: Json = { type: 'string' };
   for (let i = 0; i < depth; i++) schema = { type: 'object', properties: { n: schema } };
   return schema;
+}
+
+/** `n` definitions, each an `anyOf` of two references to the next: 2^n steps to check one wrong value. */
+function doublingRefs(n: number): Json {
+  const defs: Record<string, Json> = { [`a${n}`]: { type: 'string' } };
+  for (let i = 0; i < n; i++) defs[`a${i}`] = { anyOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] };
+  return { type: 'object', $defs: defs, properties: { n: { $ref: '#/$defs/a0' } } };
 }

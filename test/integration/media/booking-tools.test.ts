@@ -174,7 +174,7 @@ describe.concurrent('the booking tools on DynamoDB Local', () => {
     const sam = callOn(businessId, CALLER, 906);
     // Act
     const found = await sam('find_appointments', {});
-    const byOtherLine = await callOn(businessId, OTHER, 907)('find_appointments', { phone: CALLER });
+    const byOtherLine = await callOn(businessId, OTHER, 907)('find_appointments', { phone: CALLER, name: 'sam' });
     const moved = await sam('reschedule_appointment', { booking_id: booked.booking_id, start: '2026-11-30T14:00' });
     const cancelled = await sam('cancel_appointment', { booking_id: booked.booking_id });
     // Assert
@@ -183,6 +183,44 @@ describe.concurrent('the booking tools on DynamoDB Local', () => {
     expect(cancelled).toMatchObject({ cancelled: true, status: 'cancelled' });
     expect(byOtherLine.appointments).toEqual([expect.objectContaining({ booking_id: booked.booking_id, time: '10:00' })]);
     expect(byOtherLine.appointments[0]).not.toHaveProperty('name');
+  });
+
+  it("another number's bookings are found only with the name they were made under, and a call tries at most two numbers", async () => {
+    // Arrange: Sam's booking under CALLER; Eve calls from OTHER
+    const businessId = await seedBusiness();
+    const booked = await callOn(businessId, CALLER, 910)('book_appointment', { start: '2026-11-27T10:00', name: 'Sam Lee' });
+    const eve = callOn(businessId, OTHER, 911);
+    // Act
+    const numberOnly = await eve('find_appointments', { phone: CALLER });
+    const wrongName = await eve('find_appointments', { phone: CALLER, name: 'Ana' });
+    const cancelAfterGuess = await eve('cancel_appointment', { booking_id: booked.booking_id });
+    const rightName = await eve('find_appointments', { phone: CALLER, name: 'Sam Lee' });
+    const third = await eve('find_appointments', { phone: '+14155550103', name: 'Sam' });
+    // Assert: nothing seen or reachable without the name; the lookups are capped per call
+    expect(numberOnly).toEqual({ appointments: [], detail: expect.stringContaining('name the appointment was booked under') });
+    expect(wrongName).toEqual({ appointments: [] });
+    expect(cancelAfterGuess).toMatchObject({ cancelled: false, reason: 'not_found' });
+    expect((await ports.bookings.get(businessId, booked.booking_id)).status).toBe('confirmed');
+    expect(rightName.appointments).toEqual([expect.objectContaining({ booking_id: booked.booking_id })]);
+    expect(third).toEqual({ appointments: [], detail: expect.stringContaining('cannot look up any more numbers') });
+  });
+
+  it('books at most three times a call (a refused time does not count), so one caller cannot fill the calendar', async () => {
+    // Arrange
+    const businessId = await seedBusiness();
+    const tool = callOn(businessId, CALLER, 912);
+    await tool('book_appointment', { start: '2026-11-27T10:00', name: 'Sam Lee' });
+    // Act
+    const taken = await tool('book_appointment', { start: '2026-11-27T10:00', name: 'Sam Lee' });
+    const second = await tool('book_appointment', { start: '2026-11-27T11:00', name: 'Sam Lee' });
+    const third = await tool('book_appointment', { start: '2026-11-27T12:00', name: 'Sam Lee' });
+    const fourth = await tool('book_appointment', { start: '2026-11-27T13:00', name: 'Sam Lee' });
+    // Assert
+    expect(taken).toMatchObject({ booked: false, reason: 'slot_taken' });
+    expect([second.booked, third.booked]).toEqual([true, true]);
+    expect(fourth).toEqual({ error: expect.stringContaining('already made 3 bookings') });
+    const free = await tool('check_availability', { date: '2026-11-27' });
+    expect(free.free_times).toContain('13:00');
   });
 
   it('a call from a hidden number books without a phone and asks which number to look up', async () => {

@@ -32,6 +32,8 @@ describe('booking tool arguments', () => {
     [BookAppointmentArgsSchema, { start: '2026-11-27T10:00', name: 'Sam', notes: 'x'.repeat(1001) }, false],
     [FindAppointmentsArgsSchema, {}, true],
     [FindAppointmentsArgsSchema, { phone: '4155550101' }, false],
+    [FindAppointmentsArgsSchema, { phone: '+14155550101', name: 'Sam Lee' }, true],
+    [FindAppointmentsArgsSchema, { phone: '+14155550101', name: 'S' }, false],
     [CancelAppointmentArgsSchema, { booking_id: 41 }, true],
     [CancelAppointmentArgsSchema, { booking_id: 0 }, false],
     [CancelAppointmentArgsSchema, { booking_id: '41' }, false],

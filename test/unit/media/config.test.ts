@@ -97,6 +97,17 @@ describe('media configuration: payment links', () => {
     );
   });
 
+  it('never sends the sandbox key off this machine: SANDBOX_PAYMENTS with a STRIPE_API_URL that is not loopback is refused', () => {
+    for (const url of ['https://api.stripe.com', 'http://10.0.0.5:4111', 'http://127.0.0.1.nip.io:4111']) {
+      expect(() => paymentsTarget(readMediaConfig({ ...twilio, SANDBOX_PAYMENTS: 'true', STRIPE_API_URL: url }))).toThrow(
+        /STRIPE_API_URL must be a sandbox on this machine/,
+      );
+    }
+    expect(paymentsTarget(readMediaConfig({ ...twilio, SANDBOX_PAYMENTS: 'true', STRIPE_API_URL: 'http://[::1]:4111' }))).toMatchObject({
+      fallbackKey: 'sk_test_sandbox_local',
+    });
+  });
+
   it('refuses a STRIPE_API_URL that is not an origin', () => {
     expect(() => readMediaConfig({ ...twilio, STRIPE_API_URL: 'https://api.stripe.com/v1/checkout' })).toThrow(/STRIPE_API_URL/);
   });

@@ -65,6 +65,12 @@ describe('MessagingTeamNotifier', () => {
     ['the email refused: the texts still go', {}, ['desk@acme.test'], { email: 'failed', sms: 'sent' }],
     ['one phone refused: the team is still texted', {}, ['+15550100901'], { email: 'sent', sms: 'sent' }],
     ['every phone refused', {}, ['+15550100901', '+15550100902'], { email: 'sent', sms: 'failed' }],
+    [
+      'every phone abroad (a premium-rate team phone is never texted)',
+      { phones: ['+88213000000', '+447700900123'] },
+      [],
+      { email: 'sent', sms: 'failed' },
+    ],
   ])('%s', async (_, overrides, refuse, expected) => {
     // Arrange
     const senders = fakeSenders(refuse);
@@ -76,6 +82,22 @@ describe('MessagingTeamNotifier', () => {
     const failures = lines.filter((line) => line.message === 'team.notice.failed');
     expect(failures).toHaveLength(refuse.length);
     expect(JSON.stringify(lines)).not.toMatch(/boiler|Jordan|acme\.test|\+1555010090/);
+  });
+
+  it("texts only team phones of the line's own calling code, logging how many were skipped (never which)", async () => {
+    // Arrange
+    const senders = fakeSenders();
+    const { log, lines } = captureLogger();
+    // Act
+    const outcome = await new MessagingTeamNotifier({ ...senders, log }).notify(
+      notice({ phones: ['+88213000000', '+15550100901'] }),
+      AbortSignal.timeout(1000),
+    );
+    // Assert
+    expect(outcome.sms).toBe('sent');
+    expect(senders.texts.map((text) => text.to)).toEqual(['+15550100901']);
+    expect(lines.find((line) => line.message === 'team.notice.phones_abroad')).toMatchObject({ fields: { skipped: 1 } });
+    expect(JSON.stringify(lines)).not.toContain('88213000000');
   });
 
   it(`clips a team text to ${TEAM_SMS_MAX_CHARS} characters`, async () => {

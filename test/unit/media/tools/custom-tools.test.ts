@@ -4,6 +4,8 @@ import type { ToolRecord } from '../../../../shared/db/tool-repository';
 import { silentLogger } from '../../../../shared/log';
 import { loadCustomTools, replyResult, TOOL_REPLY_MAX_CHARS } from '../../../../media-service/src/tools/custom-tools';
 import { ToolFailureError } from '../../../../media-service/src/tools/tool-types';
+import { TOOL_ARGUMENTS_MAX_CHARS } from '../../../../media-service/src/tools/tool-runner';
+import { runnerForTools } from '../../../support/tool-runner';
 
 const TOOL: ToolRecord = {
   id: 7,
@@ -67,6 +69,23 @@ describe('a custom tool on a call', () => {
     const tools = await toolsOf([{ ...TOOL, id: 8, parameters: { type: 'object', properties: { n: { type: 'integr' } } } }, TOOL]);
     // Assert
     expect(tools.map((tool) => tool.definition.name)).toEqual(['lookup_order']);
+  });
+});
+
+describe("a custom tool's arguments from a model the business runs", () => {
+  it('refuses arguments longer than the bound before checking them (uniqueItems compares every pair)', async () => {
+    // Arrange: a schema whose check is quadratic in the array, and ~270 kB of arguments
+    const [tool] = await toolsOf([{ ...TOOL, parameters: { type: 'object', properties: { a: { type: 'array', uniqueItems: true } } } }]);
+    const runner = runnerForTools([tool as never], {});
+    const huge = JSON.stringify({ a: Array.from({ length: 20_000 }, (_, i) => ({ k: [i] })) });
+    // Act
+    const started = performance.now();
+    const answer = JSON.parse(await runner.run({ name: 'lookup_order', arguments: huge }));
+    // Assert
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(answer.error).toBe(
+      `The arguments were longer than ${TOOL_ARGUMENTS_MAX_CHARS} characters. Call the tool again with shorter ones.`,
+    );
   });
 });
 

@@ -108,6 +108,7 @@ describe('send_payment_link', () => {
     ],
     ['zero', { amount: 0, description: 'Deposit' }, {}, /more than zero/],
     ['a withheld caller number', { amount: 5, description: 'Deposit' }, { partyNumber: 'anonymous' }, /number is withheld/],
+    ['a caller number abroad (SMS pumping)', { amount: 5, description: 'Deposit' }, { partyNumber: '+447700900123' }, /another country/],
   ])('refuses %s in plain words, making no page and sending no text', async (_case, args, options, error) => {
     // Arrange
     const { ask, payments, sms, runner } = rig(options);

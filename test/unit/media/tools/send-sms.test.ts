@@ -4,6 +4,7 @@ import { CallAllowance } from '../../../../media-service/src/tools/call-allowanc
 import { sendSms } from '../../../../media-service/src/tools/send-sms';
 import type { ToolPorts } from '../../../../media-service/src/tools/tool-types';
 import { defaultBusinessProfile } from '../../../../shared/domain/business-profile';
+import { callingCode } from '../../../../shared/domain/caller-contact';
 import { ProviderError } from '../../../../shared/errors';
 import { runnerForTools } from '../../../support/tool-runner';
 
@@ -47,6 +48,28 @@ describe('send_sms', () => {
       error: "The caller's number is withheld, so no text can be sent. Offer to read the details out instead.",
     });
     expect(sent).toEqual([]);
+  });
+
+  it.each(['+447700900123', '+3531234567', '+88213000000', '+79161234567'])(
+    'refuses a caller number in another country than the line (%s: SMS pumping with a spoofed caller id)',
+    async (abroad) => {
+      const { text, sent } = call({ partyNumber: abroad });
+      expect(await text('hi')).toEqual({
+        error: "The caller's number is in another country than this line, so no text can be sent. Offer to read the details out instead.",
+      });
+      expect(sent).toEqual([]);
+    },
+  );
+
+  it('reads country calling codes of one, two and three digits', () => {
+    expect(['+14155550100', '+79161234567', '+447700900123', '+861012345678', '+35312345678', '+88213000000'].map(callingCode)).toEqual([
+      '1',
+      '7',
+      '44',
+      '86',
+      '353',
+      '882',
+    ]);
   });
 
   it('refuses a body over 480 characters by field, without echoing it', async () => {
