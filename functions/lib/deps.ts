@@ -3,6 +3,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { KnowledgeRepository } from '../../shared/db/knowledge-repository';
 import type { Embedder } from '../../shared/knowledge/embeddings';
 import { LazyEmbedder } from '../../shared/llm/embeddings-client';
+import { LambdaEmbedder } from '../../shared/llm/lambda-embedder';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { KnowledgeSearcher } from '../../shared/knowledge/index-cache';
 import { ingestDocument, type IngestDeps } from '../../shared/knowledge/ingest';
 import { InProcessIngestQueue, SqsIngestQueue, type IngestQueue } from '../../shared/queue/knowledge-ingest';
@@ -62,7 +64,11 @@ export const ApiConfigSchema = v.object({
   S3_ENDPOINT: v.optional(v.string()),
   /** The knowledge ingestion queue; unset (tests, tools): documents are ingested in this process, after the response. */
   KNOWLEDGE_QUEUE_URL: v.optional(v.string()),
-  /** The platform OpenAI key for embeddings: the Secrets Manager secret (JSON {"api_key"}), or the key itself (local). */
+  /**
+   * Search embeddings on AWS: the knowledge function, invoked (the API reads no provider secret).
+   * Else the platform OpenAI key: the Secrets Manager secret (JSON {"api_key"}), or the key itself (local).
+   */
+  KNOWLEDGE_FUNCTION_NAME: v.optional(v.string()),
   OPENAI_SECRET_ARN: v.optional(v.string()),
   OPENAI_API_KEY: v.optional(v.string()),
   /** The sandbox OpenAI locally; unset on AWS. */
@@ -202,7 +208,9 @@ export function createToolService(core: CoreDeps, now: () => Date = () => new Da
  */
 export function createKnowledgeDeps(config: ApiConfig, db: Db, urlPolicy: UrlPolicy): KnowledgeDeps {
   const repo = new KnowledgeRepository(db);
-  const embedder = new LazyEmbedder(openAiKeySource(config), config.OPENAI_BASE_URL);
+  const embedder = config.KNOWLEDGE_FUNCTION_NAME
+    ? new LambdaEmbedder(new LambdaClient({ region: config.AWS_REGION }), config.KNOWLEDGE_FUNCTION_NAME)
+    : new LazyEmbedder(openAiKeySource(config), config.OPENAI_BASE_URL);
   const ingest = knowledgeIngestDeps(repo, embedder, urlPolicy);
   return {
     repo,
