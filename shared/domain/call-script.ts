@@ -31,6 +31,8 @@ export interface CallScriptInput {
  */
 export interface CallBackEnds {
   paymentLinks: boolean;
+  /** Knowledge search: the process can search the assistant's knowledge bases. */
+  knowledge?: boolean;
 }
 
 /** The derived script. */
@@ -78,6 +80,8 @@ export interface OfferedBuiltins {
   paymentLinks: boolean;
   /** check_availability, book_appointment, find_appointments, cancel_appointment, reschedule_appointment. */
   booking: boolean;
+  /** search_knowledge: builtin `knowledge` on and the assistant has knowledge bases. */
+  knowledge: boolean;
 }
 
 /** The usable addresses among the profile's `team_emails`. */
@@ -104,6 +108,7 @@ export function offeredBuiltins(
     sendSms: config.builtin.sms,
     paymentLinks: config.builtin.payment_links && backEnds.paymentLinks === true,
     booking: config.builtin.booking,
+    knowledge: config.builtin.knowledge && (config.knowledge_ids ?? []).length > 0 && backEnds.knowledge === true,
   };
 }
 
@@ -144,6 +149,10 @@ function voiceRules(input: CallScriptInput): string {
       'Never take card numbers or other payment details by voice. To take a payment, confirm the amount and what it is for, then call the send_payment_link tool: it texts the caller a secure payment page.',
     );
   if (offered.booking) lines.push(...bookingRules(input.profile, input.now));
+  if (offered.knowledge)
+    lines.push(
+      "For questions about the business, call the search_knowledge tool with the caller's question and answer only from the passages it returns; if they do not answer it, say you don't know rather than guess.",
+    );
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');
 }
