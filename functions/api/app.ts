@@ -10,6 +10,7 @@ import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
 import type { MessageService } from '../../shared/services/message-service';
 import type { ToolService } from '../../shared/services/tool-service';
+import type { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
@@ -20,6 +21,7 @@ import { callRoutes } from './routes/calls';
 import { catalogRoutes } from './routes/catalog';
 import { messageRoutes } from './routes/messages';
 import { toolRoutes } from './routes/tools';
+import { knowledgeRoutes } from './routes/knowledge';
 import { usageRoutes } from './routes/usage';
 import type { Logger } from '../../shared/log';
 
@@ -32,6 +34,8 @@ export interface ApiDeps {
   bookings: BookingService;
   catalog: CatalogRepository;
   tools: ToolService;
+  /** Knowledge bases, their documents and search. */
+  knowledge: KnowledgeService;
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
   now: () => number;
@@ -73,6 +77,7 @@ export function createApp(deps: ApiDeps) {
     .route('/bookings.ics', bookingsIcsRoute(deps.business))
     .route('/bookings', bookingRoutes(deps.bookings))
     .route('/tools', toolRoutes(deps.tools))
+    .route('/knowledge-bases', knowledgeRoutes(deps.knowledge))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();

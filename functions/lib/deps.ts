@@ -1,4 +1,14 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { KnowledgeRepository } from '../../shared/db/knowledge-repository';
+import type { Embedder } from '../../shared/knowledge/embeddings';
+import { LazyEmbedder } from '../../shared/llm/embeddings-client';
+import { LambdaEmbedder } from '../../shared/llm/lambda-embedder';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { KnowledgeSearcher } from '../../shared/knowledge/index-cache';
+import { ingestDocument, type IngestDeps } from '../../shared/knowledge/ingest';
+import { InProcessIngestQueue, SqsIngestQueue, type IngestQueue } from '../../shared/queue/knowledge-ingest';
+import { KnowledgeService } from '../../shared/services/knowledge-service';
 import * as v from 'valibot';
 import { AssistantRepository } from '../../shared/db/assistant-repository';
 import { BusinessRepository } from '../../shared/db/business-repository';
@@ -52,6 +62,17 @@ export const ApiConfigSchema = v.object({
   RECORDINGS_BUCKET: v.optional(v.string()),
   /** fauxqs locally; unset on AWS. */
   S3_ENDPOINT: v.optional(v.string()),
+  /** The knowledge ingestion queue; unset (tests, tools): documents are ingested in this process, after the response. */
+  KNOWLEDGE_QUEUE_URL: v.optional(v.string()),
+  /**
+   * Search embeddings on AWS: the knowledge function, invoked (the API reads no provider secret).
+   * Else the platform OpenAI key: the Secrets Manager secret (JSON {"api_key"}), or the key itself (local).
+   */
+  KNOWLEDGE_FUNCTION_NAME: v.optional(v.string()),
+  OPENAI_SECRET_ARN: v.optional(v.string()),
+  OPENAI_API_KEY: v.optional(v.string()),
+  /** The sandbox OpenAI locally; unset on AWS. */
+  OPENAI_BASE_URL: v.optional(v.string()),
 });
 
 export type ApiConfig = v.InferOutput<typeof ApiConfigSchema>;
@@ -71,6 +92,16 @@ export interface CoreDeps {
   secretBox: SecretBox;
   urlPolicy: UrlPolicy;
   recordingLinks?: RecordingLinks;
+  /** Knowledge bases: storage, the embeddings client, the shared index cache and the ingestion queue. */
+  knowledge: KnowledgeDeps;
+}
+
+/** The knowledge-base pieces of a process (docs/design.md §7). */
+export interface KnowledgeDeps {
+  repo: KnowledgeRepository;
+  embedder: Embedder;
+  searcher: KnowledgeSearcher;
+  queue: IngestQueue;
 }
 
 /** Builds the clients and repositories once (composition root). */
@@ -80,7 +111,9 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
   if (config.KMS_KEY_ID) secretBox = new KmsSecretBox(kmsClient(config.KMS_KEY_ID, config.AWS_REGION));
   else if (config.LOCAL_SECRET_KEY) secretBox = new LocalSecretBox(config.LOCAL_SECRET_KEY);
   else throw new Error('Set KMS_KEY_ID (AWS) or LOCAL_SECRET_KEY (local stack) to seal secrets.');
+  const urlPolicy = { allowPrivate: config.ALLOW_PRIVATE_URLS, requireHttps: config.REQUIRE_HTTPS_URLS };
   return {
+    knowledge: createKnowledgeDeps(config, db, urlPolicy),
     db,
     businesses: new BusinessRepository(db),
     assistantRepo: new AssistantRepository(db),
@@ -90,7 +123,7 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
     messages: new MessageRepository(db),
     ids: new IdAllocator(db),
     secretBox,
-    urlPolicy: { allowPrivate: config.ALLOW_PRIVATE_URLS, requireHttps: config.REQUIRE_HTTPS_URLS },
+    urlPolicy,
     ...(config.RECORDINGS_BUCKET
       ? {
           recordingLinks: new S3RecordingLinks({
@@ -144,6 +177,7 @@ export function createApiDeps(
     messages: new MessageService({ messages: core.messages, ids: core.ids, now }),
     catalog: core.catalog,
     tools: createToolService(core, now),
+    knowledge: createKnowledgeService(core, now),
     findApiKey: (hash) => core.businesses.findApiKey(hash),
     rateLimiter: new RateLimiter(core.db, { log }),
     now: Date.now,
@@ -167,13 +201,74 @@ export function createToolService(core: CoreDeps, now: () => Date = () => new Da
   });
 }
 
-/** The SQS outbound queue from config (fauxqs locally). */
-export function createOutboundQueue(config: ApiConfig): OutboundCallQueue {
-  const sqs = new SQSClient({
+/**
+ * The knowledge-base pieces from config: the embeddings client (the platform key, read on first
+ * use), the shared index cache, and the ingestion queue (SQS when KNOWLEDGE_QUEUE_URL is set, else
+ * the same handler run in this process after the response).
+ */
+export function createKnowledgeDeps(config: ApiConfig, db: Db, urlPolicy: UrlPolicy): KnowledgeDeps {
+  const repo = new KnowledgeRepository(db);
+  const embedder = config.KNOWLEDGE_FUNCTION_NAME
+    ? new LambdaEmbedder(new LambdaClient({ region: config.AWS_REGION }), config.KNOWLEDGE_FUNCTION_NAME)
+    : new LazyEmbedder(openAiKeySource(config), config.OPENAI_BASE_URL);
+  const ingest = knowledgeIngestDeps(repo, embedder, urlPolicy);
+  return {
+    repo,
+    embedder,
+    searcher: new KnowledgeSearcher(repo, embedder),
+    queue: config.KNOWLEDGE_QUEUE_URL
+      ? new SqsIngestQueue(sqsClient(config), config.KNOWLEDGE_QUEUE_URL)
+      : new InProcessIngestQueue((body) => ingestDocument(body, ingest), ingest.log),
+  };
+}
+
+/** What the ingestion handler needs (the queue's function, the local poller and the in-process queue). */
+export function knowledgeIngestDeps(repo: KnowledgeRepository, embedder: Embedder, urlPolicy: UrlPolicy): IngestDeps {
+  return { knowledge: repo, embedder, urlPolicy, now: () => new Date(), log: functionLogger('knowledge-ingest') };
+}
+
+/** The knowledge-base use cases (the API's /knowledge-bases routes). */
+export function createKnowledgeService(core: CoreDeps, now: () => Date = () => new Date()): KnowledgeService {
+  return new KnowledgeService({
+    knowledge: core.knowledge.repo,
+    assistants: core.assistantRepo,
+    ids: core.ids,
+    urlPolicy: core.urlPolicy,
+    queue: core.knowledge.queue,
+    searcher: core.knowledge.searcher,
+    now,
+  });
+}
+
+/** An SQS client from config (fauxqs locally). */
+export function sqsClient(config: Pick<ApiConfig, 'AWS_REGION' | 'SQS_ENDPOINT'>): SQSClient {
+  return new SQSClient({
     region: config.AWS_REGION,
     ...(config.SQS_ENDPOINT ? { endpoint: config.SQS_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
-  return new SqsOutboundCallQueue(sqs, config.OUTBOUND_QUEUE_URL);
+}
+
+/** The platform OpenAI key, read on first use (never logged); undefined when none is configured. */
+export function openAiKeySource(
+  config: Pick<ApiConfig, 'OPENAI_API_KEY' | 'OPENAI_SECRET_ARN' | 'AWS_REGION'>,
+): (() => Promise<string>) | undefined {
+  if (config.OPENAI_API_KEY) {
+    const key = config.OPENAI_API_KEY;
+    return async () => key;
+  }
+  const arn = config.OPENAI_SECRET_ARN;
+  if (!arn) return undefined;
+  return async () => {
+    const secret = await new SecretsManagerClient({ region: config.AWS_REGION }).send(new GetSecretValueCommand({ SecretId: arn }));
+    const key = (JSON.parse(secret.SecretString ?? '{}') as { api_key?: string }).api_key;
+    if (!key) throw new Error('The OpenAI secret has no api_key.');
+    return key;
+  };
+}
+
+/** The SQS outbound queue from config (fauxqs locally). */
+export function createOutboundQueue(config: ApiConfig): OutboundCallQueue {
+  return new SqsOutboundCallQueue(sqsClient(config), config.OUTBOUND_QUEUE_URL);
 }
 
 /** A function's logger: its `service` from POWERTOOLS_SERVICE_NAME (set by infra), else `service`; LOG_LEVEL honoured. */

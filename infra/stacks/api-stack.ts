@@ -2,10 +2,12 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, LogGroupLogDestination, PayloadFormatVersion, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import { API_FUNCTION_TIMEOUT_S } from '../constants';
+import { KnowledgeIngest } from '../constructs/knowledge-ingest';
 import { NodeFunction } from '../constructs/node-function';
 import { acknowledge } from '../nag';
 import { recordingsBucketName, stageNames } from '../stage-names';
@@ -40,6 +42,8 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
  */
 export class ApiStack extends Stack {
   readonly api: NodeFunction;
+  /** Knowledge-base ingestion: the queue the API sends documents to, and its consumer function. */
+  readonly knowledgeIngest: KnowledgeIngest;
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
   /** Base URL of the public API (`.../api/v1`). */
@@ -49,6 +53,13 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const { config } = props;
     const removalPolicy = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    this.knowledgeIngest = new KnowledgeIngest(this, 'KnowledgeIngest', {
+      queueName: `${stageNames(config.stage).prefix}-knowledge-ingest`,
+      tableName: stageNames(config.stage).tableName,
+      openAiSecret: props.data.secrets.openai,
+      logRetention: config.logRetention,
+      removalPolicy,
+    });
     this.api = this.createFunction(props, removalPolicy);
     this.httpApi = new HttpApi(this, 'HttpApi', {
       apiName: `${stageNames(config.stage).prefix}-api`,
@@ -91,11 +102,17 @@ export class ApiStack extends Stack {
     })
       .bindTable(stageNames(config.stage).tableName, 'read-write')
       .bindQueue('OUTBOUND_QUEUE_URL', data.outbound.queue, 'send')
+      // Documents go to the ingestion queue; a search's query is embedded by the knowledge
+      // function (invoked), so the API itself never reads the OpenAI key.
+      .bindQueue('KNOWLEDGE_QUEUE_URL', this.knowledgeIngest.queue.queue, 'send')
       // Seals custom LLM keys; it never opens them (only `custom_key_set` is ever returned).
       .bindSecretsKey(data.secretsKey, ['encrypt'])
       // Presigns GET /calls/{id} recording_url: S3 authorises a presigned URL as its signer, so the
       // API needs GetObject (and Decrypt on the bucket key) on recordings, and nothing else there.
       .bindRecordings(recordingsBucketName(this, config.stage), data.recordingsKey, 'read');
+    // The unqualified function only (grantInvoke would add every version, `:*`).
+    api.role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.knowledgeIngest.fn.fn.functionArn] }));
+    api.fn.addEnvironment('KNOWLEDGE_FUNCTION_NAME', this.knowledgeIngest.fn.fn.functionName);
     api.fn.addEnvironment('REQUIRE_HTTPS_URLS', 'true');
     api.fn.addEnvironment('ALLOW_PRIVATE_URLS', 'false');
     return api;

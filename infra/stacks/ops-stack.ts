@@ -142,7 +142,7 @@ export class OpsStack extends Stack {
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: 8, height: 6 });
     const functions = [api.api, webhooks.analysis, webhooks.delivery, webhooks.sweeper, data.retention.function];
     const queues = [data.outbound.queue, webhooks.buffer.queue];
-    const dlqs = Object.values(deadLetterQueues({ data, webhooks }));
+    const dlqs = Object.values(deadLetterQueues({ data, webhooks, api }));
     const http = api.httpApi;
     return [
       [new TextWidget({ markdown: `# Voice agent — ${config.stage}`, width: 24, height: 1 })],
@@ -188,8 +188,9 @@ export class OpsStack extends Stack {
 }
 
 /** Every DLQ of the stage, by the name its alarm carries. */
-function deadLetterQueues({ data, webhooks }: Pick<OpsStackProps, 'data' | 'webhooks'>): Record<string, IQueue> {
+function deadLetterQueues({ data, webhooks, api }: Pick<OpsStackProps, 'data' | 'webhooks' | 'api'>): Record<string, IQueue> {
   return {
+    'knowledge-ingest': api.knowledgeIngest.queue.dlq,
     'outbound-calls': data.outbound.dlq,
     retention: data.retention.dlq,
     events: webhooks.eventsDlq,

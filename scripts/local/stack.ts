@@ -7,6 +7,7 @@ import type { AssistantService } from '../../shared/services/assistant-service';
 import { startLocalAfterCall, type LocalAfterCall } from './after-call';
 import { localApiConfig } from './config';
 import { startLocalInfra, type LocalStackInfo } from './infra';
+import { startLocalKnowledge } from './knowledge';
 import { startLocalMedia, type LocalMedia } from './media';
 import { startMediaTasks } from './media-tasks';
 
@@ -70,9 +71,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const infra = options.infra ? { info: options.infra, fresh: false, stop: async () => undefined } : await startLocalInfra();
   const config = localApiConfig(infra.info);
   const core = createCoreDeps(config);
-  const api = createApiDeps(core, createOutboundQueue(config));
   // After the call: the call engine publishes call.started/transferred/ended to afterCall.events (the API publishes none).
   const afterCall = await startLocalAfterCall(core, config, { ...(options.openAiApiKey && { openAiApiKey: options.openAiApiKey }) });
+  // Knowledge ingestion: a fauxqs queue and the queue function's handler; embeddings from the same OpenAI as the analysis.
+  const knowledge = await startLocalKnowledge(core, config, {
+    baseUrl: afterCall.llmBaseUrl,
+    apiKey: options.openAiApiKey ?? 'sk-sandbox',
+  });
+  const api = createApiDeps(core, createOutboundQueue(config));
   const media =
     options.mediaTasks === 1
       ? await startLocalMedia(core, infra.info, {
@@ -113,6 +119,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     async stop() {
       server?.close();
       stopSweeper();
+      await knowledge.stop();
       await media.stop();
       await afterCall.stop();
       await infra.stop();

@@ -89,12 +89,21 @@ export class CatalogRepository {
 
   /** Which of these tool ids exist for this business (one batch read; ids of others are missing). */
   async existingToolIds(businessId: number, toolIds: number[]): Promise<Set<number>> {
-    const unique = [...new Set(toolIds)];
+    return this.existingIds(toolIds, (id) => keys.tool(businessId, id));
+  }
+
+  /** Which of these knowledge base ids exist for this business (assistant configs' `knowledge_ids`). */
+  async existingKnowledgeBaseIds(businessId: number, kbIds: number[]): Promise<Set<number>> {
+    return this.existingIds(kbIds, (id) => keys.knowledgeBase(businessId, id));
+  }
+
+  private async existingIds(ids: number[], keyOf: (id: number) => Record<string, string>): Promise<Set<number>> {
+    const unique = [...new Set(ids)];
     const found = new Set<number>();
     for (let i = 0; i < unique.length; i += 100) {
       let request: Record<string, { Keys: Record<string, string>[]; ProjectionExpression: string }> | undefined = {
         [this.db.tableName]: {
-          Keys: unique.slice(i, i + 100).map((id) => keys.tool(businessId, id)),
+          Keys: unique.slice(i, i + 100).map(keyOf),
           ProjectionExpression: 'id',
         },
       };

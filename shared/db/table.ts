@@ -170,6 +170,29 @@ export const keys = {
    */
   slotLock: (businessId: number, instantIso: string) => ({ pk: biz(businessId), sk: `SLOTLOCK#${instantIso}` }),
 
+  /** A knowledge base (docs/design.md §7); its `version` grows with every document ready or deleted. */
+  knowledgeBase: (businessId: number, kbId: number) => ({ pk: biz(businessId), sk: `KB#${padId(kbId)}` }),
+  knowledgeBasePrefix: () => 'KB#',
+  /** A document of a knowledge base (`KBDOC#`, so no `KB#` query ever sees it). */
+  knowledgeDocument: (businessId: number, kbId: number, docId: number) => ({
+    pk: biz(businessId),
+    sk: `KBDOC#${padId(kbId)}#${padId(docId)}`,
+  }),
+  knowledgeDocumentPrefix: (kbId: number) => `KBDOC#${padId(kbId)}#`,
+  /** A text document's source, kept until it is ingested. */
+  knowledgeSource: (businessId: number, kbId: number, docId: number) => ({
+    pk: biz(businessId),
+    sk: `KBSRC#${padId(kbId)}#${padId(docId)}`,
+  }),
+  knowledgeSourcePrefix: (kbId: number) => `KBSRC#${padId(kbId)}#`,
+  /** One page of a document's chunks and their vectors (up to 25 chunks per item). */
+  knowledgeChunks: (businessId: number, kbId: number, docId: number, page: number) => ({
+    pk: biz(businessId),
+    sk: `KBCHUNK#${padId(kbId)}#${padId(docId)}#${String(page).padStart(4, '0')}`,
+  }),
+  knowledgeChunksPrefix: (kbId: number) => `KBCHUNK#${padId(kbId)}#`,
+  knowledgeDocumentChunksPrefix: (kbId: number, docId: number) => `KBCHUNK#${padId(kbId)}#${padId(docId)}#`,
+
   /** Global lookup: SHA-256 of a calendar feed token → its business (the feed URL carries no API key). */
   calendarFeedLookup: (tokenHash: string) => ({ pk: `CALFEED#${tokenHash}`, sk: 'CALFEED' }),
 } as const;

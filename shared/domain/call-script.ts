@@ -32,6 +32,8 @@ export interface CallScriptInput {
  */
 export interface CallBackEnds {
   paymentLinks: boolean;
+  /** Knowledge search: the process can search the assistant's knowledge bases. */
+  knowledge?: boolean;
 }
 
 /** The derived script. */
@@ -80,6 +82,8 @@ export interface OfferedBuiltins {
   /** check_availability, book_appointment, find_appointments, cancel_appointment, reschedule_appointment. */
   booking: boolean;
   emailCaller: boolean;
+  /** search_knowledge: builtin `knowledge` on and the assistant has knowledge bases. */
+  knowledge: boolean;
 }
 
 /** The usable addresses among the profile's `team_emails`. */
@@ -112,6 +116,7 @@ export function offeredBuiltins(
     paymentLinks: config.builtin.payment_links && backEnds.paymentLinks === true,
     booking: config.builtin.booking,
     emailCaller: config.builtin.email_caller,
+    knowledge: config.builtin.knowledge && (config.knowledge_ids ?? []).length > 0 && backEnds.knowledge === true,
   };
 }
 
@@ -155,6 +160,10 @@ function voiceRules(input: CallScriptInput): string {
   if (offered.emailCaller)
     lines.push(
       'To email the caller, ask for their address, spell it back and wait for a yes, then call the email_caller tool; say it was sent only once the tool confirms.',
+    );
+  if (offered.knowledge)
+    lines.push(
+      "For questions about the business, call the search_knowledge tool with the caller's question and answer only from the passages it returns; if they do not answer it, say you don't know rather than guess.",
     );
   if (config.advanced.ai_disclosure) lines.push('If asked, say honestly that you are an AI assistant.');
   return lines.join('\n');

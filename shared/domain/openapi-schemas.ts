@@ -8,6 +8,7 @@ import { bookingRequestSchemas, bookingResponseSchemas } from './openapi-booking
 import { webhookBodySchemas } from './openapi-webhooks';
 import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
 import { toolRequestSchemas, toolResponseSchemas } from './openapi-tools';
+import { knowledgeRequestSchemas, knowledgeResponseSchemas } from './openapi-knowledge';
 import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
 import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
@@ -60,6 +61,7 @@ function requestSchemas(): Record<string, Json> {
       CreateCallBody: call.CreateCallBodySchema,
       ...bookingRequestSchemas(),
       ...toolRequestSchemas(),
+      ...knowledgeRequestSchemas(),
       AssistantConfigInput: cfg.AssistantConfigSchema,
       ModelCfgInput: cfg.ModelCfgSchema,
       ...Object.fromEntries(parts),
@@ -110,6 +112,7 @@ function responseSchemas(): Record<string, Json> {
       CallsPage: call.CallsPageSchema,
       PhoneNumberList: PhoneNumberListSchema,
       ...toolResponseSchemas(),
+      ...knowledgeResponseSchemas(),
       Usage: UsageSchema,
       Message: MessageSchema,
       MessagesPage: MessagesPageSchema,

@@ -34,6 +34,8 @@ export interface GuardedResponse {
   /** The body decoded as UTF-8, cut at `maxBodyBytes`. */
   bodyText: string;
   bodyTruncated: boolean;
+  /** The same body as bytes (a PDF is not UTF-8). */
+  bodyBytes?: Buffer;
   latencyMs: number;
 }
 
@@ -67,11 +69,14 @@ export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, str
   return flat;
 }
 
-function readCapped(response: IncomingMessage, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+function readCapped(response: IncomingMessage, maxBytes: number): Promise<{ text: string; bytes: Buffer; truncated: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (truncated: boolean) => resolve({ text: Buffer.concat(chunks).toString('utf8'), truncated });
+    const finish = (truncated: boolean) => {
+      const bytes = Buffer.concat(chunks);
+      resolve({ text: bytes.toString('utf8'), bytes, truncated });
+    };
     response.on('data', (chunk: Buffer) => {
       const room = maxBytes - size;
       chunks.push(chunk.subarray(0, Math.max(room, 0)));
@@ -139,8 +144,8 @@ async function requestPinned(target: CheckedTarget, init: GuardedRequestInit, si
     { method: init.method ?? 'GET', headers: init.headers ?? {}, ...(init.body !== undefined && { body: init.body }) },
     signal,
   );
-  const { text, truncated } = await readCapped(response, maxBytes);
-  return { status: response.statusCode ?? 0, headers: flattenHeaders(response.headers), text, truncated };
+  const { text, bytes, truncated } = await readCapped(response, maxBytes);
+  return { status: response.statusCode ?? 0, headers: flattenHeaders(response.headers), text, bytes, truncated };
 }
 
 /**
@@ -165,7 +170,14 @@ export async function guardedFetch(url: string, init: GuardedRequestInit, option
     const target = await abortable(resolveAndCheck(url, policy, options.lookup), signal);
     const response = await requestPinned(target, init, signal, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     const latencyMs = Math.round(performance.now() - started);
-    return { status: response.status, headers: response.headers, bodyText: response.text, bodyTruncated: response.truncated, latencyMs };
+    return {
+      status: response.status,
+      headers: response.headers,
+      bodyText: response.text,
+      bodyTruncated: response.truncated,
+      bodyBytes: response.bytes,
+      latencyMs,
+    };
   } catch (error) {
     if (timeout.aborted) throw new RequestTimeoutError(options.timeoutMs);
     throw error;

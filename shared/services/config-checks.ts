@@ -30,10 +30,14 @@ export async function checkConfigReferences(
       if (!existing.has(id)) items.push(valueError([...loc, 'tool_ids', index], `tool ${id} does not exist`, id));
     });
   }
-  // Knowledge bases and workflows are not offered yet, so any id names something that does not exist.
-  (config.knowledge_ids ?? []).forEach((id, index) => {
-    items.push(valueError([...loc, 'knowledge_ids', index], `knowledge base ${id} does not exist`, id));
-  });
+  const knowledgeIds = config.knowledge_ids ?? [];
+  if (knowledgeIds.length > 0) {
+    const existing = await deps.catalog.existingKnowledgeBaseIds(businessId, knowledgeIds);
+    knowledgeIds.forEach((id, index) => {
+      if (!existing.has(id)) items.push(valueError([...loc, 'knowledge_ids', index], `knowledge base ${id} does not exist`, id));
+    });
+  }
+  // Workflows are not offered yet, so any id names something that does not exist.
   if (config.workflow_id !== null) {
     items.push(valueError([...loc, 'workflow_id'], `workflow ${config.workflow_id} does not exist`, config.workflow_id));
   }

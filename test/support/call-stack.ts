@@ -1,3 +1,6 @@
+import { KnowledgeRepository } from '../../shared/db/knowledge-repository';
+import { KnowledgeSearcher } from '../../shared/knowledge/index-cache';
+import { OpenAiEmbedder } from '../../shared/llm/embeddings-client';
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
 import { tableBackedToolPorts, type ToolSenders } from '../../media-service/src/tools/tool-ports';
@@ -169,6 +172,10 @@ export async function startCallStack(options: CallStackOptions = {}) {
     lifecycle,
     toolPorts: options.toolPorts?.(core, log, senders) ?? tableBackedToolPorts(core.db, core.ids, log, senders, options.clock),
     customTools: tableBackedCustomTools(core.db, core.secretBox, true),
+    knowledge: new KnowledgeSearcher(
+      new KnowledgeRepository(core.db),
+      new OpenAiEmbedder({ apiKey: 'sk-sandbox', baseURL: openai.baseUrl }),
+    ),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },

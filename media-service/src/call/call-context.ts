@@ -1,7 +1,8 @@
 import type { CallRecord, StreamRefusal } from '../../../shared/db/call-repository';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
-import { buildCallScript, type CallScript } from '../../../shared/domain/call-script';
+import { buildCallScript, offeredBuiltins, type CallScript } from '../../../shared/domain/call-script';
+import { CallKnowledge } from '../tools/search-knowledge';
 import { offeredTools } from '../tools/registry';
 import { CallAllowance } from '../tools/call-allowance';
 import { ToolRunner } from '../tools/tool-runner';
@@ -27,6 +28,8 @@ export interface CallContext {
   customKeySealed?: string;
   /** The business's sealed payment provider key, opened only by the payment-links adapter. */
   paymentKeySealed?: string;
+  /** search_knowledge and its speculative retrieval, when offered. */
+  knowledge?: CallKnowledge;
 }
 
 /** Why a stream gets no conversation. */
@@ -65,7 +68,10 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   ]);
   const profile = business.profile ?? null;
   const paymentKeySealed = business.payment_key_sealed;
-  const backEnds = { paymentLinks: deps.toolPorts.payments?.accepts({ businessId, keySealed: paymentKeySealed }) ?? false };
+  const backEnds = {
+    paymentLinks: deps.toolPorts.payments?.accepts({ businessId, keySealed: paymentKeySealed }) ?? false,
+    knowledge: deps.knowledge !== undefined,
+  };
   const now = deps.wallClock?.() ?? new Date();
   const script = buildCallScript({
     config,
@@ -78,14 +84,20 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   });
   const transferNumber = profile?.transfer_number ?? '';
   const offered = offeredTools(config, profile, backEnds);
+  const knowledge =
+    deps.knowledge && offeredBuiltins(config, profile, backEnds).knowledge
+      ? new CallKnowledge(deps.knowledge, businessId, config.knowledge_ids ?? [], deps.log.child({ call_id: call.id }))
+      : undefined;
+  const knowledgeTools = knowledge ? [knowledge.tool] : [];
   return {
     call,
     config,
     script,
     transferNumber,
     partyNumber,
-    tools: [...offered.definitions, ...custom.map((tool) => tool.definition)],
-    actionTools: [...offered.actions, ...custom],
+    tools: [...offered.definitions, ...knowledgeTools.map((tool) => tool.definition), ...custom.map((tool) => tool.definition)],
+    actionTools: [...offered.actions, ...knowledgeTools, ...custom],
+    ...(knowledge && { knowledge }),
     profile,
     ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
     ...(paymentKeySealed && { paymentKeySealed }),

@@ -101,6 +101,8 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     }
     if (event.type === 'error') return session.carrierEnded ? undefined : this.policy.fail(event.error, { voiceLost: false });
     if (event.type === 'update' || event.type === 'eager_end_of_turn') this.#caller.heard(event.transcript);
+    // Knowledge search starts on the (eager) end of the caller's turn, before the model asks for it.
+    if (event.type === 'eager_end_of_turn' || event.type === 'end_of_turn') this.#d.context.knowledge?.speculate(event.transcript);
     if (this.policy.pendingReason && !this.policy.voicemail.active && !this.#caller.gone) return;
     switch (event.type) {
       case 'start_of_turn':

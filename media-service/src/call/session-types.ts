@@ -21,6 +21,7 @@ import type { Logger } from '../../../shared/log';
 import type { ToolRunner } from '../tools/tool-runner';
 import type { ToolPorts } from '../tools/tool-types';
 import type { CustomToolBackend } from '../tools/custom-tools';
+import type { KnowledgeBackend } from '../tools/search-knowledge';
 import type { NoticeOutcome } from './notice';
 
 /** The `start` event of a media stream. */
@@ -82,6 +83,8 @@ export interface CallSessionDeps {
   toolPorts: ToolPorts;
   /** The business's custom tools (`tool_ids`); absent, calls offer the built-ins only. */
   customTools?: CustomToolBackend;
+  /** Knowledge-base search (`knowledge_ids`), shared by the process's calls; absent, search_knowledge is never offered. */
+  knowledge?: KnowledgeBackend;
   /** Where recordings go; undefined disables recording (e.g. a stage without a bucket). */
   recordings?: RecordingStore;
   /** Summaries of this caller's earlier calls, rendered for the prompt ('' for none). */

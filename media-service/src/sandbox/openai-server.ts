@@ -7,6 +7,7 @@ import { SandboxLlmScript } from './sandbox-llm-script';
 import { RealtimeSandbox, type RealtimeTuning } from './openai-realtime-server';
 import type { TranscriptBoard } from './transcript-board';
 import { listenSandbox } from './listen';
+import { handleEmbeddings } from './sandbox-embeddings';
 
 /**
  * The sandbox OpenAI: `POST /v1/chat/completions` on loopback, streamed as SSE (`data: {chunk}`
@@ -68,6 +69,8 @@ export interface ReceivedLlmRequest {
 export class OpenAiSandboxServer {
   /** Every request received, in arrival order. */
   readonly requests: ReceivedLlmRequest[] = [];
+  /** `/v1/embeddings` requests served (kept apart from `requests`, which are chat completions). */
+  embeddingRequests = 0;
   readonly script: SandboxLlmScript;
   /** The WebSocket `/v1/realtime` endpoint (live mode), on the same port. */
   readonly realtime: RealtimeSandbox;
@@ -128,6 +131,10 @@ export class OpenAiSandboxServer {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const text = await readBody(req);
+    if (req.method === 'POST' && new URL(req.url ?? '/', 'http://sandbox').pathname === '/v1/embeddings') {
+      this.embeddingRequests++;
+      return handleEmbeddings(req, res, text, this.#options.apiKey);
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);

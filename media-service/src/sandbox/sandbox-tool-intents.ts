@@ -3,6 +3,7 @@ import { BOOKING_INTENTS } from './sandbox-booking-intents';
 import type { SandboxLlmReply } from './sandbox-llm-script';
 import { customToolReply, speakCustomResult } from './sandbox-custom-tools';
 import { todayFromPrompt } from './spoken-dates';
+import { KNOWLEDGE_INTENT } from './sandbox-knowledge-intent';
 
 /**
  * How the sandbox model uses the platform's built-in tools, so a sandbox call exercises them from
@@ -184,8 +185,16 @@ export function toolIntentReply(request: ChatRequest, said: string): SandboxLlmR
     if (!offers(request, decided.tool ?? intent.tool)) continue;
     return { text: decided.saying, toolCalls: [{ name: decided.tool ?? intent.tool, arguments: JSON.stringify(decided.args) }] };
   }
-  // A business's own tools, when no built-in is asked for (sandbox-custom-tools.ts has the rule).
-  return customToolReply(request, said, words.callerWords);
+  // A business's own tools, when no built-in is asked for (sandbox-custom-tools.ts has the rule);
+  // then a question for the business's documents (sandbox-knowledge-intent.ts).
+  return customToolReply(request, said, words.callerWords) ?? knowledgeReply(request, words);
+}
+
+function knowledgeReply(request: ChatRequest, words: IntentWords): SandboxLlmReply | undefined {
+  if (!KNOWLEDGE_INTENT.asks.test(words.said) || !offers(request, KNOWLEDGE_INTENT.tool)) return undefined;
+  const decided = KNOWLEDGE_INTENT.call(words);
+  if (decided === undefined || 'ask' in decided) return undefined;
+  return { text: decided.saying, toolCalls: [{ name: KNOWLEDGE_INTENT.tool, arguments: JSON.stringify(decided.args) }] };
 }
 
 /**
@@ -205,7 +214,7 @@ export function toolResultReply(request: ChatRequest): SandboxLlmReply {
     const first = output.error.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
     return { text: `I'm sorry, that didn't work: ${first.charAt(0).toLowerCase()}${first.slice(1)}. Could you try again a little later?` };
   }
-  const intent = TOOL_INTENTS.find((candidate) => candidate.tool === asked?.function.name);
+  const intent = [...TOOL_INTENTS, KNOWLEDGE_INTENT].find((candidate) => candidate.tool === asked?.function.name);
   if (!intent) return { text: speakCustomResult(output) };
   const lastWords = [...request.messages].reverse().find((m) => m.role === 'user');
   const spoken = intent.speak(output, intentWords(request, lastWords ? messageText(lastWords).trim() : ''));

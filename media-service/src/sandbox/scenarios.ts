@@ -281,19 +281,10 @@ export const CANCEL = scenario(
  * `lookup_order`, or any tool whose description shares three words with the request, per
  * sandbox-custom-tools.ts), hears the answer read back, then says goodbye.
  */
-export const TOOL = scenario(
+export const TOOL = askAndHear(
   'tool',
-  [
-    // 1.5 s of quiet: an assistant with the AI disclosure or recording notice says it before the greeting.
-    step.waitForAssistant({ quietMs: 1500, timeoutMs: 10_000 }),
-    step.say("Hi, this is Jordan Lee. Please lookup order AB1234 for me: what's the status and delivery date?"),
-    // "Let me check that for you.", the tool runs (a filler if it takes over a second), then its answer.
-    step.waitForAssistant({ quietMs: 2500, timeoutMs: 20_000 }),
-    step.say("No, that's all. Thanks, goodbye!"),
-    step.waitForAssistant({ quietMs: 1000, timeoutMs: 6000 }),
-    step.hangup(),
-  ],
-  { description: 'Asks for the status of order AB1234 (a custom tool such as lookup_order), hears the answer, then says goodbye.' },
+  "Hi, this is Jordan Lee. Please lookup order AB1234 for me: what's the status and delivery date?",
+  'Asks for the status of order AB1234 (a custom tool such as lookup_order), hears the answer, then says goodbye.',
 );
 
 /** Asks for the opening hours by email at sam@example.com (the `email_caller` tool), then says goodbye. */
@@ -303,6 +294,34 @@ export const EMAIL_ME = oneRequest(
   "That's all, thanks. Goodbye!",
   'Asks for the opening hours by email at sam@example.com (email_caller), then says goodbye.',
 );
+
+/**
+ * Asks a question only the business's documents answer (README "Knowledge bases": the assistant
+ * needs `knowledge_ids`), hears the passage read back, then says goodbye.
+ */
+export const ASK = askAndHear(
+  'ask',
+  'Hi, how much does teeth whitening cost?',
+  "Asks how much teeth whitening costs (search_knowledge over the assistant's knowledge bases), hears the answer, then says goodbye.",
+);
+
+/** One request to a tool that looks something up: "Let me check that for you.", the tool, its answer; then goodbye. */
+function askAndHear(name: string, request: string, description: string): Scenario {
+  return scenario(
+    name,
+    [
+      // 1.5 s of quiet: an assistant with the AI disclosure or recording notice says it before the greeting.
+      step.waitForAssistant({ quietMs: 1500, timeoutMs: 10_000 }),
+      step.say(request),
+      // "Let me check that for you.", the tool runs (a filler if it takes over a second), then its answer.
+      step.waitForAssistant({ quietMs: 2500, timeoutMs: 20_000 }),
+      step.say("No, that's all. Thanks, goodbye!"),
+      step.waitForAssistant({ quietMs: 1000, timeoutMs: 6000 }),
+      step.hangup(),
+    ],
+    { description },
+  );
+}
 
 /**
  * The scenarios a developer can pick by name for a sandbox inbound call
@@ -322,6 +341,7 @@ export const SANDBOX_SCENARIOS = {
   cancel: CANCEL,
   tool: TOOL,
   'email-me': EMAIL_ME,
+  ask: ASK,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

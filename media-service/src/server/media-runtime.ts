@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../call/session-defaults';
 import { tableBackedToolPorts } from '../tools/tool-ports';
 import { tableBackedCustomTools } from '../tools/custom-tools';
+import { KnowledgeRepository } from '../../../shared/db/knowledge-repository';
+import { KnowledgeSearcher } from '../../../shared/knowledge/index-cache';
+import { OpenAiEmbedder } from '../../../shared/llm/embeddings-client';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { AssistantRepository } from '../../../shared/db/assistant-repository';
@@ -215,6 +218,11 @@ function sessionDeps(
       }),
     }),
     customTools: tableBackedCustomTools(built.db, options.secretBox, config.ALLOW_PRIVATE_URLS),
+    // One index per knowledge base and version in this process, shared by its calls; queries embedded with the platform key.
+    knowledge: new KnowledgeSearcher(
+      new KnowledgeRepository(built.db),
+      new OpenAiEmbedder({ apiKey: providers.openai.apiKey, ...(providers.openai.baseURL && { baseURL: providers.openai.baseURL }) }),
+    ),
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
     ...tableBackedSessionDeps(built.calls, memory),
     providers: providers.labels,

@@ -41,6 +41,8 @@ describe('the API function', () => {
         Variables: Match.objectEquals({
           TABLE_NAME: 'voice-agent-test',
           OUTBOUND_QUEUE_URL: Match.anyValue(),
+          KNOWLEDGE_QUEUE_URL: Match.anyValue(),
+          KNOWLEDGE_FUNCTION_NAME: Match.anyValue(),
           KMS_KEY_ID: Match.anyValue(),
           RECORDINGS_BUCKET: 'voice-agent-test-recordings-123456789012-eu-west-1',
           REQUIRE_HTTPS_URLS: 'true',

@@ -37,7 +37,7 @@ describe('alarms', () => {
       .filter((name) => name.endsWith('-dlq'));
 
     // Assert
-    expect(dlqNames).toHaveLength(5);
+    expect(dlqNames).toHaveLength(6);
     for (const name of dlqNames) {
       const props = alarm(`${name.replace(/^voice-agent-test-/, '')}-depth`);
       expect(props).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Namespace: 'AWS/SQS', Threshold: 1 });

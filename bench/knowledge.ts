@@ -1,0 +1,145 @@
+/**
+ * Knowledge-base benchmark (`npm run bench:knowledge`; numbers in docs/performance.md):
+ * (1) in-process hybrid search over 5,000 chunks (p50/p95 of `KnowledgeIndex.search`, the query
+ * already embedded: target p95 ≤ 10 ms); (2) memory of one loaded base (heap + vectors) at 5,000
+ * and at 200 chunks; (3) ingestion throughput through the real handler: the sandbox OpenAI's
+ * /v1/embeddings over loopback and DynamoDB Local, text documents of ~20,000 characters;
+ * (4) loading a 5,000-chunk base from DynamoDB into an index.
+ */
+import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server';
+import { sandboxEmbedding } from '../media-service/src/sandbox/sandbox-embeddings';
+import { createDb } from '../shared/db/client';
+import { ensureTable } from '../shared/db/create-table';
+import { KnowledgeRepository } from '../shared/db/knowledge-repository';
+import type { KnowledgeDocument } from '../shared/domain/knowledge';
+import { EMBEDDING_DIMENSIONS } from '../shared/knowledge/embeddings';
+import { KnowledgeSearcher } from '../shared/knowledge/index-cache';
+import { ingestDocument } from '../shared/knowledge/ingest';
+import { KnowledgeIndex, type IndexedChunk } from '../shared/knowledge/search-index';
+import { OpenAiEmbedder } from '../shared/llm/embeddings-client';
+import { createLogger } from '../shared/log';
+import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+
+const pct = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+
+/** A deterministic pseudo-random source (mulberry32), so every run searches the same corpus. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rand = random(7);
+const VOCABULARY = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}${'aeiou'[i % 5]}${'nrst'[i % 4]}`);
+const word = () => VOCABULARY[Math.floor(rand() ** 2 * VOCABULARY.length)]!;
+const sentence = () => `${Array.from({ length: 8 + Math.floor(rand() * 10) }, word).join(' ')}.`;
+const paragraph = (sentences: number) => Array.from({ length: sentences }, sentence).join(' ');
+
+function corpus(count: number): { chunks: IndexedChunk[]; vectors: Float32Array } {
+  const chunks: IndexedChunk[] = [];
+  const vectors = new Float32Array(count * EMBEDDING_DIMENSIONS);
+  for (let i = 0; i < count; i++) {
+    const chunk = {
+      document_id: 1 + Math.floor(i / 50),
+      document_name: `Doc ${Math.floor(i / 50)}`,
+      heading: `Section ${i % 50}`,
+      text: paragraph(6),
+    };
+    chunks.push(chunk);
+    vectors.set(sandboxEmbedding(`${chunk.heading}\n${chunk.text}`, EMBEDDING_DIMENSIONS), i * EMBEDDING_DIMENSIONS);
+  }
+  return { chunks, vectors };
+}
+
+function heapMiB(): number {
+  globalThis.gc?.();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+async function main(): Promise<void> {
+  console.log('Knowledge bases benchmark');
+  // (1) + (2): search and memory in process.
+  for (const size of [200, 5000]) {
+    const { chunks, vectors } = corpus(size);
+    const before = heapMiB();
+    const index = new KnowledgeIndex(chunks, vectors, EMBEDDING_DIMENSIONS);
+    const after = heapMiB();
+    const queries = Array.from({ length: 400 }, () => Array.from({ length: 6 }, word).join(' '));
+    const embedded = queries.map((query) => sandboxEmbedding(query, EMBEDDING_DIMENSIONS));
+    for (let i = 0; i < 50; i++) index.search(queries[i]!, embedded[i]!, 3); // warm-up
+    const times: number[] = [];
+    queries.forEach((query, i) => {
+      const started = performance.now();
+      index.search(query, embedded[i]!, 3);
+      times.push(performance.now() - started);
+    });
+    console.log(
+      `  search over ${size} chunks: p50 ${pct(times, 50).toFixed(2)} ms  p95 ${pct(times, 95).toFixed(2)} ms  max ${Math.max(...times).toFixed(2)} ms`,
+    );
+    console.log(
+      `  memory of a ${size}-chunk base: ${(after - before).toFixed(1)} MiB heap (keyword index, texts) + ${(vectors.byteLength / 1024 / 1024).toFixed(1)} MiB vectors`,
+    );
+  }
+  // (3) + (4): ingestion and loading against the real stand-ins.
+  const dynamo = await startDynamoDbLocal();
+  const openai = await OpenAiSandboxServer.start();
+  try {
+    const db = createDb({ tableName: `bench-knowledge-${Date.now()}`, region: 'local', endpoint: dynamo.endpoint });
+    await ensureTable(db);
+    const repo = new KnowledgeRepository(db);
+    const embedder = new OpenAiEmbedder({ apiKey: 'sk-bench', baseURL: openai.baseUrl });
+    const log = createLogger({ service: 'bench', env: { LOG_LEVEL: 'WARN' } });
+    const deps = { knowledge: repo, embedder, urlPolicy: { allowPrivate: true, requireHttps: false }, now: () => new Date(), log };
+    const now = new Date().toISOString();
+    await repo.insertBase(1, { id: 1, name: 'Bench', description: '', created_at: now, updated_at: now, version: 0 });
+    const docs = 40;
+    let characters = 0;
+    const started = performance.now();
+    for (let d = 1; d <= docs; d++) {
+      const text = Array.from({ length: 24 }, (_, s) => `## Part ${s}\n\n${paragraph(5)}\n\n${paragraph(4)}`).join('\n\n');
+      characters += text.length;
+      const doc: KnowledgeDocument = {
+        id: 100 + d,
+        knowledge_base_id: 1,
+        name: `Doc ${d}`,
+        source: 'text',
+        url: null,
+        status: 'processing',
+        failure_reason: null,
+        chunk_count: 0,
+        characters: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      await repo.insertDocument(1, doc, text);
+      await ingestDocument(JSON.stringify({ business_id: 1, knowledge_base_id: 1, document_id: doc.id }), deps);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const chunks = (await repo.listDocuments(1, 1)).reduce((sum, doc) => sum + doc.chunk_count, 0);
+    console.log(
+      `  ingestion (one at a time; sandbox embeddings, DynamoDB Local): ${docs} documents, ${(characters / 1000).toFixed(0)} k characters, ${chunks} chunks in ${seconds.toFixed(1)} s = ${(docs / seconds).toFixed(1)} documents/s, ${(chunks / seconds).toFixed(0)} chunks/s`,
+    );
+    const searcher = new KnowledgeSearcher(repo, embedder);
+    const loadStarted = performance.now();
+    const index = await searcher.index(1, 1, docs);
+    console.log(
+      `  loading that base (${index.size} chunks) from DynamoDB Local into an index: ${(performance.now() - loadStarted).toFixed(0)} ms`,
+    );
+    const again = performance.now();
+    await searcher.index(1, 1, docs);
+    console.log(`  the same base again (cached per version): ${(performance.now() - again).toFixed(2)} ms`);
+  } finally {
+    await openai.close();
+    await dynamo.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { NodeFunction } from './node-function';
+import { QueueWithDlq } from './queue-with-dlq';
+
+/** One document's ingestion at most: a 15 s fetch, PDF parsing, embeddings for up to 2,000 chunks, DynamoDB writes. */
+export const KNOWLEDGE_INGEST_TIMEOUT_S = 300;
+/** Documents per invocation: small, so one slow document delays few others. */
+const BATCH_SIZE = 2;
+
+/** Props of {@link KnowledgeIngest}. */
+export interface KnowledgeIngestProps {
+  readonly queueName: string;
+  readonly tableName: string;
+  readonly openAiSecret: ISecret;
+  readonly logRetention: RetentionDays;
+  readonly removalPolicy: RemovalPolicy;
+}
+
+/**
+ * Knowledge-base ingestion off the request path (docs/design.md §7): the API sends one message
+ * per document to the queue; this function (functions/knowledge-ingest) fetches, chunks, embeds
+ * and stores it. Partial batch failures are retried, then dead-lettered after 5 receives.
+ */
+export class KnowledgeIngest extends Construct {
+  readonly queue: QueueWithDlq;
+  readonly fn: NodeFunction;
+
+  constructor(scope: Construct, id: string, props: KnowledgeIngestProps) {
+    super(scope, id);
+    this.queue = new QueueWithDlq(this, 'Queue', {
+      queueName: props.queueName,
+      // AWS's advice for Lambda consumers: at least six times the function's timeout.
+      visibilityTimeout: Duration.seconds(6 * KNOWLEDGE_INGEST_TIMEOUT_S),
+      removalPolicy: props.removalPolicy,
+    });
+    this.fn = new NodeFunction(this, 'Function', {
+      entry: 'functions/knowledge-ingest/index.ts',
+      description: 'Ingests knowledge-base documents: fetch (SSRF-guarded), extract, chunk, embed, store.',
+      serviceName: 'knowledge-ingest',
+      timeout: Duration.seconds(KNOWLEDGE_INGEST_TIMEOUT_S),
+      memorySize: 1024,
+      logRetention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    })
+      .bindTable(props.tableName, 'read-write')
+      .bindQueue('KNOWLEDGE_QUEUE_URL', this.queue.queue, 'consume')
+      .bindSecret('OPENAI_SECRET_ARN', props.openAiSecret);
+    this.fn.fn.addEnvironment('REQUIRE_HTTPS_URLS', 'true');
+    this.fn.fn.addEnvironment('ALLOW_PRIVATE_URLS', 'false');
+    this.fn.fn.addEventSource(
+      new SqsEventSource(this.queue.queue, { batchSize: BATCH_SIZE, reportBatchItemFailures: true, maxConcurrency: 5 }),
+    );
+  }
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+
+/** Default vector sizes by model (the `dimensions` request field shortens them). */
+const MODEL_DIMENSIONS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
+const MAX_INPUTS = 2048;
+const MAX_INPUT_CHARS = 32_000;
+
+/** Lower-case words (letters/digits), with a crude plural/verb suffix cut so "hours" and "hour" meet. */
+function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((word) =>
+    word.length > 4 ? word.replace(/(ing|ies|es|ed|s)$/u, '') : word,
+  );
+}
+
+function bucket(feature: string, dimensions: number): { index: number; sign: number } {
+  const digest = createHash('sha1').update(feature).digest();
+  return { index: digest.readUInt32LE(0) % dimensions, sign: (digest[4]! & 1) === 0 ? 1 : -1 };
+}
+
+/**
+ * A deterministic stand-in embedding: hashed word and character-trigram features, L2-normalised,
+ * so texts that share words (or word stems) are close and unrelated texts are near orthogonal.
+ */
+export function sandboxEmbedding(text: string, dimensions: number): Float32Array {
+  const vector = new Float32Array(dimensions);
+  for (const word of words(text)) {
+    const whole = bucket(`w:${word}`, dimensions);
+    vector[whole.index]! += 2 * whole.sign;
+    const padded = `^${word}$`;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      const gram = bucket(`g:${padded.slice(i, i + 3)}`, dimensions);
+      vector[gram.index]! += 0.5 * gram.sign;
+    }
+  }
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < dimensions; i++) vector[i]! /= norm;
+  return vector;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': `req_${randomUUID()}` };
+  if (status >= 400 && status < 500) headers['x-should-retry'] = 'false';
+  res.writeHead(status, headers).end(JSON.stringify(body));
+}
+
+function fail(res: ServerResponse, status: number, message: string, param: string | null = null): void {
+  sendJson(res, status, { error: { message, type: 'invalid_request_error', param, code: null } });
+}
+
+/**
+ * `POST /v1/embeddings` of the sandbox OpenAI (docs/protocols.md): string or string[] input,
+ * `dimensions`, and both encodings (base64 little-endian float32, the SDK's default, or float).
+ */
+export function handleEmbeddings(req: IncomingMessage, res: ServerResponse, text: string, apiKey: string | undefined): void {
+  const key = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (!key || (apiKey !== undefined && key !== apiKey)) return fail(res, 401, 'Incorrect API key provided.');
+  let body: { input?: unknown; model?: unknown; dimensions?: unknown; encoding_format?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return fail(res, 400, 'We could not parse the JSON body of your request.');
+  }
+  if (typeof body !== 'object' || body === null) return fail(res, 400, 'The body must be a JSON object.');
+  const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+  if (!Array.isArray(inputs) || inputs.length === 0 || inputs.length > MAX_INPUTS)
+    return fail(res, 400, `'input' must be a string or 1-${MAX_INPUTS} strings.`, 'input');
+  if (inputs.some((input) => typeof input !== 'string' || input.length === 0 || input.length > MAX_INPUT_CHARS))
+    return fail(res, 400, "'input' items must be non-empty strings within the token limit.", 'input');
+  const model = typeof body.model === 'string' ? body.model : '';
+  if (model === '') return fail(res, 400, "'model' is required.", 'model');
+  const dimensions = body.dimensions ?? MODEL_DIMENSIONS[model] ?? 1536;
+  if (typeof dimensions !== 'number' || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > 3072)
+    return fail(res, 400, "'dimensions' must be a whole number from 1 to 3072.", 'dimensions');
+  const encoding = body.encoding_format ?? 'float';
+  if (encoding !== 'float' && encoding !== 'base64') return fail(res, 400, "'encoding_format' must be float or base64.", 'encoding_format');
+  let tokens = 0;
+  const data = (inputs as string[]).map((input, index) => {
+    tokens += words(input).length;
+    const vector = sandboxEmbedding(input, dimensions);
+    const embedding =
+      encoding === 'base64' ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') : [...vector];
+    return { object: 'embedding', index, embedding };
+  });
+  sendJson(res, 200, { object: 'list', data, model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+}

@@ -1,0 +1,158 @@
+import * as v from 'valibot';
+import { ValidationError } from '../errors';
+import {
+  boundedInput,
+  idField,
+  intField,
+  numberField,
+  parseWith,
+  readOnlyEcho,
+  strictDict,
+  stringField,
+  timestampField,
+} from './validation';
+
+/**
+ * Bounds of knowledge bases (docs/design.md §7). A text document's source is kept in one
+ * DynamoDB item until it is ingested, so its cap (60,000 characters, at most 180 KB of UTF-8)
+ * stays well under the 400 KB item limit and the API's 256 KiB body.
+ */
+export const KNOWLEDGE_LIMITS = {
+  nameChars: 100,
+  descriptionChars: 1000,
+  basesPerBusiness: 50,
+  documentsPerBase: 100,
+  textChars: 60_000,
+  urlChars: 2000,
+  /** A fetched page or PDF: bytes read at most, and the whole fetch's time budget. */
+  fetchBytes: 5 * 1024 * 1024,
+  fetchTimeoutMs: 15_000,
+  /** Text kept from one document after extraction (the rest is cut, the document says so). */
+  extractedChars: 500_000,
+  chunksPerDocument: 2000,
+  queryChars: 500,
+  topK: { default: 3, max: 10 },
+} as const;
+
+export const DOCUMENT_STATUSES = ['processing', 'ready', 'failed'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+const nameField = () => stringField({ min: 1, max: KNOWLEDGE_LIMITS.nameChars });
+const descriptionField = () => stringField({ max: KNOWLEDGE_LIMITS.descriptionChars });
+
+/** A knowledge base: a named set of the business's documents an assistant answers from. */
+export const KnowledgeBaseSchema = strictDict({
+  id: idField(),
+  name: v.string(),
+  description: v.string(),
+  created_at: timestampField(),
+  updated_at: timestampField(),
+});
+export type KnowledgeBase = v.InferOutput<typeof KnowledgeBaseSchema>;
+
+export const KnowledgeBaseListSchema = strictDict({ data: v.array(KnowledgeBaseSchema) });
+export const DeleteKnowledgeResultSchema = strictDict({ id: idField(), deleted: v.literal(true) });
+
+/** A document of a knowledge base, with where its ingestion is. */
+export const KnowledgeDocumentSchema = strictDict({
+  id: idField(),
+  knowledge_base_id: idField(),
+  name: v.string(),
+  source: v.picklist(['text', 'url']),
+  url: v.pipe(v.nullable(v.string()), v.metadata({ description: 'The page or PDF fetched once (source `url`); null for text.' })),
+  status: v.pipe(
+    v.picklist(DOCUMENT_STATUSES),
+    v.metadata({ description: 'processing: queued or being ingested; ready: searchable; failed: see failure_reason.' }),
+  ),
+  failure_reason: v.nullable(v.string()),
+  chunk_count: intField({ ge: 0 }),
+  characters: v.pipe(intField({ ge: 0 }), v.metadata({ description: 'Characters of text extracted (0 until ready).' })),
+  created_at: timestampField(),
+  updated_at: timestampField(),
+});
+export type KnowledgeDocument = v.InferOutput<typeof KnowledgeDocumentSchema>;
+
+export const KnowledgeDocumentListSchema = strictDict({ data: v.array(KnowledgeDocumentSchema) });
+
+/** One passage found, as the assistant would get it. */
+export const KnowledgeHitSchema = strictDict({
+  document_id: idField(),
+  document_name: v.string(),
+  text: v.string(),
+  score: v.pipe(numberField({ ge: 0, le: 1 }), v.metadata({ description: 'Relevance, 0-1 (keyword and vector combined).' })),
+});
+export type KnowledgeHit = v.InferOutput<typeof KnowledgeHitSchema>;
+
+export const KnowledgeSearchResultSchema = strictDict({ data: v.array(KnowledgeHitSchema) });
+
+const echoed = { id: readOnlyEcho(), created_at: readOnlyEcho(), updated_at: readOnlyEcho() };
+
+export const CreateKnowledgeBaseBodySchema = strictDict({
+  ...echoed,
+  name: nameField(),
+  description: v.optional(descriptionField(), ''),
+});
+
+export const UpdateKnowledgeBaseBodySchema = strictDict({
+  ...echoed,
+  name: v.optional(nameField()),
+  description: v.optional(descriptionField()),
+});
+
+/** POST /knowledge-bases/{id}/documents: exactly one of `text` and `url` (checked in `parseCreateDocumentBody`). */
+export const CreateDocumentBodySchema = strictDict({
+  name: nameField(),
+  text: v.optional(
+    v.pipe(
+      stringField({ min: 1, max: KNOWLEDGE_LIMITS.textChars }),
+      v.metadata({ description: `Plain text or Markdown, up to ${KNOWLEDGE_LIMITS.textChars} characters.` }),
+    ),
+  ),
+  url: v.optional(
+    v.pipe(
+      stringField({ min: 1, max: KNOWLEDGE_LIMITS.urlChars }),
+      v.metadata({ description: 'A public web page (HTML) or PDF, fetched once (at most 5 MiB, 15 s).' }),
+    ),
+  ),
+});
+
+export const SearchKnowledgeBodySchema = strictDict({
+  query: stringField({ min: 1, max: KNOWLEDGE_LIMITS.queryChars }),
+  top_k: v.optional(intField({ ge: 1, le: KNOWLEDGE_LIMITS.topK.max }), KNOWLEDGE_LIMITS.topK.default),
+});
+
+export type CreateKnowledgeBaseInput = { name: string; description: string };
+export type UpdateKnowledgeBaseInput = Partial<CreateKnowledgeBaseInput>;
+export type CreateDocumentInput = { name: string; text?: string; url?: string };
+export type SearchKnowledgeInput = v.InferOutput<typeof SearchKnowledgeBodySchema>;
+
+export function parseCreateKnowledgeBaseBody(input: unknown): CreateKnowledgeBaseInput {
+  const { name, description } = parseWith(CreateKnowledgeBaseBodySchema, input, ['body']);
+  return { name, description };
+}
+
+export function parseUpdateKnowledgeBaseBody(input: unknown): UpdateKnowledgeBaseInput {
+  const { name, description } = parseWith(UpdateKnowledgeBaseBodySchema, input, ['body']);
+  return { ...(name !== undefined && { name }), ...(description !== undefined && { description }) };
+}
+
+export function parseCreateDocumentBody(input: unknown): CreateDocumentInput {
+  const { name, text, url } = parseWith(CreateDocumentBodySchema, input, ['body']);
+  if ((text === undefined) === (url === undefined))
+    throw new ValidationError([
+      { loc: ['body'], msg: 'Value error, give exactly one of text and url', type: 'value_error', input: boundedInput(input) },
+    ]);
+  return { name, ...(text !== undefined && { text }), ...(url !== undefined && { url }) };
+}
+
+export function parseSearchKnowledgeBody(input: unknown): SearchKnowledgeInput {
+  return parseWith(SearchKnowledgeBodySchema, input, ['body']);
+}
+
+/** The SQS message that asks the ingestion function to process one document. */
+export const IngestJobSchema = v.strictObject({
+  business_id: idField(),
+  knowledge_base_id: idField(),
+  document_id: idField(),
+});
+export type IngestJob = v.InferOutput<typeof IngestJobSchema>;

@@ -1,0 +1,155 @@
+import type * as v from 'valibot';
+import {
+  CreateDocumentBodySchema,
+  CreateKnowledgeBaseBodySchema,
+  DeleteKnowledgeResultSchema,
+  KNOWLEDGE_LIMITS,
+  KnowledgeBaseListSchema,
+  KnowledgeBaseSchema,
+  KnowledgeDocumentListSchema,
+  KnowledgeDocumentSchema,
+  KnowledgeSearchResultSchema,
+  SearchKnowledgeBodySchema,
+  UpdateKnowledgeBaseBodySchema,
+} from './knowledge';
+import { body, idParam, jsonResponse, op, responses } from './openapi';
+
+type Json = Record<string, unknown>;
+
+/** The OpenAPI entries of knowledge bases (/knowledge-bases); functions only, called while the document is built. */
+
+export const KNOWLEDGE_TAGS: Record<string, string> = {
+  KnowledgeBases:
+    "Knowledge bases: the business's documents (text, Markdown, web pages, PDFs) an assistant answers from during a call " +
+    '(attach them with `config.knowledge_ids`; `builtin.knowledge` offers the `search_knowledge` tool).',
+};
+
+export function knowledgeRequestSchemas(): Record<string, v.GenericSchema> {
+  return {
+    CreateKnowledgeBaseBody: CreateKnowledgeBaseBodySchema,
+    UpdateKnowledgeBaseBody: UpdateKnowledgeBaseBodySchema,
+    CreateDocumentBody: CreateDocumentBodySchema,
+    SearchKnowledgeBody: SearchKnowledgeBodySchema,
+  };
+}
+
+export function knowledgeResponseSchemas(): Record<string, v.GenericSchema> {
+  return {
+    KnowledgeBase: KnowledgeBaseSchema,
+    KnowledgeBaseList: KnowledgeBaseListSchema,
+    KnowledgeDocument: KnowledgeDocumentSchema,
+    KnowledgeDocumentList: KnowledgeDocumentListSchema,
+    KnowledgeSearchResult: KnowledgeSearchResultSchema,
+    DeleteKnowledgeResult: DeleteKnowledgeResultSchema,
+  };
+}
+
+export function knowledgeErrorResponses(): Record<string, Json> {
+  return {
+    KnowledgeBaseInUse: jsonResponse(
+      "Assistants' `knowledge_ids` still name the knowledge base (`knowledge_base_in_use`); the detail lists them.",
+      'ErrorBody',
+    ),
+    SearchUnavailable: jsonResponse('The embeddings service did not answer (`search_unavailable`); retry shortly.', 'ErrorBody'),
+  };
+}
+
+const NOT_FOUND = { '404': 'NotFound' };
+const INVALID = { '422': 'ValidationFailed' };
+const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
+const TAG = 'KnowledgeBases';
+
+export function knowledgePaths(): Json {
+  const kbParam = idParam('knowledge_base_id');
+  const docParam = idParam('document_id');
+  return {
+    '/knowledge-bases': {
+      get: op(
+        'listKnowledgeBases',
+        TAG,
+        "List the business's knowledge bases, newest first.",
+        responses(jsonResponse('The bases.', 'KnowledgeBaseList')),
+      ),
+      post: {
+        ...op(
+          'createKnowledgeBase',
+          TAG,
+          `Create a knowledge base (at most ${KNOWLEDGE_LIMITS.basesPerBusiness} per business).`,
+          responses(jsonResponse('The new base.', 'KnowledgeBase'), BODY_ERRORS),
+        ),
+        requestBody: body('CreateKnowledgeBaseBody'),
+      },
+    },
+    '/knowledge-bases/{knowledge_base_id}': {
+      parameters: [kbParam],
+      get: op(
+        'getKnowledgeBase',
+        TAG,
+        'Get one knowledge base.',
+        responses(jsonResponse('The base.', 'KnowledgeBase'), { ...NOT_FOUND, ...INVALID }),
+      ),
+      patch: {
+        ...op(
+          'updateKnowledgeBase',
+          TAG,
+          'Rename or redescribe a knowledge base.',
+          responses(jsonResponse('The updated base.', 'KnowledgeBase'), { ...NOT_FOUND, ...BODY_ERRORS }),
+        ),
+        requestBody: body('UpdateKnowledgeBaseBody'),
+      },
+      delete: op(
+        'deleteKnowledgeBase',
+        TAG,
+        "Delete a knowledge base with its documents; refused (409 `knowledge_base_in_use`) while an assistant's `knowledge_ids` names it.",
+        responses(jsonResponse('Deleted.', 'DeleteKnowledgeResult'), { ...NOT_FOUND, '409': 'KnowledgeBaseInUse', ...INVALID }),
+      ),
+    },
+    '/knowledge-bases/{knowledge_base_id}/documents': {
+      parameters: [kbParam],
+      get: op(
+        'listKnowledgeDocuments',
+        TAG,
+        'List the documents of a knowledge base, oldest first, with their status.',
+        responses(jsonResponse('The documents.', 'KnowledgeDocumentList'), { ...NOT_FOUND, ...INVALID }),
+      ),
+      post: {
+        ...op(
+          'addKnowledgeDocument',
+          TAG,
+          'Add a document: `text` (plain text or Markdown) or `url` (a public web page or PDF, fetched once). ' +
+            'It is returned `processing`; ingestion runs in the background and ends `ready` or `failed` with a reason. ' +
+            `At most ${KNOWLEDGE_LIMITS.documentsPerBase} documents per base.`,
+          responses(jsonResponse('The document, processing.', 'KnowledgeDocument'), { ...NOT_FOUND, ...BODY_ERRORS }),
+        ),
+        requestBody: body('CreateDocumentBody'),
+      },
+    },
+    '/knowledge-bases/{knowledge_base_id}/documents/{document_id}': {
+      parameters: [kbParam, docParam],
+      get: op(
+        'getKnowledgeDocument',
+        TAG,
+        'Get one document and its ingestion status.',
+        responses(jsonResponse('The document.', 'KnowledgeDocument'), { ...NOT_FOUND, ...INVALID }),
+      ),
+      delete: op(
+        'deleteKnowledgeDocument',
+        TAG,
+        'Delete a document and its passages; calls starting afterwards no longer find them.',
+        responses(jsonResponse('Deleted.', 'DeleteKnowledgeResult'), { ...NOT_FOUND, ...INVALID }),
+      ),
+    },
+    '/knowledge-bases/{knowledge_base_id}/search': {
+      parameters: [kbParam],
+      post: {
+        ...op(
+          'searchKnowledgeBase',
+          TAG,
+          'Search a knowledge base as the assistant would (keyword and vector, combined): the passages found, best first.',
+          responses(jsonResponse('The passages.', 'KnowledgeSearchResult'), { ...NOT_FOUND, ...BODY_ERRORS, '503': 'SearchUnavailable' }),
+        ),
+        requestBody: body('SearchKnowledgeBody'),
+      },
+    },
+  };
+}

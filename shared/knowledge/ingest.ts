@@ -1,0 +1,129 @@
+import * as v from 'valibot';
+import type { KnowledgeRepository } from '../db/knowledge-repository';
+import { IngestJobSchema, KNOWLEDGE_LIMITS, type KnowledgeDocument } from '../domain/knowledge';
+import type { Logger } from '../log';
+import { guardedFetch, RequestTimeoutError } from '../security/guarded-fetch';
+import { BlockedUrlError, type LookupAll } from '../security/ssrf';
+import type { UrlPolicy } from '../services/config-checks';
+import { chunkSearchText, chunkText } from './chunker';
+import type { Embedder } from './embeddings';
+import { documentKind, documentText, UnsupportedDocumentError } from './extract';
+
+/** What the ingestion handler needs (the Lambda and the local stack build the same). */
+export interface IngestDeps {
+  knowledge: KnowledgeRepository;
+  embedder: Embedder;
+  urlPolicy: UrlPolicy;
+  now: () => Date;
+  log: Logger;
+  /** Resolver for the SSRF guard (tests). */
+  lookup?: LookupAll;
+}
+
+/** A reason a document failed that the business can act on (shown as `failure_reason`). */
+class DocumentFailure extends Error {}
+
+/** Fetches a URL document once through the SSRF guard: bounded bytes and time, no redirects. */
+async function fetchDocument(url: string, deps: IngestDeps): Promise<string> {
+  let response;
+  try {
+    response = await guardedFetch(
+      url,
+      {
+        method: 'GET',
+        headers: { accept: 'text/html, application/pdf, text/plain;q=0.9, */*;q=0.1', 'user-agent': 'voice-agent-knowledge/1' },
+      },
+      {
+        allowPrivate: deps.urlPolicy.allowPrivate,
+        requireHttps: deps.urlPolicy.requireHttps,
+        timeoutMs: KNOWLEDGE_LIMITS.fetchTimeoutMs,
+        maxBodyBytes: KNOWLEDGE_LIMITS.fetchBytes + 1,
+        ...(deps.lookup && { lookup: deps.lookup }),
+      },
+    );
+  } catch (error) {
+    if (error instanceof BlockedUrlError) throw new DocumentFailure(`the URL was refused: ${error.message}`);
+    if (error instanceof RequestTimeoutError)
+      throw new DocumentFailure(`the URL did not answer within ${KNOWLEDGE_LIMITS.fetchTimeoutMs / 1000} s`);
+    throw new DocumentFailure(`the URL could not be fetched (${error instanceof Error ? error.message.slice(0, 120) : 'network error'})`);
+  }
+  if (response.status >= 300 && response.status < 400)
+    throw new DocumentFailure(`the URL answered with a redirect (${response.status}); give the final URL`);
+  if (response.status !== 200) throw new DocumentFailure(`the URL answered ${response.status}`);
+  const bytes = response.bodyBytes ?? Buffer.from(response.bodyText, 'utf8');
+  if (response.bodyTruncated || bytes.length > KNOWLEDGE_LIMITS.fetchBytes)
+    throw new DocumentFailure(`the document is larger than ${KNOWLEDGE_LIMITS.fetchBytes / 1024 / 1024} MiB`);
+  try {
+    return await documentText(documentKind(response.headers['content-type'] ?? '', bytes), bytes);
+  } catch (error) {
+    if (error instanceof UnsupportedDocumentError) throw new DocumentFailure(error.message);
+    throw new DocumentFailure(`the document could not be read (${error instanceof Error ? error.message.slice(0, 120) : 'unreadable'})`);
+  }
+}
+
+/**
+ * Ingests one document (the queue's consumer; docs/design.md §7): reads its text (the stored source,
+ * or the URL fetched once), chunks it by structure, embeds the chunks, stores chunks and vectors,
+ * and marks it ready (the base's version grows, so loaded indexes reload) or failed with a reason.
+ * Idempotent: a document no longer `processing` is left alone, so a redelivered message is harmless.
+ * Throws only for our own failures (DynamoDB, the embeddings API), so the queue retries them.
+ */
+export async function ingestDocument(body: string, deps: IngestDeps): Promise<void> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  const job = v.safeParse(IngestJobSchema, parsed);
+  if (!job.success) return deps.log.error('knowledge ingestion: a malformed message was dropped');
+  const { business_id: businessId, knowledge_base_id: kbId, document_id: docId } = job.output;
+  const doc = await deps.knowledge.findDocument(businessId, kbId, docId);
+  if (!doc || doc.status !== 'processing') return;
+  const log = deps.log.child({ business_id: businessId, knowledge_base_id: kbId, document_id: docId });
+  let text: string;
+  try {
+    if (doc.url !== null) text = await fetchDocument(doc.url, deps);
+    else text = (await deps.knowledge.readSource(businessId, kbId, docId)) ?? '';
+  } catch (error) {
+    if (!(error instanceof DocumentFailure)) throw error;
+    log.info(`knowledge ingestion: document failed: ${error.message}`);
+    await finish(businessId, doc, 'failed', error.message, 0, 0, deps);
+    return;
+  }
+  text = text.slice(0, KNOWLEDGE_LIMITS.extractedChars);
+  const chunks = chunkText(text, KNOWLEDGE_LIMITS.chunksPerDocument);
+  if (chunks.length === 0) {
+    await finish(businessId, doc, 'failed', 'the document has no text to search', 0, 0, deps);
+    return;
+  }
+  const started = performance.now();
+  const vectors = await deps.embedder.embed(chunks.map(chunkSearchText));
+  await deps.knowledge.deleteChunks(businessId, kbId, docId);
+  await deps.knowledge.putChunks(businessId, kbId, docId, chunks, vectors, deps.embedder.dimensions);
+  const kept = await finish(businessId, doc, 'ready', null, chunks.length, text.length, deps);
+  if (!kept) await deps.knowledge.deleteChunks(businessId, kbId, docId);
+  log.info('knowledge ingestion: document ready', {
+    chunks: chunks.length,
+    characters: text.length,
+    ms: Math.round(performance.now() - started),
+  });
+}
+
+async function finish(
+  businessId: number,
+  doc: KnowledgeDocument,
+  status: 'ready' | 'failed',
+  reason: string | null,
+  chunkCount: number,
+  characters: number,
+  deps: IngestDeps,
+): Promise<boolean> {
+  return deps.knowledge.finishDocument(businessId, doc, {
+    status,
+    failure_reason: reason,
+    chunk_count: chunkCount,
+    characters,
+    updated_at: deps.now().toISOString(),
+  });
+}

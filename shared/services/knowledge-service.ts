@@ -1,0 +1,203 @@
+import type { AssistantRepository } from '../db/assistant-repository';
+import type { IdAllocator } from '../db/ids';
+import type { KnowledgeBaseRecord, KnowledgeRepository } from '../db/knowledge-repository';
+import {
+  KNOWLEDGE_LIMITS,
+  parseCreateDocumentBody,
+  parseCreateKnowledgeBaseBody,
+  parseSearchKnowledgeBody,
+  parseUpdateKnowledgeBaseBody,
+  type KnowledgeBase,
+  type KnowledgeDocument,
+  type KnowledgeHit,
+} from '../domain/knowledge';
+import { AppError, ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
+import type { IngestQueue } from '../queue/knowledge-ingest';
+import type { KnowledgeSearcher } from '../knowledge/index-cache';
+import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
+import type { UrlPolicy } from './config-checks';
+
+/** What the knowledge-base use cases need; built once per process by the composition root. */
+export interface KnowledgeServiceDeps {
+  knowledge: KnowledgeRepository;
+  assistants: AssistantRepository;
+  ids: Pick<IdAllocator, 'nextId'>;
+  urlPolicy: UrlPolicy;
+  queue: IngestQueue;
+  searcher: KnowledgeSearcher;
+  now: () => Date;
+}
+
+/** A knowledge base still named by assistants' `knowledge_ids`: deleting it is refused (docs/decisions.md). */
+export class KnowledgeBaseInUseError extends ConflictError {
+  constructor(
+    kbId: number,
+    readonly assistantIds: number[],
+  ) {
+    super(
+      'knowledge_base_in_use',
+      `Knowledge base ${kbId} is in the knowledge_ids of assistant${assistantIds.length === 1 ? '' : 's'} ${assistantIds.join(', ')}; ` +
+        'remove it from their config first.',
+    );
+    this.name = 'KnowledgeBaseInUseError';
+  }
+}
+
+function valueError(loc: (string | number)[], message: string, input: unknown): ValidationItem {
+  return { loc, msg: `Value error, ${message}`, type: 'value_error', input };
+}
+
+const toView = (record: KnowledgeBaseRecord): KnowledgeBase => ({
+  id: record.id,
+  name: record.name,
+  description: record.description,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+});
+
+const toDocumentView = (doc: KnowledgeDocument): KnowledgeDocument => ({
+  id: doc.id,
+  knowledge_base_id: doc.knowledge_base_id,
+  name: doc.name,
+  source: doc.source,
+  url: doc.url,
+  status: doc.status,
+  failure_reason: doc.failure_reason,
+  chunk_count: doc.chunk_count,
+  characters: doc.characters,
+  created_at: doc.created_at,
+  updated_at: doc.updated_at,
+});
+
+/**
+ * Knowledge bases (docs/design.md §7): the API's /knowledge-bases routes. Documents are stored as
+ * `processing` and handed to the ingestion queue; search goes through the process's shared
+ * {@link KnowledgeSearcher}, the same one the call engine uses.
+ */
+export class KnowledgeService {
+  constructor(private readonly deps: KnowledgeServiceDeps) {}
+
+  /** Every base of the business, newest first (at most `KNOWLEDGE_LIMITS.basesPerBusiness`). */
+  async list(businessId: number): Promise<{ data: KnowledgeBase[] }> {
+    const bases = await this.deps.knowledge.listBases(businessId);
+    return { data: bases.map(toView).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id) };
+  }
+
+  async get(businessId: number, kbId: number): Promise<KnowledgeBase> {
+    return toView(await this.find(businessId, kbId));
+  }
+
+  async create(businessId: number, body: unknown): Promise<KnowledgeBase> {
+    const input = parseCreateKnowledgeBaseBody(body);
+    if ((await this.deps.knowledge.listBases(businessId)).length >= KNOWLEDGE_LIMITS.basesPerBusiness)
+      throw new ValidationError([
+        valueError(['body'], `a business has at most ${KNOWLEDGE_LIMITS.basesPerBusiness} knowledge bases`, undefined),
+      ]);
+    const now = this.deps.now().toISOString();
+    const record: KnowledgeBaseRecord = { id: await this.deps.ids.nextId(), ...input, created_at: now, updated_at: now, version: 0 };
+    await this.deps.knowledge.insertBase(businessId, record);
+    return toView(record);
+  }
+
+  async update(businessId: number, kbId: number, body: unknown): Promise<KnowledgeBase> {
+    const patch = parseUpdateKnowledgeBaseBody(body);
+    const current = await this.find(businessId, kbId);
+    const next = { ...toView(current), ...patch, updated_at: this.later(current.updated_at) };
+    if (!(await this.deps.knowledge.updateBase(businessId, kbId, next))) throw new NotFoundError(`Knowledge base ${kbId} not found.`);
+    return next;
+  }
+
+  /** Deletes a base no assistant names, with its documents and chunks; one still named is refused (409). */
+  async delete(businessId: number, kbId: number): Promise<{ id: number; deleted: true }> {
+    await this.find(businessId, kbId);
+    const users = (await this.deps.assistants.listAssistants(businessId))
+      .filter((assistant) => (assistant.config.knowledge_ids ?? []).includes(kbId))
+      .map((assistant) => assistant.id)
+      .sort((a, b) => a - b);
+    if (users.length > 0) throw new KnowledgeBaseInUseError(kbId, users);
+    await this.deps.knowledge.deleteBase(businessId, kbId);
+    return { id: kbId, deleted: true };
+  }
+
+  async listDocuments(businessId: number, kbId: number): Promise<{ data: KnowledgeDocument[] }> {
+    await this.find(businessId, kbId);
+    return { data: (await this.deps.knowledge.listDocuments(businessId, kbId)).map(toDocumentView) };
+  }
+
+  async getDocument(businessId: number, kbId: number, docId: number): Promise<KnowledgeDocument> {
+    return toDocumentView(await this.findDocument(businessId, kbId, docId));
+  }
+
+  /** Stores a document as `processing` and queues its ingestion; the response does not wait for it. */
+  async addDocument(businessId: number, kbId: number, body: unknown): Promise<KnowledgeDocument> {
+    const input = parseCreateDocumentBody(body);
+    if (input.url !== undefined) {
+      const checked = checkUrlSyntax(input.url, this.deps.urlPolicy);
+      if (!checked.ok) throw new ValidationError([urlValidationItem(['body', 'url'], checked.reason, input.url)]);
+    }
+    await this.find(businessId, kbId);
+    if ((await this.deps.knowledge.listDocuments(businessId, kbId)).length >= KNOWLEDGE_LIMITS.documentsPerBase)
+      throw new ValidationError([
+        valueError(['body'], `a knowledge base has at most ${KNOWLEDGE_LIMITS.documentsPerBase} documents`, undefined),
+      ]);
+    const now = this.deps.now().toISOString();
+    const doc: KnowledgeDocument = {
+      id: await this.deps.ids.nextId(),
+      knowledge_base_id: kbId,
+      name: input.name,
+      source: input.url !== undefined ? 'url' : 'text',
+      url: input.url ?? null,
+      status: 'processing',
+      failure_reason: null,
+      chunk_count: 0,
+      characters: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    if (!(await this.deps.knowledge.insertDocument(businessId, doc, input.text)))
+      throw new NotFoundError(`Knowledge base ${kbId} not found.`);
+    await this.deps.queue.enqueue({ business_id: businessId, knowledge_base_id: kbId, document_id: doc.id });
+    return doc;
+  }
+
+  async deleteDocument(businessId: number, kbId: number, docId: number): Promise<{ id: number; deleted: true }> {
+    await this.findDocument(businessId, kbId, docId);
+    await this.deps.knowledge.deleteDocument(businessId, kbId, docId);
+    return { id: docId, deleted: true };
+  }
+
+  /** The passages the assistant would get for this query, best first. */
+  async search(businessId: number, kbId: number, body: unknown): Promise<{ data: KnowledgeHit[] }> {
+    const input = parseSearchKnowledgeBody(body);
+    await this.find(businessId, kbId);
+    try {
+      return { data: await this.deps.searcher.search(businessId, [kbId], input.query, input.top_k) };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError(
+        'search_unavailable',
+        503,
+        'Search is unavailable right now (the embeddings service did not answer); retry shortly.',
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  private async find(businessId: number, kbId: number): Promise<KnowledgeBaseRecord> {
+    const base = await this.deps.knowledge.findBase(businessId, kbId);
+    if (!base) throw new NotFoundError(`Knowledge base ${kbId} not found.`);
+    return base;
+  }
+
+  private async findDocument(businessId: number, kbId: number, docId: number): Promise<KnowledgeDocument> {
+    const doc = await this.deps.knowledge.findDocument(businessId, kbId, docId);
+    if (!doc) throw new NotFoundError(`Document ${docId} not found.`);
+    return doc;
+  }
+
+  private later(previous: string): string {
+    return new Date(Math.max(this.deps.now().getTime(), Date.parse(previous) + 1)).toISOString();
+  }
+}
