@@ -1,5 +1,5 @@
 import type { SandboxLlmReply } from './sandbox-llm-script';
-import { callerName, type IntentWords, type ToolIntent } from './sandbox-tool-intents';
+import { callerName, EMAIL, type IntentWords, type ToolIntent } from './sandbox-tool-intents';
 import { sayDate, sayList, sayTime, spokenDate, spokenTime } from './spoken-dates';
 
 /**
@@ -25,6 +25,22 @@ function serviceIn(said: string): string | undefined {
 
 /** A sentence from the booking service as the end of one of ours: "that time has just been taken". */
 const plain = (detail: unknown) => String(detail).charAt(0).toLowerCase() + String(detail).slice(1).replace(/\.$/, '');
+
+/**
+ * What the caller hears of a change's confirmation (the tool's `confirmation`): what was texted or
+ * emailed, or honestly that it could not be; nothing when nothing was to be sent.
+ */
+export function saidConfirmation(output: Record<string, unknown>): string {
+  const confirmation = (output.confirmation ?? {}) as { sms?: string; email?: string };
+  const sent = [
+    confirmation.sms === 'sent' ? 'texted you a confirmation' : '',
+    confirmation.email === 'sent' ? 'emailed you a calendar invitation' : '',
+  ].filter(Boolean);
+  const failed = [confirmation.sms === 'failed' ? 'text' : '', confirmation.email === 'failed' ? 'email' : ''].filter(Boolean);
+  const words = sent.length > 0 ? [`I've ${sent.join(' and ')}.`] : [];
+  if (failed.length > 0) words.push(`I couldn't send you the confirmation ${failed.join(' or ')}, but it's all done on our side.`);
+  return words.map((sentence) => `${sentence} `).join('');
+}
 
 /** "Friday, November 27 at 10:00 AM" for a tool's `{date, time}`. */
 const when = (output: Record<string, unknown>) => `${sayDate(String(output.date))} at ${sayTime(String(output.time))}`;
@@ -73,11 +89,15 @@ export const BOOK_APPOINTMENT_INTENT: ToolIntent = {
     const name = callerName(callerWords);
     if (!name) return { ask: 'I can book that for you. May I have your full name for the booking?' };
     const service = serviceIn(said);
-    return { saying: 'Let me book that for you.', args: { start: `${date}T${time}`, name, ...(service && { service }) } };
+    const email = EMAIL.exec(said)?.[1] ?? EMAIL.exec(callerWords)?.[1];
+    return {
+      saying: 'Let me book that for you.',
+      args: { start: `${date}T${time}`, name, ...(service && { service }), ...(email && { email }) },
+    };
   },
   speak(output) {
     if (output.booked === true)
-      return `You're booked: ${output.service} on ${when(output)}, under the name ${output.name}. ${ANYTHING_ELSE}`;
+      return `You're booked: ${output.service} on ${when(output)}, under the name ${output.name}. ${saidConfirmation(output)}${ANYTHING_ELSE}`;
     const other = output.other_free_times as string[] | undefined;
     const offer = other?.length ? `On that day I still have ${times(other, 3)} free. Would one of those work?` : 'Would another day work?';
     return `I'm sorry, I couldn't book that: ${plain(output.detail)}. ${offer}`;
@@ -127,7 +147,7 @@ export const CANCEL_APPOINTMENT_INTENT: ToolIntent = {
   call: () => ({ saying: 'Let me look up your appointment.', tool: 'find_appointments', args: {} }),
   speak: (output) =>
     output.cancelled === true
-      ? `Your ${output.service} on ${when(output)} is cancelled. ${ANYTHING_ELSE}`
+      ? `Your ${output.service} on ${when(output)} is cancelled. ${saidConfirmation(output)}${ANYTHING_ELSE}`
       : `I'm sorry, I couldn't cancel it: ${plain(output.detail)}. ${ANYTHING_ELSE}`,
 };
 
@@ -138,7 +158,7 @@ export const RESCHEDULE_APPOINTMENT_INTENT: ToolIntent = {
   call: () => ({ saying: 'Let me look up your appointment.', tool: 'find_appointments', args: {} }),
   speak: (output) =>
     output.moved === true
-      ? `Done: your ${output.service} is now on ${when(output)}. ${ANYTHING_ELSE}`
+      ? `Done: your ${output.service} is now on ${when(output)}. ${saidConfirmation(output)}${ANYTHING_ELSE}`
       : `I'm sorry, I couldn't move it: ${plain(output.detail)}. It stays where it was. Would another time work?`,
 };
 
