@@ -1,30 +1,20 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import type { BookingRecord } from '../../../shared/db/booking-repository';
+import { bookingRecord } from '../../support/booking-record';
 import { bookingInvitation, bookingsCalendar, bookingUid } from '../../../shared/services/bookings-calendar';
 
 const NOW = new Date('2026-11-26T14:05:00Z');
 
-/** Friday 27 November 2026, 10:00–10:30 in New York (15:00Z), booked on the 26th. */
-const booking = (changes: Partial<BookingRecord> = {}): BookingRecord => ({
-  id: 4711,
-  call_id: 9,
-  assistant_id: 3,
-  service: 'Cleaning',
-  start_ms: Date.parse('2026-11-27T15:00:00Z'),
-  end_ms: Date.parse('2026-11-27T15:30:00Z'),
-  blocked_until_ms: Date.parse('2026-11-27T15:30:00Z'),
-  timezone: 'America/New_York',
-  name: 'Ana García',
-  phone: '+14155550100',
-  email: 'ana@example.org',
-  notes: 'First visit; bring the x-rays, please, and the old referral letter from the previous dentist.',
-  status: 'confirmed',
-  created_at: '2026-11-26T14:00:00.000Z',
-  updated_at: '2026-11-26T14:00:00.000Z',
-  sequence: 0,
-  ...changes,
-});
+/** Booking 4711 (Friday 27 November, 10:00 in New York, 15:00Z) with an address and long notes. */
+const booking = (changes: Partial<BookingRecord> = {}): BookingRecord =>
+  bookingRecord({
+    id: 4711,
+    name: 'Ana García',
+    email: 'ana@example.org',
+    notes: 'First visit; bring the x-rays, please, and the old referral letter from the previous dentist.',
+    ...changes,
+  });
 
 const INFO = { businessName: 'Bright Dental', uidDomain: 'bookings.example.test', organizerEmail: 'desk@bright.test', now: NOW };
 
