@@ -1,9 +1,11 @@
 import { DateTime } from 'luxon';
+import type { BookingRecord } from '../../../shared/db/booking-repository';
 import type { Booking } from '../../../shared/domain/booking';
 import { businessName } from '../../../shared/domain/business-profile';
 import { isEmailAddress } from '../../../shared/domain/caller-contact';
 import { teamEmails } from '../../../shared/domain/call-script';
 import { bookingInvitation, DEFAULT_UID_DOMAIN } from '../../../shared/services/bookings-calendar';
+import type { OutgoingEmail } from '../ports/email-sender';
 import { bookingView } from './booking-view';
 import { withAllowance } from './call-allowance';
 import { textCaller } from './send-sms';
@@ -66,44 +68,52 @@ async function textConfirmation(context: ToolContext, booking: Booking, change: 
   );
 }
 
+/** The caller's confirmation email for `record` (the stored booking, with its current SEQUENCE), the .ics attached. */
+function confirmationEmail(
+  context: ToolContext,
+  booking: Booking & { email: string },
+  record: BookingRecord,
+  change: BookingChange,
+): OutgoingEmail {
+  const name = businessName(context.profile);
+  const replyTo = teamEmails(context.profile)[0];
+  const cancel = change === 'cancelled';
+  const ics = bookingInvitation(record, {
+    businessName: name,
+    uidDomain: DEFAULT_UID_DOMAIN,
+    method: cancel ? 'cancel' : 'request',
+    organizerEmail: replyTo ?? `bookings@${DEFAULT_UID_DOMAIN}`,
+    now: new Date(),
+  });
+  const lines = [
+    `Hello ${booking.name},`,
+    '',
+    `${SMS_LEAD[change]}: ${what(booking)}${name ? ` with ${name}` : ''}.`,
+    cancel ? 'The attached file removes it from your calendar.' : 'The attached invitation adds it to your calendar.',
+  ];
+  return {
+    to: [booking.email],
+    ...(name && { fromName: name }),
+    ...(replyTo && { replyTo }),
+    subject: `${SMS_LEAD[change]}: ${booking.service} on ${spokenStart(booking)}`,
+    text: lines.join('\n'),
+    attachments: [
+      {
+        filename: cancel ? 'cancel.ics' : 'invite.ics',
+        contentType: `text/calendar; charset=utf-8; method=${cancel ? 'CANCEL' : 'REQUEST'}`,
+        content: new TextEncoder().encode(ics),
+      },
+    ],
+  };
+}
+
 async function emailConfirmation(context: ToolContext, booking: Booking, change: BookingChange): Promise<ConfirmationOutcome> {
   if (booking.email === null) return 'none';
   if (!isEmailAddress(booking.email)) return 'not_possible';
-  const address = booking.email;
-  const name = businessName(context.profile);
-  const replyTo = teamEmails(context.profile)[0];
+  const addressed = { ...booking, email: booking.email };
   const send = async () => {
     const record = await context.ports.bookings.getRecord(context.businessId, booking.id);
-    const ics = bookingInvitation(record, {
-      businessName: name,
-      uidDomain: DEFAULT_UID_DOMAIN,
-      method: change === 'cancelled' ? 'cancel' : 'request',
-      organizerEmail: replyTo ?? `bookings@${DEFAULT_UID_DOMAIN}`,
-      now: new Date(),
-    });
-    const lines = [
-      `Hello ${booking.name},`,
-      '',
-      `${SMS_LEAD[change]}: ${what(booking)}${name ? ` with ${name}` : ''}.`,
-      change === 'cancelled' ? 'The attached file removes it from your calendar.' : 'The attached invitation adds it to your calendar.',
-    ];
-    return context.ports.email.send(
-      {
-        to: [address],
-        ...(name && { fromName: name }),
-        ...(replyTo && { replyTo }),
-        subject: `${SMS_LEAD[change]}: ${booking.service} on ${spokenStart(booking)}`,
-        text: lines.join('\n'),
-        attachments: [
-          {
-            filename: change === 'cancelled' ? 'cancel.ics' : 'invite.ics',
-            contentType: `text/calendar; charset=utf-8; method=${change === 'cancelled' ? 'CANCEL' : 'REQUEST'}`,
-            content: new TextEncoder().encode(ics),
-          },
-        ],
-      },
-      context.signal,
-    );
+    return context.ports.email.send(confirmationEmail(context, addressed, record, change), context.signal);
   };
   return withAllowance(context, 'email', send).then(
     () => 'sent' as const,
