@@ -1,5 +1,6 @@
 import type { SandboxLlmReply } from './sandbox-llm-script';
 import { callerName, EMAIL, type IntentWords, type ToolIntent } from './sandbox-tool-intents';
+import { saidConfirmation } from './spoken-confirmation';
 import { sayDate, sayList, sayTime, spokenDate, spokenTime } from './spoken-dates';
 
 /**
@@ -25,22 +26,6 @@ function serviceIn(said: string): string | undefined {
 
 /** A sentence from the booking service as the end of one of ours: "that time has just been taken". */
 const plain = (detail: unknown) => String(detail).charAt(0).toLowerCase() + String(detail).slice(1).replace(/\.$/, '');
-
-/**
- * What the caller hears of a change's confirmation (the tool's `confirmation`): what was texted or
- * emailed, or honestly that it could not be; nothing when nothing was to be sent.
- */
-export function saidConfirmation(output: Record<string, unknown>): string {
-  const confirmation = (output.confirmation ?? {}) as { sms?: string; email?: string };
-  const sent = [
-    confirmation.sms === 'sent' ? 'texted you a confirmation' : '',
-    confirmation.email === 'sent' ? 'emailed you a calendar invitation' : '',
-  ].filter(Boolean);
-  const failed = [confirmation.sms === 'failed' ? 'text' : '', confirmation.email === 'failed' ? 'email' : ''].filter(Boolean);
-  const words = sent.length > 0 ? [`I've ${sent.join(' and ')}.`] : [];
-  if (failed.length > 0) words.push(`I couldn't send you the confirmation ${failed.join(' or ')}, but it's all done on our side.`);
-  return words.map((sentence) => `${sentence} `).join('');
-}
 
 /** "Friday, November 27 at 10:00 AM" for a tool's `{date, time}`. */
 const when = (output: Record<string, unknown>) => `${sayDate(String(output.date))} at ${sayTime(String(output.time))}`;
