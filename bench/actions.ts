@@ -6,7 +6,8 @@
  * the profile read, the day's bookings (GSI1 query), the free times, on a 09:00–17:00 office with
  * 500 bookings over its next 63 weekdays (every other slot taken). `book_appointment`: the
  * profile read, an id, one transaction of the booking and its slot locks, on a distinct slot each
- * time (a business open around the clock with 5-minute slots, so bookings pile up day by day). What a call adds on top is one
+ * time (a business open around the clock with 5-minute slots, so bookings pile up day by day), and its confirmations
+ * (none sent here: texts off, no address, no team address). What a call adds on top is one
  * `setTimeout` for the filler and one history insert. Sequential runs (one call), then rounds of
  * concurrent runs (many calls at once in one process). Prints numbers; asserts nothing.
  *

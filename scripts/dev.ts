@@ -1,4 +1,5 @@
 import { createAdminService, type CoreDeps } from '../functions/lib/deps';
+import { templateConfig } from '../shared/domain/templates';
 import type { AssistantService } from '../shared/services/assistant-service';
 import { writeStackInfo } from './local/infra';
 import type { LocalMedia } from './local/media';
@@ -53,11 +54,21 @@ function printTasks(media: LocalMedia, count: number): void {
   for (const task of media.tasks) console.log(`  call engine ${task.number}: ${task.url} pid ${task.pid}`);
 }
 
-/** On a fresh data folder: a demo business with a sandbox number and a receptionist assistant. */
+/** Where the demo business's team notices go: only ever into the local SES stand-in's store. */
+const DEMO_TEAM_EMAIL = 'frontdesk@demo-dental.test';
+
+/**
+ * On a fresh data folder: a demo business with a sandbox number and a receptionist assistant that
+ * texts (`builtin.sms`, off by default) and a team address, so a booking call shows the caller's
+ * confirmation text on the sandbox carrier and the team's email in the local SES.
+ */
 async function seedDemo(core: CoreDeps, assistants: AssistantService): Promise<void> {
   const admin = createAdminService(core, 'test');
   const demo = await admin.createBusiness('Demo Dental', 100);
-  const assistant = await assistants.create(demo.business_id, { name: 'Front desk', template: 'receptionist' });
+  await admin.setProfile(demo.business_id, { display_name: 'Demo Dental', team_emails: [DEMO_TEAM_EMAIL] });
+  const receptionist = templateConfig('receptionist');
+  const config = { ...receptionist, builtin: { ...(receptionist.builtin as object | undefined), sms: true } };
+  const assistant = await assistants.create(demo.business_id, { name: 'Front desk', config });
   const number = await admin.addNumber(demo.business_id, {
     number: '+15550100001',
     provider: 'sandbox',

@@ -135,7 +135,10 @@ export class BookingRepository {
 
   /** One booking, or undefined. */
   async getBooking(businessId: number, bookingId: number): Promise<BookingRecord | undefined> {
-    const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.booking(businessId, bookingId) }));
+    // Strongly consistent: a confirmation reads the booking right after changing it (its new SEQUENCE).
+    const result = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.booking(businessId, bookingId), ConsistentRead: true }),
+    );
     return result.Item ? fromItem<BookingRecord>(result.Item) : undefined;
   }
 

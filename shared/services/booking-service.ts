@@ -212,7 +212,8 @@ export class BookingService {
       .map(toBooking);
   }
 
-  private async record(businessId: number, bookingId: number): Promise<BookingRecord> {
+  /** One booking as stored (its SEQUENCE and last change: what a calendar invitation needs), or NotFoundError. */
+  async getRecord(businessId: number, bookingId: number): Promise<BookingRecord> {
     const record = await this.deps.bookings.getBooking(businessId, bookingId);
     if (record === undefined) throw new NotFoundError(`Booking ${bookingId} does not exist.`);
     return record;
@@ -220,12 +221,12 @@ export class BookingService {
 
   /** One booking, or NotFoundError. */
   async get(businessId: number, bookingId: number): Promise<Booking> {
-    return toBooking(await this.record(businessId, bookingId));
+    return toBooking(await this.getRecord(businessId, bookingId));
   }
 
   /** Cancels a booking and frees its time; cancelling a cancelled booking returns it unchanged. */
   async cancel(businessId: number, bookingId: number): Promise<Booking> {
-    const record = await this.record(businessId, bookingId);
+    const record = await this.getRecord(businessId, bookingId);
     if (record.status === 'cancelled') return toBooking(record);
     const now = this.deps.now().toISOString();
     await this.deps.bookings.cancelBooking(businessId, record, lockInstants(record.start_ms, record.blocked_until_ms), now);
@@ -235,7 +236,7 @@ export class BookingService {
   /** Moves a confirmed booking to another start (same service), atomically; a refusal leaves it where it was. */
   async reschedule(businessId: number, bookingId: number, start: string): Promise<Booking | BookingRefused> {
     const localStart = parseLocalStart(start);
-    const record = await this.record(businessId, bookingId);
+    const record = await this.getRecord(businessId, bookingId);
     if (record.status !== 'confirmed') throw new ConflictError('booking_cancelled', `Booking ${bookingId} is cancelled.`);
     const profile = await this.profile(businessId);
     const service = findService(profile, record.service) ?? {

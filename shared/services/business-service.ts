@@ -4,7 +4,7 @@ import type { Business, BusinessRepository } from '../db/business-repository';
 import type { CalendarFeedRepository } from '../db/calendar-feed-repository';
 import { ConflictError, NotFoundError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
-import { bookingsCalendar } from './bookings-calendar';
+import { bookingsCalendar, DEFAULT_UID_DOMAIN } from './bookings-calendar';
 import type { BookingService } from './booking-service';
 
 /** What the business profile and calendar feed use cases need. */
@@ -108,7 +108,7 @@ export class BusinessService {
     );
     return bookingsCalendar(records, {
       businessName: business.profile.display_name || business.name,
-      uidDomain: this.deps.calendarUidDomain ?? 'bookings.voice-agent.local',
+      uidDomain: this.deps.calendarUidDomain ?? DEFAULT_UID_DOMAIN,
     });
   }
 

@@ -14,7 +14,15 @@ export function unusedPorts(): ToolPorts {
     team: { notify: unused },
     sms: { send: unused },
     email: { send: unused },
-    bookings: { checkAvailability: unused, book: unused, findByPhone: unused, get: unused, cancel: unused, reschedule: unused },
+    bookings: {
+      checkAvailability: unused,
+      book: unused,
+      findByPhone: unused,
+      get: unused,
+      getRecord: unused,
+      cancel: unused,
+      reschedule: unused,
+    },
   };
 }
 

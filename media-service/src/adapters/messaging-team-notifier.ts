@@ -22,7 +22,7 @@ export class MessagingTeamNotifier implements TeamNotifier {
     this.deps.log.info('team.notice', {
       business_id: notice.businessId,
       call_id: notice.callId,
-      message_id: notice.messageId,
+      ...about(notice),
       emails: notice.emails.length,
       phones: notice.phones.length,
       urgent: notice.urgent,
@@ -74,7 +74,7 @@ export class MessagingTeamNotifier implements TeamNotifier {
       this.deps.log.warn('team.notice.failed', {
         business_id: notice.businessId,
         call_id: notice.callId,
-        message_id: notice.messageId,
+        ...about(notice),
         channel,
         error: error instanceof Error ? error.name : typeof error,
         ...(error instanceof Error && 'statusCode' in error && { status: error.statusCode }),
@@ -82,4 +82,12 @@ export class MessagingTeamNotifier implements TeamNotifier {
       return 'failed';
     }
   }
+}
+
+/** What a notice is about, by id only, for its log lines. */
+function about(notice: TeamNotice): Record<string, number> {
+  return {
+    ...(notice.messageId !== undefined && { message_id: notice.messageId }),
+    ...(notice.bookingId !== undefined && { booking_id: notice.bookingId }),
+  };
 }

@@ -8,8 +8,10 @@
 export interface TeamNotice {
   businessId: number;
   callId: number;
-  /** The stored message this notice is about (GET /messages/{id}). */
-  messageId: number;
+  /** The stored message this notice is about (GET /messages/{id}), when it is about one. */
+  messageId?: number;
+  /** The booking this notice is about (GET /bookings/{id}), when it is about one. */
+  bookingId?: number;
   /** Email addresses from the business profile's `team_emails`. */
   emails: readonly string[];
   /** Numbers (E.164) from the business profile's `team_phones`. */

@@ -1,5 +1,6 @@
 import type { SandboxLlmReply } from './sandbox-llm-script';
-import { callerName, type IntentWords, type ToolIntent } from './sandbox-tool-intents';
+import { callerName, EMAIL, type IntentWords, type ToolIntent } from './sandbox-tool-intents';
+import { saidConfirmation } from './spoken-confirmation';
 import { sayDate, sayList, sayTime, spokenDate, spokenTime } from './spoken-dates';
 
 /**
@@ -73,11 +74,15 @@ export const BOOK_APPOINTMENT_INTENT: ToolIntent = {
     const name = callerName(callerWords);
     if (!name) return { ask: 'I can book that for you. May I have your full name for the booking?' };
     const service = serviceIn(said);
-    return { saying: 'Let me book that for you.', args: { start: `${date}T${time}`, name, ...(service && { service }) } };
+    const email = EMAIL.exec(said)?.[1] ?? EMAIL.exec(callerWords)?.[1];
+    return {
+      saying: 'Let me book that for you.',
+      args: { start: `${date}T${time}`, name, ...(service && { service }), ...(email && { email }) },
+    };
   },
   speak(output) {
     if (output.booked === true)
-      return `You're booked: ${output.service} on ${when(output)}, under the name ${output.name}. ${ANYTHING_ELSE}`;
+      return `You're booked: ${output.service} on ${when(output)}, under the name ${output.name}. ${saidConfirmation(output)}${ANYTHING_ELSE}`;
     const other = output.other_free_times as string[] | undefined;
     const offer = other?.length ? `On that day I still have ${times(other, 3)} free. Would one of those work?` : 'Would another day work?';
     return `I'm sorry, I couldn't book that: ${plain(output.detail)}. ${offer}`;
@@ -127,7 +132,7 @@ export const CANCEL_APPOINTMENT_INTENT: ToolIntent = {
   call: () => ({ saying: 'Let me look up your appointment.', tool: 'find_appointments', args: {} }),
   speak: (output) =>
     output.cancelled === true
-      ? `Your ${output.service} on ${when(output)} is cancelled. ${ANYTHING_ELSE}`
+      ? `Your ${output.service} on ${when(output)} is cancelled. ${saidConfirmation(output)}${ANYTHING_ELSE}`
       : `I'm sorry, I couldn't cancel it: ${plain(output.detail)}. ${ANYTHING_ELSE}`,
 };
 
@@ -138,7 +143,7 @@ export const RESCHEDULE_APPOINTMENT_INTENT: ToolIntent = {
   call: () => ({ saying: 'Let me look up your appointment.', tool: 'find_appointments', args: {} }),
   speak: (output) =>
     output.moved === true
-      ? `Done: your ${output.service} is now on ${when(output)}. ${ANYTHING_ELSE}`
+      ? `Done: your ${output.service} is now on ${when(output)}. ${saidConfirmation(output)}${ANYTHING_ELSE}`
       : `I'm sorry, I couldn't move it: ${plain(output.detail)}. It stays where it was. Would another time work?`,
 };
 

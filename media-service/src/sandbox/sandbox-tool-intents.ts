@@ -99,7 +99,8 @@ function detailsAskedFor(said: string, system: string): string {
   return 'Thanks for calling. Here are the details we talked about; reply to this message or call us with any questions.';
 }
 
-const EMAIL = /\b([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/;
+/** An email address in the caller's words (the sandbox STT keeps it as said). */
+export const EMAIL = /\b([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})\b/;
 
 export const SEND_SMS_INTENT: ToolIntent = {
   tool: 'send_sms',

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { BookAppointmentArgsSchema } from '../../../shared/domain/booking-tools';
-import { bookingView, callerPhone, freeTimes, phoneParameter, refusalView, startParameter } from './booking-view';
+import { confirmedResult } from './booking-confirmation';
+import { callerPhone, freeTimes, phoneParameter, refusalView, startParameter } from './booking-view';
 import { BOOKINGS_PER_CALL } from './call-allowance';
 import { ToolRefusal, type BuiltinTool, type ToolContext } from './tool-types';
 
@@ -17,7 +18,9 @@ async function otherTimes(context: ToolContext, args: Args) {
 
 /**
  * `book_appointment` (builtin `booking`): books a start time for the caller, linked to the call and
- * the assistant, under the caller's own number unless they gave another; or says why not.
+ * the assistant, under the caller's own number unless they gave another, then confirms it to the
+ * caller and the team (booking-confirmation.ts); or says why not. A confirmation that fails never
+ * un-books: the output says what was and was not sent.
  */
 export const bookAppointment: BuiltinTool<Args> = {
   offeredBy: 'booking',
@@ -26,7 +29,7 @@ export const bookAppointment: BuiltinTool<Args> = {
     description:
       'Book an appointment at a free time from check_availability. First confirm with the caller the day, the time, the service and ' +
       'the name to book under. The booking is made under the number the caller is calling from unless they give another. Then read ' +
-      'back what the result says; if it is refused, tell the caller why in plain words and offer one of the other free times.',
+      'back what the result says, including how it was confirmed (confirmation_note); if it is refused, tell the caller why in plain words and offer one of the other free times.',
     parameters: {
       type: 'object',
       properties: {
@@ -42,7 +45,8 @@ export const bookAppointment: BuiltinTool<Args> = {
     },
   },
   args: BookAppointmentArgsSchema,
-  timeoutMs: 5000,
+  // The booking (~10–50 ms) and its confirmations (at most CONFIRMATION_TIMEOUT_MS, 4 s).
+  timeoutMs: 10_000,
   unavailable: 'The booking system did not answer, so nothing was booked. Apologise, and offer to take a message so the team can book it.',
   async execute(args, context) {
     if (!context.allowance.take('booking'))
@@ -67,6 +71,6 @@ export const bookAppointment: BuiltinTool<Args> = {
       return { output: { booked: false, ...refusalView(result), ...other }, summary: `refused: ${result.reason}` };
     }
     context.knownBookings.add(result.id);
-    return { output: { booked: true, ...bookingView(result, { withName: true }) }, summary: `booking ${result.id} confirmed` };
+    return confirmedResult(context, result, 'booked', { booked: true }, `booking ${result.id} confirmed`);
   },
 };

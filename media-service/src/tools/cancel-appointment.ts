@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { CancelAppointmentArgsSchema } from '../../../shared/domain/booking-tools';
+import { confirmedResult } from './booking-confirmation';
 import { BOOKING_ID_PARAMETER, bookingView, NOT_FOUND, reachableBooking } from './booking-view';
 import type { BuiltinTool } from './tool-types';
 
@@ -7,7 +8,8 @@ type Args = v.InferOutput<typeof CancelAppointmentArgsSchema>;
 
 /**
  * `cancel_appointment` (builtin `booking`): cancels one of the caller's bookings (their own number,
- * or made or found on this call) and frees its time.
+ * or made or found on this call) and frees its time, then confirms the cancellation to the caller
+ * and the team (booking-confirmation.ts); cancelling a cancelled one sends nothing again.
  */
 export const cancelAppointment: BuiltinTool<Args> = {
   offeredBy: 'booking',
@@ -26,12 +28,18 @@ export const cancelAppointment: BuiltinTool<Args> = {
     },
   },
   args: CancelAppointmentArgsSchema,
-  timeoutMs: 5000,
+  // The cancellation (~10–50 ms) and its confirmations (at most CONFIRMATION_TIMEOUT_MS, 4 s).
+  timeoutMs: 10_000,
   unavailable: 'The booking system did not answer, so the appointment was not cancelled. Apologise, and offer to take a message.',
   async execute(args, context) {
     const booking = await reachableBooking(context, args.booking_id);
     if (booking === undefined) return { output: { cancelled: false, ...NOT_FOUND }, summary: 'refused: not_found' };
     const cancelled = await context.ports.bookings.cancel(context.businessId, booking.id);
-    return { output: { cancelled: true, ...bookingView(cancelled, { withName: true }) }, summary: `appointment ${booking.id} cancelled` };
+    if (booking.status === 'cancelled')
+      return {
+        output: { cancelled: true, ...bookingView(cancelled, { withName: true }) },
+        summary: `appointment ${booking.id} already cancelled`,
+      };
+    return confirmedResult(context, cancelled, 'cancelled', { cancelled: true }, `appointment ${booking.id} cancelled`);
   },
 };

@@ -1,7 +1,8 @@
 import type * as v from 'valibot';
 import { RescheduleAppointmentArgsSchema } from '../../../shared/domain/booking-tools';
 import { ConflictError } from '../../../shared/errors';
-import { BOOKING_ID_PARAMETER, bookingView, NOT_FOUND, reachableBooking, refusalView, startParameter } from './booking-view';
+import { confirmedResult } from './booking-confirmation';
+import { BOOKING_ID_PARAMETER, NOT_FOUND, reachableBooking, refusalView, startParameter } from './booking-view';
 import type { BuiltinTool } from './tool-types';
 
 type Args = v.InferOutput<typeof RescheduleAppointmentArgsSchema>;
@@ -10,7 +11,8 @@ const CANCELLED = { reason: 'cancelled', detail: 'That booking is cancelled, so 
 
 /**
  * `reschedule_appointment` (builtin `booking`): moves one of the caller's bookings to another free
- * start, in one step (a refusal leaves it where it was).
+ * start, in one step (a refusal leaves it where it was), then confirms the move to the caller and
+ * the team (booking-confirmation.ts).
  */
 export const rescheduleAppointment: BuiltinTool<Args> = {
   offeredBy: 'booking',
@@ -31,7 +33,8 @@ export const rescheduleAppointment: BuiltinTool<Args> = {
     },
   },
   args: RescheduleAppointmentArgsSchema,
-  timeoutMs: 5000,
+  // The move (~10–50 ms) and its confirmations (at most CONFIRMATION_TIMEOUT_MS, 4 s).
+  timeoutMs: 10_000,
   unavailable: 'The booking system did not answer, so the appointment was not moved. Apologise, and offer to take a message.',
   async execute(args, context) {
     const booking = await reachableBooking(context, args.booking_id);
@@ -41,6 +44,6 @@ export const rescheduleAppointment: BuiltinTool<Args> = {
       throw error;
     });
     if ('reason' in result) return { output: { moved: false, ...refusalView(result) }, summary: `refused: ${result.reason}` };
-    return { output: { moved: true, ...bookingView(result, { withName: true }) }, summary: `appointment ${booking.id} moved` };
+    return confirmedResult(context, result, 'moved', { moved: true }, `appointment ${booking.id} moved`);
   },
 };

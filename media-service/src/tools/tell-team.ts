@@ -17,17 +17,47 @@ export interface TeamTold extends TeamNoticeOutcome {
  */
 export const TEAM_NOTICE_TIMEOUT_MS = 4000;
 
+/** One notice for the team, before the profile's addresses and the call's details are added. */
+export interface TeamNoticeDraft {
+  subject: string;
+  lines: readonly string[];
+  urgent: boolean;
+  messageId?: number;
+  bookingId?: number;
+}
+
 /**
- * Sends the team a notice about a stored message: email to the profile's `team_emails`, a text
- * to its `team_phones` (from the business's number on this call). Channels the profile does not
- * set are `none`; a failed channel is `failed` (the message stays listed by GET /messages). At
- * most `CONTACT_LIMITS.teamNoticesPerCall` notices per call (`limited` beyond).
+ * Sends the team a notice: email to the profile's `team_emails`, a text to its `team_phones`
+ * (from the business's number on this call). Channels the profile does not set are `none`; a
+ * failed channel is `failed`. At most `CONTACT_LIMITS.teamNoticesPerCall` notices per call
+ * (`limited` beyond); bounded by {@link TEAM_NOTICE_TIMEOUT_MS}.
  */
-export async function tellTeam(context: ToolContext, message: Message, subject: string): Promise<TeamTold> {
+export async function noticeTeam(context: ToolContext, draft: TeamNoticeDraft): Promise<TeamTold> {
   const emails = teamEmails(context.profile);
   const phones = teamPhones(context.profile);
   if (emails.length === 0 && phones.length === 0) return { email: 'none', sms: 'none', told: false };
   if (!context.allowance.take('team')) return { email: 'none', sms: 'none', told: false, limited: true };
+  const outcome = await context.ports.team.notify(
+    {
+      businessId: context.businessId,
+      callId: context.callId,
+      ...(draft.messageId !== undefined && { messageId: draft.messageId }),
+      ...(draft.bookingId !== undefined && { bookingId: draft.bookingId }),
+      emails,
+      phones,
+      fromNumber: context.businessNumber,
+      businessName: businessName(context.profile),
+      subject: `${draft.urgent ? 'URGENT: ' : ''}${draft.subject}`,
+      body: draft.lines.join('\n'),
+      urgent: draft.urgent,
+    },
+    AbortSignal.any([context.signal, AbortSignal.timeout(TEAM_NOTICE_TIMEOUT_MS)]),
+  );
+  return { ...outcome, told: outcome.email === 'sent' || outcome.sms === 'sent' };
+}
+
+/** Sends the team a notice about a stored message (the message stays listed by GET /messages whatever happens). */
+export async function tellTeam(context: ToolContext, message: Message, subject: string): Promise<TeamTold> {
   const business = businessName(context.profile);
   const lines = [
     message.body,
@@ -35,22 +65,7 @@ export async function tellTeam(context: ToolContext, message: Message, subject: 
     `Caller: ${message.caller_name || 'not given'}, ${message.caller_number || 'number withheld'}`,
     `Call ${message.call_id}, message ${message.id}${business ? ` (${business})` : ''}`,
   ];
-  const outcome = await context.ports.team.notify(
-    {
-      businessId: context.businessId,
-      callId: context.callId,
-      messageId: message.id,
-      emails,
-      phones,
-      fromNumber: context.businessNumber,
-      businessName: business,
-      subject: `${message.urgent ? 'URGENT: ' : ''}${subject}`,
-      body: lines.join('\n'),
-      urgent: message.urgent,
-    },
-    AbortSignal.any([context.signal, AbortSignal.timeout(TEAM_NOTICE_TIMEOUT_MS)]),
-  );
-  return { ...outcome, told: outcome.email === 'sent' || outcome.sms === 'sent' };
+  return noticeTeam(context, { subject, lines, urgent: message.urgent, messageId: message.id });
 }
 
 /** The team's side of a tool's `actions` summary, e.g. `team emailed, text failed`. */

@@ -25,7 +25,7 @@ export interface ToolPorts {
   /** Hosted payment pages (Stripe; the sandbox payment server locally); absent, no call is offered payment links (benchmarks). */
   payments?: PaymentLinks;
   /** The booking use cases the booking tools call (shared/services/booking-service.ts). */
-  bookings: Pick<BookingService, 'checkAvailability' | 'book' | 'findByPhone' | 'get' | 'cancel' | 'reschedule'>;
+  bookings: Pick<BookingService, 'checkAvailability' | 'book' | 'findByPhone' | 'get' | 'getRecord' | 'cancel' | 'reschedule'>;
   /** Email from the platform's verified address (SES, the local SES stand-in). */
   email: EmailSender;
 }

@@ -97,6 +97,10 @@ describe.concurrent('the booking tools on DynamoDB Local', () => {
       end_time: '10:30',
       name: 'Sam Lee',
       status: 'confirmed',
+      // Texts off, no address given, no team address: nothing sent, and the model is told to read the details out.
+      confirmation: { sms: 'off', email: 'none', team: 'none' },
+      confirmation_note:
+        'This assistant does not send texts, so no confirmation text was sent. Nothing in writing went to the caller: read the details out.',
     });
     expect(after.free_times).toEqual(before.free_times.filter((time: string) => time !== '10:00'));
     const stored = await ports.bookings.get(businessId, booked.booking_id);

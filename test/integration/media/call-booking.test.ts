@@ -13,6 +13,8 @@ import { strictResponseErrors } from '../../support/openapi-strict';
 const NOW = new Date('2026-11-26T14:00:00Z');
 const clock = () => NOW;
 const ANYTHING_ELSE = 'Is there anything else I can help you with?';
+/** The confirmation summary when texts are off (the default), no address was given and the team has none. */
+const NOTHING_SENT = 'caller text off, no caller email, no team email or phone';
 
 let stack: CallStack;
 
@@ -107,7 +109,7 @@ describe.concurrent('booking on a whole call', () => {
         name: 'book_appointment',
         arguments: { start: '2026-11-27T10:00', name: 'Sam Lee' },
         ok: true,
-        result: `booking ${bookingId} confirmed`,
+        result: `booking ${bookingId} confirmed; ${NOTHING_SENT}`,
         error: null,
       }),
       expect.objectContaining({ name: 'end_call', ok: true }),
@@ -121,10 +123,13 @@ describe.concurrent('booking on a whole call', () => {
       .map((entry) => entry.text);
     expect(toolLines).toEqual([
       'check_availability: 16 free on 2026-11-27',
-      `book_appointment: booking ${bookingId} confirmed`,
+      `book_appointment: booking ${bookingId} confirmed; ${NOTHING_SENT}`,
       'end_call',
     ]);
     expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === callId))).not.toMatch(/Sam Lee/);
+    // Assert: texts are off and no address was given, so nothing went to the caller; the booking stands
+    expect(stack.carrier.messages({ to })).toEqual([]);
+    expect(stack.ses.emails({ to })).toEqual([]);
     expect(strictResponseErrors('CallDetail', call)).toEqual([]);
   });
 
@@ -144,7 +149,7 @@ describe.concurrent('booking on a whole call', () => {
         name: 'reschedule_appointment',
         arguments: { booking_id: booking.id, start: '2026-11-30T14:00' },
         ok: true,
-        result: `appointment ${booking.id} moved`,
+        result: `appointment ${booking.id} moved; ${NOTHING_SENT}`,
       }),
       expect.objectContaining({ name: 'end_call' }),
     ]);
@@ -164,7 +169,7 @@ describe.concurrent('booking on a whole call', () => {
     expect(cancelled.status).toBe('cancelled');
     expect(call.actions.map((action: { name: string; result: string }) => [action.name, action.result])).toEqual([
       ['find_appointments', '1 upcoming found'],
-      ['cancel_appointment', `appointment ${booking.id} cancelled`],
+      ['cancel_appointment', `appointment ${booking.id} cancelled; ${NOTHING_SENT}`],
       ['end_call', 'call ended'],
     ]);
     expect(said).toContain(`Your Cleaning on Friday, November 27 at 10:00 AM is cancelled. ${ANYTHING_ELSE}`);

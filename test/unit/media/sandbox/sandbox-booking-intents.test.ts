@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../../media-service/src/sandbox/openai-wire';
 import { readCall } from '../../../../media-service/src/sandbox/call-reading';
 import { SandboxLlmScript } from '../../../../media-service/src/sandbox/sandbox-llm-script';
+import { saidConfirmation } from '../../../../media-service/src/sandbox/spoken-confirmation';
 import { todayLine } from '../../../../shared/domain/booking-tools';
 
 const BOOKING = ['check_availability', 'book_appointment', 'find_appointments', 'cancel_appointment', 'reschedule_appointment'];
@@ -201,5 +202,22 @@ describe('the sandbox reading of a booking call', () => {
     ]);
     // Assert
     expect(reading.booked).toBe(booked);
+  });
+});
+
+describe('saidConfirmation', () => {
+  it.each([
+    [{ sms: 'sent', email: 'none' }, "I've texted you a confirmation. "],
+    [{ sms: 'off', email: 'sent' }, "I've emailed you a calendar invitation. "],
+    [{ sms: 'sent', email: 'sent' }, "I've texted you a confirmation and emailed you a calendar invitation. "],
+    [
+      { sms: 'sent', email: 'failed' },
+      "I've texted you a confirmation. I couldn't send you the confirmation email, but it's all done on our side. ",
+    ],
+    [{ sms: 'failed', email: 'none' }, "I couldn't send you the confirmation text, but it's all done on our side. "],
+    [{ sms: 'off', email: 'none' }, ''],
+    [{ sms: 'not_possible', email: 'none' }, ''],
+  ])('%o is said as %j', (confirmation, words) => {
+    expect(saidConfirmation({ booked: true, confirmation })).toBe(words);
   });
 });
