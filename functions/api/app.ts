@@ -10,6 +10,7 @@ import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
 import type { MessageService } from '../../shared/services/message-service';
 import type { ToolService } from '../../shared/services/tool-service';
+import type { WorkflowService } from '../../shared/services/workflow-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
@@ -20,6 +21,7 @@ import { callRoutes } from './routes/calls';
 import { catalogRoutes } from './routes/catalog';
 import { messageRoutes } from './routes/messages';
 import { toolRoutes } from './routes/tools';
+import { workflowRoutes } from './routes/workflows';
 import { usageRoutes } from './routes/usage';
 import type { Logger } from '../../shared/log';
 
@@ -32,6 +34,7 @@ export interface ApiDeps {
   bookings: BookingService;
   catalog: CatalogRepository;
   tools: ToolService;
+  workflows: WorkflowService;
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
   now: () => number;
@@ -73,6 +76,7 @@ export function createApp(deps: ApiDeps) {
     .route('/bookings.ics', bookingsIcsRoute(deps.business))
     .route('/bookings', bookingRoutes(deps.bookings))
     .route('/tools', toolRoutes(deps.tools))
+    .route('/workflows', workflowRoutes(deps.workflows))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();

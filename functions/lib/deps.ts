@@ -16,6 +16,8 @@ import { AssistantService } from '../../shared/services/assistant-service';
 import { AdminService } from '../../shared/services/admin-service';
 import { ToolService } from '../../shared/services/tool-service';
 import { ToolRepository } from '../../shared/db/tool-repository';
+import { WorkflowRepository } from '../../shared/db/workflow-repository';
+import { WorkflowService } from '../../shared/services/workflow-service';
 import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { KeyEnvironment } from '../../shared/auth/api-key';
 import { CallService, type RecordingLinks } from '../../shared/services/call-service';
@@ -144,6 +146,7 @@ export function createApiDeps(
     messages: new MessageService({ messages: core.messages, ids: core.ids, now }),
     catalog: core.catalog,
     tools: createToolService(core, now),
+    workflows: createWorkflowService(core, now),
     findApiKey: (hash) => core.businesses.findApiKey(hash),
     rateLimiter: new RateLimiter(core.db, { log }),
     now: Date.now,
@@ -163,6 +166,17 @@ export function createToolService(core: CoreDeps, now: () => Date = () => new Da
     assistants: core.assistantRepo,
     ids: core.ids,
     urlPolicy: core.urlPolicy,
+    now,
+  });
+}
+
+/** The workflow use cases (the API's /workflows routes). */
+export function createWorkflowService(core: CoreDeps, now: () => Date = () => new Date()): WorkflowService {
+  return new WorkflowService({
+    workflows: new WorkflowRepository(core.db),
+    tools: new ToolRepository(core.db),
+    assistants: core.assistantRepo,
+    ids: core.ids,
     now,
   });
 }

@@ -80,6 +80,9 @@ export const keys = {
   /** A tool name taken in a business (names are unique per business; written with the tool). */
   toolName: (businessId: number, name: string) => ({ pk: biz(businessId), sk: `TOOLNAME#${name}` }),
 
+  workflow: (businessId: number, workflowId: number) => ({ pk: biz(businessId), sk: `WORKFLOW#${padId(workflowId)}` }),
+  workflowPrefix: () => 'WORKFLOW#',
+
   /** The call record (list fields only; the transcript lives in its own item). */
   call: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#MAIN` }),
   callDetail: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#DETAIL` }),

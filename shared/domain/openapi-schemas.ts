@@ -8,6 +8,7 @@ import { bookingRequestSchemas, bookingResponseSchemas } from './openapi-booking
 import { webhookBodySchemas } from './openapi-webhooks';
 import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
 import { toolRequestSchemas, toolResponseSchemas } from './openapi-tools';
+import { workflowRequestSchemas, workflowResponseSchemas } from './openapi-workflows';
 import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
 import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
@@ -23,6 +24,7 @@ export const ERROR_CODES = [
   'conflict',
   'booking_cancelled',
   'tool_in_use',
+  'workflow_in_use',
   'rate_limited',
   'internal',
 ] as const;
@@ -60,6 +62,7 @@ function requestSchemas(): Record<string, Json> {
       CreateCallBody: call.CreateCallBodySchema,
       ...bookingRequestSchemas(),
       ...toolRequestSchemas(),
+      ...workflowRequestSchemas(),
       AssistantConfigInput: cfg.AssistantConfigSchema,
       ModelCfgInput: cfg.ModelCfgSchema,
       ...Object.fromEntries(parts),
@@ -110,6 +113,7 @@ function responseSchemas(): Record<string, Json> {
       CallsPage: call.CallsPageSchema,
       PhoneNumberList: PhoneNumberListSchema,
       ...toolResponseSchemas(),
+      ...workflowResponseSchemas(),
       Usage: UsageSchema,
       Message: MessageSchema,
       MessagesPage: MessagesPageSchema,

@@ -6,6 +6,7 @@ import { ListMessagesQuerySchema } from './message';
 import { componentSchemas } from './openapi-schemas';
 import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
 import { TOOL_TAGS, toolErrorResponses, toolPaths } from './openapi-tools';
+import { WORKFLOW_TAGS, workflowErrorResponses, workflowPaths } from './openapi-workflows';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
 
@@ -65,6 +66,7 @@ const ERROR_RESPONSES: Record<string, Json> = {
   Internal: jsonResponse('Unexpected error (`internal`), with a request id to quote.', 'ErrorBody'),
   ...bookingErrorResponses(),
   ...toolErrorResponses(),
+  ...workflowErrorResponses(),
 };
 
 /** The responses of one operation: its success, the errors it lists, and 401/429/500 always. */
@@ -270,6 +272,7 @@ const TAGS: Record<string, string> = {
   Usage: "The plan's minutes and the business's call load, read now.",
   Messages: 'Messages callers left with an assistant, each linked to its call.',
   ...TOOL_TAGS,
+  ...WORKFLOW_TAGS,
   ...BOOKING_TAGS,
   Meta: 'This document.',
   Webhooks: "Signed events POSTed to an assistant's `advanced.server_url` for the kinds in `advanced.server_events`.",
@@ -297,7 +300,15 @@ export function buildOpenApiDocument(): Json {
     servers: [{ url: '/api/v1' }],
     security: [{ bearerAuth: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-    paths: { ...assistantPaths(), ...callPaths(), ...messagePaths(), ...catalogPaths(), ...toolPaths(), ...bookingPaths() },
+    paths: {
+      ...assistantPaths(),
+      ...callPaths(),
+      ...messagePaths(),
+      ...catalogPaths(),
+      ...toolPaths(),
+      ...workflowPaths(),
+      ...bookingPaths(),
+    },
     webhooks: webhookOperations(),
     components: {
       schemas: componentSchemas(),
