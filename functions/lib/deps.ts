@@ -129,6 +129,7 @@ export function createApiDeps(
       ids: core.ids,
       secretBox: core.secretBox,
       urlPolicy: core.urlPolicy,
+      workflows: new WorkflowRepository(core.db),
       now,
     }),
     calls: new CallService({

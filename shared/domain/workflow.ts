@@ -308,3 +308,24 @@ function nodeProblems(node: WorkflowNode, toolNames: ReadonlySet<string>): Workf
   });
   return problems;
 }
+
+/** The longest path a call keeps (nodes visited); a call that would go further ends. */
+export const MAX_WORKFLOW_PATH = 200;
+
+/** A call's run of its workflow, on GET /calls/{id} and `call.completed` (docs/design.md §7). */
+export const CallWorkflowSchema = strictDict({
+  id: idField(),
+  path: v.pipe(
+    v.array(strictDict({ node: v.string(), at_ms: intField({ ge: 0 }) })),
+    v.description('The nodes visited, in order, with when each was entered (ms from the call start).'),
+  ),
+  variables: v.pipe(
+    recordField(v.unknown()),
+    v.description(
+      'What `collect` nodes gathered (by field name) and what `tool` nodes returned (by node id); redacted per `advanced.redact`.',
+    ),
+  ),
+});
+
+/** A call's run of its workflow. */
+export type CallWorkflow = v.InferOutput<typeof CallWorkflowSchema>;

@@ -1,3 +1,4 @@
+import { tableBackedWorkflows } from '../../media-service/src/call/workflow/workflow-source';
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
 import { tableBackedToolPorts, type ToolSenders } from '../../media-service/src/tools/tool-ports';
@@ -158,6 +159,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     lifecycle,
     toolPorts: options.toolPorts?.(core, log, senders) ?? tableBackedToolPorts(core.db, core.ids, log, senders, options.clock),
     customTools: tableBackedCustomTools(core.db, core.secretBox, true),
+    workflows: tableBackedWorkflows(core.db),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },

@@ -297,6 +297,27 @@ export const TOOL = scenario(
 );
 
 /**
+ * A new patient answering an intake workflow (README "Workflows"): their name, date of birth and
+ * kind of visit, one at a time as asked, then why they are coming; the workflow ends the call.
+ */
+export const INTAKE = scenario(
+  'intake',
+  [
+    step.waitForAssistant({ quietMs: 1500, timeoutMs: 10_000 }),
+    step.say("It's Ada Lovelace."),
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.say('March 4th, 1990.'),
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.say("I'm a new patient."),
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.say('I would like a cleaning, my teeth feel rough.'),
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.hangup(),
+  ],
+  { description: 'A new patient giving name, date of birth and visit type to an intake workflow, then the reason for the visit.' },
+);
+
+/**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
  */
@@ -313,6 +334,7 @@ export const SANDBOX_SCENARIOS = {
   reschedule: RESCHEDULE,
   cancel: CANCEL,
   tool: TOOL,
+  intake: INTAKE,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */
