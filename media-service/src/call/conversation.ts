@@ -349,7 +349,8 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     return new WorkflowRun({
       workflow,
       host: this.#workflowHost(),
-      reply: () => void this.#reply('reply'),
+      // A caller mid-turn (one who cut a `say` short) is answered when the turn ends, not talked over.
+      reply: () => (this.#caller.speaking ? undefined : void this.#reply('reply')),
       toolResult: (callId, output) => this.#history.toolResult(callId, output),
       settle: () => this.#afterSpeech(),
       ending: () => this.policy.pendingReason !== undefined,

@@ -82,7 +82,12 @@ afterAll(async () => {
 const T = { timeout: 60_000 };
 
 /** A tenant with `workflow` on its assistant; calls a caller playing `steps` and returns the ended call. */
-async function callThrough(workflow: Json, steps: readonly ScenarioStep[], prepare?: (tenant: TenantClient) => Promise<void>) {
+async function callThrough(
+  workflow: Json,
+  steps: readonly ScenarioStep[],
+  prepare?: (tenant: TenantClient) => Promise<void>,
+  advanced: Json = {},
+) {
   const tenant = await stack.api.newTenant({ minutes: 100 });
   await prepare?.(tenant);
   const created = await tenant.request('POST', '/workflows', workflow);
@@ -91,7 +96,7 @@ async function callThrough(workflow: Json, steps: readonly ScenarioStep[], prepa
   const assistant = await tenant.request('POST', '/assistants', {
     name: 'Intake',
     template: 'receptionist',
-    config: { first_message: 'Hello, Bright Smile Dental.', advanced: QUIET, workflow_id: workflowId },
+    config: { first_message: 'Hello, Bright Smile Dental.', advanced: { ...QUIET, ...advanced }, workflow_id: workflowId },
   });
   expect(assistant.status, await assistant.clone().text()).toBe(200);
   const assistantId = ((await assistant.json()) as { id: number }).id;
@@ -234,6 +239,37 @@ describe.concurrent('workflows on a whole call', () => {
     expect(said.at(-1)).toBe('You are booked, Sam Lee. Your Gold plan covers it. Goodbye!');
     const bookings = (await (await tenant.request('GET', `/bookings?call_id=${call.id}`)).json()) as Json;
     expect(bookings.data).toHaveLength(1);
+  });
+});
+
+describe.concurrent('the call rules hold at every node', () => {
+  it('a barge-in cuts a say node; what the caller said waits for the collect, which takes it', T, async () => {
+    // Act
+    const { call, said, nodes } = await callThrough(INTAKE, [
+      step.bargeIn('Hi, my name is Ada Lovelace.', { afterAssistantStartsMs: 800 }),
+      // The cut line counts as the assistant having spoken: give the answer time to start.
+      step.pause(3000),
+      wait(),
+      step.hangup(),
+    ]);
+    // Assert
+    expect(call.transcript[0]).toMatchObject({ role: 'assistant', interrupted: true });
+    expect(nodes).toEqual(['welcome', 'details']);
+    expect(said).toContain('Got it: full name Ada Lovelace. Could I have your date of birth?');
+  });
+
+  it('a silent caller at a collect: the idle message, then the silence timeout ends the call', T, async () => {
+    // Act
+    const { call, said, nodes } = await callThrough(INTAKE, [step.silence()], undefined, {
+      silence_timeout_s: 5,
+      idle_messages: ['Are you still there?'],
+      idle_max: 1,
+      end_call_message: 'Goodbye for now.',
+    });
+    // Assert
+    expect(call.ended_reason).toBe('silence_timeout');
+    expect(nodes).toEqual(['welcome', 'details']);
+    expect(said.slice(1)).toEqual(['Could I have your full name?', 'Are you still there?', 'Goodbye for now.']);
   });
 });
 
