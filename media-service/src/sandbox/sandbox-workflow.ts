@@ -12,7 +12,7 @@ import { spokenDate, todayFromPrompt } from './spoken-dates';
  *   else"; with none it answers as the receptionist does (undefined here). Entering the step it
  *   says the first quoted sentence of the step's prompt, else "Go ahead, I'm listening."
  * - collect: it asks for one field at a time ("Could I have your full name?"), takes each from the
- *   caller's answer (enum: an option named; number: the first number; date: ISO, "March 4 1990" or
+ *   caller's answer to it (or, when its last line named no field, to the first one missing) (enum: an option named; number: the first number; date: ISO, "March 4 1990" or
  *   a day the booking tools understand; yes/no; text: the answer, without "my name is …"-style
  *   lead-ins, unless it dodges: "rather not", "don't know", "skip"), repeats what it got, and calls
  *   `next_step` with the values once every required one is there.
@@ -118,11 +118,10 @@ function absoluteDate(said: string): string | undefined {
   return `${year}-${String(MONTHS.indexOf(month.toLowerCase()) + 1).padStart(2, '0')}-${day!.padStart(2, '0')}`;
 }
 
-/** A field's value in the caller's words: when it was just asked for, the whole answer is read. */
-function extract(name: string, schema: Schema, turn: Turn, today: string): unknown {
+/** A field's value in the caller's words: when it is the one asked for (`asked`), the whole answer is read. */
+function extract(name: string, schema: Schema, turn: Turn, asked: boolean, today: string): unknown {
   const said = turn.said;
   if (schema.enum) return schema.enum.find((option) => new RegExp(`\\b${escape(option)}\\b`, 'i').test(said));
-  const asked = turn.after.toLowerCase().includes(words(name));
   const alias = `(?:${escape(words(name))}|${escape(name.split('_').at(-1)!)})`;
   const named = new RegExp(`\\b${alias}\\s+(?:is|was)\\s+([^.,!?]+)`, 'i').exec(said)?.[1];
   if (!asked && named === undefined) return undefined;
@@ -154,9 +153,14 @@ function collectReply(values: Schema, step: string, turns: Turn[], today: string
   let fresh: string[] = [];
   for (const turn of turns) {
     fresh = [];
+    // The field the assistant's last line named, else the first one still missing (the question may have been cut short).
+    const heard = turn.after.toLowerCase();
+    const asked =
+      fields.find(([name]) => got[name] === undefined && heard.includes(words(name)))?.[0] ??
+      (fields.some(([name]) => heard.includes(words(name))) ? undefined : fields.find(([name]) => got[name] === undefined)?.[0]);
     for (const [name, schema] of fields) {
       if (got[name] !== undefined) continue;
-      const value = extract(name, schema, turn, today);
+      const value = extract(name, schema, turn, name === asked, today);
       if (value !== undefined) {
         got[name] = value;
         fresh.push(name);

@@ -303,7 +303,8 @@ export const TOOL = scenario(
 export const INTAKE = scenario(
   'intake',
   [
-    step.waitForAssistant({ quietMs: 1500, timeoutMs: 10_000 }),
+    // The notices, the workflow's first line, then the model's first question (a model round trip after the line).
+    step.waitForAssistant({ quietMs: 3000, timeoutMs: 20_000 }),
     step.say("It's Ada Lovelace."),
     step.waitForAssistant({ quietMs: 1500 }),
     step.say('March 4th, 1990.'),

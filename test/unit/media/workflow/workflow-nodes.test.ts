@@ -96,6 +96,13 @@ describe('the sandbox model in a collect step', () => {
     ]);
   });
 
+  it('gives an answer to a question cut short (or never asked) to the first field missing', () => {
+    // Act
+    const answer = sandboxAt(collect, COLLECT, [assistant('Thanks for calling. Could'), user("It's Ada Lovelace.")]);
+    // Assert
+    expect(answer).toEqual({ text: 'Got it: full name Ada Lovelace. Could I have your date of birth?' });
+  });
+
   it('takes nothing from a dodge, and asks again', () => {
     // Act
     const answer = sandboxAt(collect, COLLECT, [assistant('Could I have your full name?'), user("I'd rather not say.")]);
