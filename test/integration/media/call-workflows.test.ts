@@ -128,14 +128,18 @@ describe.concurrent('workflows on a whole call', () => {
     expect(strictResponseErrors('CallDetail', call)).toEqual([]);
   });
 
-  it('intake, check-up: the branch default ends the call with the collected name', T, async () => {
-    // Act
-    const { call, said, nodes } = await callThrough(INTAKE, intakeSteps('Just a check-up please.'));
-    // Assert
-    expect(nodes).toEqual(['welcome', 'details', 'route', 'checkup']);
-    expect(call.workflow.variables.visit_type).toBe('check-up');
-    expect(said.at(-1)).toBe('Thanks Ada Lovelace, we will text you a check-up time. Goodbye!');
-  });
+  it(
+    'intake, check-up: the branch default ends the call with the collected name; the variables are redacted per advanced.redact',
+    T,
+    async () => {
+      // Act
+      const { call, said, nodes } = await callThrough(INTAKE, intakeSteps('Just a check-up please.'), undefined, { redact: ['dob'] });
+      // Assert
+      expect(nodes).toEqual(['welcome', 'details', 'route', 'checkup']);
+      expect(call.workflow.variables).toEqual({ full_name: 'Ada Lovelace', date_of_birth: '[dob]', visit_type: 'check-up' });
+      expect(said.at(-1)).toBe('Thanks Ada Lovelace, we will text you a check-up time. Goodbye!');
+    },
+  );
 
   it('intake, emergency: the transfer node says its line and transfers to its number', T, async () => {
     // Act
