@@ -24,6 +24,8 @@ export const WORKFLOW_LIMITS = {
   argChars: 500,
   /** Caller turns a `conversation` or `collect` node may take before it is stuck. */
   maxTurns: 30,
+  /** The nodes as JSON, at most: a full list of workflows (100 of them) stays under 5 MB. */
+  nodesJsonChars: 48_000,
 } as const;
 
 /** Caller turns a node may take by default before it counts as stuck (docs/decisions.md "Workflows"). */
@@ -258,6 +260,12 @@ function stuckTarget(onStuck: string | null | undefined): { loc: (string | numbe
  */
 export function workflowProblems(workflow: CreateWorkflowInput, toolNames: ReadonlySet<string>): WorkflowProblem[] {
   const problems: WorkflowProblem[] = [];
+  const size = JSON.stringify(workflow.nodes).length;
+  if (size > WORKFLOW_LIMITS.nodesJsonChars) {
+    return [
+      { loc: ['nodes'], message: `the nodes take ${size} characters as JSON, over ${WORKFLOW_LIMITS.nodesJsonChars}`, input: undefined },
+    ];
+  }
   const index = new Map<string, number>();
   workflow.nodes.forEach((node, i) => {
     if (index.has(node.id)) problems.push({ loc: ['nodes', i, 'id'], message: `duplicate node id ${node.id}`, input: node.id });

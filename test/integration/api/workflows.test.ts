@@ -193,6 +193,23 @@ describe('POST /workflows', () => {
       'too_long',
     ],
     [
+      'nodes over 48,000 characters as JSON',
+      workflowBody({
+        nodes: [
+          { id: 'hello', type: 'say', text: 'Hi', next: 'n0' },
+          ...Array.from({ length: 13 }, (_, i) => ({
+            id: `n${i}`,
+            type: 'conversation',
+            prompt: 'p'.repeat(4000),
+            edges: [{ to: i < 12 ? `n${i + 1}` : 'bye', when: 'done' }],
+          })),
+          { id: 'bye', type: 'end' },
+        ],
+      }),
+      ['body', 'nodes'],
+      'value_error',
+    ],
+    [
       'a say text too long',
       withNode(0, { id: 'hello', type: 'say', text: 't'.repeat(1001), next: 'details' }),
       ['body', 'nodes', 0, 'text'],
