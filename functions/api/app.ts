@@ -11,6 +11,7 @@ import type { CallService } from '../../shared/services/call-service';
 import type { MessageService } from '../../shared/services/message-service';
 import type { ToolService } from '../../shared/services/tool-service';
 import type { KnowledgeService } from '../../shared/services/knowledge-service';
+import type { WorkflowService } from '../../shared/services/workflow-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
@@ -22,6 +23,7 @@ import { catalogRoutes } from './routes/catalog';
 import { messageRoutes } from './routes/messages';
 import { toolRoutes } from './routes/tools';
 import { knowledgeRoutes } from './routes/knowledge';
+import { workflowRoutes } from './routes/workflows';
 import { usageRoutes } from './routes/usage';
 import type { Logger } from '../../shared/log';
 
@@ -36,6 +38,7 @@ export interface ApiDeps {
   tools: ToolService;
   /** Knowledge bases, their documents and search. */
   knowledge: KnowledgeService;
+  workflows: WorkflowService;
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
   now: () => number;
@@ -78,6 +81,7 @@ export function createApp(deps: ApiDeps) {
     .route('/bookings', bookingRoutes(deps.bookings))
     .route('/tools', toolRoutes(deps.tools))
     .route('/knowledge-bases', knowledgeRoutes(deps.knowledge))
+    .route('/workflows', workflowRoutes(deps.workflows))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();

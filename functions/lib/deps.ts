@@ -26,6 +26,8 @@ import { AssistantService } from '../../shared/services/assistant-service';
 import { AdminService } from '../../shared/services/admin-service';
 import { ToolService } from '../../shared/services/tool-service';
 import { ToolRepository } from '../../shared/db/tool-repository';
+import { WorkflowRepository } from '../../shared/db/workflow-repository';
+import { WorkflowService } from '../../shared/services/workflow-service';
 import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { KeyEnvironment } from '../../shared/auth/api-key';
 import { CallService, type RecordingLinks } from '../../shared/services/call-service';
@@ -160,6 +162,7 @@ export function createApiDeps(
       ids: core.ids,
       secretBox: core.secretBox,
       urlPolicy: core.urlPolicy,
+      workflows: new WorkflowRepository(core.db),
       now,
     }),
     calls: new CallService({
@@ -178,6 +181,7 @@ export function createApiDeps(
     catalog: core.catalog,
     tools: createToolService(core, now),
     knowledge: createKnowledgeService(core, now),
+    workflows: createWorkflowService(core, now),
     findApiKey: (hash) => core.businesses.findApiKey(hash),
     rateLimiter: new RateLimiter(core.db, { log }),
     now: Date.now,
@@ -236,6 +240,17 @@ export function createKnowledgeService(core: CoreDeps, now: () => Date = () => n
     urlPolicy: core.urlPolicy,
     queue: core.knowledge.queue,
     searcher: core.knowledge.searcher,
+    now,
+  });
+}
+
+/** The workflow use cases (the API's /workflows routes). */
+export function createWorkflowService(core: CoreDeps, now: () => Date = () => new Date()): WorkflowService {
+  return new WorkflowService({
+    workflows: new WorkflowRepository(core.db),
+    tools: new ToolRepository(core.db),
+    assistants: core.assistantRepo,
+    ids: core.ids,
     now,
   });
 }

@@ -1,3 +1,4 @@
+import type { CallWorkflow } from '../domain/workflow';
 import type { Call, CallMetrics, DerivedCallField, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
 import type { ToolAction } from '../domain/tool-action';
 
@@ -70,6 +71,8 @@ export interface CallDetailRecord {
   recording_key: string | null;
   /** The call's tool calls (absent on calls recorded before tools ran). */
   actions?: ToolAction[];
+  /** The call's run of its workflow (absent without one). */
+  workflow?: CallWorkflow;
   expires_at?: number;
 }
 

@@ -82,6 +82,9 @@ export const keys = {
   /** How many tools a business has (`tools`), kept in the tools' own transactions so the cap holds under concurrent creates. */
   toolCount: (businessId: number) => ({ pk: biz(businessId), sk: 'TOOLCOUNT' }),
 
+  workflow: (businessId: number, workflowId: number) => ({ pk: biz(businessId), sk: `WORKFLOW#${padId(workflowId)}` }),
+  workflowPrefix: () => 'WORKFLOW#',
+
   /** The call record (list fields only; the transcript lives in its own item). */
   call: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#MAIN` }),
   callDetail: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#DETAIL` }),

@@ -1,3 +1,4 @@
+import { CallWorkflowSchema, type CallWorkflow } from './workflow';
 import * as v from 'valibot';
 import { ValidationError } from '../errors';
 import { SERVER_EVENT_KINDS, variablesField } from './assistant-config';
@@ -343,6 +344,12 @@ export const CallDetailSchema = strictDict({
   recording_url: v.nullable(v.string()),
   webhook_deliveries: v.array(WebhookDeliveryViewSchema),
   actions: v.pipe(v.array(ToolActionSchema), v.description('Every tool call of the call, in order (`[]` until it ends).')),
+  workflow: v.pipe(
+    v.nullable(CallWorkflowSchema),
+    v.description(
+      "The assistant's workflow on this call: the nodes visited and the variables collected (null without one, or until it ends).",
+    ),
+  ),
 });
 
 /** A call with its transcript and metrics, as GET /calls/{id} returns it. */
@@ -352,4 +359,5 @@ export type CallDetail = Call & {
   recording_url: string | null;
   webhook_deliveries: WebhookDeliveryView[];
   actions: ToolAction[];
+  workflow: CallWorkflow | null;
 };

@@ -9,6 +9,7 @@ import { webhookBodySchemas } from './openapi-webhooks';
 import { PhoneNumberListSchema, PhoneNumberSchema } from './phone-number';
 import { toolRequestSchemas, toolResponseSchemas } from './openapi-tools';
 import { knowledgeRequestSchemas, knowledgeResponseSchemas } from './openapi-knowledge';
+import { workflowRequestSchemas, workflowResponseSchemas } from './openapi-workflows';
 import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
 import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
@@ -24,6 +25,7 @@ export const ERROR_CODES = [
   'conflict',
   'booking_cancelled',
   'tool_in_use',
+  'workflow_in_use',
   'rate_limited',
   'internal',
 ] as const;
@@ -62,6 +64,7 @@ function requestSchemas(): Record<string, Json> {
       ...bookingRequestSchemas(),
       ...toolRequestSchemas(),
       ...knowledgeRequestSchemas(),
+      ...workflowRequestSchemas(),
       AssistantConfigInput: cfg.AssistantConfigSchema,
       ModelCfgInput: cfg.ModelCfgSchema,
       ...Object.fromEntries(parts),
@@ -113,6 +116,7 @@ function responseSchemas(): Record<string, Json> {
       PhoneNumberList: PhoneNumberListSchema,
       ...toolResponseSchemas(),
       ...knowledgeResponseSchemas(),
+      ...workflowResponseSchemas(),
       Usage: UsageSchema,
       Message: MessageSchema,
       MessagesPage: MessagesPageSchema,

@@ -7,6 +7,7 @@ import { componentSchemas } from './openapi-schemas';
 import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
 import { TOOL_TAGS, toolErrorResponses, toolPaths } from './openapi-tools';
 import { KNOWLEDGE_TAGS, knowledgeErrorResponses, knowledgePaths } from './openapi-knowledge';
+import { WORKFLOW_TAGS, workflowErrorResponses, workflowPaths } from './openapi-workflows';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
 
@@ -67,6 +68,7 @@ const ERROR_RESPONSES: Record<string, Json> = {
   ...bookingErrorResponses(),
   ...toolErrorResponses(),
   ...knowledgeErrorResponses(),
+  ...workflowErrorResponses(),
 };
 
 /** The responses of one operation: its success, the errors it lists, and 401/429/500 always. */
@@ -273,6 +275,7 @@ const TAGS: Record<string, string> = {
   Messages: 'Messages callers left with an assistant, each linked to its call.',
   ...TOOL_TAGS,
   ...KNOWLEDGE_TAGS,
+  ...WORKFLOW_TAGS,
   ...BOOKING_TAGS,
   Meta: 'This document.',
   Webhooks: "Signed events POSTed to an assistant's `advanced.server_url` for the kinds in `advanced.server_events`.",
@@ -307,6 +310,7 @@ export function buildOpenApiDocument(): Json {
       ...catalogPaths(),
       ...toolPaths(),
       ...knowledgePaths(),
+      ...workflowPaths(),
       ...bookingPaths(),
     },
     webhooks: webhookOperations(),

@@ -10,7 +10,7 @@ import type { BusinessRepository } from '../db/business-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { IdAllocator } from '../db/ids';
 import type { SecretBox } from '../security/secret-box';
-import { checkConfigReferences, type UrlPolicy } from './config-checks';
+import { checkConfigReferences, type UrlPolicy, type WorkflowLookup } from './config-checks';
 
 /** What the assistant use cases need; built once per process by the composition root. */
 export interface AssistantServiceDeps {
@@ -20,6 +20,8 @@ export interface AssistantServiceDeps {
   ids: IdAllocator;
   secretBox: SecretBox;
   urlPolicy: UrlPolicy;
+  /** The business's workflows, for `workflow_id` (absent: no workflow id is accepted). */
+  workflows?: WorkflowLookup;
   now: () => Date;
 }
 

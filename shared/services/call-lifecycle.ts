@@ -1,3 +1,4 @@
+import type { CallWorkflow } from '../domain/workflow';
 import { defaultAssistantConfig, type AssistantConfig } from '../domain/assistant-config';
 import { metricsOfUnconnectedCall, type CallMetrics, type TranscriptEntry } from '../domain/call';
 import { durationSeconds, expiryFor } from '../domain/carrier-status';
@@ -40,6 +41,8 @@ export interface CallEnding {
   recordingKey?: string | null;
   /** The tool calls the assistant made (the call's `actions`). */
   actions?: ToolAction[];
+  /** The call's run of its workflow, when the assistant has one. */
+  workflow?: CallWorkflow | undefined;
   /** Whether the caller heard each notice due in full (the media session; null for a notice not due). */
   notices?: { recording_notice_heard: boolean | null; ai_disclosure_heard: boolean | null };
   /**
@@ -238,6 +241,7 @@ export class CallLifecycle {
       metrics: ending.metrics && Object.keys(ending.metrics).length > 0 ? ending.metrics : metricsOfUnconnectedCall(fields.duration_s),
       recording_key: hipaa ? null : (ending.recordingKey ?? null),
       actions: actionsToStore(ending.actions ?? [], config),
+      ...(ending.workflow && { workflow: workflowToStore(ending.workflow, config) }),
       ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
     };
     const seen = { slotHeld: call.slot_held === true, reservedMinutes: call.reserved_minutes };
@@ -276,6 +280,12 @@ export class CallLifecycle {
 function actionsToStore(actions: ToolAction[], config: AssistantConfig): ToolAction[] {
   if (config.advanced.hipaa) return actions.map((action) => ({ ...action, arguments: {}, result: '' }));
   return redactDeep(actions, config.advanced.redact);
+}
+
+/** A call's workflow run as stored: its variables redacted per `advanced.redact`, dropped under HIPAA (the path stays). */
+function workflowToStore(workflow: CallWorkflow, config: AssistantConfig): CallWorkflow {
+  if (config.advanced.hipaa) return { ...workflow, variables: {} };
+  return { ...workflow, variables: redactDeep(workflow.variables, config.advanced.redact) };
 }
 
 /** `endedAt` clamped between the answer and now (an ending can precede neither), or undefined when unusable. */

@@ -57,6 +57,7 @@ export function toCallDetailView(
     recording_url: extras.recordingUrl,
     webhook_deliveries: extras.deliveries,
     actions: detail.actions ?? [],
+    workflow: detail.workflow ?? null,
   };
 }
 

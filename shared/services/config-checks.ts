@@ -21,7 +21,7 @@ export async function checkConfigReferences(
   businessId: number,
   config: AssistantConfig,
   loc: (string | number)[],
-  deps: { catalog: CatalogRepository; urlPolicy: UrlPolicy },
+  deps: { catalog: CatalogRepository; urlPolicy: UrlPolicy; workflows?: WorkflowLookup },
 ): Promise<void> {
   const items: ValidationItem[] = [];
   if (config.tool_ids.length > 0) {
@@ -37,9 +37,9 @@ export async function checkConfigReferences(
       if (!existing.has(id)) items.push(valueError([...loc, 'knowledge_ids', index], `knowledge base ${id} does not exist`, id));
     });
   }
-  // Workflows are not offered yet, so any id names something that does not exist.
   if (config.workflow_id !== null) {
-    items.push(valueError([...loc, 'workflow_id'], `workflow ${config.workflow_id} does not exist`, config.workflow_id));
+    const problem = await workflowIdProblem(businessId, config, deps.workflows);
+    if (problem) items.push(valueError([...loc, 'workflow_id'], problem, config.workflow_id));
   }
   const urls: [string[], string][] = [
     [['advanced', 'server_url'], config.advanced.server_url],
@@ -54,4 +54,21 @@ export async function checkConfigReferences(
     items.push(valueError([...loc, 'model', 'custom_url'], 'a custom model needs custom_url', ''));
   }
   if (items.length > 0) throw new ValidationError(items);
+}
+
+/** Finds a business's workflow (the workflow repository). */
+export interface WorkflowLookup {
+  findWorkflow(businessId: number, workflowId: number): Promise<unknown>;
+}
+
+/** Why `workflow_id` cannot be used, or undefined: it must be the business's own, on a standard-mode assistant. */
+async function workflowIdProblem(
+  businessId: number,
+  config: AssistantConfig,
+  workflows: WorkflowLookup | undefined,
+): Promise<string | undefined> {
+  if (!workflows || (await workflows.findWorkflow(businessId, config.workflow_id!)) === undefined)
+    return `workflow ${config.workflow_id} does not exist`;
+  if (config.mode !== 'standard') return 'workflows run on standard-mode assistants only (mode is live)';
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import { KnowledgeRepository } from '../../shared/db/knowledge-repository';
 import { KnowledgeSearcher } from '../../shared/knowledge/index-cache';
 import { OpenAiEmbedder } from '../../shared/llm/embeddings-client';
+import { tableBackedWorkflows } from '../../media-service/src/call/workflow/workflow-source';
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
 import { tableBackedToolPorts, type ToolSenders } from '../../media-service/src/tools/tool-ports';
@@ -176,6 +177,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
       new KnowledgeRepository(core.db),
       new OpenAiEmbedder({ apiKey: 'sk-sandbox', baseURL: openai.baseUrl }),
     ),
+    workflows: tableBackedWorkflows(core.db),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
     providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },

@@ -10,6 +10,8 @@ import { loadCustomTools } from '../tools/custom-tools';
 import type { RunnableTool } from '../tools/tool-types';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { CallSessionDeps, SessionStart } from './session-types';
+import type { Workflow } from '../../../shared/domain/workflow';
+import { workflowBuiltins } from './workflow/workflow-source';
 
 /** What a session knows about its call before the conversation starts. */
 export interface CallContext {
@@ -30,6 +32,8 @@ export interface CallContext {
   paymentKeySealed?: string;
   /** search_knowledge and its speculative retrieval, when offered. */
   knowledge?: CallKnowledge;
+  /** The assistant's workflow (`workflow_id`, standard mode), loaded once when the call starts. */
+  workflow?: Workflow;
 }
 
 /** Why a stream gets no conversation. */
@@ -52,19 +56,10 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const config = assistant?.config ?? defaultAssistantConfig();
   const partyNumber = call.direction === 'inbound' ? call.from_number : call.to_number;
   const remember = config.advanced.memory && !config.advanced.hipaa;
-  // Custom tools load here, once per call, beside the memory: never on a turn.
-  const [memory, custom] = await Promise.all([
+  // Custom tools (and the workflow, whose tool nodes may name more) load here, once per call, beside the memory: never on a turn.
+  const [memory, { custom, workflow }] = await Promise.all([
     remember ? deps.recallMemory(businessId, partyNumber).catch(() => '') : '',
-    deps.customTools && config.tool_ids.length > 0
-      ? loadCustomTools(
-          { call, sealedSecret: business.webhook_secret_sealed, backend: deps.customTools, log: deps.log },
-          config.tool_ids,
-        ).catch((error: unknown) => {
-          // The call goes on with the built-ins: a caller hears an assistant that cannot look things up, not a dead line.
-          deps.log.error('call.tool.load_failed', { call_id: call.id, error });
-          return [];
-        })
-      : [],
+    loadToolsAndWorkflow(deps, call, business.webhook_secret_sealed, config),
   ]);
   const profile = business.profile ?? null;
   const paymentKeySealed = business.payment_key_sealed;
@@ -96,12 +91,39 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
     transferNumber,
     partyNumber,
     tools: [...offered.definitions, ...knowledgeTools.map((tool) => tool.definition), ...custom.map((tool) => tool.definition)],
-    actionTools: [...offered.actions, ...knowledgeTools, ...custom],
+    actionTools: [...offered.actions, ...knowledgeTools, ...(workflow ? workflowBuiltins(workflow, offered.actions) : []), ...custom],
     ...(knowledge && { knowledge }),
     profile,
     ...(assistant?.custom_key_sealed && { customKeySealed: assistant.custom_key_sealed }),
     ...(paymentKeySealed && { paymentKeySealed }),
+    ...(workflow && { workflow }),
   };
+}
+
+/** The assistant's workflow (standard mode) and the custom tools of its `tool_ids` and of the workflow's `tool` nodes. */
+async function loadToolsAndWorkflow(
+  deps: CallSessionDeps,
+  call: CallContext['call'],
+  sealedSecret: string,
+  config: AssistantConfig,
+): Promise<{ custom: RunnableTool<any>[]; workflow?: Workflow }> {
+  const found =
+    deps.workflows && config.workflow_id !== null && config.mode === 'standard'
+      ? await deps.workflows.load(call.business_id, config.workflow_id).catch((error: unknown) => {
+          deps.log.error('call.workflow.load_failed', { call_id: call.id, error });
+          return undefined;
+        })
+      : undefined;
+  const toolIds = [...new Set([...config.tool_ids, ...(found?.toolIds ?? [])])];
+  const custom =
+    deps.customTools && toolIds.length > 0
+      ? await loadCustomTools({ call, sealedSecret, backend: deps.customTools, log: deps.log }, toolIds).catch((error: unknown) => {
+          // The call goes on with the built-ins: a caller hears an assistant that cannot look things up, not a dead line.
+          deps.log.error('call.tool.load_failed', { call_id: call.id, error });
+          return [];
+        })
+      : [];
+  return { custom, ...(found && { workflow: found.workflow }) };
 }
 
 /** The runner of one call's built-in tools: the tools it offers, on the process's back ends. */

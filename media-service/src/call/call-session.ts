@@ -305,6 +305,7 @@ class CallSession implements SessionView {
         metrics,
         recordingKey,
         actions: this.#tools?.actions() ?? [],
+        workflow: this.#driver?.workflow?.(),
         // A call that ended before its conversation started heard no notice that was due.
         notices: this.#driver?.notices() ?? new Notice(context.script.notice, noticesDue(context.config)).outcome(),
         ...(!Number.isNaN(streamAt) && { endedAt: new Date(streamAt + endedAt - this.#t0).toISOString() }),

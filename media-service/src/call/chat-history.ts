@@ -16,9 +16,12 @@ const GREETING_CUE: LlmMessage[] = [{ role: 'system', content: 'The call has jus
 export class ChatHistory {
   readonly #context: CallContext;
   readonly #messages: LlmMessage[] = [];
+  /** Adds what the call's current workflow node asks (its instructions, `next_step`); none without a workflow. */
+  readonly #steer: ((request: LlmRequest) => LlmRequest) | undefined;
 
-  constructor(context: CallContext) {
+  constructor(context: CallContext, steer?: (request: LlmRequest) => LlmRequest) {
     this.#context = context;
+    this.#steer = steer;
   }
 
   /** Appends a caller or assistant message. */
@@ -67,7 +70,7 @@ export class ChatHistory {
   /** The model request for the next reply; `extra` messages go last (a greeting cue, an eager guess). */
   request(signal: AbortSignal, extra: readonly LlmMessage[] = []): LlmRequest {
     const { config, script, tools } = this.#context;
-    return {
+    const request: LlmRequest = {
       model: config.model.model,
       messages: [{ role: 'system', content: script.systemPrompt }, ...this.#messages, ...extra],
       ...(tools.length > 0 && { tools }),
@@ -77,6 +80,7 @@ export class ChatHistory {
       race: config.model.race,
       signal,
     };
+    return this.#steer ? this.#steer(request) : request;
   }
 
   /** The request that asks the model to greet the caller. */

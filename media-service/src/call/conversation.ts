@@ -12,6 +12,9 @@ import type { ConversationBaseDeps, ConversationDriver, SessionView } from './se
 import { Speaker, type SpeakerOptions, type Utterance, type UtteranceKind } from './speaker';
 import { heardText } from './transcript-log';
 import { isBackchannel, shouldInterrupt } from './turn-taking';
+import type { CallWorkflow } from '../../../shared/domain/workflow';
+import type { WorkflowHost } from './workflow/node-type';
+import { WorkflowRun } from './workflow/workflow-run';
 
 /** What a standard conversation needs from its session. */
 export interface ConversationDeps extends ConversationBaseDeps {
@@ -50,12 +53,15 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
   /** The caller cut in while the notice played: what follows it is dropped when it ends. */
   #bargeInHeld = false;
   readonly #offStt: () => void;
+  /** The assistant's workflow, when it has one (docs/design.md §7). */
+  readonly #flow: WorkflowRun | undefined;
 
   constructor(deps: ConversationDeps) {
     super();
     this.#d = deps;
     this.#speaker = new Speaker({ ...deps.voice, onFailure: (error) => this.policy.fail(error, { voiceLost: true }) });
-    this.#history = new ChatHistory(deps.context);
+    this.#flow = deps.context.workflow && this.#workflowRun(deps.context.workflow);
+    this.#history = new ChatHistory(deps.context, this.#flow && ((request) => this.#flow!.shape(request)));
     this.#caller = new CallerTurn(deps.stt, deps.timers);
     this.#eager = new EagerGuess(deps.llm, deps.counters, deps.now, (signal, guess) =>
       this.#history.request(signal, [{ role: 'user', content: guess }]),
@@ -86,6 +92,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
 
   #greet(): void {
     if (this.policy.pendingReason || this.#turn || this.#userSpoke) return;
+    if (this.#flow?.open()) return;
     const first = this.#d.context.script.firstMessage;
     // assistant_first, or wait_for_user greeting a silent caller (greet_after_silence_s): the first message when set.
     if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') return this.#speakScripted('greeting', first);
@@ -154,6 +161,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     if (this.policy.voicemail.onCallerTurn(text, this.policy.log.userTurns) || this.policy.pendingReason) return;
     this.policy.callerSpoke();
     this.#history.push({ role: 'user', content: text });
+    if (this.#flow?.callerTurn()) return this.#eager.drop();
     this.#answer({ endOfTurnAt: now, endOfSpeechAt: endOfSpeechMs === undefined ? undefined : endAt, eager: false }, text);
   }
 
@@ -212,6 +220,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     await utterance.done;
     if (this.#turn !== turn) return;
     this.#turn = undefined;
+    if (this.#flow?.afterReply(toolCalls)) return;
     if (!this.policy.afterReply(utterance.text, toolCalls)) this.#afterSpeech();
   }
 
@@ -283,6 +292,11 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     if (unfinished) this.policy.log.user(unfinished.text, unfinished.startAt, unfinished.endAt);
   }
 
+  /** The call's run of its workflow (undefined without one). */
+  workflow(): CallWorkflow | undefined {
+    return this.#flow?.view();
+  }
+
   modelLabel(configured: string): string {
     return modelLabelFor(this.#d.context.config, configured);
   }
@@ -330,5 +344,61 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     const utterance = this.#speaker.say(kind, text);
     this.policy.log.utterance(utterance);
     return utterance;
+  }
+
+  #workflowRun(workflow: NonNullable<ConversationDeps['context']['workflow']>): WorkflowRun {
+    const { context, now, t0, log } = this.#d;
+    return new WorkflowRun({
+      workflow,
+      host: this.#workflowHost(),
+      // A caller mid-turn (one who cut a `say` short) is answered when the turn ends, not talked over.
+      reply: () => (this.#caller.speaking ? undefined : void this.#reply('reply')),
+      toolResult: (callId, output) => this.#history.toolResult(callId, output),
+      settle: () => this.#afterSpeech(),
+      ending: () => this.policy.pendingReason !== undefined,
+      callVariables: context.call.variables ?? {},
+      assistantVariables: context.config.variables,
+      now,
+      t0,
+      log,
+      callId: context.call.id,
+    });
+  }
+
+  /** What a workflow's acting nodes do on this call: speak, run tools, transfer, end. */
+  #workflowHost(): WorkflowHost {
+    return {
+      say: (text) => this.#sayStep(text),
+      runTool: async (name, args) => {
+        const { output, line } = await this.#d.tools.runWithLine({ name, arguments: args });
+        this.policy.log.tool(line, this.#d.now());
+        const parsed = JSON.parse(output) as Record<string, unknown>;
+        return { ok: !Object.hasOwn(parsed, 'error'), output: parsed };
+      },
+      transfer: (number) => {
+        if (number) this.#d.context.transferNumber = number;
+        const call = { id: `workflow_transfer_${this.#d.now()}`, name: 'transfer', arguments: '{}' };
+        // The model's history must hold the call a failed transfer's result answers.
+        this.#history.push({ role: 'assistant', content: null, toolCalls: [call] });
+        this.policy.afterReply('', [call]);
+      },
+      end: async (text) => {
+        if (text !== '') await this.#sayStep(text);
+        await this.policy.endCall('assistant_ended', { goodbye: text === '' });
+      },
+    };
+  }
+
+  /** A workflow's fixed words, as an assistant turn of their own (barge-in cuts them, in history too). */
+  async #sayStep(text: string): Promise<void> {
+    this.policy.cancelSilence();
+    if (this.policy.notice.due) this.#sayNotice();
+    const utterance = this.#say('reply', text);
+    const message: AssistantMessage = { role: 'assistant', content: text };
+    this.#history.push(message);
+    const turn: Turn = { controller: new AbortController(), utterance, message };
+    this.#turn = turn;
+    await utterance.done;
+    if (this.#turn === turn) this.#turn = undefined;
   }
 }

@@ -23,6 +23,8 @@ import type { ToolPorts } from '../tools/tool-types';
 import type { CustomToolBackend } from '../tools/custom-tools';
 import type { KnowledgeBackend } from '../tools/search-knowledge';
 import type { NoticeOutcome } from './notice';
+import type { CallWorkflow } from '../../../shared/domain/workflow';
+import type { WorkflowSource } from './workflow/workflow-source';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -85,6 +87,8 @@ export interface CallSessionDeps {
   customTools?: CustomToolBackend;
   /** Knowledge-base search (`knowledge_ids`), shared by the process's calls; absent, search_knowledge is never offered. */
   knowledge?: KnowledgeBackend;
+  /** The assistants' workflows (`workflow_id`); absent, calls run without them. */
+  workflows?: WorkflowSource;
   /** Where recordings go; undefined disables recording (e.g. a stage without a bucket). */
   recordings?: RecordingStore;
   /** Summaries of this caller's earlier calls, rendered for the prompt ('' for none). */
@@ -162,6 +166,8 @@ export interface ConversationDriver {
   callerHungUp(): Promise<void>;
   /** The model's label in the call's metrics, given the configured provider's label. */
   modelLabel(configured: string): string;
+  /** The call's run of its workflow (docs/design.md §7); absent or undefined without one. */
+  workflow?(): CallWorkflow | undefined;
   /** What each side said, assistant text cut to what was heard. */
   transcript(): TranscriptEntry[];
   /** Whether the caller heard each notice due in full (null: not due on this call). */

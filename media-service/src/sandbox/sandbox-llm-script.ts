@@ -2,6 +2,7 @@ import { sampleJsonSchema } from './json-schema-sample';
 import { messageText, type ChatRequest } from './openai-wire';
 import { isAnalysisRequest, sandboxAnalysis } from './sandbox-analysis';
 import { toolIntentReply, toolResultReply } from './sandbox-tool-intents';
+import { workflowReply } from './sandbox-workflow';
 
 /**
  * The sandbox LLM's brain: a deterministic choice of reply for a chat-completions request, so a
@@ -108,6 +109,9 @@ export class SandboxLlmScript {
   }
 
   #converse(request: ChatRequest): SandboxLlmReply {
+    // Inside a workflow step, the step's own moves come first (sandbox-workflow.ts).
+    const step = workflowReply(request);
+    if (step) return step;
     const last = request.messages.at(-1);
     if (last?.role === 'tool') return toolResultReply(request);
     const userText = [...request.messages].reverse().find((m) => m.role === 'user');

@@ -324,6 +324,28 @@ function askAndHear(name: string, request: string, description: string): Scenari
 }
 
 /**
+ * A new patient answering an intake workflow (README "Workflows"): their name, date of birth and
+ * kind of visit, one at a time as asked, then why they are coming; the workflow ends the call.
+ */
+export const INTAKE = scenario(
+  'intake',
+  [
+    // The notices, the workflow's first line, then the model's first question (a model round trip after the line).
+    step.waitForAssistant({ quietMs: 3000, timeoutMs: 20_000 }),
+    step.say("It's Ada Lovelace."),
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.say('March 4th, 1990.'),
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.say("I'm a new patient."),
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.say('I would like a cleaning, my teeth feel rough.'),
+    step.waitForAssistant({ quietMs: 1500 }),
+    step.hangup(),
+  ],
+  { description: 'A new patient giving name, date of birth and visit type to an intake workflow, then the reason for the visit.' },
+);
+
+/**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
  */
@@ -342,6 +364,7 @@ export const SANDBOX_SCENARIOS = {
   tool: TOOL,
   'email-me': EMAIL_ME,
   ask: ASK,
+  intake: INTAKE,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

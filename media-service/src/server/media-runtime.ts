@@ -1,3 +1,4 @@
+import { tableBackedWorkflows } from '../call/workflow/workflow-source';
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../call/session-defaults';
 import { tableBackedToolPorts } from '../tools/tool-ports';
@@ -223,6 +224,7 @@ function sessionDeps(
       new KnowledgeRepository(built.db),
       new OpenAiEmbedder({ apiKey: providers.openai.apiKey, ...(providers.openai.baseURL && { baseURL: providers.openai.baseURL }) }),
     ),
+    workflows: tableBackedWorkflows(built.db),
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),
     ...tableBackedSessionDeps(built.calls, memory),
     providers: providers.labels,

@@ -260,7 +260,15 @@ describe('GET /calls and /calls/{id}', () => {
     // Act
     const detail = await json(await tenant.request('GET', `/calls/${created.id}`));
     // Assert
-    expect(detail).toEqual({ ...created, transcript: [], metrics: {}, recording_url: null, webhook_deliveries: [], actions: [] });
+    expect(detail).toEqual({
+      ...created,
+      transcript: [],
+      metrics: {},
+      recording_url: null,
+      webhook_deliveries: [],
+      actions: [],
+      workflow: null,
+    });
   });
 
   it('GET /calls/{id} gives a 15-minute presigned recording_url that downloads the recording', async () => {
