@@ -65,7 +65,12 @@ const DEMO_TEAM_EMAIL = 'frontdesk@demo-dental.test';
 async function seedDemo(core: CoreDeps, assistants: AssistantService): Promise<void> {
   const admin = createAdminService(core, 'test');
   const demo = await admin.createBusiness('Demo Dental', 100);
-  await admin.setProfile(demo.business_id, { display_name: 'Demo Dental', team_emails: [DEMO_TEAM_EMAIL] });
+  // An address, so `call-in --scenario text-me` ("Can you text me your address?") texts one.
+  await admin.setProfile(demo.business_id, {
+    display_name: 'Demo Dental',
+    address: '1 Harbor Street, Springfield',
+    team_emails: [DEMO_TEAM_EMAIL],
+  });
   const receptionist = templateConfig('receptionist');
   const config = { ...receptionist, builtin: { ...(receptionist.builtin as object | undefined), sms: true } };
   const assistant = await assistants.create(demo.business_id, { name: 'Front desk', config });

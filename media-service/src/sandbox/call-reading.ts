@@ -29,6 +29,8 @@ export interface CallReading {
   conversation: boolean;
   /** A booking tool ran and did not report a failure. */
   booked: boolean;
+  /** `reschedule_appointment` moved or `cancel_appointment` cancelled an appointment. */
+  appointmentChanged: boolean;
   transferred: boolean;
   messageTaken: boolean;
   /** The assistant's reply to the main request ends with a statement (an answer, not a question back). */
@@ -87,7 +89,7 @@ const NOT_NAMES = new Set(
 const GREETING_ONLY =
   /^(?:(?:hello|hi|hey|yes|yeah|yep|no|ok|okay|sure|um+|uh+|mm-?hmm|thanks|thank you|bye|goodbye|great|right)[\s,.!?]*)+$/i;
 const ASKING =
-  /\?|^(please\s+)?(book|cancel|reschedule|schedule|change|send|connect|transfer|put me)\b|\b(i'?d like|i would like|i want|i need|i'?m calling|i am calling|calling (about|to|because)|can i|could i|can you|could you|would you|do you|are you|is there|is it|help me|looking for|tell me)\b/i;
+  /\?|^(please\s+)?(book|cancel|reschedule|schedule|change|move|send|text|email|call|connect|transfer|put me)\b|\b(i'?d like|i would like|i want|i need|i'?m calling|i am calling|calling (about|to|because)|can i|could i|can you|could you|would you|do you|are you|is there|is it|help me|looking for|tell me)\b/i;
 const FAREWELL = /\b(bye|goodbye|thanks|thank you|that'?s all)\b/i;
 const NEGATIVE =
   /\b(angry|complain|complaint|frustrated|terrible|upset|unhappy|not happy|useless|ridiculous|waste of time|disappointed)\b/i;
@@ -102,6 +104,14 @@ const TOPICS: { pattern: RegExp; label: string }[] = [
   { pattern: /\b(human|person|someone|manager|transfer)\b/i, label: 'Speak to a person' },
   { pattern: /\b(message|call me back|callback)\b/i, label: 'Leave a message' },
 ];
+
+/**
+ * A tool line's outcome, without the confirmation tail a booking tool adds after `;`
+ * ("booking 57 confirmed; caller texted, caller email failed, team emailed" is a booking).
+ */
+function toolSucceeded(tool: string): boolean {
+  return !TOOL_FAILED.test(tool.split(';')[0]!);
+}
 
 /** Sentences of a turn ("Sure. Before that, are you open?" → two). */
 export function sentencesOf(text: string): string[] {
@@ -159,9 +169,10 @@ export function readCall(lines: readonly TranscriptLine[]): CallReading {
     topic: main === undefined ? null : (TOPICS.find((topic) => topic.pattern.test(main))?.label ?? null),
     voicemail,
     conversation,
-    booked: tools.some((tool) => /book/i.test(tool) && !TOOL_FAILED.test(tool)),
-    transferred: tools.some((tool) => /^transfer/i.test(tool) && !TOOL_FAILED.test(tool)),
-    messageTaken: tools.some((tool) => /message/i.test(tool) && !TOOL_FAILED.test(tool)),
+    booked: tools.some((tool) => /book/i.test(tool) && toolSucceeded(tool)),
+    appointmentChanged: tools.some((tool) => /^(reschedule|cancel)_appointment:.*\b(moved|cancelled)\b/i.test(tool) && toolSucceeded(tool)),
+    transferred: tools.some((tool) => /^transfer/i.test(tool) && toolSucceeded(tool)),
+    messageTaken: tools.some((tool) => /message/i.test(tool) && toolSucceeded(tool)),
     answered: mainIndex >= 0 && answeredAfter(lines, mainIndex),
     farewell: FAREWELL.test(last),
     negative: spoken.some((turn) => NEGATIVE.test(turn)),

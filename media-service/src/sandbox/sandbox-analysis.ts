@@ -42,8 +42,10 @@ export function outcomeOf(reading: CallReading): LlmOutcome {
   if (reading.booked) return 'appointment_booked';
   if (reading.transferred) return 'transferred';
   if (reading.messageTaken) return 'message_taken';
-  // An appointment asked for is done only by a booking tool (above), however the assistant replied.
-  const needsBooking = reading.topic?.includes('appointment') === true;
+  // An appointment asked for is done only by a booking tool (above), or a move or cancellation by
+  // its tool, however the assistant replied.
+  const changeDone = reading.topic === 'Change or cancel an appointment' && reading.appointmentChanged;
+  const needsBooking = reading.topic?.includes('appointment') === true && !changeDone;
   return reading.requests.length > 0 && reading.answered && !reading.negative && !needsBooking ? 'resolved' : 'unresolved';
 }
 

@@ -119,6 +119,20 @@ describe('sandbox analysis: reads the transcript', () => {
     expect(out.intent).toBe(transcript.length === 3 ? 'No request was made.' : 'None: nobody spoke.');
   });
 
+  it('an ask phrased as "Please email me …" is a request', () => {
+    const { out } = analyse([
+      GREETING,
+      'user: Hi, this is Sam Lee. Please email me your opening hours at sam@example.com.',
+      "assistant: Sure, I'll email that to sam@example.com.",
+      'tool: email_caller: email 1a2b sent',
+      "assistant: I've emailed you the details. Is there anything else I can help you with?",
+      "user: That's all, thanks. Goodbye!",
+    ]);
+    expect(out.intent).toBe('Opening hours');
+    expect(out.outcome).toBe('resolved');
+    expect(out.summary).toContain('asked: "Please email me your opening hours');
+  });
+
   it('a dissatisfied caller is not resolved even when answered', () => {
     const { out } = analyse([
       GREETING,
@@ -158,6 +172,33 @@ describe('sandbox analysis: a booking only when a booking tool result shows one'
     expect(out.outcome).toBe('appointment_booked');
     expect(out.summary).toContain('An appointment was booked.');
     expect(out.score).toBe(9);
+  });
+
+  it('a booking whose confirmation email failed is still a booking', () => {
+    const { out } = analyse([
+      ...asked,
+      'tool: book_appointment: booking 57 confirmed; caller texted, caller email failed, team emailed',
+      'assistant: You are booked for Tuesday at ten.',
+    ]);
+    expect(out.outcome).toBe('appointment_booked');
+  });
+
+  it.each([
+    ['reschedule_appointment: appointment 61 moved; caller texted, no caller email, team emailed', 'resolved'],
+    ['cancel_appointment: appointment 61 cancelled; caller texted, no caller email, team emailed', 'resolved'],
+    ['reschedule_appointment failed: not_found', 'unresolved'],
+  ])('a move or cancellation is done by its tool: %s → %s', (tool, outcome) => {
+    const { out } = analyse([
+      GREETING,
+      'user: Hi, this is Sam Lee. I need to move my appointment to Monday at 2pm.',
+      'assistant: Let me look up your appointment.',
+      'tool: find_appointments: 1 upcoming found',
+      `tool: ${tool}`,
+      'assistant: Done. Is there anything else I can help you with?',
+      'user: No, that is all. Thanks, goodbye!',
+    ]);
+    expect(out.outcome).toBe(outcome);
+    expect(out.intent).toBe('Change or cancel an appointment');
   });
 
   it('a transfer tool result is a transfer', () => {
