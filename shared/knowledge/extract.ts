@@ -1,5 +1,6 @@
 import { convert } from 'html-to-text';
-import { extractText, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
+import { KNOWLEDGE_LIMITS } from '../domain/knowledge';
 
 /** The kinds of document a URL may hold. */
 export type DocumentKind = 'html' | 'pdf' | 'text';
@@ -54,15 +55,57 @@ export function htmlToText(html: string): string {
   });
 }
 
-/** A PDF's text (unpdf's serverless build of Mozilla's PDF.js), pages separated by blank lines. */
-export async function pdfToText(bytes: Uint8Array): Promise<string> {
+/** How long reading one PDF's text may take before what was read so far is kept (the rest is cut). */
+export const PDF_READ_BUDGET_MS = 20_000;
+
+/**
+ * A PDF's text (unpdf's serverless build of Mozilla's PDF.js), pages separated by blank lines.
+ * Read page by page as a stream and stopped once `maxChars` are read or `budgetMs` has passed: a
+ * small compressed PDF can hold millions of text operators (a decompression bomb), and reading them
+ * all would hold the ingestion worker for minutes and fill its memory.
+ */
+export async function pdfToText(
+  bytes: Uint8Array,
+  maxChars: number = KNOWLEDGE_LIMITS.extractedChars,
+  budgetMs: number = PDF_READ_BUDGET_MS,
+): Promise<string> {
+  const deadline = performance.now() + budgetMs;
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   try {
-    const { text } = await extractText(pdf, { mergePages: false });
-    return (text as string[]).map((page) => page.trim()).join('\n\n');
+    const pages: string[] = [];
+    let total = 0;
+    for (let n = 1; n <= pdf.numPages && total < maxChars && performance.now() < deadline; n++) {
+      const reader = (await pdf.getPage(n)).streamTextContent().getReader();
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        for (const item of value.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+        if (total + text.length >= maxChars || performance.now() >= deadline) break;
+      }
+      pages.push(text.trim());
+      total += text.length;
+    }
+    return pages.join('\n\n').slice(0, maxChars);
   } finally {
-    await pdf.destroy();
+    await destroyed(pdf);
   }
+}
+
+/**
+ * Waits for PDF.js to let the document go, at most a second: destroying one whose text stream was
+ * left mid-page terminates the parse (the CPU goes idle) but the promise sometimes never settles.
+ */
+async function destroyed(pdf: { destroy(): Promise<void> }): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    pdf.destroy().catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 1000);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** A fetched document's text, whatever its kind. */
