@@ -173,7 +173,7 @@ function describeValidation(issue: Issue & { requirement?: unknown }): Described
       return { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } };
     }
     default:
-      return { type: 'value_error', msg: `Value error, ${issue.message}`, ctx: { error: issue.message } };
+      return valueError(issue.message);
   }
 }
 
@@ -197,7 +197,16 @@ function describeSchema(issue: Issue): Described {
     const expected = literalExpected(issue.expected);
     return { type: 'literal_error', msg: `Input should be ${expected}`, ctx: { expected } };
   }
-  return SCHEMA_TYPES[issue.type] ?? { type: 'value_error', msg: `Value error, ${issue.message}`, ctx: { error: issue.message } };
+  return SCHEMA_TYPES[issue.type] ?? valueError(issue.message);
+}
+
+/** Longest message a value error repeats: a library's message can quote the input whole. */
+const MAX_VALUE_ERROR_MESSAGE = 300;
+
+/** A value error whose message (which may quote the input) is cut, so a 422 never echoes a huge value. */
+function valueError(message: string): Described {
+  const error = message.length > MAX_VALUE_ERROR_MESSAGE ? `${message.slice(0, MAX_VALUE_ERROR_MESSAGE)}…` : message;
+  return { type: 'value_error', msg: `Value error, ${error}`, ctx: { error } };
 }
 
 const OBJECT_TYPES = new Set(['strict_object', 'loose_object', 'object']);

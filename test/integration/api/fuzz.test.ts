@@ -6,6 +6,8 @@ let harness: ApiHarness;
 let tenant: TenantClient;
 let assistantId: number;
 let toolId: number;
+let knowledgeBaseId: number;
+let workflowId: number;
 
 beforeAll(async () => {
   harness = await createApiHarness({ unlimited: true });
@@ -17,6 +19,17 @@ beforeAll(async () => {
     server_url: 'https://x.example.com/t',
   });
   toolId = ((await tool.json()) as { id: number }).id;
+  const base = await tenant.request('POST', '/knowledge-bases', { name: 'Fuzzed' });
+  knowledgeBaseId = ((await base.json()) as { id: number }).id;
+  const workflow = await tenant.request('POST', '/workflows', {
+    name: 'Fuzzed',
+    start: 'hello',
+    nodes: [
+      { id: 'hello', type: 'say', text: 'Hello.', next: 'bye' },
+      { id: 'bye', type: 'end', text: 'Goodbye.' },
+    ],
+  });
+  workflowId = ((await workflow.json()) as { id: number }).id;
 });
 
 /** Values of every JSON type, including ones just outside the spec's bounds. */
@@ -127,9 +140,64 @@ const toolBody = fc.record(
   { requiredKeys: [] },
 );
 
+/** Knowledge-base and document bodies: random fields, text and URLs of every kind. */
+const knowledgeBody = fc.record({ name: anyJson, description: anyJson }, { requiredKeys: [] });
+const documentBody = fc.record(
+  {
+    name: fc.oneof(anyJson, fc.constant('Doc')),
+    text: fc.oneof(anyJson, fc.constant('# Heading\n\nSome words.')),
+    url: fc.oneof(anyJson, fc.constantFrom('http://169.254.169.254/latest', 'file:///etc/passwd', 'https://[::1]/', 'ftp://x.test/a')),
+  },
+  { requiredKeys: [] },
+);
+
+/** Workflow bodies: graphs of random nodes, real and unknown types, dangling and odd edges. */
+const nodeTypes = ['say', 'conversation', 'collect', 'branch', 'tool', 'transfer', 'end', 'bogus'];
+const workflowNode = fc.record(
+  {
+    id: fc.oneof(fc.constantFrom('a', 'b', 'c', 'A-1', ''), anyJson),
+    type: fc.oneof(fc.constantFrom(...nodeTypes), anyJson),
+    text: anyJson,
+    next: fc.oneof(fc.constantFrom('a', 'b', 'c', 'missing'), anyJson),
+    prompt: anyJson,
+    edges: fc.oneof(anyJson, fc.array(fc.record({ to: fc.constantFrom('a', 'b', 'zz'), when: anyJson }), { maxLength: 3 })),
+    fields: fc.oneof(
+      anyJson,
+      fc.array(fc.record({ name: anyJson, type: fc.constantFrom('string', 'number', 'enum', 'date', 'x'), options: anyJson }), {
+        maxLength: 3,
+      }),
+    ),
+    cases: fc.oneof(
+      anyJson,
+      fc.array(fc.record({ when: fc.record({ var: anyJson, op: fc.constantFrom('eq', 'in', 'gt', 'zz'), value: anyJson }), to: anyJson }), {
+        maxLength: 3,
+      }),
+    ),
+    default: anyJson,
+    tool: fc.oneof(fc.constantFrom('book_appointment', 'fuzzed', 'nope'), anyJson),
+    number: fc.oneof(fc.constantFrom('+15550100777', '+882123'), anyJson),
+    max_turns: anyJson,
+    on_stuck: anyJson,
+  },
+  { requiredKeys: [] },
+);
+const workflowBody = fc.record(
+  {
+    name: anyJson,
+    start: fc.oneof(fc.constantFrom('a', 'b'), anyJson),
+    nodes: fc.oneof(anyJson, fc.array(workflowNode, { maxLength: 6 })),
+  },
+  { requiredKeys: [] },
+);
+
 const request = fc.oneof(
   fc.record({ method: fc.constant('POST'), path: fc.constant('/tools'), body: toolBody }),
   fc.record({ method: fc.constant('PATCH'), path: fc.constant('/tools/TOOL'), body: fc.oneof(toolBody, anyJson) }),
+  fc.record({ method: fc.constant('POST'), path: fc.constant('/knowledge-bases'), body: fc.oneof(knowledgeBody, anyJson) }),
+  fc.record({ method: fc.constant('PATCH'), path: fc.constant('/knowledge-bases/KB'), body: fc.oneof(knowledgeBody, anyJson) }),
+  fc.record({ method: fc.constant('POST'), path: fc.constant('/knowledge-bases/KB/documents'), body: fc.oneof(documentBody, anyJson) }),
+  fc.record({ method: fc.constant('POST'), path: fc.constant('/workflows'), body: fc.oneof(workflowBody, anyJson) }),
+  fc.record({ method: fc.constant('PATCH'), path: fc.constant('/workflows/WF'), body: fc.oneof(workflowBody, anyJson) }),
   fc.record({ method: fc.constant('POST'), path: fc.constant('/assistants'), body: deepJson.map((raw) => ({ raw })) }),
   fc.record({ method: fc.constant('PATCH'), path: fc.constant('/assistants/ID'), body: oversizedItems.map((config) => ({ config })) }),
   fc.record({ method: fc.constant('POST'), path: fc.constant('/assistants'), body: oversizedItems.map((config) => ({ config })) }),
@@ -187,7 +255,11 @@ describe('fuzzing the API with bad input', () => {
         const raw = body && typeof body === 'object' && 'raw' in body && Object.keys(body).length === 1;
         const response = await tenant.request(
           method,
-          path.replace('ID', String(assistantId)).replace('TOOL', String(toolId)),
+          path
+            .replace('ID', String(assistantId))
+            .replace('TOOL', String(toolId))
+            .replace('KB', String(knowledgeBaseId))
+            .replace('WF', String(workflowId)),
           raw ? (body as { raw: string }).raw : body,
         );
         expect(response.status).toBeLessThan(500);

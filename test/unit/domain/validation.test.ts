@@ -280,6 +280,26 @@ describe('issuesToItems: pydantic v2 vocabulary', () => {
   });
 });
 
+// (The offending `input` is cut where the 422 body is written; this is about the message.)
+describe('issuesToItems: a value error never echoes a huge input', () => {
+  it('cuts a library message that quotes the input to 300 characters', () => {
+    // Arrange: valibot's own message for a failed custom check quotes the received value whole
+    const schema = v.object({
+      p: v.custom<object>(
+        (input) => typeof input === 'object',
+        (issue) => `Expected Object but received ${String(issue.received)}`,
+      ),
+    });
+    const result = v.safeParse(schema, { p: 'x'.repeat(31_000) });
+    // Act
+    const [item] = issuesToItems(result.issues!, ['body']);
+    // Assert
+    expect(item!.type).toBe('value_error');
+    expect(item!.msg.length).toBeLessThan(330);
+    expect(String(item!.ctx?.error).length).toBeLessThan(310);
+  });
+});
+
 describe('parseIntString', () => {
   describe.each<[string, number]>([
     ['0', 0],
