@@ -22,10 +22,18 @@ export function documentKind(contentType: string, bytes: Uint8Array): DocumentKi
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
 
+/** The part of a parsed HTML node a table cell reads: its previous sibling (html-to-text's type leaves it out). */
+interface Sibling {
+  type: string;
+  prev?: Sibling | null;
+}
+
 /**
  * A web page as clean text (html-to-text): navigation, scripts, styles, forms and images dropped,
  * links as their words only, and headings kept as Markdown `#` lines so the chunker sees the
- * page's structure.
+ * page's structure. A table is a line per row with its cells joined by " | ": html-to-text's
+ * column layout (`dataTable`) grows faster than the table (a 3 MB table took 12 s, a 5 MB one 84 s,
+ * against 0.4 s this way), and a row per line is what the chunker and the search want anyway.
  */
 export function htmlToText(html: string): string {
   return convert(html, {
@@ -37,6 +45,18 @@ export function htmlToText(html: string): string {
         builder.addInline(`${'#'.repeat(level)} `);
         walk(element.children, builder);
         builder.closeBlock({ trailingLineBreaks: options.trailingLineBreaks ?? 2 });
+      },
+      tableRow(element, walk, builder) {
+        builder.openBlock({ leadingLineBreaks: 1 });
+        walk(element.children, builder);
+        builder.closeBlock({ trailingLineBreaks: 1 });
+      },
+      tableCell(element, walk, builder) {
+        // A separator before every cell but a row's first (whitespace between cells is a text node).
+        let previous = (element as Sibling).prev;
+        while (previous && previous.type === 'text') previous = previous.prev;
+        if (previous) builder.addInline(' | ', { noWordTransform: true });
+        walk(element.children, builder);
       },
     },
     selectors: [
@@ -50,7 +70,10 @@ export function htmlToText(html: string): string {
       { selector: 'style', format: 'skip' },
       { selector: 'form', format: 'skip' },
       { selector: 'noscript', format: 'skip' },
-      { selector: 'table', format: 'dataTable' },
+      { selector: 'table', format: 'block' },
+      { selector: 'tr', format: 'tableRow' },
+      { selector: 'td', format: 'tableCell' },
+      { selector: 'th', format: 'tableCell' },
     ],
   });
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { pdfToText } from '../../../shared/knowledge/extract';
+import { htmlToText, pdfToText } from '../../../shared/knowledge/extract';
 
 /** A one-page PDF whose FlateDecode content stream shows `lines` lines of text (a decompression bomb when large). */
 function bombPdf(lines: number): Uint8Array {
@@ -66,5 +66,27 @@ describe('pdfToText', () => {
       expect(performance.now() - started).toBeLessThan(4_000);
       expect(text.length).toBeLessThan(40_000_000);
     }
+  });
+});
+
+describe('htmlToText: tables', () => {
+  it('writes a table as a line per row, cells joined by " | ", header row included', () => {
+    // Arrange
+    const html =
+      '<h2>Prices</h2><table>\n<tr> <th>Service</th> <th>Price</th> </tr><tr><td>Cleaning</td><td>90 dollars</td></tr></table><p>Call us.</p>';
+    // Act
+    const text = htmlToText(html);
+    // Assert
+    expect(text).toBe('## Prices\n\nService | Price\nCleaning | 90 dollars\n\nCall us.');
+  });
+
+  it('keeps every row of a large table (60,000 rows, 3 MB), each on its own line', () => {
+    // Arrange: the size at which the column layout took 12 s (it grows faster than the table)
+    const rows = Array.from({ length: 60_000 }, (_, i) => `<tr><td>Item ${i}</td><td>${i * 3} dollars</td></tr>`);
+    // Act
+    const lines = htmlToText(`<table>${rows.join('')}</table>`).split('\n');
+    // Assert
+    expect(lines).toHaveLength(60_000);
+    expect(lines[59_999]).toBe('Item 59999 | 179997 dollars');
   });
 });
