@@ -11,7 +11,7 @@ import { sandboxEmbedding } from '../media-service/src/sandbox/sandbox-embedding
 import { createDb } from '../shared/db/client';
 import { ensureTable } from '../shared/db/create-table';
 import { KnowledgeRepository } from '../shared/db/knowledge-repository';
-import type { KnowledgeDocument } from '../shared/domain/knowledge';
+import { processingDocument } from '../shared/domain/knowledge';
 import { EMBEDDING_DIMENSIONS } from '../shared/knowledge/embeddings';
 import { KnowledgeSearcher } from '../shared/knowledge/index-cache';
 import { ingestDocument } from '../shared/knowledge/ingest';
@@ -103,19 +103,7 @@ async function main(): Promise<void> {
     for (let d = 1; d <= docs; d++) {
       const text = Array.from({ length: 24 }, (_, s) => `## Part ${s}\n\n${paragraph(5)}\n\n${paragraph(4)}`).join('\n\n');
       characters += text.length;
-      const doc: KnowledgeDocument = {
-        id: 100 + d,
-        knowledge_base_id: 1,
-        name: `Doc ${d}`,
-        source: 'text',
-        url: null,
-        status: 'processing',
-        failure_reason: null,
-        chunk_count: 0,
-        characters: 0,
-        created_at: now,
-        updated_at: now,
-      };
+      const doc = processingDocument({ id: 100 + d, knowledgeBaseId: 1, name: `Doc ${d}`, url: null, now });
       await repo.insertDocument(1, doc, text);
       await ingestDocument(JSON.stringify({ business_id: 1, knowledge_base_id: 1, document_id: doc.id }), deps);
     }

@@ -72,6 +72,29 @@ export const KnowledgeDocumentSchema = strictDict({
 });
 export type KnowledgeDocument = v.InferOutput<typeof KnowledgeDocumentSchema>;
 
+/** A document as saved before ingestion: `processing`, no chunks yet. */
+export function processingDocument(fields: {
+  id: number;
+  knowledgeBaseId: number;
+  name: string;
+  url: string | null;
+  now: string;
+}): KnowledgeDocument {
+  return {
+    id: fields.id,
+    knowledge_base_id: fields.knowledgeBaseId,
+    name: fields.name,
+    source: fields.url !== null ? 'url' : 'text',
+    url: fields.url,
+    status: 'processing',
+    failure_reason: null,
+    chunk_count: 0,
+    characters: 0,
+    created_at: fields.now,
+    updated_at: fields.now,
+  };
+}
+
 export const KnowledgeDocumentListSchema = strictDict({ data: v.array(KnowledgeDocumentSchema) });
 
 /** One passage found, as the assistant would get it. */

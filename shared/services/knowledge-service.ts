@@ -8,6 +8,7 @@ import {
   parseSearchKnowledgeBody,
   parseUpdateKnowledgeBaseBody,
   type KnowledgeBase,
+  processingDocument,
   type KnowledgeDocument,
   type KnowledgeHit,
 } from '../domain/knowledge';
@@ -141,19 +142,13 @@ export class KnowledgeService {
         valueError(['body'], `a knowledge base has at most ${KNOWLEDGE_LIMITS.documentsPerBase} documents`, undefined),
       ]);
     const now = this.deps.now().toISOString();
-    const doc: KnowledgeDocument = {
+    const doc = processingDocument({
       id: await this.deps.ids.nextId(),
-      knowledge_base_id: kbId,
+      knowledgeBaseId: kbId,
       name: input.name,
-      source: input.url !== undefined ? 'url' : 'text',
       url: input.url ?? null,
-      status: 'processing',
-      failure_reason: null,
-      chunk_count: 0,
-      characters: 0,
-      created_at: now,
-      updated_at: now,
-    };
+      now,
+    });
     if (!(await this.deps.knowledge.insertDocument(businessId, doc, input.text)))
       throw new NotFoundError(`Knowledge base ${kbId} not found.`);
     await this.deps.queue.enqueue({ business_id: businessId, knowledge_base_id: kbId, document_id: doc.id });
