@@ -17,6 +17,7 @@ import { startDialler, type DiallerReport } from './lib/scale-dialler';
 import { benchBusiness, loadHistory, writeItems } from './lib/scale-history';
 import { measurePacing, startPacingProcess, type PacingWindow } from './lib/scale-pacing';
 import { addOpenCalls, measureSweep, tallyRequests, type SweepCost } from './lib/scale-sweep';
+import { runAdmission, seedAdmissionCalls, type AdmissionLoad, type AdmissionRun } from './lib/scale-admission';
 
 /**
  * `npm run bench:scale`: the platform at its target size, on DynamoDB Local (docs/scaling.md).
@@ -25,7 +26,8 @@ import { addOpenCalls, measureSweep, tallyRequests, type SweepCost } from './lib
  * against without it (and with the sweep on the audio thread, as it used to run); one business at
  * its cap of 300 with 1,000 calls waiting across two dialler processes and the sweeper running
  * as deployed (starts per second, transaction conflicts and transient failures retried, calls
- * ended `error`, calls left open, live_calls and reserved minutes left). Prints numbers; asserts
+ * ended `error`, calls left open, live_calls and reserved minutes left); and the start rate one
+ * business's item allows, admission alone (bench/lib/scale-admission.ts). Prints numbers; asserts
  * nothing. `BENCH_PARTS=cap` runs the cap part alone (no history, sweep or pacing).
  */
 
@@ -41,8 +43,25 @@ const WAITING = env('BENCH_WAITING', 1000);
 const HOLD_MS = env('BENCH_HOLD_MS', 20_000);
 /** How long the cap run may take before it stops and reports what is left open. */
 const CAP_TIMEOUT_S = env('BENCH_CAP_TIMEOUT_S', 20 * 60);
-/** Which parts run (comma list of history, sweep, pacing, cap); e.g. `BENCH_PARTS=cap` for the cap run alone. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'history,sweep,pacing,cap').split(','));
+/** Which parts run (comma list of history, sweep, pacing, cap, admission); e.g. `BENCH_PARTS=cap` for the cap run alone. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'history,sweep,pacing,cap,admission').split(','));
+/**
+ * The admission runs, each `backlog+rate×seconds` (calls waiting at once, then new calls a second for
+ * that many seconds): 50 and 100 starts a second with nobody waiting, 1,000 and 3,000 waiting at once,
+ * and 3,000 waiting with 50 new calls a second arriving.
+ */
+const ADMISSION_RUNS = (process.env.BENCH_ADMISSION ?? '0+50x30,0+100x20,1000+0x0,3000+0x0,3000+50x30').split(',').map((spec) => {
+  const [backlog, rate, seconds] = spec.split(/[+x]/).map(Number);
+  return { backlog: backlog!, rate: rate!, seconds: seconds! };
+});
+/**
+ * How long an admitted call holds its slot in the admission runs (±50 %): at the cap of 300, 2 s allows
+ * 150 starts a second, so the cap is not what limits the rate.
+ */
+const ADMIT_HOLD_MS = env('BENCH_ADMIT_HOLD_MS', 2000);
+/** Stand-in tasks for the admission runs, each with its own DynamoDB client and 10 admissions at once (a receive). */
+const ADMIT_TASKS = env('BENCH_ADMIT_TASKS', 20);
+const ADMISSION_CALL_IDS = 980_000_000;
 const OPEN_CALL_IDS = 900_000_000;
 const CAMPAIGN_CALL_IDS = 950_000_000;
 
@@ -152,6 +171,63 @@ async function campaign(info: LocalStackInfo) {
   const business = await businesses.getBusiness(businessId);
   const reasons = await endedReasons(info, businessId);
   printCampaign({ started, reports, swept, mostLive, open, reasons, left: business });
+}
+
+/** The start rate one business's item allows: each run on a business of its own, at the cap {@link CAP}. */
+async function admissions(info: LocalStackInfo) {
+  const db = createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint });
+  const businesses = new BusinessRepository(db);
+  console.log(
+    `\nAdmission alone (plain read + one transaction to start, one to give back), one business at a cap of ${CAP}, ` +
+      `calls held ${ADMIT_HOLD_MS / 1000} s ±50 %, ${ADMIT_TASKS} tasks of 10 admissions at once:`,
+  );
+  let firstCallId = ADMISSION_CALL_IDS;
+  for (const [index, shape] of ADMISSION_RUNS.entries()) {
+    const load: AdmissionLoad = {
+      ...shape,
+      businessId: BUSINESSES + 2 + index,
+      firstCallId,
+      holdMs: ADMIT_HOLD_MS,
+      tasks: ADMIT_TASKS,
+      inFlight: 10,
+    };
+    firstCallId += load.backlog + load.rate * load.seconds;
+    await businesses.putBusiness(benchBusiness(load.businessId, CAP, 10_000_000, new Date().toISOString()));
+    await seedAdmissionCalls(db, new CallRepository(db), load);
+    const run = await runAdmission(
+      () => createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint }),
+      load,
+    );
+    const left = await businesses.getBusiness(load.businessId);
+    printAdmission(load, run, left);
+  }
+}
+
+/** One admission run's line: the rate reached, the admission latency, retries and what was left. */
+function printAdmission(load: AdmissionLoad, run: AdmissionRun, left: { live_calls?: number; minutes_reserved: number }) {
+  const label = [load.backlog > 0 ? `${load.backlog} waiting at once` : '', load.rate > 0 ? `${load.rate} new calls/s for ${load.seconds} s` : '']
+    .filter(Boolean)
+    .join(', then ');
+  const perSecond = new Map<number, number>();
+  for (const at of run.startsAtMs) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
+  const lastS = (run.startsAtMs.at(-1) ?? 0) / 1000;
+  const sorted = [...run.admitMs].sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  // The middle 80 % of the starts: the rate held, without the first fill and the tail of calls still backing off.
+  const from = run.startsAtMs[Math.floor(run.started * 0.1)] ?? 0;
+  const to = run.startsAtMs[Math.floor(run.started * 0.9)] ?? 0;
+  const held = (run.started * 0.8) / Math.max((to - from) / 1000, 0.001);
+  row(
+    label,
+    `${run.started}/${run.calls} started in ${lastS.toFixed(1)} s: ${held.toFixed(1)}/s held over the middle 80 %, ` +
+      `busiest second ${Math.max(0, ...perSecond.values())}`,
+  );
+  row('  admission p50 / p95 / p99', `${ms(pct(50))} / ${ms(pct(95))} / ${ms(pct(99))}`);
+  row(
+    '  conflicts retried / refused by the read / at-cap waits / errors',
+    `${run.conflicts} / ${run.refusedByRead} / ${run.atCap} / ${run.errors}`,
+  );
+  row('  after: live_calls, minutes_reserved (target 0, 0)', `${left.live_calls ?? 0}, ${left.minutes_reserved}`);
 }
 
 /** What the cap run saw, for {@link printCampaign}. */
@@ -306,6 +382,7 @@ async function main(): Promise<void> {
       if (PARTS.has('pacing')) await pacing(sweeper);
     }
     if (PARTS.has('cap')) await campaign(info);
+    if (PARTS.has('admission')) await admissions(info);
   } finally {
     await infra.stop();
   }
