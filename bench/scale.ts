@@ -24,7 +24,7 @@ import { runAdmission, seedAdmissionCalls, type AdmissionLoad, type AdmissionRun
  * 10,000 businesses with 30 days of call history; one sweeper pass with 0 to 5,000 open calls
  * (items read, read units, CPU, wall time); pacing on a call-engine process while the sweeper runs
  * against without it (and with the sweep on the audio thread, as it used to run); one business at
- * its cap of 300 with 1,000 calls waiting across two dialler processes and the sweeper running
+ * its cap of 300 with 1,000 calls waiting across two dialler processes (`BENCH_DIALLERS`) and the sweeper running
  * as deployed (starts per second, transaction conflicts and transient failures retried, calls
  * ended `error`, calls left open, live_calls and reserved minutes left); and the start rate one
  * business's item allows, admission alone (bench/lib/scale-admission.ts). Prints numbers; asserts
@@ -41,6 +41,8 @@ const PACING_MS = env('BENCH_PACING_MS', 10_000);
 const CAP = env('BENCH_CAP', 300);
 const WAITING = env('BENCH_WAITING', 1000);
 const HOLD_MS = env('BENCH_HOLD_MS', 20_000);
+/** Call-engine processes dialling the cap run's calls (each the real consumer and dialler). */
+const DIALLERS = env('BENCH_DIALLERS', 2);
 /** How long the cap run may take before it stops and reports what is left open. */
 const CAP_TIMEOUT_S = env('BENCH_CAP_TIMEOUT_S', 20 * 60);
 /** Which parts run (comma list of history, sweep, pacing, cap, admission); e.g. `BENCH_PARTS=cap` for the cap run alone. */
@@ -139,7 +141,7 @@ async function campaign(info: LocalStackInfo) {
   const queue = new SqsOutboundCallQueue(sqs, info.outboundQueueUrl);
   await Promise.all(Array.from({ length: WAITING }, (_, i) => queue.enqueue({ business_id: businessId, call_id: CAMPAIGN_CALL_IDS + i })));
   console.log(
-    `\nOne business at its cap of ${CAP}, ${WAITING} calls queued at once, 2 dialler processes, calls held ${HOLD_MS / 1000} s ±50 %:`,
+    `\nOne business at its cap of ${CAP}, ${WAITING} calls queued at once, ${DIALLERS} dialler processes, calls held ${HOLD_MS / 1000} s ±50 %:`,
   );
   const started = Date.now();
   const settings = {
@@ -149,7 +151,7 @@ async function campaign(info: LocalStackInfo) {
     queueUrl: info.outboundQueueUrl,
     holdMs: HOLD_MS,
   };
-  const diallers = [startDialler({ ...settings, owner: 'task-1' }), startDialler({ ...settings, owner: 'task-2' })];
+  const diallers = Array.from({ length: DIALLERS }, (_, i) => startDialler({ ...settings, owner: `task-${i + 1}` }));
   const sweeps = runSweeper(db, queue);
   const businesses = new BusinessRepository(db);
   let mostLive = 0;
@@ -253,7 +255,7 @@ function printCampaign({ started, reports, swept, mostLive, open, reasons, left 
   const burstS = (placed[burst - 1]! - started) / 1000;
   row(`first ${burst} starts (the burst up to the cap)`, `${burstS.toFixed(1)} s: ${(burst / burstS).toFixed(1)} starts/s`);
   row('busiest second', `${Math.max(...perSecond.values())} starts`);
-  row('transaction conflicts retried (both processes)', String(sum('conflicts')));
+  row('transaction conflicts retried (all processes)', String(sum('conflicts')));
   row('transient failures retried (throttles, 500s: lifecycle + admission)', String(sum('transientRetries')));
   row('admissions refused by the plain read (no transaction)', String(sum('refusedByRead')));
   row('deferrals at the cap', String(sum('deferred')));
