@@ -1,13 +1,17 @@
-import { BatchWriteCommand, GetCommand, paginateQuery, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KnowledgeBase, KnowledgeDocument } from '../domain/knowledge';
 import type { Chunk } from '../knowledge/chunker';
 import type { Db } from './client';
-import { isCancelledTransaction, isConditionFailure } from './conditions';
+import { cancelledTransactionItem, isCancelledTransaction, isConditionFailure } from './conditions';
+import { baseCount, baseCountChange, documentCount, documentCountChange, KnowledgeLimitError, transactCounted } from './knowledge-counts';
 import { fromItem, queryBusinessPrefix } from './items';
 import { keys } from './table';
 
-/** A knowledge base as stored: `version` grows whenever its searchable content changes. */
-export type KnowledgeBaseRecord = KnowledgeBase & { version: number };
+/**
+ * A knowledge base as stored: `version` grows whenever its searchable content changes;
+ * `documents` counts its documents (absent on a base from before the count, until first used).
+ */
+export type KnowledgeBaseRecord = KnowledgeBase & { version: number; documents?: number };
 
 /** A document's chunks and vectors as loaded for search. */
 export interface StoredChunks {
@@ -34,14 +38,25 @@ interface ChunkPageItem {
 export class KnowledgeRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Adds a base with no documents and counts it, in one transaction: past the business's limit the
+   * count refuses it, however many creates run at once.
+   * @throws KnowledgeLimitError
+   */
   async insertBase(businessId: number, base: KnowledgeBaseRecord): Promise<void> {
-    await this.db.doc.send(
-      new PutCommand({
+    const put = {
+      Put: {
         TableName: this.db.tableName,
-        Item: { ...keys.knowledgeBase(businessId, base.id), entity: 'knowledge_base', ...base },
+        Item: { ...keys.knowledgeBase(businessId, base.id), entity: 'knowledge_base', ...base, documents: 0 },
         ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+      },
+    };
+    try {
+      await transactCounted(this.db, [put, baseCountChange(this.db, businessId, 1)], baseCount(this.db, businessId, 1));
+    } catch (error) {
+      if (isCancelledTransaction(error, 1)) throw new KnowledgeLimitError('basesPerBusiness');
+      throw error;
+    }
   }
 
   async findBase(businessId: number, kbId: number): Promise<KnowledgeBaseRecord | undefined> {
@@ -74,30 +89,43 @@ export class KnowledgeRepository {
     }
   }
 
-  /** Deletes a base and everything under it (documents, sources, chunks). */
+  /**
+   * Deletes a base and uncounts it in one transaction (once, however many deletes race: the base
+   * must exist), then everything under it (documents, sources, chunks). The sweep comes after,
+   * because a document can only be added to a base that exists (so it misses none), and its
+   * document count went with the base item.
+   */
   async deleteBase(businessId: number, kbId: number): Promise<void> {
+    const remove = {
+      Delete: { TableName: this.db.tableName, Key: keys.knowledgeBase(businessId, kbId), ConditionExpression: 'attribute_exists(pk)' },
+    };
+    await transactCounted(this.db, [remove, baseCountChange(this.db, businessId, -1)], baseCount(this.db, businessId, 1)).catch(
+      (error: unknown) => {
+        if (!isCancelledTransaction(error, 0)) throw error;
+      },
+    );
     const under = await Promise.all([
       this.keysUnder(businessId, keys.knowledgeDocumentPrefix(kbId)),
       this.keysUnder(businessId, keys.knowledgeChunksPrefix(kbId)),
       this.keysUnder(businessId, keys.knowledgeSourcePrefix(kbId)),
     ]);
-    await this.deleteKeys([keys.knowledgeBase(businessId, kbId), ...under.flat()]);
+    await this.deleteKeys(under.flat());
   }
 
-  /** Adds a document (and a text document's source) to a base that exists. @returns false when the base is gone. */
+  /**
+   * Adds a document (and a text document's source) to a base that exists, counting it on the base
+   * in the same transaction: past the base's limit the count refuses it.
+   * @returns false when the base is gone. @throws KnowledgeLimitError
+   */
   async insertDocument(businessId: number, doc: KnowledgeDocument, sourceText: string | undefined): Promise<boolean> {
+    const kbId = doc.knowledge_base_id;
     const items: object[] = [
-      {
-        ConditionCheck: {
-          TableName: this.db.tableName,
-          Key: keys.knowledgeBase(businessId, doc.knowledge_base_id),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
+      documentCountChange(this.db, businessId, kbId, 1),
       {
         Put: {
           TableName: this.db.tableName,
-          Item: { ...keys.knowledgeDocument(businessId, doc.knowledge_base_id, doc.id), entity: 'knowledge_document', ...doc },
+          Item: { ...keys.knowledgeDocument(businessId, kbId, doc.id), entity: 'knowledge_document', ...doc },
+          ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
     ];
@@ -109,11 +137,13 @@ export class KnowledgeRepository {
         },
       });
     try {
-      await this.db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+      await transactCounted(this.db, items, documentCount(this.db, businessId, kbId, 0));
       return true;
     } catch (error) {
-      if (isCancelledTransaction(error, 0)) return false;
-      throw error;
+      const base = cancelledTransactionItem(error, 0);
+      if (base === undefined) throw error;
+      if (base.item === undefined) return false;
+      throw new KnowledgeLimitError('documentsPerBase');
     }
   }
 
@@ -204,23 +234,41 @@ export class KnowledgeRepository {
     ];
     if (outcome.status === 'ready') items.push(this.bumpVersion(businessId, doc.knowledge_base_id));
     try {
-      await this.db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
+      // With conflict retries: creates and deletes of the base's other documents write its item too.
+      await transactCounted(this.db, items);
       return true;
     } catch (error) {
-      if (isCancelledTransaction(error)) return false;
+      // The document, or its base, is gone.
+      if (isCancelledTransaction(error, 0) || isCancelledTransaction(error, 2)) return false;
       throw error;
     }
   }
 
-  /** Deletes a document, its source and its chunks, and bumps the base's version. */
+  /**
+   * Deletes a document and its source, uncounting it and bumping the base's version in the same
+   * transaction (once, however many deletes race: the document must exist), then its chunks.
+   * Chunks go last: an ingestion that wrote them before the delete is cleaned here, one after it
+   * cleans its own (`finishDocument` finds the document gone); until then search skips them, as
+   * it skips every chunk of a document not listed `ready`.
+   */
   async deleteDocument(businessId: number, kbId: number, docId: number): Promise<void> {
-    await this.db.doc
-      .send(new TransactWriteCommand({ TransactItems: [this.bumpVersion(businessId, kbId)] as never }))
-      .catch((error: unknown) => {
-        if (!isCancelledTransaction(error)) throw error;
-      });
+    const docKeys = [keys.knowledgeDocument(businessId, kbId, docId), keys.knowledgeSource(businessId, kbId, docId)];
+    const items = [
+      { Delete: { TableName: this.db.tableName, Key: docKeys[0], ConditionExpression: 'attribute_exists(pk)' } },
+      { Delete: { TableName: this.db.tableName, Key: docKeys[1] } },
+      documentCountChange(this.db, businessId, kbId, -1),
+    ];
+    try {
+      await transactCounted(this.db, items, documentCount(this.db, businessId, kbId, 2));
+    } catch (error) {
+      // Lost to a concurrent delete of the document, which uncounted it: nothing more to do.
+      const deletedMeanwhile = isCancelledTransaction(error, 0);
+      // The base is gone and took its count with it; its delete sweeps the document, this does it sooner.
+      const baseGone = isCancelledTransaction(error, 2) && cancelledTransactionItem(error, 2)?.item === undefined;
+      if (!deletedMeanwhile && !baseGone) throw error;
+      if (!deletedMeanwhile) await this.deleteKeys(docKeys);
+    }
     await this.deleteChunks(businessId, kbId, docId);
-    await this.deleteKeys([keys.knowledgeDocument(businessId, kbId, docId), keys.knowledgeSource(businessId, kbId, docId)]);
   }
 
   /** Removes a document's chunk pages (a document deleted while it was being ingested). */

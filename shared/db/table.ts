@@ -176,6 +176,11 @@ export const keys = {
   /** A knowledge base (docs/design.md §7); its `version` grows with every document ready or deleted. */
   knowledgeBase: (businessId: number, kbId: number) => ({ pk: biz(businessId), sk: `KB#${padId(kbId)}` }),
   knowledgeBasePrefix: () => 'KB#',
+  /**
+   * How many knowledge bases a business has (`bases`), kept in the bases' own transactions so the
+   * cap holds under concurrent creates. A base's documents are counted on the base item itself.
+   */
+  knowledgeBaseCount: (businessId: number) => ({ pk: biz(businessId), sk: 'KBCOUNT' }),
   /** A document of a knowledge base (`KBDOC#`, so no `KB#` query ever sees it). */
   knowledgeDocument: (businessId: number, kbId: number, docId: number) => ({
     pk: biz(businessId),

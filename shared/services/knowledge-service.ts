@@ -1,5 +1,6 @@
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
+import { KnowledgeLimitError } from '../db/knowledge-counts';
 import type { KnowledgeBaseRecord, KnowledgeRepository } from '../db/knowledge-repository';
 import {
   KNOWLEDGE_LIMITS,
@@ -48,6 +49,22 @@ function valueError(loc: (string | number)[], message: string, input: unknown): 
   return { loc, msg: `Value error, ${message}`, type: 'value_error', input };
 }
 
+/** What a create past a limit answers: a 422 on the body, the limit in words. */
+const LIMIT_MESSAGES = {
+  basesPerBusiness: `a business has at most ${KNOWLEDGE_LIMITS.basesPerBusiness} knowledge bases`,
+  documentsPerBase: `a knowledge base has at most ${KNOWLEDGE_LIMITS.documentsPerBase} documents`,
+} as const;
+
+/** Runs a counted create; the repository's refusal at a limit becomes the 422. */
+async function withinLimit<T>(create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (error instanceof KnowledgeLimitError) throw new ValidationError([valueError(['body'], LIMIT_MESSAGES[error.limit], undefined)]);
+    throw error;
+  }
+}
+
 const toView = (record: KnowledgeBaseRecord): KnowledgeBase => ({
   id: record.id,
   name: record.name,
@@ -88,15 +105,12 @@ export class KnowledgeService {
     return toView(await this.find(businessId, kbId));
   }
 
+  /** Creates a base; the count in its transaction refuses one past the limit, however many race (422). */
   async create(businessId: number, body: unknown): Promise<KnowledgeBase> {
     const input = parseCreateKnowledgeBaseBody(body);
-    if ((await this.deps.knowledge.listBases(businessId)).length >= KNOWLEDGE_LIMITS.basesPerBusiness)
-      throw new ValidationError([
-        valueError(['body'], `a business has at most ${KNOWLEDGE_LIMITS.basesPerBusiness} knowledge bases`, undefined),
-      ]);
     const now = this.deps.now().toISOString();
     const record: KnowledgeBaseRecord = { id: await this.deps.ids.nextId(), ...input, created_at: now, updated_at: now, version: 0 };
-    await this.deps.knowledge.insertBase(businessId, record);
+    await withinLimit(() => this.deps.knowledge.insertBase(businessId, record));
     return toView(record);
   }
 
@@ -129,7 +143,10 @@ export class KnowledgeService {
     return toDocumentView(await this.findDocument(businessId, kbId, docId));
   }
 
-  /** Stores a document as `processing` and queues its ingestion; the response does not wait for it. */
+  /**
+   * Stores a document as `processing` (counted on its base: past the limit a 422, however many
+   * race) and queues its ingestion; the response does not wait for it.
+   */
   async addDocument(businessId: number, kbId: number, body: unknown): Promise<KnowledgeDocument> {
     const input = parseCreateDocumentBody(body);
     if (input.url !== undefined) {
@@ -137,10 +154,6 @@ export class KnowledgeService {
       if (!checked.ok) throw new ValidationError([urlValidationItem(['body', 'url'], checked.reason, input.url)]);
     }
     await this.find(businessId, kbId);
-    if ((await this.deps.knowledge.listDocuments(businessId, kbId)).length >= KNOWLEDGE_LIMITS.documentsPerBase)
-      throw new ValidationError([
-        valueError(['body'], `a knowledge base has at most ${KNOWLEDGE_LIMITS.documentsPerBase} documents`, undefined),
-      ]);
     const now = this.deps.now().toISOString();
     const doc = processingDocument({
       id: await this.deps.ids.nextId(),
@@ -149,7 +162,7 @@ export class KnowledgeService {
       url: input.url ?? null,
       now,
     });
-    if (!(await this.deps.knowledge.insertDocument(businessId, doc, input.text)))
+    if (!(await withinLimit(() => this.deps.knowledge.insertDocument(businessId, doc, input.text))))
       throw new NotFoundError(`Knowledge base ${kbId} not found.`);
     await this.deps.queue.enqueue({ business_id: businessId, knowledge_base_id: kbId, document_id: doc.id });
     return doc;

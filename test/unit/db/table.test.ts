@@ -17,6 +17,7 @@ describe('single-table keys', () => {
       keys.assistant(7, 1),
       keys.phoneNumber(7, 1),
       keys.tool(7, 1),
+      keys.knowledgeBaseCount(7),
       keys.call(7, 1),
       keys.callDetail(7, 1),
       keys.rateLimit(7, 'k'),
@@ -27,6 +28,18 @@ describe('single-table keys', () => {
     expect(keys.callByBusiness(7, '2026-01-01T00:00:00.000Z', 1).gsi1pk.startsWith('BIZ#000000000007')).toBe(true);
     expect(keys.callByAssistant(7, 2, '2026-01-01T00:00:00.000Z', 1).gsi2pk.startsWith('BIZ#000000000007')).toBe(true);
     expect(keys.openCall(7, 'queued', 1).gsi3sk.startsWith('BIZ#000000000007#')).toBe(true);
+  });
+
+  it("keeps the knowledge bases' count out of every knowledge query", () => {
+    // Arrange
+    const prefixes = [
+      keys.knowledgeBasePrefix(),
+      keys.knowledgeDocumentPrefix(1),
+      keys.knowledgeSourcePrefix(1),
+      keys.knowledgeChunksPrefix(1),
+    ];
+    // Assert
+    for (const prefix of prefixes) expect(keys.knowledgeBaseCount(7).sk.startsWith(prefix)).toBe(false);
   });
 
   it('spreads open calls over 8 shards by business, and a status prefix matches only that business and status', () => {

@@ -1,0 +1,143 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
+import { keys } from '../../../shared/db/table';
+import { createApiHarness, type ApiHarness, type TenantClient } from '../../support/api-harness';
+import { knowledgeApi } from '../../support/knowledge-harness';
+
+type Json = Record<string, any>;
+const json = async (response: Response): Promise<Json> => (await response.json()) as Json;
+
+let openai: OpenAiSandboxServer;
+let harness: ApiHarness;
+let api: ReturnType<typeof knowledgeApi>;
+
+const call = (tenant: TenantClient, method: string, path: string, body?: unknown) => api.request(tenant.apiKey, method, path, body);
+
+/** One stored item's attribute, read straight from the table (the counts are not in any response). */
+async function stored(key: { pk: string; sk: string }, attribute: string): Promise<unknown> {
+  const result = await harness.core.db.doc.send(new GetCommand({ TableName: harness.core.db.tableName, Key: key }));
+  return result.Item?.[attribute];
+}
+
+const statusCounts = (responses: Response[]) =>
+  responses.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
+
+beforeAll(async () => {
+  openai = await OpenAiSandboxServer.start();
+  harness = await createApiHarness({ allowPrivateUrls: true });
+  api = knowledgeApi(harness, openai);
+});
+
+afterAll(async () => {
+  await api?.idle();
+  await openai?.close();
+});
+
+describe('the limit of 50 knowledge bases a business', () => {
+  it('holds under 60 concurrent creates, and a base deleted (twice at once) frees exactly one place', async () => {
+    // Arrange
+    const tenant = await harness.newTenant({ numbers: 0 });
+    // Act: 60 creates at once
+    const created = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call(tenant, 'POST', '/knowledge-bases', { name: `Base ${i}` })),
+    );
+    const first = await json(created.find((r) => r.status === 200)!);
+    const deletes = await Promise.all([1, 2].map(() => call(tenant, 'DELETE', `/knowledge-bases/${first.id}`)));
+    const again = await call(tenant, 'POST', '/knowledge-bases', { name: 'Again' });
+    const over = await call(tenant, 'POST', '/knowledge-bases', { name: 'Over' });
+    // Assert
+    expect(statusCounts(created)).toEqual({ 200: 50, 422: 10 });
+    expect(await json(created.find((r) => r.status === 422)!)).toEqual({
+      detail: [{ loc: ['body'], msg: 'Value error, a business has at most 50 knowledge bases', type: 'value_error' }],
+    });
+    // Both deletes answer as a delete or a 404 (the loser finds it gone); the base is uncounted once
+    expect(deletes.every((r) => [200, 404].includes(r.status))).toBe(true);
+    expect(again.status).toBe(200);
+    expect(over.status).toBe(422);
+    expect((await json(await call(tenant, 'GET', '/knowledge-bases'))).data).toHaveLength(50);
+    expect(await stored(keys.knowledgeBaseCount(tenant.businessId), 'bases')).toBe(50);
+  });
+
+  it('keeps the count exact through deletes, and counts only its own business', async () => {
+    // Arrange
+    const [tenant, other] = await Promise.all([harness.newTenant({ numbers: 0 }), harness.newTenant({ numbers: 0 })]);
+    const bases = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => json(await call(tenant, 'POST', '/knowledge-bases', { name: `B${i}` }))),
+    );
+    await call(other, 'POST', '/knowledge-bases', { name: 'Elsewhere' });
+    // Act: delete 5, three of them twice at once
+    await Promise.all(
+      bases
+        .slice(0, 5)
+        .flatMap((base, i) => (i < 3 ? [base, base] : [base]))
+        .map((base) => call(tenant, 'DELETE', `/knowledge-bases/${base.id}`)),
+    );
+    // Assert
+    expect((await json(await call(tenant, 'GET', '/knowledge-bases'))).data).toHaveLength(3);
+    expect(await stored(keys.knowledgeBaseCount(tenant.businessId), 'bases')).toBe(3);
+    expect(await stored(keys.knowledgeBaseCount(other.businessId), 'bases')).toBe(1);
+  });
+});
+
+describe('the limit of 100 documents a base', () => {
+  it('holds under 120 concurrent creates, and a document deleted (twice at once) frees exactly one place', async () => {
+    // Arrange
+    const tenant = await harness.newTenant({ numbers: 0 });
+    const kb = await json(await call(tenant, 'POST', '/knowledge-bases', { name: 'Full' }));
+    const docs = `/knowledge-bases/${kb.id}/documents`;
+    // Act: 120 creates at once
+    const created = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => call(tenant, 'POST', docs, { name: `D${i}`, text: `Fact ${i}.` })),
+    );
+    const first = await json(created.find((r) => r.status === 200)!);
+    const deletes = await Promise.all([1, 2].map(() => call(tenant, 'DELETE', `${docs}/${first.id}`)));
+    const again = await call(tenant, 'POST', docs, { name: 'Again', text: 'Again.' });
+    const over = await call(tenant, 'POST', docs, { name: 'Over', text: 'Over.' });
+    await api.idle();
+    // Assert
+    expect(statusCounts(created)).toEqual({ 200: 100, 422: 20 });
+    expect(await json(created.find((r) => r.status === 422)!)).toEqual({
+      detail: [{ loc: ['body'], msg: 'Value error, a knowledge base has at most 100 documents', type: 'value_error' }],
+    });
+    expect(deletes.every((r) => [200, 404].includes(r.status))).toBe(true);
+    expect(again.status).toBe(200);
+    expect(over.status).toBe(422);
+    const listed = (await json(await call(tenant, 'GET', docs))).data as Json[];
+    expect(listed).toHaveLength(100);
+    expect(listed.every((doc) => doc.status === 'ready')).toBe(true);
+    expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'documents')).toBe(100);
+  });
+
+  it('keeps the count exact through deletes, and a deleted base takes its documents and its document count with it', async () => {
+    // Arrange
+    const tenant = await harness.newTenant({ numbers: 0 });
+    const [kb, kept] = await Promise.all([
+      json(await call(tenant, 'POST', '/knowledge-bases', { name: 'Gone soon' })),
+      json(await call(tenant, 'POST', '/knowledge-bases', { name: 'Kept' })),
+    ]);
+    const docs = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) =>
+        json(await call(tenant, 'POST', `/knowledge-bases/${kb.id}/documents`, { name: `D${i}`, text: `Fact ${i}.` })),
+      ),
+    );
+    // Act: delete 4 documents, two of them twice at once, then the base
+    await Promise.all(
+      docs
+        .slice(0, 4)
+        .flatMap((doc, i) => (i < 2 ? [doc, doc] : [doc]))
+        .map((doc) => call(tenant, 'DELETE', `/knowledge-bases/${kb.id}/documents/${doc.id}`)),
+    );
+    const afterDeletes = await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'documents');
+    await api.idle();
+    const deleted = await call(tenant, 'DELETE', `/knowledge-bases/${kb.id}`);
+    // Assert
+    expect(afterDeletes).toBe(2);
+    expect(deleted.status).toBe(200);
+    expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'documents')).toBeUndefined();
+    expect(await api.repo.listDocuments(tenant.businessId, kb.id)).toEqual([]);
+    expect(await api.repo.loadChunks(tenant.businessId, kb.id)).toEqual([]);
+    expect(await stored(keys.knowledgeBaseCount(tenant.businessId), 'bases')).toBe(1);
+    expect(await stored(keys.knowledgeBase(tenant.businessId, kept.id), 'documents')).toBe(0);
+  });
+});
