@@ -3,7 +3,8 @@ import type { KnowledgeBase, KnowledgeDocument } from '../domain/knowledge';
 import type { Chunk } from '../knowledge/chunker';
 import type { Db } from './client';
 import { cancelledTransactionItem, isCancelledTransaction, isConditionFailure } from './conditions';
-import { baseCount, baseCountChange, documentCount, documentCountChange, KnowledgeLimitError, transactCounted } from './knowledge-counts';
+import { transactCounted } from './counted-transaction';
+import { baseCount, baseCountChange, documentCount, documentCountChange, KnowledgeLimitError } from './knowledge-counts';
 import { fromItem, queryBusinessPrefix } from './items';
 import { keys } from './table';
 

@@ -1,8 +1,9 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tool } from '../domain/tool';
 import { ConflictError, NotFoundError } from '../errors';
 import type { Db } from './client';
 import { isCancelledTransaction } from './conditions';
+import { countBusinessItems, transactCounted, unlessSeeded, type CountInTransaction } from './counted-transaction';
 import { fromItem, queryBusinessPrefix } from './items';
 import { keys } from './table';
 
@@ -58,31 +59,52 @@ export class ToolRepository {
 
   /**
    * Adds a tool, claims its name and counts it, in one transaction: the count item refuses the
-   * tool past `cap.max`, so concurrent creates cannot pass the cap a listing checked. A business
-   * whose tools predate the count starts from `cap.existing` (the tools the service just listed).
+   * tool at `max`, so concurrent creates cannot pass the cap. A business whose tools predate the
+   * count has it seeded from its tools first (shared/db/counted-transaction.ts).
    * @throws ToolNameTakenError, ToolLimitError
    */
-  async insertTool(businessId: number, tool: Tool, cap: { existing: number; max: number }): Promise<void> {
+  async insertTool(businessId: number, tool: Tool, max: number): Promise<void> {
     const count = {
       Update: {
         TableName: this.db.tableName,
         Key: keys.toolCount(businessId),
-        UpdateExpression: 'SET tools = if_not_exists(tools, :existing) + :one, entity = :entity',
-        ConditionExpression: 'attribute_not_exists(tools) OR tools < :max',
-        ExpressionAttributeValues: { ':existing': cap.existing, ':one': 1, ':max': cap.max, ':entity': 'tool_count' },
+        UpdateExpression: 'SET tools = tools + :one',
+        ConditionExpression: 'tools < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': max },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     };
     try {
-      await this.db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [this.put(businessId, tool, 'attribute_not_exists(pk)'), this.claimName(businessId, tool), count],
-        }),
+      await transactCounted(
+        this.db,
+        [this.put(businessId, tool, 'attribute_not_exists(pk)'), this.claimName(businessId, tool), count],
+        this.toolCount(businessId, 2),
       );
     } catch (error) {
       if (isCancelledTransaction(error, 1)) throw new ToolNameTakenError(tool.name);
-      if (isCancelledTransaction(error, 2)) throw new ToolLimitError(cap.max);
+      if (isCancelledTransaction(error, 2)) throw new ToolLimitError(max);
       throw error;
     }
+  }
+
+  /** The business's tool count at `index` of a transaction, seeded from its `TOOL#` items. */
+  private toolCount(businessId: number, index: number): CountInTransaction {
+    return {
+      index,
+      unseeded: (item) => item?.tools === undefined,
+      seed: async () => {
+        const tools = await countBusinessItems(this.db, businessId, keys.toolPrefix());
+        await unlessSeeded(
+          this.db.doc.send(
+            new PutCommand({
+              TableName: this.db.tableName,
+              Item: { ...keys.toolCount(businessId), entity: 'tool_count', tools },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          ),
+        );
+      },
+    };
   }
 
   /**
@@ -117,22 +139,25 @@ export class ToolRepository {
     });
   }
 
+  /** A count missing (tools older than it) is seeded first, so a delete never sets it below the tools left. */
   #deleteOnce(businessId: number, tool: ToolRecord) {
-    return this.db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Delete: { TableName: this.db.tableName, Key: keys.tool(businessId, tool.id), ConditionExpression: 'attribute_exists(pk)' } },
-          this.releaseName(businessId, tool.name),
-          {
-            Update: {
-              TableName: this.db.tableName,
-              Key: keys.toolCount(businessId),
-              UpdateExpression: 'SET tools = if_not_exists(tools, :one) - :one',
-              ExpressionAttributeValues: { ':one': 1 },
-            },
+    return transactCounted(
+      this.db,
+      [
+        { Delete: { TableName: this.db.tableName, Key: keys.tool(businessId, tool.id), ConditionExpression: 'attribute_exists(pk)' } },
+        this.releaseName(businessId, tool.name),
+        {
+          Update: {
+            TableName: this.db.tableName,
+            Key: keys.toolCount(businessId),
+            UpdateExpression: 'SET tools = tools - :one',
+            ConditionExpression: 'attribute_exists(tools)',
+            ExpressionAttributeValues: { ':one': 1 },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
-        ],
-      }),
+        },
+      ],
+      this.toolCount(businessId, 2),
     );
   }
 

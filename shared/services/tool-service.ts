@@ -65,8 +65,7 @@ export class ToolService {
     this.checkNameFree(existing, input.name, undefined, loc);
     const now = this.deps.now().toISOString();
     const tool: Tool = { id: await this.deps.ids.nextId(), ...input, created_at: now, updated_at: now };
-    const cap = { existing: existing.length, max: TOOL_LIMITS.toolsPerBusiness };
-    await this.named(() => this.deps.tools.insertTool(businessId, tool, cap), loc);
+    await this.named(() => this.deps.tools.insertTool(businessId, tool, TOOL_LIMITS.toolsPerBusiness), loc);
     return tool;
   }
 
