@@ -52,7 +52,9 @@ export class CallAdmission {
    * of the business item comes first: at the cap nothing is attempted; "no minutes" is confirmed
    * with a consistent read (a stale one must not fail a call the plan can pay for). With
    * `maxDurationS` the call's `time_limit_s` is stored too (the lesser of it and the reservation).
-   * A call that already holds its slot (a redelivered job) is admitted with what it reserved.
+   * A call that already holds its slot (an attempt whose answer was lost landed) is admitted with
+   * what it reserved. A call given back undialled (`requeueUndialled` removes `slot_held` and
+   * `reserved_minutes`) is admitted afresh; an ended one (`slot_released`) never again.
    */
   async admit(businessId: number, callId: number, wantedMinutes: number, maxDurationS?: number): Promise<Admission> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {

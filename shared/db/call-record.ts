@@ -29,6 +29,10 @@ export interface CallRecord extends Omit<Call, DerivedCallField> {
   /** The outbound consumer holding the call to dial it; null once given back at the concurrency cap. */
   claimed_by?: string | null;
   claimed_at?: string | null;
+  /** The queue message that claimed the call: that job, delivered again, may take over a claim gone stale. */
+  claim_job?: string | null;
+  /** Dial attempts the carrier refused to queue (429, unreachable); the call ends `failed` at the limit. */
+  dial_failures?: number;
 
   /** When the media stream attached (a one-time claim), and the session's last sign of life. */
   media_started_at?: string;

@@ -17,6 +17,7 @@ import { fromItem } from './items';
 import { countOpenCalls, listOpenCalls, type OpenCalls } from './open-calls';
 import { findCall, listCalls, type FoundCall } from './call-queries';
 import { keys } from './table';
+import { requeueUndialled, type UndialledRequeue } from './undialled-calls';
 
 /** The record types live in call-record.ts; callers import them from here, with the repository. */
 export type * from './call-record';
@@ -151,19 +152,30 @@ export class CallRepository {
 
   /**
    * Claims a queued call for the outbound consumer `owner`: the idempotency guard of the dial (a
-   * redelivered job finds it claimed). A claim given back ({@link releaseClaim}) can be taken again.
-   * The call as claimed, or undefined (claimed already, past queued, or gone).
+   * redelivered job finds it claimed). A claim given back ({@link releaseClaim},
+   * {@link requeueUndialled}) can be taken again. With `job` the claim records the queue message's
+   * id, and that same message, delivered again, takes over a claim it made before `staleBefore` on a
+   * call still undialled: a job comes back only when the dial that received it stopped extending it
+   * (its process died), and a concurrent duplicate of the message finds a fresh claim. The call as
+   * claimed, or undefined (claimed already, past queued, or gone).
    */
-  async claimQueued(businessId: number, callId: number, owner: string, at: string): Promise<CallRecord | undefined> {
+  async claimQueued(
+    businessId: number,
+    callId: number,
+    owner: string,
+    at: string,
+    job?: { id: string; staleBefore: string },
+  ): Promise<CallRecord | undefined> {
+    const takeOver = ' OR (claim_job = :job AND claimed_at <= :stale AND attribute_not_exists(carrier_call_sid))';
     const { written, call } = await transition(
       this.db,
       businessId,
       callId,
-      { claimed_by: owner, claimed_at: at, updated_at: at },
+      { claimed_by: owner, claimed_at: at, claim_job: job?.id ?? null, updated_at: at },
       {
-        expression: '#status = :queued AND (attribute_not_exists(claimed_by) OR attribute_type(claimed_by, :null))',
+        expression: `#status = :queued AND (attribute_not_exists(claimed_by) OR attribute_type(claimed_by, :null)${job ? takeOver : ''})`,
         names: STATUS,
-        values: { ':queued': 'queued', ':null': 'NULL' },
+        values: { ':queued': 'queued', ':null': 'NULL', ...(job && { ':job': job.id, ':stale': job.staleBefore }) },
       },
     );
     return written ? call : undefined;
@@ -176,6 +188,15 @@ export class CallRepository {
   async releaseClaim(businessId: number, callId: number, owner: string, at: string): Promise<boolean> {
     const set = { claimed_by: null, claimed_at: null, updated_at: at };
     return (await transition(this.db, businessId, callId, set, { expression: 'claimed_by = :owner', values: { ':owner': owner } })).written;
+  }
+
+  /**
+   * A claimed call whose dial failed before the carrier placed it goes back to waiting: its claim,
+   * slot and minutes reservation returned in one transaction ({@link requeueUndialled}). True while
+   * it still needs dialling (send its job again); false when it has ended, was dialled or is gone.
+   */
+  async requeueUndialled(businessId: number, callId: number, requeue: UndialledRequeue): Promise<boolean> {
+    return requeueUndialled(this.db, businessId, callId, requeue);
   }
 
   /** Records the carrier's answer to our dial: its call sid and the call's time limit. False when the call is gone. */

@@ -12,7 +12,9 @@ const MAX_TRIES = 12;
  * The plan's concurrency cap (docs/design.md §4): `live_calls` on the business item counts the calls
  * holding a slot (ringing or in progress), never above `max_concurrent_calls`. A slot is taken and
  * given back in one transaction with the call item, whose `slot_held` / `slot_released` flags make
- * both idempotent: a redelivered job never takes two slots, a retried ending never frees two.
+ * both idempotent: a redelivered job never takes two slots, a retried ending never frees two. A
+ * call that was never dialled gives its slot back by losing `slot_held` instead
+ * (`CallRepository.requeueUndialled`), so it can be admitted again.
  */
 export class CallSlotsRepository {
   /** Conflicts retried and refusals by the plain read, of slot writes and admissions alike. */

@@ -11,7 +11,7 @@ import * as v from 'valibot';
 export const OutboundCallJobSchema = v.strictObject({
   business_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
   call_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  /** How many times the call was deferred at the concurrency cap (absent: never); sets its next wait. */
+  /** How many times the job was sent back (deferred at the concurrency cap, or retried after a dial that placed nothing; absent: never); sets its next wait. */
   attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000))),
 });
 

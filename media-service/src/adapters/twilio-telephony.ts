@@ -1,8 +1,17 @@
 import * as v from 'valibot';
 import { ProviderError } from '../../../shared/errors';
-import type { AmdResult, AnsweredBy, CallProgressStatus, CallStatusUpdate, PlaceCallRequest, Telephony } from '../ports/telephony';
+import {
+  PlaceCallError,
+  type AmdResult,
+  type AnsweredBy,
+  type CallProgressStatus,
+  type CallStatusUpdate,
+  type PlaceCallRequest,
+  type PlacedAfterFailure,
+  type Telephony,
+} from '../ports/telephony';
 import { connectStreamTwiml, dialTwiml } from '../telephony/twiml';
-import { twilioPost, type TwilioAccount } from './twilio-rest';
+import { neverReachedTwilio, twilioPost, type TwilioAccount } from './twilio-rest';
 
 /** Construction options for {@link TwilioTelephony}. */
 export interface TwilioTelephonyOptions extends TwilioAccount {
@@ -25,7 +34,8 @@ const CreatedCallSchema = v.looseObject({ sid: v.pipe(v.string(), v.minLength(1)
  *   `DetectMessageEnd` + `AsyncAmd` so the call connects at once and a voicemail verdict
  *   (`machine_end_beep`) arrives when the greeting is over, the moment to leave a message.
  * - Every failure is a `ProviderError('twilio', …, status)`; network errors and timeouts carry no
- *   status and are retryable.
+ *   status and are retryable. `placeCall`'s are `PlaceCallError`s saying whether Twilio may have
+ *   created the call ({@link placedAfter}).
  *
  * @example
  * ```ts
@@ -38,6 +48,15 @@ export class TwilioTelephony implements Telephony {
 
   /** Creates the call; resolves once Twilio has queued it (busy/no-answer come later as callbacks). */
   async placeCall(request: PlaceCallRequest): Promise<{ callSid: string }> {
+    try {
+      return await this.createCall(request);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      throw new PlaceCallError(placedAfter(error), 'twilio', error.message, error.statusCode, { cause: error });
+    }
+  }
+
+  private async createCall(request: PlaceCallRequest): Promise<{ callSid: string }> {
     const twiml = connectStreamTwiml(request.streamUrl, request.parameters);
     if (twiml.length > MAX_TWIML_CHARS) {
       throw new ProviderError('twilio', `TwiML is ${twiml.length} characters; Twilio accepts at most ${MAX_TWIML_CHARS}`, 400);
@@ -81,6 +100,19 @@ export class TwilioTelephony implements Telephony {
   private post(path: string, form: URLSearchParams): Promise<unknown> {
     return twilioPost(this.options, { path, form, timeoutMs: this.options.timeoutMs ?? 10_000 });
   }
+}
+
+/**
+ * Whether Twilio may have created the call a failed create-call request asked for. A 4xx (429
+ * included: Twilio refuses a request over the account's rate before creating anything) or a
+ * request that never reached Twilio (connection refused, name not resolved) placed nothing. A 5xx,
+ * a timeout or a dropped connection after the request went out, or a 2xx we could not read, may
+ * have: Twilio's Calls API takes no idempotency key, so a second request could ring twice.
+ */
+export function placedAfter(error: ProviderError): PlacedAfterFailure {
+  const status = error.statusCode;
+  if (status !== undefined) return status >= 400 && status < 500 ? 'no' : 'unknown';
+  return neverReachedTwilio(error) ? 'no' : 'unknown';
 }
 
 const CALL_STATUSES = ['queued', 'initiated', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'] as const;

@@ -35,6 +35,11 @@ export interface OutboundConsumerOptions {
    * many times it was deferred before (0 the first time); default {@link waitAtCapS}.
    */
   deferDelayS?: (attempt: number) => number;
+  /**
+   * How long a call whose dial failed before anything was placed (`retry`) waits before its job is
+   * tried again, by the job's attempt count; default {@link waitAfterFailureS}.
+   */
+  retryDelayS?: (attempt: number) => number;
   /** The task's cap: no receive while it has no room (absent: always receive up to 10). */
   admission?: DialAdmission;
 }
@@ -44,6 +49,9 @@ export type ConsumerState = 'idle' | 'receiving' | 'at_task_cap' | 'stopped';
 
 /** A call waiting at the cap: 2 s doubling to 60 s. */
 export const WAIT_AT_CAP: Backoff = { baseMs: 2000, capMs: 60_000 };
+
+/** A call whose dial failed with nothing placed: 5 s doubling to 60 s. */
+export const WAIT_AFTER_FAILURE: Backoff = { baseMs: 5000, capMs: 60_000 };
 
 /** SQS refuses a DelaySeconds above 15 minutes. */
 const MAX_DELAY_S = 900;
@@ -56,16 +64,28 @@ export function waitAtCapS(attempt: number, random: () => number = Math.random):
   return Math.min(MAX_DELAY_S, Math.max(1, Math.round(equalJitterMs(attempt, WAIT_AT_CAP, random) / 1000)));
 }
 
+/**
+ * The default wait before a failed dial's job comes back, for its `attempt`-th send-back: 5 s
+ * doubling to 60 s, equal jitter (2.5–5 s, 5–10 s, 10–20 s, 20–40 s, then 30–60 s), below the
+ * sweeper's 2 minutes for a call left unclaimed.
+ */
+export function waitAfterFailureS(attempt: number, random: () => number = Math.random): number {
+  return Math.min(MAX_DELAY_S, Math.max(1, Math.round(equalJitterMs(attempt, WAIT_AFTER_FAILURE, random) / 1000)));
+}
+
 /** The result of handling one message (for logs and tests). */
-export type JobOutcome = 'dialled' | 'ended' | 'deferred' | 'already_claimed' | 'call_missing' | 'invalid';
+export type JobOutcome = 'dialled' | 'ended' | 'deferred' | 'retried' | 'already_claimed' | 'call_missing' | 'invalid';
 
 /**
  * The outbound-calls consumer: long-polls the queue, claims each call once, dials it (or, at the
- * business's concurrency cap, gives the claim back and retries the job later), and deletes the
- * message only after the call is claimed (so a crash before the claim redelivers, and after it the
- * claim makes redelivery harmless). Malformed messages are left for the queue's DLQ after
- * `maxReceiveCount` receives, where ops can inspect them. The visibility timeout is extended while a
- * dial takes long, so a slow carrier never causes a second delivery.
+ * business's concurrency cap or after a failure that placed nothing, gives the claim back and sends
+ * the job again later), and deletes a message only once its call needs it no more: dialled, ended,
+ * sent again, or claimed by another job (whose own message stays until its dial is done). A job
+ * whose dial stopped without an outcome (the task died, or the give-back itself failed) is
+ * delivered again after the visibility timeout and takes over its own claim, so no crash strands
+ * a call. Malformed messages are left for the queue's DLQ after `maxReceiveCount` receives, where
+ * ops can inspect them. The visibility timeout is extended while a dial takes long, so a slow
+ * carrier never causes a second delivery.
  */
 export class OutboundConsumer {
   private running = false;
@@ -82,12 +102,7 @@ export class OutboundConsumer {
       return 'invalid';
     }
     const job = parsed.output;
-    const claimed = await this.options.calls.claimQueued(
-      job.business_id,
-      job.call_id,
-      this.options.owner,
-      this.options.now().toISOString(),
-    );
+    const claimed = await this.claim(message, job);
     if (!claimed) {
       const exists = await this.options.calls.getCallRecord(job.business_id, job.call_id);
       await this.delete(message);
@@ -103,8 +118,21 @@ export class OutboundConsumer {
       settle?.(result === 'dialled');
     }
     if (result === 'deferred') return this.defer(message, job);
+    if (result === 'retry') return this.retry(message, job);
     await this.delete(message);
     return result;
+  }
+
+  /**
+   * Claims the job's call. The message's id goes with the claim: the same message delivered again
+   * after half the visibility timeout means the dial that received it stopped extending it (its
+   * task died mid-dial), and it takes the claim over ({@link CallRepository.claimQueued}).
+   */
+  private claim(message: ReceivedJob, job: OutboundCallJob): Promise<CallRecord | undefined> {
+    const now = this.options.now();
+    const staleBefore = new Date(now.getTime() - (this.visibility() * 1000) / 2).toISOString();
+    const own = message.MessageId === undefined ? undefined : { id: message.MessageId, staleBefore };
+    return this.options.calls.claimQueued(job.business_id, job.call_id, this.options.owner, now.toISOString(), own);
   }
 
   /**
@@ -188,11 +216,28 @@ export class OutboundConsumer {
    */
   private async defer(message: ReceivedJob, job: OutboundCallJob): Promise<JobOutcome> {
     await this.options.calls.releaseClaim(job.business_id, job.call_id, this.options.owner, this.options.now().toISOString());
-    const attempt = job.attempt ?? 0;
-    const delayS = Math.min(MAX_DELAY_S, (this.options.deferDelayS ?? waitAtCapS)(attempt));
-    await this.options.jobs.resend({ business_id: job.business_id, call_id: job.call_id, attempt: attempt + 1 }, delayS);
-    await this.delete(message);
+    await this.sendAgain(message, job, this.options.deferDelayS ?? waitAtCapS);
     return 'deferred';
+  }
+
+  /**
+   * After a failure that placed nothing: the dialler has already given back the claim, slot and
+   * minutes, so the job only comes back later, after a wait that grows with its attempt count.
+   * Copy first, delete second, as at the cap.
+   */
+  private async retry(message: ReceivedJob, job: OutboundCallJob): Promise<JobOutcome> {
+    await this.sendAgain(message, job, this.options.retryDelayS ?? waitAfterFailureS);
+    return 'retried';
+  }
+
+  /** Sends a copy of the job, counted and delayed by `delayS(attempt)`, then deletes the received one. */
+  private async sendAgain(message: ReceivedJob, job: OutboundCallJob, delayS: (attempt: number) => number): Promise<void> {
+    const attempt = job.attempt ?? 0;
+    await this.options.jobs.resend(
+      { business_id: job.business_id, call_id: job.call_id, attempt: attempt + 1 },
+      Math.min(MAX_DELAY_S, delayS(attempt)),
+    );
+    await this.delete(message);
   }
 
   private visibility(): number {

@@ -1,3 +1,5 @@
+import { ProviderError } from '../../../shared/errors';
+
 /**
  * The carrier's control plane: dial, hang up, transfer. The media plane is `CallTransport`; call
  * progress arrives asynchronously as status callbacks (HTTP webhooks from the carrier), which is
@@ -61,8 +63,31 @@ export interface AmdResult {
 }
 
 /**
+ * Whether a failed `placeCall` may have placed the call all the same: `no` when the carrier
+ * certainly did not (it answered a 4xx, or never got the request), `unknown` when it may have (a
+ * timeout or a dropped connection after the request went out, a 5xx, an answer we could not read).
+ * The carrier's create-call API has no idempotency key, so only a `no` may be dialled again.
+ */
+export type PlacedAfterFailure = 'no' | 'unknown';
+
+/** A `placeCall` that failed, saying whether the call may exist (retryability as any `ProviderError`). */
+export class PlaceCallError extends ProviderError {
+  constructor(
+    readonly placed: PlacedAfterFailure,
+    provider: string,
+    message: string,
+    statusCode?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(provider, message, statusCode, options);
+    this.name = 'PlaceCallError';
+  }
+}
+
+/**
  * Outbound call control. Every failure is a `ProviderError` (4xx permanent except 408/429;
- * network errors and 5xx retryable).
+ * network errors and 5xx retryable); `placeCall`'s are {@link PlaceCallError}s, and a caller
+ * treats any other error from it as `placed: 'unknown'`.
  */
 export interface Telephony {
   /** Asks the carrier to dial; resolves with the call SID once queued (status `queued`). */

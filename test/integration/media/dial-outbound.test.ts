@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CARRIER_GRACE_S, dialOutbound } from '../../../media-service/src/calls/dial-outbound';
-import type { PlaceCallRequest, Telephony } from '../../../media-service/src/ports/telephony';
+import { PlaceCallError, type PlaceCallRequest, type Telephony } from '../../../media-service/src/ports/telephony';
 import { verifyStreamToken } from '../../../media-service/src/telephony/stream-token';
 import { CallSlotsRepository } from '../../../shared/db/call-slots-repository';
 import { MinutesRepository } from '../../../shared/db/minutes-repository';
@@ -59,7 +59,8 @@ async function setup(minutes: number, failWith?: ProviderError) {
     now,
     log: silentLogger,
   });
-  const record = (await harness.core.callRepo.getCallRecord(tenant.businessId, created.id))!;
+  // The consumer claims a call before dialling it; so do these tests.
+  const record = (await harness.core.callRepo.claimQueued(tenant.businessId, created.id, 'task-1', now().toISOString()))!;
   return { harness, tenant, assistant, record, dial, placed, slots };
 }
 
@@ -137,17 +138,41 @@ describe('dialling an outbound call', () => {
     expect(await harness.core.businesses.getBusiness(tenant.businessId)).toMatchObject({ live_calls: 1, minutes_reserved: 0 });
   });
 
-  it('ends the call failed when the carrier refuses, and throws on a retryable carrier error', async () => {
+  it('ends the call failed when the carrier refuses, and error when the carrier may have placed it (never dialled twice)', async () => {
     // Arrange
-    const refused = await setup(100, new ProviderError('twilio', 'invalid number', 400));
-    const flaky = await setup(100, new ProviderError('twilio', 'unavailable', 503));
+    const refused = await setup(100, new PlaceCallError('no', 'twilio', 'invalid number', 400));
+    const ambiguous = await setup(100, new PlaceCallError('unknown', 'twilio', 'unavailable', 503));
+    const plain = await setup(100, new ProviderError('twilio', 'unavailable', 503));
     // Act
-    await refused.dial(refused.record);
-    const thrown = await flaky.dial(flaky.record).catch((error: unknown) => error);
+    const results = [
+      await refused.dial(refused.record),
+      await ambiguous.dial(ambiguous.record),
+      // A failure that says nothing about placing is taken as "may have placed".
+      await plain.dial(plain.record),
+    ];
     // Assert
-    expect(await refused.harness.core.callRepo.getCallRecord(refused.tenant.businessId, refused.record.id)).toMatchObject({
-      ended_reason: 'failed',
+    expect(results).toEqual(['ended', 'ended', 'ended']);
+    const reasons = await Promise.all(
+      [refused, ambiguous, plain].map(
+        async (s) => (await s.harness.core.callRepo.getCallRecord(s.tenant.businessId, s.record.id))?.ended_reason,
+      ),
+    );
+    expect(reasons).toEqual(['failed', 'error', 'error']);
+    expect(await ambiguous.harness.core.businesses.getBusiness(ambiguous.tenant.businessId)).toMatchObject({
+      live_calls: 0,
+      minutes_reserved: 0,
     });
-    expect(thrown).toBeInstanceOf(ProviderError);
+  });
+
+  it('refuses to dial a call nobody claimed (its claim is what a failed dial gives back)', async () => {
+    // Arrange
+    const { harness, tenant, record, dial, placed } = await setup(100);
+    await harness.core.callRepo.releaseClaim(tenant.businessId, record.id, 'task-1', record.updated_at);
+    const unclaimed = (await harness.core.callRepo.getCallRecord(tenant.businessId, record.id))!;
+    // Act
+    const thrown = await dial(unclaimed).catch((error: unknown) => error);
+    // Assert
+    expect(thrown).toBeInstanceOf(Error);
+    expect(placed).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TwilioTelephony } from '../../../media-service/src/adapters/twilio-telephony';
+import { PlaceCallError } from '../../../media-service/src/ports/telephony';
 import { ProviderError } from '../../../shared/errors';
 
 /** A loopback server speaking the Twilio REST subset the adapter uses (documented wire contract). */
@@ -135,7 +136,7 @@ describe('TwilioTelephony (REST wire contract)', () => {
       .placeCall({ ...placeRequest, parameters })
       .catch((e: unknown) => e);
     // Assert
-    expect(error).toMatchObject({ name: 'ProviderError', statusCode: 400, retryable: false });
+    expect(error).toMatchObject({ name: 'PlaceCallError', placed: 'no', statusCode: 400, retryable: false });
     expect(seen).toEqual([]);
   });
 
@@ -153,6 +154,53 @@ describe('TwilioTelephony (REST wire contract)', () => {
     // Assert
     expect(noSid).toMatchObject({ statusCode: 502, retryable: true });
     expect(notJson).toMatchObject({ statusCode: 502, retryable: true });
+  });
+
+  // Whether a failed create-call may have placed the call decides whether the dialler may try again.
+  it.each([
+    [429, 'no', true],
+    [400, 'no', false],
+    [500, 'unknown', true],
+    [503, 'unknown', true],
+  ] as const)('a create-call answered %i is a PlaceCallError with placed %s', async (status, placed, retryable) => {
+    // Arrange
+    nextStatus = status;
+    // Act
+    const error = await telephony()
+      .placeCall(placeRequest)
+      .catch((e: unknown) => e);
+    // Assert
+    expect(error).toBeInstanceOf(PlaceCallError);
+    expect(error).toMatchObject({ statusCode: status, placed, retryable });
+  });
+
+  it('a create-call whose answer never came may have placed the call; one whose connection was refused did not', async () => {
+    // Arrange
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const at = (server: Server | number, timeoutMs = 10_000) =>
+      new TwilioTelephony({
+        accountSid: 'AC123',
+        authToken: 'secret',
+        baseUrl: `http://127.0.0.1:${typeof server === 'number' ? server : (server.address() as AddressInfo).port}`,
+        timeoutMs,
+      });
+    // Act
+    const timedOut = await at(silent, 200)
+      .placeCall(placeRequest)
+      .catch((e: unknown) => e);
+    const refused = await at(closedPort)
+      .placeCall(placeRequest)
+      .catch((e: unknown) => e);
+    silent.closeAllConnections();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+    // Assert
+    expect(timedOut).toMatchObject({ name: 'PlaceCallError', placed: 'unknown', retryable: true, statusCode: undefined });
+    expect(refused).toMatchObject({ name: 'PlaceCallError', placed: 'no', retryable: true, statusCode: undefined });
   });
 });
 
