@@ -196,10 +196,7 @@ async function admissions(info: LocalStackInfo) {
     firstCallId += load.backlog + load.rate * load.seconds;
     await businesses.putBusiness(benchBusiness(load.businessId, CAP, 10_000_000, new Date().toISOString()));
     await seedAdmissionCalls(db, new CallRepository(db), load);
-    const run = await runAdmission(
-      () => createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint }),
-      load,
-    );
+    const run = await runAdmission(() => createDb({ tableName: info.tableName, region: info.region, endpoint: info.dynamoEndpoint }), load);
     const left = await businesses.getBusiness(load.businessId);
     printAdmission(load, run, left);
   }
@@ -207,7 +204,10 @@ async function admissions(info: LocalStackInfo) {
 
 /** One admission run's line: the rate reached, the admission latency, retries and what was left. */
 function printAdmission(load: AdmissionLoad, run: AdmissionRun, left: { live_calls?: number; minutes_reserved: number }) {
-  const label = [load.backlog > 0 ? `${load.backlog} waiting at once` : '', load.rate > 0 ? `${load.rate} new calls/s for ${load.seconds} s` : '']
+  const label = [
+    load.backlog > 0 ? `${load.backlog} waiting at once` : '',
+    load.rate > 0 ? `${load.rate} new calls/s for ${load.seconds} s` : '',
+  ]
     .filter(Boolean)
     .join(', then ');
   const perSecond = new Map<number, number>();

@@ -55,8 +55,7 @@ describe('the tool count of a business whose tools predate it', () => {
     await legacyTools(businessId, 97);
     const results = await Promise.allSettled(Array.from({ length: 6 }, async () => repo.insertTool(businessId, await newTool(), MAX)));
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
-    for (const result of results)
-      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(ToolLimitError);
+    for (const result of results) if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(ToolLimitError);
     expect(await toolCount(businessId)).toBe(MAX);
     expect(await repo.listTools(businessId)).toHaveLength(MAX);
   });
