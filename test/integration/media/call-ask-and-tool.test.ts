@@ -99,6 +99,10 @@ describe('documents and a custom tool on one call (README "Documents and a tool 
         .flatMap((request) => (request.body as { messages: { role: string; content: unknown }[] }).messages)
         .find((message) => message.role === 'tool');
       expect(JSON.parse(String(searched?.content)).passages[0]).toMatchObject({ document: 'Policies' });
+      // Assert: the search was logged with how it went and how long the model's call waited for passages
+      const searches = stack.logs.filter((line) => line.message === 'call.knowledge.search' && line.fields?.call_id === callId);
+      expect(searches).toHaveLength(1);
+      expect(searches[0]!.fields).toMatchObject({ speculative: expect.stringMatching(/^(ready|pending)$/), wait_ms: expect.any(Number) });
       // Assert: the receiver got one request, verified by standardwebhooks
       expect(receiver.of(token).map((request) => request.verified?.data.arguments)).toEqual([{ order_id: 'AB1234' }]);
     },
