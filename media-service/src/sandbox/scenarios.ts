@@ -317,8 +317,16 @@ export const ASK_AND_TOOL = askAndHear(
   'Asks the cancellation policy (search_knowledge), then the status of order AB1234 (a custom tool such as lookup_order), hears both answers, then says goodbye.',
 );
 
-/** Requests to tools that look something up, one a turn: "Let me check that for you.", the tool, its answer; then goodbye. */
-function askAndHear(name: string, requests: readonly string[], description: string): Scenario {
+/**
+ * Requests to tools that look something up, one a turn: "Let me check that for you.", the tool,
+ * its answer; then goodbye. `npm run bench:knowledge` builds its callers' questions with it.
+ *
+ * @example
+ * ```ts
+ * carrier.registerScenario('+15550300001', askAndHear('parking', ['Is there somewhere to park?'], 'Asks about parking.'));
+ * ```
+ */
+export function askAndHear(name: string, requests: readonly string[], description: string): Scenario {
   return scenario(
     name,
     [
