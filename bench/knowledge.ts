@@ -4,7 +4,12 @@
  * already embedded: target p95 ≤ 10 ms); (2) memory of one loaded base (heap + vectors) at 5,000
  * and at 200 chunks; (3) ingestion throughput through the real handler: the sandbox OpenAI's
  * /v1/embeddings over loopback and DynamoDB Local, text documents of ~20,000 characters;
- * (4) loading a 5,000-chunk base from DynamoDB into an index.
+ * (4) loading a 5,000-chunk base from DynamoDB into an index; (5) speculative retrieval over
+ * whole sandbox calls (bench/lib/speculation.ts): how often the passages were ready when the model
+ * called `search_knowledge`, and how long its call waited when they were not, with the sandbox
+ * model and embeddings as fast as `npm run dev` has them and at OpenAI-like latencies.
+ *
+ * Env: BENCH_SPEC_CALLS (60 calls a profile; 0 skips part 5), BENCH_SPEC_CONCURRENCY (10 at a time).
  */
 import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server';
 import { sandboxEmbedding } from '../media-service/src/sandbox/sandbox-embeddings';
@@ -19,6 +24,41 @@ import { KnowledgeIndex, type IndexedChunk } from '../shared/knowledge/search-in
 import { OpenAiEmbedder } from '../shared/llm/embeddings-client';
 import { createLogger } from '../shared/log';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { measureSpeculation, type SpeculationProfile } from './lib/speculation';
+
+const SPEC_CALLS = Number(process.env.BENCH_SPEC_CALLS ?? 60);
+const SPEC_CONCURRENCY = Number(process.env.BENCH_SPEC_CONCURRENCY ?? 10);
+/**
+ * The sandbox as `npm run dev` runs it (its model answers at once and says "Let me check that for
+ * you." before searching, which the call engine plays before it runs the tool); then OpenAI-like
+ * latencies (a first token after 350 ms and 10 ms a token, as bench:calls; embeddings 300 ms, the
+ * slow end of OpenAI's), with that line and without it (real models often call a tool without a
+ * word); then embeddings slower than the model, without the line, so the passages are late.
+ */
+const SPEC_PROFILES: SpeculationProfile[] = [
+  {
+    label: 'as npm run dev (model and embeddings at once, a line before the search)',
+    ttftMs: 0,
+    tokenIntervalMs: 0,
+    embeddingsDelayMs: 0,
+    preambles: true,
+  },
+  {
+    label: 'OpenAI-like (first token 350 ms, embeddings 300 ms), a line before the search',
+    ttftMs: 350,
+    tokenIntervalMs: 10,
+    embeddingsDelayMs: 300,
+    preambles: true,
+  },
+  { label: 'OpenAI-like, the search called without a word', ttftMs: 350, tokenIntervalMs: 10, embeddingsDelayMs: 300, preambles: false },
+  {
+    label: 'embeddings 1,000 ms, the search called without a word',
+    ttftMs: 350,
+    tokenIntervalMs: 10,
+    embeddingsDelayMs: 1000,
+    preambles: false,
+  },
+];
 
 const pct = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
@@ -125,9 +165,14 @@ async function main(): Promise<void> {
     await openai.close();
     await dynamo.stop();
   }
+  // (5) speculative retrieval on whole calls, on a local stack of its own.
+  if (SPEC_CALLS > 0) await measureSpeculation({ calls: SPEC_CALLS, concurrency: SPEC_CONCURRENCY, profiles: SPEC_PROFILES });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

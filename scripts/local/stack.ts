@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from '../../functions/api/app';
 import { createApiDeps, createCoreDeps, createOutboundQueue, functionLogger, type CoreDeps } from '../../functions/lib/deps';
 import { startLocalSweeper } from './sweeper';
+import type { Logger } from '../../shared/log';
 import type { AssistantService } from '../../shared/services/assistant-service';
 import { startLocalAfterCall, type LocalAfterCall } from './after-call';
 import { localApiConfig } from './config';
@@ -39,6 +40,8 @@ export interface LocalStackOptions {
   openAiApiKey?: string;
   /** Where the child processes' log lines go (default: stderr). */
   mediaOutput?: (line: string) => void;
+  /** The in-process call engine's logger (MEDIA_TASKS=1; default: the media service's, on stdout): benchmarks read its lines. */
+  mediaLog?: Logger;
   /** Run the stack's one sweeper (a timer here; limits from SWEEP_* env). `npm run dev` does; tests sharing a table do not. */
   sweeper?: boolean;
   /** Where the sweeper reads its SWEEP_* limits and period (default process.env): tests shorten them. */
@@ -85,6 +88,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           events: afterCall.events,
           port: options.mediaPort,
           ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }),
+          ...(options.mediaLog && { log: options.mediaLog }),
         })
       : await startMediaTasks(infra.info, {
           count: options.mediaTasks,

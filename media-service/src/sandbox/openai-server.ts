@@ -33,6 +33,8 @@ export interface OpenAiSandboxOptions {
   ttftMs?: number | ((request: ReceivedLlmRequest) => number);
   /** Delay between tokens (default 10 ms). */
   tokenIntervalMs?: number;
+  /** Delay before answering `/v1/embeddings` (default 0; OpenAI takes ~100–300 ms). */
+  embeddingsDelayMs?: number;
   /** Realtime (`/v1/realtime`): where callees announce their words, and the voice's timing. */
   board?: TranscriptBoard;
   realtime?: Partial<RealtimeTuning>;
@@ -77,12 +79,16 @@ export class OpenAiSandboxServer {
   readonly #http: Server;
   readonly #options: OpenAiSandboxOptions;
   readonly #failures: SandboxLlmFailure[] = [];
-  #timing: { ttftMs: OpenAiSandboxOptions['ttftMs']; tokenIntervalMs: number };
+  #timing: { ttftMs: OpenAiSandboxOptions['ttftMs']; tokenIntervalMs: number; embeddingsDelayMs: number };
 
   private constructor(options: OpenAiSandboxOptions) {
     this.#options = options;
     this.script = options.script ?? new SandboxLlmScript();
-    this.#timing = { ttftMs: options.ttftMs ?? 150, tokenIntervalMs: options.tokenIntervalMs ?? 10 };
+    this.#timing = {
+      ttftMs: options.ttftMs ?? 150,
+      tokenIntervalMs: options.tokenIntervalMs ?? 10,
+      embeddingsDelayMs: options.embeddingsDelayMs ?? 0,
+    };
     this.#http = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(500, String(error))));
@@ -118,8 +124,13 @@ export class OpenAiSandboxServer {
   }
 
   /** Changes timing for requests from now on. */
-  setTiming(timing: Partial<Pick<OpenAiSandboxOptions, 'ttftMs' | 'tokenIntervalMs'>>): void {
-    this.#timing = { ...this.#timing, ...timing, tokenIntervalMs: timing.tokenIntervalMs ?? this.#timing.tokenIntervalMs };
+  setTiming(timing: Partial<Pick<OpenAiSandboxOptions, 'ttftMs' | 'tokenIntervalMs' | 'embeddingsDelayMs'>>): void {
+    this.#timing = {
+      ...this.#timing,
+      ...timing,
+      tokenIntervalMs: timing.tokenIntervalMs ?? this.#timing.tokenIntervalMs,
+      embeddingsDelayMs: timing.embeddingsDelayMs ?? this.#timing.embeddingsDelayMs,
+    };
   }
 
   /** Drops open connections and stops listening. */
@@ -133,6 +144,8 @@ export class OpenAiSandboxServer {
     const text = await readBody(req);
     if (req.method === 'POST' && new URL(req.url ?? '/', 'http://sandbox').pathname === '/v1/embeddings') {
       this.embeddingRequests++;
+      const delayMs = this.#timing.embeddingsDelayMs;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       return handleEmbeddings(req, res, text, this.#options.apiKey);
     }
     let body: unknown;

@@ -8,7 +8,10 @@ const QUESTION =
 function spokenPassage(text: string): string {
   const body = text.replace(/^[^:\n]{1,120}:\s+/, '');
   const sentences = body.match(/[^.!?]+[.!?]+/g) ?? [body];
-  return sentences.slice(0, 2).join(' ').trim();
+  return sentences
+    .slice(0, 2)
+    .map((sentence) => sentence.trim())
+    .join(' ');
 }
 
 /**

@@ -85,6 +85,12 @@ const INTENTS: { pattern: RegExp; reply: string }[] = [
 /** Deterministic reply selection for the sandbox OpenAI server. */
 export class SandboxLlmScript {
   readonly #queue: ScriptedReply[] = [];
+  /**
+   * Whether the model says a line ("Let me check that for you.") as it calls a tool, which the call
+   * engine plays before running the tool. Off, it calls tools without a word, as real models often
+   * do (`npm run bench:knowledge` measures speculative retrieval both ways).
+   */
+  preambles = true;
 
   /** Queues replies for the next requests, in order (then the default behaviour resumes). */
   enqueue(...replies: ScriptedReply[]): void {
@@ -121,7 +127,7 @@ export class SandboxLlmScript {
     // A request in the same breath as the goodbye ("take a message …, thanks, bye") is acted on first:
     // words held over the notice arrive as one turn.
     const tool = spanish ? undefined : toolIntentReply(request, said);
-    if (tool) return tool;
+    if (tool) return this.preambles || !tool.toolCalls ? tool : { toolCalls: tool.toolCalls };
     if (GOODBYE.test(said)) return goodbye(request, spanish ? SPANISH.goodbye : undefined);
     if (spanish) return { text: spanishReply(said) };
     if (HUMAN.test(said) && request.tools?.some((t) => t.function.name === 'transfer')) {

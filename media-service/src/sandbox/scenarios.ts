@@ -283,7 +283,7 @@ export const CANCEL = scenario(
  */
 export const TOOL = askAndHear(
   'tool',
-  "Hi, this is Jordan Lee. Please lookup order AB1234 for me: what's the status and delivery date?",
+  ["Hi, this is Jordan Lee. Please lookup order AB1234 for me: what's the status and delivery date?"],
   'Asks for the status of order AB1234 (a custom tool such as lookup_order), hears the answer, then says goodbye.',
 );
 
@@ -301,20 +301,39 @@ export const EMAIL_ME = oneRequest(
  */
 export const ASK = askAndHear(
   'ask',
-  'Hi, how much does teeth whitening cost?',
+  ['Hi, how much does teeth whitening cost?'],
   "Asks how much teeth whitening costs (search_knowledge over the assistant's knowledge bases), hears the answer, then says goodbye.",
 );
 
-/** One request to a tool that looks something up: "Let me check that for you.", the tool, its answer; then goodbye. */
-function askAndHear(name: string, request: string, description: string): Scenario {
+/**
+ * Documents and a custom tool on one call (README "Documents and a tool on one call"): asks what
+ * the cancellation policy is, which only the business's documents say (the shipped
+ * `policies.pdf`: search_knowledge), hears it, then asks for the status of order AB1234 (the
+ * business's custom tool, such as `lookup_order`), hears that, then says goodbye.
+ */
+export const ASK_AND_TOOL = askAndHear(
+  'ask-and-tool',
+  ['Hi, what is your cancellation policy?', "Thanks. Can you also lookup order AB1234 for me: what's the status?"],
+  'Asks the cancellation policy (search_knowledge), then the status of order AB1234 (a custom tool such as lookup_order), hears both answers, then says goodbye.',
+);
+
+/**
+ * Requests to tools that look something up, one a turn: "Let me check that for you.", the tool,
+ * its answer; then goodbye. `npm run bench:knowledge` builds its callers' questions with it.
+ *
+ * @example
+ * ```ts
+ * carrier.registerScenario('+15550300001', askAndHear('parking', ['Is there somewhere to park?'], 'Asks about parking.'));
+ * ```
+ */
+export function askAndHear(name: string, requests: readonly string[], description: string): Scenario {
   return scenario(
     name,
     [
       // 1.5 s of quiet: an assistant with the AI disclosure or recording notice says it before the greeting.
       step.waitForAssistant({ quietMs: 1500, timeoutMs: 10_000 }),
-      step.say(request),
       // "Let me check that for you.", the tool runs (a filler if it takes over a second), then its answer.
-      step.waitForAssistant({ quietMs: 2500, timeoutMs: 20_000 }),
+      ...requests.flatMap((request) => [step.say(request), step.waitForAssistant({ quietMs: 2500, timeoutMs: 20_000 })]),
       step.say("No, that's all. Thanks, goodbye!"),
       step.waitForAssistant({ quietMs: 1000, timeoutMs: 6000 }),
       step.hangup(),
@@ -364,6 +383,7 @@ export const SANDBOX_SCENARIOS = {
   tool: TOOL,
   'email-me': EMAIL_ME,
   ask: ASK,
+  'ask-and-tool': ASK_AND_TOOL,
   intake: INTAKE,
 } as const satisfies Record<string, Scenario>;
 

@@ -42,8 +42,10 @@ export interface SpeculationCounts {
 /**
  * `search_knowledge` on one call (builtin `knowledge` with `knowledge_ids`), and its speculative
  * retrieval: each time the caller's turn (probably) ends, the transcript is searched at once, so
- * when the model asks, with the caller's words, the passages are often already there. Counts go
- * to the call's log line at the end (`call.knowledge`).
+ * when the model asks, with the caller's words, the passages are often already there. Each of the
+ * model's searches logs `call.knowledge.search`: how it went (`speculative`), how long the model's
+ * call waited for passages (`wait_ms`: ~0 when ready) and the call's counts so far
+ * (`npm run bench:knowledge` reads them over many calls).
  */
 export class CallKnowledge {
   readonly counts: SpeculationCounts = { started: 0, ready: 0, pending: 0, missed: 0 };
@@ -54,6 +56,7 @@ export class CallKnowledge {
     private readonly businessId: number,
     private readonly kbIds: readonly number[],
     private readonly log: Logger,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Starts a search of the caller's words (eager or final end of turn); the same words twice start one. */
@@ -98,16 +101,21 @@ export class CallKnowledge {
   };
 
   async #answer(query: string): Promise<KnowledgeHit[]> {
+    const asked = this.now();
     const latest = this.#latest;
     const reuse = latest !== undefined && overlap(query, latest.transcript) >= REUSE_OVERLAP;
     const kind = !reuse ? 'missed' : latest.settled ? 'ready' : 'pending';
     this.counts[kind]++;
-    this.log.info('call.knowledge.search', { speculative: kind, ...this.counts });
-    if (reuse) {
-      const hits = await latest.hits.catch(() => undefined);
-      if (hits) return hits;
+    try {
+      if (reuse) {
+        const hits = await latest.hits.catch(() => undefined);
+        if (hits) return hits;
+      }
+      return await this.backend.search(this.businessId, this.kbIds, query, TOP_K);
+    } finally {
+      const waitMs = Math.round((this.now() - asked) * 10) / 10;
+      this.log.info('call.knowledge.search', { speculative: kind, wait_ms: waitMs, ...this.counts });
     }
-    return this.backend.search(this.businessId, this.kbIds, query, TOP_K);
   }
 
   #search(query: string): Promise<KnowledgeHit[]> {

@@ -95,4 +95,19 @@ describe('SandboxLlmScript', () => {
     expect(JSON.parse(structured.text!)).toEqual({ ok: false });
     expect(JSON.parse(loose.text!)).toEqual({ reply: expect.any(String) });
   });
+  it('with preambles off, calls a tool without a word, and still says goodbye with end_call', () => {
+    // Arrange
+    const script = new SandboxLlmScript();
+    script.preambles = false;
+    const search = { type: 'function' as const, function: { name: 'search_knowledge', parameters: { type: 'object' } } };
+    // Act
+    const asked = script.reply(request([system, { role: 'user', content: 'Is there somewhere to park?' }], { tools: [search, endCall] }));
+    const bye = script.reply(request([system, { role: 'user', content: 'Thanks, goodbye!' }], { tools: [search, endCall] }));
+    // Assert
+    expect(asked).toEqual({
+      toolCalls: [{ name: 'search_knowledge', arguments: JSON.stringify({ query: 'Is there somewhere to park?' }) }],
+    });
+    expect(bye.text).toBe('Thank you for calling. Have a great day, goodbye!');
+    expect(bye.toolCalls?.[0]?.name).toBe('end_call');
+  });
 });
