@@ -7,7 +7,8 @@ import { BlockedUrlError, type LookupAll } from '../security/ssrf';
 import type { UrlPolicy } from '../services/config-checks';
 import { chunkSearchText } from './chunker';
 import type { Embedder } from './embeddings';
-import { documentKind, UnsupportedDocumentError, type DocumentSource, type ParsedDocument } from './extract';
+import { documentKind, UnsupportedDocumentError } from './document-kind';
+import type { DocumentSource, ParsedDocument } from './extract';
 import { ParseLimitError, UnreadableDocumentError, WorkerDocumentParser, type DocumentParser } from './worker-parser';
 
 /** What the ingestion handler needs (the Lambda and the local stack build the same). */

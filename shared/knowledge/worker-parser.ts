@@ -151,7 +151,6 @@ export class WorkerDocumentParser implements DocumentParser {
       // 5 MB table no faster (1.2 s as V8 sizes it, 2.6 s at 16, 3.3 s at 32, on a busy machine).
       resourceLimits: { maxOldGenerationSizeMb: this.#memoryMb },
     });
-    worker.unref();
     this.#live = worker;
     worker.on('message', (reply: ParseReply) => {
       const job = this.#job;
@@ -170,7 +169,12 @@ export class WorkerDocumentParser implements DocumentParser {
       const settle = (error?: Error) => {
         clearTimeout(timer);
         worker.off('message', ready).off('error', died).off('exit', died);
-        if (!error) return resolve(worker);
+        // An idle worker must not keep the process alive (`npm run dev`'s restarts, the tests, the
+        // benchmark). Only after the listeners are set: adding a 'message' one refs the port again.
+        if (!error) {
+          worker.unref();
+          return resolve(worker);
+        }
         this.#forget(worker);
         void worker.terminate();
         reject(new Error(`the parse worker could not start: ${error.message}`, { cause: error }));
