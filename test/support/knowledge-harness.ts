@@ -9,7 +9,7 @@ import { OpenAiEmbedder } from '../../shared/llm/embeddings-client';
 import { KnowledgeSearcher } from '../../shared/knowledge/index-cache';
 import { ingestDocument, type IngestDeps } from '../../shared/knowledge/ingest';
 import type { DocumentParser } from '../../shared/knowledge/worker-parser';
-import { InProcessIngestQueue } from '../../shared/queue/knowledge-ingest';
+import { InProcessIngestQueue, type IngestQueue } from '../../shared/queue/knowledge-ingest';
 import type { LookupAll } from '../../shared/security/ssrf';
 import { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { ApiHarness } from './api-harness';
@@ -58,12 +58,12 @@ export async function startFixtureServer(extra: Record<string, ServedBody> = {})
 /**
  * The API of a harness with knowledge bases wired to the sandbox OpenAI's embeddings and an
  * in-process ingestion queue (the same handler the queue's function runs), so a test can wait
- * for ingestion with `idle()`.
+ * for ingestion with `idle()`; or `queue` instead, to ingest the jobs elsewhere.
  */
 export function knowledgeApi(
   harness: ApiHarness,
   openai: OpenAiSandboxServer,
-  options: { lookup?: LookupAll; parser?: DocumentParser } = {},
+  options: { lookup?: LookupAll; parser?: DocumentParser; queue?: IngestQueue } = {},
 ) {
   const embedder = new OpenAiEmbedder({ apiKey: 'sk-test', baseURL: openai.baseUrl });
   const repo = new KnowledgeRepository(harness.core.db);
@@ -77,7 +77,8 @@ export function knowledgeApi(
     ...(options.lookup && { lookup: options.lookup }),
     ...(options.parser && { parser: options.parser }),
   };
-  const queue = new InProcessIngestQueue((body) => ingestDocument(body, ingestDeps), harness.logs.log);
+  const inProcess = new InProcessIngestQueue((body) => ingestDocument(body, ingestDeps), harness.logs.log);
+  const queue = options.queue ?? inProcess;
   const service = new KnowledgeService({
     knowledge: repo,
     assistants: harness.core.assistantRepo,
@@ -91,7 +92,7 @@ export function knowledgeApi(
   return {
     repo,
     searcher,
-    idle: () => queue.idle(),
+    idle: () => inProcess.idle(),
     request(apiKey: string, method: string, path: string, body?: unknown): Promise<Response> {
       return Promise.resolve(
         app.request(`/api/v1${path}`, {
