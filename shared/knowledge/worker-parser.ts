@@ -125,14 +125,14 @@ export class WorkerDocumentParser implements DocumentParser {
 
   async #parseNow(source: DocumentSource): Promise<ParsedDocument> {
     const worker = await (this.#worker ??= this.#spawn());
-    const id = ++this.#nextId;
     let watch: NodeJS.Timeout | undefined;
     let deadline: NodeJS.Timeout | undefined;
     const outcome = await new Promise<{ document: ParsedDocument } | { error: Error }>((settle) => {
-      this.#job = { worker, id, settle };
-      deadline = setTimeout(() => this.#kill(worker, 'time', `longer than ${this.#deadlineMs / 1000} s`), this.#deadlineMs);
-      watch = setInterval(() => void this.#checkMemory(worker), MEMORY_POLL_MS);
-      worker.postMessage({ id, source } satisfies ParseRequest);
+      const job: Job = { worker, id: ++this.#nextId, settle };
+      this.#job = job;
+      deadline = setTimeout(() => this.#kill(job, 'time', `longer than ${this.#deadlineMs / 1000} s`), this.#deadlineMs);
+      watch = setInterval(() => void this.#checkMemory(job), MEMORY_POLL_MS);
+      worker.postMessage({ id: job.id, source } satisfies ParseRequest);
     });
     clearTimeout(deadline);
     clearInterval(watch);
@@ -141,7 +141,7 @@ export class WorkerDocumentParser implements DocumentParser {
     return outcome.document;
   }
 
-  /** Starts a worker and waits until its modules are loaded, so no deadline pays for that. */
+  /** Starts a worker, its job's outcomes wired to its messages, errors and exit. */
   #spawn(): Promise<Worker> {
     this.#started++;
     const worker = new Worker(WORKER_ENTRY, {
@@ -158,10 +158,15 @@ export class WorkerDocumentParser implements DocumentParser {
       job.settle('error' in reply ? { error: new UnreadableDocumentError(reply.error) } : { document: reply.document });
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') this.#fail(worker, 'memory', `more than ${this.#memoryMb} MB`);
-      else this.#fail(worker, 'crash', error.message.slice(0, 120));
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') this.#died(worker, 'memory', `more than ${this.#memoryMb} MB`);
+      else this.#died(worker, 'crash', error.message.slice(0, 120));
     });
-    worker.on('exit', (code) => this.#fail(worker, 'crash', `the reader exited with code ${code}`));
+    worker.on('exit', (code) => this.#died(worker, 'crash', `the reader exited with code ${code}`));
+    return this.#ready(worker);
+  }
+
+  /** Waits until a new worker's modules are loaded, so no document's deadline pays for that. */
+  #ready(worker: Worker): Promise<Worker> {
     return new Promise<Worker>((resolve, reject) => {
       const ready = (reply: ParseReply) => 'ready' in reply && settle();
       const died = (reason: unknown) => settle(reason instanceof Error ? reason : new Error(`exited with code ${String(reason)}`));
@@ -183,19 +188,18 @@ export class WorkerDocumentParser implements DocumentParser {
     });
   }
 
-  /** Kills the worker past a bound: the job fails once it is gone, so its memory is back first. */
-  #kill(worker: Worker, limit: ParseLimit, detail: string): void {
-    const job = this.#job;
-    this.#forget(worker);
-    if (job?.worker !== worker) return;
+  /** Past a bound: the job fails once its worker is gone, so the memory is back before the next. */
+  #kill(job: Job, limit: ParseLimit, detail: string): void {
+    if (this.#job !== job) return;
     this.#job = undefined;
-    void worker.terminate().finally(() => job.settle({ error: new ParseLimitError(limit, detail) }));
+    this.#forget(job.worker);
+    void job.worker.terminate().finally(() => job.settle({ error: new ParseLimitError(limit, detail) }));
   }
 
   /** The worker died on its own (V8's heap limit, an uncaught error, an exit): its job fails. */
-  #fail(worker: Worker, limit: ParseLimit, detail: string): void {
-    const job = this.#job;
+  #died(worker: Worker, limit: ParseLimit, detail: string): void {
     this.#forget(worker);
+    const job = this.#job;
     if (job?.worker !== worker) return;
     this.#job = undefined;
     job.settle({ error: new ParseLimitError(limit, detail) });
@@ -205,11 +209,12 @@ export class WorkerDocumentParser implements DocumentParser {
    * Buffers only: the heap is V8's to bound, since its used size counts garbage not yet collected
    * (adding it in killed a 4 MB page of paragraphs at 192 MB that reads fine under a 128 MB heap).
    */
-  async #checkMemory(worker: Worker): Promise<void> {
-    const heap = await worker.getHeapStatistics().catch(() => undefined);
-    if (heap && heap.external_memory > this.#memoryMb * 1024 * 1024) this.#kill(worker, 'memory', `more than ${this.#memoryMb} MB`);
+  async #checkMemory(job: Job): Promise<void> {
+    const heap = await job.worker.getHeapStatistics().catch(() => undefined);
+    if (heap && heap.external_memory > this.#memoryMb * 1024 * 1024) this.#kill(job, 'memory', `more than ${this.#memoryMb} MB`);
   }
 
+  /** The next parse starts a new worker. */
   #forget(worker: Worker): void {
     if (this.#live !== worker) return;
     this.#live = undefined;
