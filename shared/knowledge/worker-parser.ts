@@ -49,12 +49,15 @@ export interface DocumentParser {
    * anything else for ours (the worker would not start), which the queue should retry.
    */
   parse(source: DocumentSource): Promise<ParsedDocument>;
+  /** Stops whatever it runs on (tests; a process that ends needs nothing). */
   close(): Promise<void>;
 }
 
 /** Options of {@link WorkerDocumentParser}; the defaults are {@link PARSE_LIMITS}. */
 export interface WorkerDocumentParserOptions {
+  /** Wall-clock time one document may take (tests: a second, not twenty). */
   deadlineMs?: number;
+  /** The worker's heap limit, and its buffers' cap, in MB. */
   memoryMb?: number;
   /** A module exporting `readDocument` to run in the worker instead of the real one (tests). */
   readerUrl?: URL;
@@ -109,6 +112,7 @@ export class WorkerDocumentParser implements DocumentParser {
     return this.#started;
   }
 
+  /** Parses after the documents already queued; this one's deadline starts when its parse does. */
   parse(source: DocumentSource): Promise<ParsedDocument> {
     const parsed = this.#queue.then(() => this.#parseNow(source));
     this.#queue = parsed.catch(() => undefined);

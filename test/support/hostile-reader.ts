@@ -23,6 +23,7 @@ export const HOSTILE = {
   uncaught: 'HOSTILE:UNCAUGHT',
 } as const;
 
+/** The worker's reader: a marked document misbehaves, any other is read for real. */
 export async function readDocument(source: DocumentSource): Promise<ParsedDocument> {
   const head = 'text' in source ? source.text.slice(0, 40) : Buffer.from(source.bytes.subarray(0, 40)).toString('latin1');
   const marker = Object.values(HOSTILE).find((value) => head.includes(value));

@@ -52,11 +52,11 @@ describe('WorkerDocumentParser: the fixtures', () => {
 
 describe('WorkerDocumentParser: a hostile document fails alone', () => {
   /** Only the bound under test can stop each: the others are far away. */
-  const QUICK_DEADLINE: WorkerDocumentParserOptions = { deadlineMs: 1_000, readerUrl: HOSTILE_READER };
+  const QUICK_DEADLINE: WorkerDocumentParserOptions = { deadlineMs: 500, readerUrl: HOSTILE_READER };
   const SMALL_MEMORY: WorkerDocumentParserOptions = { deadlineMs: 60_000, memoryMb: 64, readerUrl: HOSTILE_READER };
 
   it.each<[string, string, WorkerDocumentParserOptions, ParseLimit, string]>([
-    ['spins without yielding', HOSTILE.loop, QUICK_DEADLINE, 'time', 'longer than 1 s'],
+    ['spins without yielding', HOSTILE.loop, QUICK_DEADLINE, 'time', 'longer than 0.5 s'],
     ['fills its JS heap', HOSTILE.heap, SMALL_MEMORY, 'memory', 'more than 64 MB'],
     ['fills buffers outside its heap', HOSTILE.buffers, SMALL_MEMORY, 'memory', 'more than 64 MB'],
     ['ends its own thread', HOSTILE.exit, QUICK_DEADLINE, 'crash', 'the reader exited with code 3'],
