@@ -42,7 +42,11 @@ export class KnowledgeIngest extends Construct {
       description: 'Ingests knowledge-base documents: fetch (SSRF-guarded), extract, chunk, embed, store.',
       serviceName: 'knowledge-ingest',
       timeout: Duration.seconds(KNOWLEDGE_INGEST_TIMEOUT_S),
+      // 1 GiB: the handler and its parse worker (256 MB of heap and 256 MB of buffers at most); a
+      // batch whose PDF bomb was killed at the buffer cap peaked at 417 MB (knowledge-ingest-bundle.test.ts).
       memorySize: 1024,
+      // Documents are parsed in a worker thread (shared/knowledge/worker-parser.ts), from its own bundle.
+      workerEntries: ['shared/knowledge/parse-worker.ts'],
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
     })

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -29,6 +29,12 @@ export interface NodeFunctionProps {
   readonly asyncFailureQueue?: IQueue;
   /** Executions reserved for (and the most allowed to) this function; unset: the account's shared pool. */
   readonly reservedConcurrency?: number;
+  /**
+   * Worker-thread entries, relative to the repository root (`shared/knowledge/parse-worker.ts`),
+   * each bundled beside the handler as `<name>.mjs` with the same options: esbuild does not follow
+   * `new Worker(new URL(…))`, so a worker's code needs an entry of its own.
+   */
+  readonly workerEntries?: readonly string[];
 }
 
 /** esbuild options shared by every function: one minified ESM file per entry, with source maps. */
@@ -44,6 +50,35 @@ const BUNDLING: BundlingOptions = {
   // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
   banner: "import { createRequire } from 'node:module';const require = createRequire(import.meta.url);",
 };
+
+/**
+ * The esbuild command that bundles a worker entry beside the handler, with {@link BUNDLING}'s
+ * options. Run through npx as CDK runs its own esbuild when bundling locally (esbuild is a
+ * devDependency, so CDK never falls back to Docker here).
+ */
+function workerBundleCommand(inputDir: string, outputDir: string, entry: string): string {
+  return [
+    'npx --no-install esbuild --bundle',
+    JSON.stringify(join(inputDir, entry)),
+    `--outfile=${JSON.stringify(join(outputDir, basename(entry).replace(/\.ts$/, '.mjs')))}`,
+    '--platform=node --format=esm --minify --sourcemap --sources-content=false --main-fields=module,main',
+    `--target=${BUNDLING.target}`,
+    `--banner:js=${JSON.stringify(BUNDLING.banner)}`,
+  ].join(' ');
+}
+
+/** {@link BUNDLING}, plus a hook that bundles each worker entry after the handler. */
+function bundlingWith(workerEntries: readonly string[] = []): BundlingOptions {
+  if (workerEntries.length === 0) return BUNDLING;
+  return {
+    ...BUNDLING,
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir, outputDir) => workerEntries.map((entry) => workerBundleCommand(inputDir, outputDir, entry)),
+    },
+  };
+}
 
 /** How a function uses a queue. */
 export type QueueAccess = 'send' | 'consume' | 'send-and-consume';
@@ -84,7 +119,7 @@ export class NodeFunction extends Construct {
       systemLogLevelV2: SystemLogLevel.WARN,
       tracing: Tracing.ACTIVE,
       environment: { POWERTOOLS_SERVICE_NAME: props.serviceName, LOG_LEVEL: 'INFO', NODE_OPTIONS: '--enable-source-maps' },
-      bundling: BUNDLING,
+      bundling: bundlingWith(props.workerEntries),
       ...(props.reservedConcurrency !== undefined && { reservedConcurrentExecutions: props.reservedConcurrency }),
       ...(props.asyncFailureQueue
         ? { retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(props.asyncFailureQueue) }

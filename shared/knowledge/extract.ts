@@ -1,24 +1,8 @@
 import { convert } from 'html-to-text';
 import { getDocumentProxy } from 'unpdf';
 import { KNOWLEDGE_LIMITS } from '../domain/knowledge';
-
-/** The kinds of document a URL may hold. */
-export type DocumentKind = 'html' | 'pdf' | 'text';
-
-/** The fetched body was not a kind we read. */
-export class UnsupportedDocumentError extends Error {}
-
-/** What a fetched body is, by its Content-Type, else by its first bytes. */
-export function documentKind(contentType: string, bytes: Uint8Array): DocumentKind {
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/pdf' || Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-') return 'pdf';
-  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
-  if (type === 'text/plain' || type === 'text/markdown' || type === '') {
-    const head = Buffer.from(bytes.subarray(0, 512)).toString('utf8').trimStart().toLowerCase();
-    return head.startsWith('<!doctype html') || head.startsWith('<html') ? 'html' : 'text';
-  }
-  throw new UnsupportedDocumentError(`content type ${type.slice(0, 80)} is not HTML, PDF or plain text`);
-}
+import { chunkText, type Chunk } from './chunker';
+import type { DocumentKind } from './document-kind';
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
 
@@ -78,8 +62,12 @@ export function htmlToText(html: string): string {
   });
 }
 
-/** How long reading one PDF's text may take before what was read so far is kept (the rest is cut). */
-export const PDF_READ_BUDGET_MS = 20_000;
+/**
+ * How long reading one PDF's text may take before what was read so far is kept (the rest is cut).
+ * Below the parse worker's hard deadline (`PARSE_LIMITS.deadlineMs`, 20 s), so a long PDF that
+ * keeps yielding is cut and kept, and only a parse that never yields is killed and fails.
+ */
+export const PDF_READ_BUDGET_MS = 15_000;
 
 /**
  * A PDF's text (unpdf's serverless build of Mozilla's PDF.js), pages separated by blank lines.
@@ -136,4 +124,24 @@ export async function documentText(kind: DocumentKind, bytes: Uint8Array): Promi
   if (kind === 'pdf') return pdfToText(bytes);
   const text = Buffer.from(bytes).toString('utf8');
   return kind === 'html' ? htmlToText(text) : text;
+}
+
+/** A document's body as ingestion has it: fetched bytes of a kind, or a text document's source. */
+export type DocumentSource = { kind: DocumentKind; bytes: Uint8Array } | { kind: 'text'; text: string };
+
+/** What a document reads as: its text's length (after the cut) and its chunks. */
+export interface ParsedDocument {
+  characters: number;
+  chunks: Chunk[];
+}
+
+/**
+ * The CPU- and memory-heavy part of ingestion, on input the business controls: a document's text
+ * (extracted when fetched), cut at `KNOWLEDGE_LIMITS.extractedChars`, and its chunks. The parse
+ * worker runs this (worker-parser.ts), never the ingestion thread itself.
+ */
+export async function readDocument(source: DocumentSource): Promise<ParsedDocument> {
+  const text = 'text' in source ? source.text : await documentText(source.kind, source.bytes);
+  const kept = text.slice(0, KNOWLEDGE_LIMITS.extractedChars);
+  return { characters: kept.length, chunks: chunkText(kept, KNOWLEDGE_LIMITS.chunksPerDocument) };
 }

@@ -5,9 +5,11 @@ import type { Logger } from '../log';
 import { guardedFetch, RequestTimeoutError } from '../security/guarded-fetch';
 import { BlockedUrlError, type LookupAll } from '../security/ssrf';
 import type { UrlPolicy } from '../services/config-checks';
-import { chunkSearchText, chunkText } from './chunker';
+import { chunkSearchText } from './chunker';
 import type { Embedder } from './embeddings';
-import { documentKind, documentText, UnsupportedDocumentError } from './extract';
+import { documentKind, UnsupportedDocumentError } from './document-kind';
+import type { DocumentSource, ParsedDocument } from './extract';
+import { ParseLimitError, UnreadableDocumentError, WorkerDocumentParser, type DocumentParser } from './worker-parser';
 
 /** What the ingestion handler needs (the Lambda and the local stack build the same). */
 export interface IngestDeps {
@@ -18,13 +20,20 @@ export interface IngestDeps {
   log: Logger;
   /** Resolver for the SSRF guard (tests). */
   lookup?: LookupAll;
+  /**
+   * Where documents are read and chunked, away from this thread; default: the process's one
+   * {@link WorkerDocumentParser} with `PARSE_LIMITS` (tests pass a short deadline or a hostile reader).
+   */
+  parser?: DocumentParser;
 }
+
+let processParser: DocumentParser | undefined;
 
 /** A reason a document failed that the business can act on (shown as `failure_reason`). */
 class DocumentFailure extends Error {}
 
 /** Fetches a URL document once through the SSRF guard: bounded bytes and time, no redirects. */
-async function fetchDocument(url: string, deps: IngestDeps): Promise<string> {
+async function fetchDocument(url: string, deps: IngestDeps): Promise<DocumentSource> {
   let response;
   try {
     response = await guardedFetch(
@@ -54,45 +63,72 @@ async function fetchDocument(url: string, deps: IngestDeps): Promise<string> {
   if (response.bodyTruncated || bytes.length > KNOWLEDGE_LIMITS.fetchBytes)
     throw new DocumentFailure(`the document is larger than ${KNOWLEDGE_LIMITS.fetchBytes / 1024 / 1024} MiB`);
   try {
-    return await documentText(documentKind(response.headers['content-type'] ?? '', bytes), bytes);
+    return { kind: documentKind(response.headers['content-type'] ?? '', bytes), bytes };
   } catch (error) {
     if (error instanceof UnsupportedDocumentError) throw new DocumentFailure(error.message);
-    throw new DocumentFailure(`the document could not be read (${error instanceof Error ? error.message.slice(0, 120) : 'unreadable'})`);
+    throw error;
   }
+}
+
+const NOUNS = { html: 'page', pdf: 'PDF', text: 'document' } as const;
+
+/**
+ * Reads a document into chunks in the parse worker. A parse past its deadline or memory cap, or
+ * one that kills its worker, fails the document alone ("the page took longer than 20 s to read");
+ * a worker that cannot start is ours to retry.
+ */
+async function parseDocument(source: DocumentSource, deps: IngestDeps): Promise<ParsedDocument> {
+  try {
+    return await (deps.parser ?? (processParser ??= new WorkerDocumentParser())).parse(source);
+  } catch (error) {
+    if (error instanceof ParseLimitError) throw new DocumentFailure(stoppedReason(NOUNS[source.kind], error));
+    if (error instanceof UnreadableDocumentError)
+      throw new DocumentFailure(`the document could not be read (${error.message.slice(0, 120)})`);
+    throw error;
+  }
+}
+
+/** The `failure_reason` of a parse stopped from outside ("the PDF needed more than 256 MB to read"). */
+function stoppedReason(noun: string, error: ParseLimitError): string {
+  if (error.limit === 'time') return `the ${noun} took ${error.message} to read`;
+  if (error.limit === 'memory') return `the ${noun} needed ${error.message} to read`;
+  return `the ${noun} could not be read (the reader stopped: ${error.message})`;
 }
 
 /**
  * Ingests one document (the queue's consumer; docs/design.md §7): reads its text (the stored source,
- * or the URL fetched once), chunks it by structure, embeds the chunks, stores chunks and vectors,
- * and marks it ready (the base's version grows, so loaded indexes reload) or failed with a reason.
+ * or the URL fetched once) and chunks it by structure, both in the parse worker; embeds the chunks,
+ * stores chunks and vectors, and marks it ready (the base's version grows, so loaded indexes reload) or failed with a reason.
  * Idempotent: a document no longer `processing` is left alone, so a redelivered message is harmless.
  * Throws only for our own failures (DynamoDB, the embeddings API), so the queue retries them.
  */
 export async function ingestDocument(body: string, deps: IngestDeps): Promise<void> {
-  let parsed: unknown;
+  let message: unknown;
   try {
-    parsed = JSON.parse(body);
+    message = JSON.parse(body);
   } catch {
-    parsed = undefined;
+    message = undefined;
   }
-  const job = v.safeParse(IngestJobSchema, parsed);
+  const job = v.safeParse(IngestJobSchema, message);
   if (!job.success) return deps.log.error('knowledge ingestion: a malformed message was dropped');
   const { business_id: businessId, knowledge_base_id: kbId, document_id: docId } = job.output;
   const doc = await deps.knowledge.findDocument(businessId, kbId, docId);
   if (!doc || doc.status !== 'processing') return;
   const log = deps.log.child({ business_id: businessId, knowledge_base_id: kbId, document_id: docId });
-  let text: string;
+  let parsed: ParsedDocument;
   try {
-    if (doc.url !== null) text = await fetchDocument(doc.url, deps);
-    else text = (await deps.knowledge.readSource(businessId, kbId, docId)) ?? '';
+    const source: DocumentSource =
+      doc.url !== null
+        ? await fetchDocument(doc.url, deps)
+        : { kind: 'text', text: (await deps.knowledge.readSource(businessId, kbId, docId)) ?? '' };
+    parsed = await parseDocument(source, deps);
   } catch (error) {
     if (!(error instanceof DocumentFailure)) throw error;
     log.info(`knowledge ingestion: document failed: ${error.message}`);
     await finish(businessId, doc, 'failed', error.message, 0, 0, deps);
     return;
   }
-  text = text.slice(0, KNOWLEDGE_LIMITS.extractedChars);
-  const chunks = chunkText(text, KNOWLEDGE_LIMITS.chunksPerDocument);
+  const { chunks, characters } = parsed;
   if (chunks.length === 0) {
     await finish(businessId, doc, 'failed', 'the document has no text to search', 0, 0, deps);
     return;
@@ -101,11 +137,11 @@ export async function ingestDocument(body: string, deps: IngestDeps): Promise<vo
   const vectors = await deps.embedder.embed(chunks.map(chunkSearchText));
   await deps.knowledge.deleteChunks(businessId, kbId, docId);
   await deps.knowledge.putChunks(businessId, kbId, docId, chunks, vectors, deps.embedder.dimensions);
-  const kept = await finish(businessId, doc, 'ready', null, chunks.length, text.length, deps);
+  const kept = await finish(businessId, doc, 'ready', null, chunks.length, characters, deps);
   if (!kept) await deps.knowledge.deleteChunks(businessId, kbId, docId);
   log.info('knowledge ingestion: document ready', {
     chunks: chunks.length,
-    characters: text.length,
+    characters,
     ms: Math.round(performance.now() - started),
   });
 }

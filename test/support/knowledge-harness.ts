@@ -8,7 +8,8 @@ import { KnowledgeRepository } from '../../shared/db/knowledge-repository';
 import { OpenAiEmbedder } from '../../shared/llm/embeddings-client';
 import { KnowledgeSearcher } from '../../shared/knowledge/index-cache';
 import { ingestDocument, type IngestDeps } from '../../shared/knowledge/ingest';
-import { InProcessIngestQueue } from '../../shared/queue/knowledge-ingest';
+import type { DocumentParser } from '../../shared/knowledge/worker-parser';
+import { InProcessIngestQueue, type IngestQueue } from '../../shared/queue/knowledge-ingest';
 import type { LookupAll } from '../../shared/security/ssrf';
 import { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { ApiHarness } from './api-harness';
@@ -23,11 +24,22 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain',
 };
 
-/** A loopback server of the fixture files (`/about.html`, `/policies.pdf`, …), and a 302 at `/moved`. */
-export async function startFixtureServer(): Promise<{ url: string; close(): Promise<void> }> {
+/** A body the fixture server serves besides the files. */
+export interface ServedBody {
+  contentType: string;
+  body: string | Uint8Array;
+}
+
+/**
+ * A loopback server of the fixture files (`/about.html`, `/policies.pdf`, …), a 302 at `/moved`,
+ * and any `extra` bodies by name (`{'loop.html': …}` at `/loop.html`).
+ */
+export async function startFixtureServer(extra: Record<string, ServedBody> = {}): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const name = (req.url ?? '/').slice(1);
     if (name === 'moved') return void res.writeHead(302, { location: '/about.html' }).end();
+    const served = Object.hasOwn(extra, name) ? extra[name] : undefined;
+    if (served) return void res.writeHead(200, { 'content-type': served.contentType }).end(served.body);
     if (!/^[a-z-]+\.(html|pdf|md|txt)$/.test(name)) return void res.writeHead(404).end();
     try {
       const body = readFileSync(join(KNOWLEDGE_FIXTURES, name));
@@ -46,9 +58,13 @@ export async function startFixtureServer(): Promise<{ url: string; close(): Prom
 /**
  * The API of a harness with knowledge bases wired to the sandbox OpenAI's embeddings and an
  * in-process ingestion queue (the same handler the queue's function runs), so a test can wait
- * for ingestion with `idle()`.
+ * for ingestion with `idle()`; or `queue` instead, to ingest the jobs elsewhere.
  */
-export function knowledgeApi(harness: ApiHarness, openai: OpenAiSandboxServer, options: { lookup?: LookupAll } = {}) {
+export function knowledgeApi(
+  harness: ApiHarness,
+  openai: OpenAiSandboxServer,
+  options: { lookup?: LookupAll; parser?: DocumentParser; queue?: IngestQueue } = {},
+) {
   const embedder = new OpenAiEmbedder({ apiKey: 'sk-test', baseURL: openai.baseUrl });
   const repo = new KnowledgeRepository(harness.core.db);
   const searcher = new KnowledgeSearcher(repo, embedder);
@@ -59,8 +75,10 @@ export function knowledgeApi(harness: ApiHarness, openai: OpenAiSandboxServer, o
     now: () => new Date(),
     log: harness.logs.log,
     ...(options.lookup && { lookup: options.lookup }),
+    ...(options.parser && { parser: options.parser }),
   };
-  const queue = new InProcessIngestQueue((body) => ingestDocument(body, ingestDeps), harness.logs.log);
+  const inProcess = new InProcessIngestQueue((body) => ingestDocument(body, ingestDeps), harness.logs.log);
+  const queue = options.queue ?? inProcess;
   const service = new KnowledgeService({
     knowledge: repo,
     assistants: harness.core.assistantRepo,
@@ -74,7 +92,7 @@ export function knowledgeApi(harness: ApiHarness, openai: OpenAiSandboxServer, o
   return {
     repo,
     searcher,
-    idle: () => queue.idle(),
+    idle: () => inProcess.idle(),
     request(apiKey: string, method: string, path: string, body?: unknown): Promise<Response> {
       return Promise.resolve(
         app.request(`/api/v1${path}`, {

@@ -1,41 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { deflateSync } from 'node:zlib';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { htmlToText, pdfToText } from '../../../shared/knowledge/extract';
-
-/** A one-page PDF whose FlateDecode content stream shows `lines` lines of text (a decompression bomb when large). */
-function bombPdf(lines: number): Uint8Array {
-  const content = `BT /F1 12 Tf 72 712 Td (${'A'.repeat(200)}) Tj ET\n`.repeat(lines);
-  const stream = deflateSync(Buffer.from(content), { level: 9 });
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  const add = (part: Buffer) => {
-    offsets.push(length);
-    parts.push(part);
-    length += part.length;
-  };
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-  ];
-  objects.forEach((body, i) => add(Buffer.from(`${i + 1} 0 obj\n${body}\nendobj\n`, 'latin1')));
-  add(
-    Buffer.concat([
-      Buffer.from(`4 0 obj\n<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'),
-      stream,
-      Buffer.from('\nendstream\nendobj\n', 'latin1'),
-    ]),
-  );
-  add(Buffer.from('5 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n', 'latin1'));
-  const xref = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
-  parts.push(
-    Buffer.from(`xref\n0 6\n0000000000 65535 f \n${xref}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'),
-  );
-  return Buffer.concat(parts);
-}
+import { textBombPdf } from '../../support/pdf-bombs';
 
 describe('pdfToText', () => {
   it('reads a whole PDF as PDF.js gives it, pages apart', async () => {
@@ -50,7 +17,7 @@ describe('pdfToText', () => {
 
   it('stops a decompression bomb at the character budget instead of reading all of it', async () => {
     // 180 KB of PDF, 46 MB of content and 40 M characters of text: read whole it took 15 s.
-    const bytes = bombPdf(200_000);
+    const bytes = textBombPdf(200_000);
     expect(bytes.length).toBeLessThan(250_000);
     const started = performance.now();
     const text = await pdfToText(bytes, 100_000);
@@ -62,7 +29,7 @@ describe('pdfToText', () => {
     // PDF.js's destroy() of a document left mid-page sometimes never settles: each must still return.
     for (let round = 0; round < 4; round++) {
       const started = performance.now();
-      const text = await pdfToText(bombPdf(200_000), 50_000_000, 300);
+      const text = await pdfToText(textBombPdf(200_000), 50_000_000, 300);
       expect(performance.now() - started).toBeLessThan(4_000);
       expect(text.length).toBeLessThan(40_000_000);
     }
