@@ -33,7 +33,9 @@ async function main(): Promise<void> {
     `Texts and email the assistants send: GET ${media.carrierUrl}/sandbox/messages (sandbox carrier; Basic auth AC00000000000000000000000000000000 : .data/sandbox-auth-token), GET ${media.mailUrl}/store (local SES).`,
   );
   console.log('Sweeper: every minute in this process (SWEEP_EVERY_MS, SWEEP_STALE_HEARTBEAT_MS, … shorten it).');
-  console.log('Private and loopback URLs are ALLOWED for webhooks and custom LLMs (local development only).');
+  console.log(
+    'Private and loopback URLs are ALLOWED for webhooks, custom LLMs, tool server_url and knowledge document URLs (local development only).',
+  );
   if (stack.fresh) await seedDemo(stack.core, stack.assistants);
   const stop = async () => {
     await stack.stop(); // drains live calls first: their call.ended goes through the after-call pipeline

@@ -105,7 +105,8 @@ function customTool(
     args: v.unknown(),
     checkArgs,
     timeoutMs: record.timeout_ms,
-    unavailable: `The business's system did not answer within ${seconds} seconds, so ${record.name} did not run. Tell the caller you could not do that right now.`,
+    // The request reached the business's server, which may still have done it: never say it did not.
+    unavailable: `The business's system did not answer within ${seconds} seconds, so it is not known whether ${record.name} was done. Tell the caller you could not confirm it right now; do not say it was done or not done.`,
     ...(record.filler ? { filler: record.filler } : {}),
     async execute(args, context) {
       const { call } = scope;

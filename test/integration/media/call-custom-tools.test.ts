@@ -125,12 +125,12 @@ describe.concurrent('custom tools on a whole call', () => {
     // Assert
     expect(receiver.of(token)).toHaveLength(1);
     const error =
-      "The business's system did not answer within 1.5 seconds, so lookup_order did not run. Tell the caller you could not do that right now.";
+      "The business's system did not answer within 1.5 seconds, so it is not known whether lookup_order was done. Tell the caller you could not confirm it right now; do not say it was done or not done.";
     expect(call.actions[0]).toMatchObject({ name: 'lookup_order', ok: false, error });
     expect(assistantLines(call)).toEqual(
       expect.arrayContaining([
         'Let me pull up that order.',
-        "I'm sorry, that didn't work: the business's system did not answer within 1.5 seconds, so lookup_order did not run. Could you try again a little later?",
+        "I'm sorry, that didn't work: the business's system did not answer within 1.5 seconds, so it is not known whether lookup_order was done. Could you try again a little later?",
       ]),
     );
     expect(stack.logs.some((line) => line.message === 'call.tool.timeout' && line.fields?.call_id === call.id)).toBe(true);
