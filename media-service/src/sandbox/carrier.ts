@@ -18,7 +18,7 @@ import {
 import { DEFAULT_CARRIER_TIMING, type CallSetup, type CarrierTimers, type CarrierTiming, type SandboxCallRecord } from './carrier-types';
 import { twilioSid } from './carrier-wire';
 import { SandboxMessages, type SandboxMessageRecord } from './carrier-messages';
-import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
+import { sandboxLineFor, sandboxRefusalFor, type SandboxLine } from './sandbox-numbers';
 import { DEFAULT_CALLEE, SANDBOX_SCENARIOS, type Scenario, type UtteranceSink } from './scenarios';
 import { createLogger, type Logger } from '../../../shared/log';
 import { listenSandbox } from './listen';
@@ -125,6 +125,8 @@ export class SandboxCarrier {
   readonly #timing: CarrierTiming;
   readonly #calls = new Map<string, SandboxCall>();
   readonly #registry = new Map<string, ScenarioOrLine>();
+  /** Create-call requests refused so far by a throttling number, by caller and number. */
+  readonly #throttled = new Map<string, number>();
   readonly #log: NonNullable<SandboxCarrierOptions['log']>;
   readonly #messages: SandboxMessages;
 
@@ -321,10 +323,29 @@ export class SandboxCarrier {
   }
 
   #create(form: URLSearchParams, res: ServerResponse): void {
+    const refused = this.#refusal(form.get('To') ?? '', form.get('From') ?? '');
+    if (refused) return sendTwilioError(res, refused.status, refused.code, refused.message);
     const setup = setupFromForm(form, this.#lineFor(form.get('To') ?? '', form.get('From') ?? ''));
     if ('code' in setup) return sendTwilioError(res, setup.status, setup.code, setup.message);
     const call = this.#open(setup);
     sendJson(res, 201, callResource({ ...call.record, status: 'queued' }));
+  }
+
+  /** A special number's refusal of a create-call request; a throttling number counts per caller. */
+  #refusal(to: string, from: string): { status: number; code: number; message: string } | undefined {
+    if (this.#registry.has(to)) return undefined;
+    const refusal = sandboxRefusalFor(to);
+    if (refusal?.kind === 'server-error') return { status: 500, code: 20500, message: 'Internal Server Error' };
+    if (refusal?.kind !== 'throttled') return undefined;
+    const key = `${from} ${to}`;
+    const refused = this.#throttled.get(key) ?? 0;
+    if (refused >= refusal.times) {
+      this.#throttled.delete(key);
+      return undefined;
+    }
+    if (this.#throttled.size >= 10_000) this.#throttled.clear(); // bounded: a sandbox, not a ledger
+    this.#throttled.set(key, refused + 1);
+    return { status: 429, code: 20429, message: 'Too Many Requests' };
   }
 
   #update(call: SandboxCall, form: URLSearchParams, res: ServerResponse): void {

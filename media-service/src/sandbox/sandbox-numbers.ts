@@ -9,12 +9,20 @@ import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL, type Scenar
 /** What dialling a number does. */
 export type SandboxLine = { kind: 'busy' } | { kind: 'no-answer' } | { kind: 'failed' } | { kind: 'answer'; scenario: Scenario };
 
+/**
+ * What the carrier's REST API answers a request to call the number: most numbers are placed; some
+ * exercise the dialler's failure handling (README "A dial that fails").
+ */
+export type SandboxRefusal = { kind: 'throttled'; times: number } | { kind: 'server-error' };
+
 /** One documented special number. */
 export interface SandboxNumber {
   number: string;
   name: string;
   description: string;
   line: SandboxLine;
+  /** The create-call request is refused before any call exists (then `line` once it is placed). */
+  refusal?: SandboxRefusal;
 }
 
 /** The documented table (render it in the README from here). */
@@ -36,12 +44,35 @@ export const SANDBOX_NUMBERS: readonly SandboxNumber[] = [
     description: 'The carrier cannot route the call: status `failed`.',
     line: { kind: 'failed' },
   },
+  {
+    number: '+15005550008',
+    name: 'carrier throttling',
+    description:
+      'The create-call request answers HTTP 429 (Twilio 20429) twice, then the call is placed to the default callee (the count starts again after each placed call).',
+    line: { kind: 'answer', scenario: DEFAULT_CALLEE },
+    refusal: { kind: 'throttled', times: 2 },
+  },
+  {
+    number: '+15005550009',
+    name: 'carrier error',
+    description:
+      'The create-call request answers HTTP 500 (Twilio 20500): the carrier may or may not have placed it, so the call ends `error` at once.',
+    line: { kind: 'failed' },
+    refusal: { kind: 'server-error' },
+  },
 ];
 
 const BY_NUMBER = new Map(SANDBOX_NUMBERS.map((entry) => [entry.number, entry.line]));
 
 /** Any number that is not special: the default callee. */
 export const DEFAULT_LINE: SandboxLine = { kind: 'answer', scenario: DEFAULT_CALLEE };
+
+const REFUSALS = new Map(SANDBOX_NUMBERS.flatMap((entry) => (entry.refusal ? [[entry.number, entry.refusal] as const] : [])));
+
+/** How the carrier's REST API refuses a request to call `number`, if it does. */
+export function sandboxRefusalFor(number: string): SandboxRefusal | undefined {
+  return REFUSALS.get(number);
+}
 
 /** What dialling `number` does in the sandbox. */
 export function sandboxLineFor(number: string): SandboxLine {

@@ -7,7 +7,7 @@ import { TwilioTelephony } from '../../../media-service/src/adapters/twilio-tele
 import { mulawRms } from '../../../media-service/src/audio/mulaw';
 import { speechLike } from '../../../media-service/src/audio/tone';
 import type { CallTransportEvent } from '../../../media-service/src/ports/call-transport';
-import type { PlaceCallRequest } from '../../../media-service/src/ports/telephony';
+import { PlaceCallError, type PlaceCallRequest } from '../../../media-service/src/ports/telephony';
 import { SandboxCarrier } from '../../../media-service/src/sandbox/carrier';
 import { scenario, step } from '../../../media-service/src/sandbox/scenarios';
 import { isValidTwilioSignature } from '../../../media-service/src/telephony/twilio-signature';
@@ -207,6 +207,21 @@ describe('SandboxCarrier driven by TwilioTelephony and TwilioMediaStream', () =>
     expect(statuses.every((w) => w.signed)).toBe(true);
     expect(statuses.at(-1)!.params.SipResponseCode).toBe(sip);
     expect(legs.some((leg) => leg.path === '/media/never')).toBe(false);
+  });
+
+  it('refuses +15005550008 with 429 twice (nothing placed), then places it; +15005550009 with a 500 (may be placed)', async () => {
+    // Act
+    const refusals = [];
+    for (let i = 0; i < 2; i++) refusals.push(await telephony.placeCall(request('+15005550008', '/media/never')).catch((e: unknown) => e));
+    const placed = await telephony.placeCall(request('+15005550008', '/media/throttled'));
+    const again = await telephony.placeCall(request('+15005550008', '/media/never')).catch((e: unknown) => e);
+    const serverError = await telephony.placeCall(request('+15005550009', '/media/never')).catch((e: unknown) => e);
+    // Assert
+    for (const refusal of refusals) expect(refusal).toMatchObject({ name: 'PlaceCallError', placed: 'no', statusCode: 429 });
+    expect(placed.callSid).toMatch(/^CA/);
+    expect(await legAt('/media/throttled')).toBeDefined();
+    expect(again).toBeInstanceOf(PlaceCallError);
+    expect(serverError).toMatchObject({ name: 'PlaceCallError', placed: 'unknown', statusCode: 500 });
   });
 
   it('transfers a live call: the stream stops and the <Dial> leg runs', async () => {
