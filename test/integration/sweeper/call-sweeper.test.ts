@@ -259,7 +259,7 @@ describe('call sweeper (DynamoDB Local + fauxqs)', () => {
     expect(heartbeatAfterEnd).toBe(false);
   });
 
-  it('reads only the open calls: 1,000 ended calls and 3 open ones are 3 calls looked at', async () => {
+  it('reads only the open calls: 1,000 ended calls and 3 open ones are 3 calls looked at', { timeout: 120_000 }, async () => {
     // Arrange
     const { harness, tenant, insert, stored, sweeper, base } = await setup();
     const other = await harness.newTenant();
