@@ -26,6 +26,21 @@ export class ToolLimitError extends Error {
   }
 }
 
+/** Deletes tried before a tool that keeps being saved meanwhile is a 409. */
+const DELETE_ATTEMPTS = 3;
+
+interface Condition {
+  ConditionExpression: string;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+/** The condition that a tool item is still as read (records from before `updated_at` lack it). */
+function unchangedSince(tool: ToolRecord): Condition {
+  return tool.updated_at === undefined
+    ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(updated_at)' }
+    : { ConditionExpression: 'attribute_exists(pk) AND updated_at = :read', ExpressionAttributeValues: { ':read': tool.updated_at } };
+}
+
 /**
  * A business's custom tools. Each tool is written together with a name item (`TOOLNAME#<name>`),
  * in one transaction, so two saves can never leave two tools of one name in a business.
@@ -33,14 +48,8 @@ export class ToolLimitError extends Error {
 export class ToolRepository {
   constructor(private readonly db: Db) {}
 
-  private put(businessId: number, tool: Tool, condition: string) {
-    return {
-      Put: {
-        TableName: this.db.tableName,
-        Item: { ...keys.tool(businessId, tool.id), entity: 'tool', ...tool },
-        ConditionExpression: condition,
-      },
-    };
+  private put(businessId: number, tool: Tool, condition: Condition) {
+    return { Put: { TableName: this.db.tableName, Item: { ...keys.tool(businessId, tool.id), entity: 'tool', ...tool }, ...condition } };
   }
 
   private claimName(businessId: number, tool: Tool) {
@@ -77,7 +86,7 @@ export class ToolRepository {
     try {
       await transactCounted(
         this.db,
-        [this.put(businessId, tool, 'attribute_not_exists(pk)'), this.claimName(businessId, tool), count],
+        [this.put(businessId, tool, { ConditionExpression: 'attribute_not_exists(pk)' }), this.claimName(businessId, tool), count],
         this.toolCount(businessId, 2),
       );
     } catch (error) {
@@ -114,11 +123,7 @@ export class ToolRepository {
    */
   async replaceTool(businessId: number, before: ToolRecord, after: Tool): Promise<void> {
     const renamed = before.name !== after.name;
-    const guard = before.updated_at === undefined ? 'attribute_not_exists(updated_at)' : 'updated_at = :before';
-    const put = this.put(businessId, after, `attribute_exists(pk) AND ${guard}`);
-    const items: object[] = [
-      before.updated_at === undefined ? put : { Put: { ...put.Put, ExpressionAttributeValues: { ':before': before.updated_at } } },
-    ];
+    const items: object[] = [this.put(businessId, after, unchangedSince(before))];
     if (renamed) items.push(this.claimName(businessId, after), this.releaseName(businessId, before.name));
     try {
       await this.db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -132,11 +137,26 @@ export class ToolRepository {
     }
   }
 
-  /** Deletes a tool, releases its name and uncounts it (nothing when it is already gone). */
+  /**
+   * Deletes a tool as it was read, releases its name and uncounts it. The delete is conditioned on
+   * the `updated_at` read, so a rename that lands first cannot leave its new name claimed by no
+   * tool: the tool is read again and deleted as it now is.
+   * @throws NotFoundError when it is gone (a concurrent delete won), ConflictError when it keeps changing
+   */
   async deleteTool(businessId: number, tool: ToolRecord): Promise<void> {
-    await this.#deleteOnce(businessId, tool).catch((error: unknown) => {
-      if (!isCancelledTransaction(error, 0)) throw error;
-    });
+    let current = tool;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#deleteOnce(businessId, current);
+        return;
+      } catch (error) {
+        if (!isCancelledTransaction(error, 0)) throw error;
+      }
+      const fresh = await this.findTool(businessId, tool.id);
+      if (fresh === undefined) throw new NotFoundError(`Tool ${tool.id} not found.`);
+      if (attempt === DELETE_ATTEMPTS) throw new ConflictError('conflict', `Tool ${tool.id} kept changing; read it again and retry.`);
+      current = fresh;
+    }
   }
 
   /** A count missing (tools older than it) is seeded first, so a delete never sets it below the tools left. */
@@ -144,7 +164,7 @@ export class ToolRepository {
     return transactCounted(
       this.db,
       [
-        { Delete: { TableName: this.db.tableName, Key: keys.tool(businessId, tool.id), ConditionExpression: 'attribute_exists(pk)' } },
+        { Delete: { TableName: this.db.tableName, Key: keys.tool(businessId, tool.id), ...unchangedSince(tool) } },
         this.releaseName(businessId, tool.name),
         {
           Update: {

@@ -5,6 +5,7 @@ import { IdAllocator } from '../../../shared/db/ids';
 import { keys } from '../../../shared/db/table';
 import { ToolLimitError, ToolRepository } from '../../../shared/db/tool-repository';
 import type { Tool } from '../../../shared/domain/tool';
+import { NotFoundError } from '../../../shared/errors';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const repo = new ToolRepository(db);
@@ -63,7 +64,48 @@ describe('the tool count of a business whose tools predate it', () => {
   it('counts down once when one tool is deleted twice at once', async () => {
     const businessId = await ids.nextId();
     const tools = await legacyTools(businessId, 2);
-    await Promise.all([repo.deleteTool(businessId, tools[1]!), repo.deleteTool(businessId, tools[1]!)]);
+    const results = await Promise.allSettled([repo.deleteTool(businessId, tools[1]!), repo.deleteTool(businessId, tools[1]!)]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results) if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(NotFoundError);
     expect(await toolCount(businessId)).toBe(1);
+  });
+});
+
+const nameClaim = async (businessId: number, name: string) =>
+  (await db.doc.send(new GetCommand({ TableName: db.tableName, Key: keys.toolName(businessId, name), ConsistentRead: true }))).Item;
+
+describe('deleting a tool renamed since it was read', () => {
+  it('releases the new name, not only the one read, and counts down once', async () => {
+    const businessId = await ids.nextId();
+    const read = await newTool();
+    await repo.insertTool(businessId, read, MAX);
+    const renamed = { ...read, name: `${read.name}_renamed`, updated_at: new Date(Date.parse(now) + 1000).toISOString() };
+    await repo.replaceTool(businessId, read, renamed);
+    await repo.deleteTool(businessId, read);
+    expect(await repo.findTool(businessId, read.id)).toBeUndefined();
+    expect(await nameClaim(businessId, renamed.name)).toBeUndefined();
+    expect(await nameClaim(businessId, read.name)).toBeUndefined();
+    expect(await toolCount(businessId)).toBe(0);
+    // The new name is free again.
+    await repo.insertTool(businessId, { ...(await newTool()), name: renamed.name }, MAX);
+  });
+
+  it('leaves no claim behind when renames and deletes race', async () => {
+    const businessId = await ids.nextId();
+    const tools = await Promise.all(Array.from({ length: 8 }, () => newTool()));
+    for (const tool of tools) await repo.insertTool(businessId, tool, MAX);
+    const later = new Date(Date.parse(now) + 1000).toISOString();
+    await Promise.allSettled(
+      tools.flatMap((tool) => [
+        repo.replaceTool(businessId, tool, { ...tool, name: `${tool.name}_b`, updated_at: later }),
+        repo.deleteTool(businessId, tool),
+      ]),
+    );
+    for (const tool of tools) {
+      const left = await repo.findTool(businessId, tool.id);
+      expect(await nameClaim(businessId, `${tool.name}_b`)).toEqual(left?.name === `${tool.name}_b` ? expect.anything() : undefined);
+      expect(await nameClaim(businessId, tool.name)).toEqual(left?.name === tool.name ? expect.anything() : undefined);
+    }
+    expect(await toolCount(businessId)).toBe((await repo.listTools(businessId)).length);
   });
 });
