@@ -6,6 +6,7 @@ import { cancelledTransactionItem, isCancelledTransaction, isConditionFailure } 
 import { transactCounted } from './counted-transaction';
 import { baseCount, baseCountChange, documentCount, documentCountChange, KnowledgeLimitError } from './knowledge-counts';
 import { fromItem, queryBusinessPrefix } from './items';
+import { chunkPages, ChunksTooLargeError, isItemTooLarge, type ChunkPage } from './knowledge-chunk-pages';
 import { keys } from './table';
 
 /**
@@ -22,13 +23,8 @@ export interface StoredChunks {
   vectors: Uint8Array;
 }
 
-/** Chunks per stored item: 25 × (≤1.4 k characters + a 1 KiB vector) stays far under DynamoDB's 400 KB. */
-export const CHUNKS_PER_ITEM = 25;
-
-interface ChunkPageItem {
+interface ChunkPageItem extends ChunkPage {
   document_id: number;
-  chunks: { h: string; t: string }[];
-  vectors: Uint8Array;
 }
 
 /**
@@ -167,7 +163,12 @@ export class KnowledgeRepository {
     return typeof result.Item?.text === 'string' ? result.Item.text : undefined;
   }
 
-  /** Writes a document's chunks and vectors (replacing none: a document is ingested once). */
+  /**
+   * Writes a document's chunks and vectors (replacing none: a document is ingested once), in pages
+   * sized by count and bytes (knowledge-chunk-pages.ts). Pages already written stay when one is
+   * refused: the caller removes them with {@link deleteChunks}.
+   * @throws ChunksTooLargeError when DynamoDB refuses a page as too large.
+   */
   async putChunks(
     businessId: number,
     kbId: number,
@@ -176,19 +177,17 @@ export class KnowledgeRepository {
     vectors: Float32Array[],
     dimensions: number,
   ): Promise<void> {
-    const puts: Record<string, unknown>[] = [];
-    for (let start = 0, page = 0; start < chunks.length; start += CHUNKS_PER_ITEM, page++) {
-      const slice = chunks.slice(start, start + CHUNKS_PER_ITEM);
-      const packed = new Float32Array(slice.length * dimensions);
-      slice.forEach((_, i) => packed.set(vectors[start + i]!, i * dimensions));
-      const item: ChunkPageItem = {
-        document_id: docId,
-        chunks: slice.map((chunk) => ({ h: chunk.heading, t: chunk.text })),
-        vectors: new Uint8Array(packed.buffer),
-      };
-      puts.push({ ...keys.knowledgeChunks(businessId, kbId, docId, page), entity: 'knowledge_chunks', ...item });
+    const puts = chunkPages(chunks, vectors, dimensions).map((page, index) => ({
+      PutRequest: {
+        Item: { ...keys.knowledgeChunks(businessId, kbId, docId, index), entity: 'knowledge_chunks', document_id: docId, ...page },
+      },
+    }));
+    try {
+      await this.batchWrite(puts);
+    } catch (error) {
+      if (isItemTooLarge(error)) throw new ChunksTooLargeError({ cause: error });
+      throw error;
     }
-    await this.batchWrite(puts.map((Item) => ({ PutRequest: { Item } })));
   }
 
   /** Every stored chunk page of a base, grouped by document. */

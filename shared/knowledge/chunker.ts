@@ -4,8 +4,23 @@ export interface Chunk {
   text: string;
 }
 
-/** Chunk sizes in characters: a passage is a few paragraphs, short enough to speak from. */
+/**
+ * Chunk sizes in characters (UTF-16 code units): a passage is a few paragraphs, short enough to
+ * speak from. `max` holds for every chunk's text, whatever the input (a paragraph of one giant
+ * "word" is cut too).
+ */
 export const CHUNK_CHARS = { target: 800, max: 1200, overlap: 150 } as const;
+
+/**
+ * Heading sizes in characters: one title at most `title` (cut at a word, with "…"), the path
+ * ("A > B > C") at most `path`. A heading repeats on every chunk of its section and is stored and
+ * embedded with each, so a 50,000-character heading line must not reach them whole. With these, a
+ * chunk's heading and text together are at most {@link CHUNK_SEARCH_CHARS}.
+ */
+export const HEADING_CHARS = { title: 150, path: 300 } as const;
+
+/** The most characters of {@link chunkSearchText}: the heading path, a newline, the text (1,501). */
+export const CHUNK_SEARCH_CHARS = HEADING_CHARS.path + 1 + CHUNK_CHARS.max;
 
 interface Section {
   heading: string;
@@ -27,6 +42,32 @@ function headingOf(line: string): { level: number; title: string } | undefined {
   return { level: hashes[0].length, title: body.slice(0, end).trim() };
 }
 
+/** The end of a cut made at `end`, moved back one so it never splits a surrogate pair (an emoji). */
+function safeEnd(text: string, end: number): number {
+  const code = text.charCodeAt(end - 1);
+  return end < text.length && code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
+}
+
+/** `text` cut to at most `max` characters: at the last space in its second half if there is one, with "…". */
+function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const room = safeEnd(text, max - 1);
+  const space = text.lastIndexOf(' ', room);
+  const end = space > room / 2 ? space : room;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
+
+/**
+ * The heading path of a section, within {@link HEADING_CHARS}: each title shortened, and when the
+ * path is still too long the nearest titles kept (the section's own title first), the rest "…".
+ */
+function headingPath(titles: string[]): string {
+  const kept = titles.filter(Boolean).map((title) => shortened(title, HEADING_CHARS.title));
+  let path = kept.join(' > ');
+  for (let first = 1; path.length > HEADING_CHARS.path && first < kept.length; first++) path = ['…', ...kept.slice(first)].join(' > ');
+  return shortened(path, HEADING_CHARS.path);
+}
+
 /** Splits Markdown-ish text into sections by heading, each a list of paragraphs (blank-line separated). */
 function sections(text: string): Section[] {
   const result: Section[] = [];
@@ -46,13 +87,28 @@ function sections(text: string): Section[] {
       const { level } = heading;
       path.length = Math.min(path.length, level - 1);
       path[level - 1] = heading.title;
-      current = { heading: path.filter(Boolean).join(' > '), paragraphs: [] };
+      current = { heading: headingPath(path), paragraphs: [] };
     } else if (line.trim() === '') endParagraph();
     else paragraph.push(line.trim());
   }
   endParagraph();
   if (current.paragraphs.length > 0) result.push(current);
   return result;
+}
+
+/** A sentence longer than `max` in pieces of at most `max`: at spaces where it has them, else anywhere (one giant "word"). */
+function hardCuts(sentence: string, max: number): string[] {
+  const out: string[] = [];
+  let rest = sentence.trim();
+  while (rest.length > max) {
+    const room = safeEnd(rest, max);
+    const space = rest.lastIndexOf(' ', room);
+    const end = space > room / 2 ? space : room;
+    out.push(rest.slice(0, end).trim());
+    rest = rest.slice(end).trim();
+  }
+  if (rest !== '') out.push(rest);
+  return out;
 }
 
 /** A paragraph longer than `max`, cut at sentence ends (or, failing that, at words). */
@@ -65,7 +121,7 @@ function pieces(paragraph: string, max: number): string[] {
     if (sentence.length > max) {
       if (piece.trim()) out.push(piece.trim());
       piece = '';
-      for (let i = 0; i < sentence.length; i += max) out.push(sentence.slice(i, i + max).trim());
+      out.push(...hardCuts(sentence, max));
     } else if (piece.length + sentence.length > max) {
       out.push(piece.trim());
       piece = sentence;
@@ -99,7 +155,8 @@ export function chunkText(text: string, limit = Number.POSITIVE_INFINITY): Chunk
       body = tail(body.trim(), CHUNK_CHARS.overlap);
     };
     let fresh = true;
-    for (const paragraph of section.paragraphs.flatMap((p) => pieces(p, CHUNK_CHARS.max - CHUNK_CHARS.overlap))) {
+    // A piece leaves room for the overlap carried in front of it and the newline between them.
+    for (const paragraph of section.paragraphs.flatMap((p) => pieces(p, CHUNK_CHARS.max - CHUNK_CHARS.overlap - 1))) {
       if (!fresh && body.length + paragraph.length + 1 > CHUNK_CHARS.target) flush();
       body = body === '' ? paragraph : `${body}\n${paragraph}`;
       fresh = false;

@@ -5,10 +5,12 @@ import type { Logger } from '../log';
 import { guardedFetch, RequestTimeoutError } from '../security/guarded-fetch';
 import { BlockedUrlError, type LookupAll } from '../security/ssrf';
 import type { UrlPolicy } from '../services/config-checks';
+import { ChunksTooLargeError } from '../db/knowledge-chunk-pages';
 import { chunkSearchText } from './chunker';
 import type { Embedder } from './embeddings';
 import { documentKind, UnsupportedDocumentError } from './document-kind';
 import type { DocumentSource, ParsedDocument } from './extract';
+import { documentNoun, fetchFailureReason, unreadableReason } from './failure-reasons';
 import { ParseLimitError, UnreadableDocumentError, WorkerDocumentParser, type DocumentParser } from './worker-parser';
 
 /** What the ingestion handler needs (the Lambda and the local stack build the same). */
@@ -51,10 +53,11 @@ async function fetchDocument(url: string, deps: IngestDeps): Promise<DocumentSou
       },
     );
   } catch (error) {
-    if (error instanceof BlockedUrlError) throw new DocumentFailure(`the URL was refused: ${error.message}`);
+    if (error instanceof BlockedUrlError) throw new DocumentFailure(`the URL was refused: ${error.shownReason}`);
     if (error instanceof RequestTimeoutError)
       throw new DocumentFailure(`the URL did not answer within ${KNOWLEDGE_LIMITS.fetchTimeoutMs / 1000} s`);
-    throw new DocumentFailure(`the URL could not be fetched (${error instanceof Error ? error.message.slice(0, 120) : 'network error'})`);
+    deps.log.info('knowledge ingestion: the URL could not be fetched', { error: String(error) });
+    throw new DocumentFailure(fetchFailureReason(error));
   }
   if (response.status >= 300 && response.status < 400)
     throw new DocumentFailure(`the URL answered with a redirect (${response.status}); give the final URL`);
@@ -70,8 +73,6 @@ async function fetchDocument(url: string, deps: IngestDeps): Promise<DocumentSou
   }
 }
 
-const NOUNS = { html: 'page', pdf: 'PDF', text: 'document' } as const;
-
 /**
  * Reads a document into chunks in the parse worker. A parse past its deadline or memory cap, or
  * one that kills its worker, fails the document alone ("the page took longer than 20 s to read");
@@ -81,9 +82,11 @@ async function parseDocument(source: DocumentSource, deps: IngestDeps): Promise<
   try {
     return await (deps.parser ?? (processParser ??= new WorkerDocumentParser())).parse(source);
   } catch (error) {
-    if (error instanceof ParseLimitError) throw new DocumentFailure(stoppedReason(NOUNS[source.kind], error));
-    if (error instanceof UnreadableDocumentError)
-      throw new DocumentFailure(`the document could not be read (${error.message.slice(0, 120)})`);
+    if (error instanceof ParseLimitError) throw new DocumentFailure(stoppedReason(documentNoun(source.kind), error));
+    if (error instanceof UnreadableDocumentError) {
+      deps.log.info('knowledge ingestion: the reader threw', { kind: source.kind, error: error.message.slice(0, 500) });
+      throw new DocumentFailure(unreadableReason(source.kind, error.message));
+    }
     throw error;
   }
 }
@@ -92,7 +95,8 @@ async function parseDocument(source: DocumentSource, deps: IngestDeps): Promise<
 function stoppedReason(noun: string, error: ParseLimitError): string {
   if (error.limit === 'time') return `the ${noun} took ${error.message} to read`;
   if (error.limit === 'memory') return `the ${noun} needed ${error.message} to read`;
-  return `the ${noun} could not be read (the reader stopped: ${error.message})`;
+  // A crash's message is the worker's own error (it may name our files): not shown.
+  return `the ${noun} could not be read (the reader stopped)`;
 }
 
 /**
@@ -136,7 +140,16 @@ export async function ingestDocument(body: string, deps: IngestDeps): Promise<vo
   const started = performance.now();
   const vectors = await deps.embedder.embed(chunks.map(chunkSearchText));
   await deps.knowledge.deleteChunks(businessId, kbId, docId);
-  await deps.knowledge.putChunks(businessId, kbId, docId, chunks, vectors, deps.embedder.dimensions);
+  try {
+    await deps.knowledge.putChunks(businessId, kbId, docId, chunks, vectors, deps.embedder.dimensions);
+  } catch (error) {
+    if (!(error instanceof ChunksTooLargeError)) throw error;
+    // Not ours to retry: the same chunks would be refused again (knowledge-chunk-pages.ts).
+    log.error('knowledge ingestion: DynamoDB refused a chunk page as too large', { chunks: chunks.length });
+    await deps.knowledge.deleteChunks(businessId, kbId, docId);
+    await finish(businessId, doc, 'failed', 'the document could not be stored (a passage is too large)', 0, 0, deps);
+    return;
+  }
   const kept = await finish(businessId, doc, 'ready', null, chunks.length, characters, deps);
   if (!kept) await deps.knowledge.deleteChunks(businessId, kbId, docId);
   log.info('knowledge ingestion: document ready', {

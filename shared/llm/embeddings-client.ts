@@ -1,8 +1,51 @@
 import OpenAI from 'openai';
 import { EMBEDDING_DIMENSIONS, EMBEDDING_MODEL, type Embedder } from '../knowledge/embeddings';
 
-/** Inputs per request: far under OpenAI's 2,048 and its 300,000-token sum for ~1,000-character chunks. */
-const BATCH = 100;
+/**
+ * OpenAI's embeddings limits: 8,192 tokens an input, 2,048 inputs and 300,000 tokens a request.
+ * Counted in UTF-8 bytes here, which bound tokens from above: a byte-level BPE token is at least
+ * one byte. A chunk's search text is at most `CHUNK_SEARCH_CHARS` (1,501) UTF-16 code units, each
+ * at most 3 UTF-8 bytes (a 4-byte emoji is 2 code units), so ≤ 4,503 bytes, hence ≤ 4,503 tokens:
+ * under 8,192 even at one token a byte (~4 a character for the worst scripts), so no chunk is cut.
+ */
+export const EMBEDDING_LIMITS = {
+  /** Bytes an input is cut to (a query, or a text from elsewhere): ≤ 8,000 tokens. */
+  inputBytes: 8_000,
+  /** Inputs a request. */
+  batchInputs: 100,
+  /** Bytes a request's inputs sum to at most: ≤ 250,000 tokens, under the 300,000. */
+  batchBytes: 250_000,
+} as const;
+
+/** `text` cut to at most `maxBytes` UTF-8 bytes, never inside a character. */
+export function cutToBytes(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // The first byte left out continues a character (10xxxxxx): leave that whole character out.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+/** Inputs in requests within {@link EMBEDDING_LIMITS}, in order. */
+export function embeddingBatches(texts: readonly string[]): string[][] {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let bytes = 0;
+  for (const text of texts) {
+    const input = cutToBytes(text, EMBEDDING_LIMITS.inputBytes);
+    const size = Buffer.byteLength(input, 'utf8');
+    if (batch.length === EMBEDDING_LIMITS.batchInputs || (batch.length > 0 && bytes + size > EMBEDDING_LIMITS.batchBytes)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(input);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
 
 function normalised(values: ArrayLike<number>): Float32Array {
   const vector = Float32Array.from(values);
@@ -29,8 +72,7 @@ export class OpenAiEmbedder implements Embedder {
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += BATCH) {
-      const batch = texts.slice(i, i + BATCH).map((text) => text.slice(0, 8000));
+    for (const batch of embeddingBatches(texts)) {
       const response = await this.#client.embeddings.create({ model: EMBEDDING_MODEL, input: batch, dimensions: EMBEDDING_DIMENSIONS });
       const byIndex = [...response.data].sort((a, b) => a.index - b.index);
       if (byIndex.length !== batch.length) throw new Error(`embeddings: ${byIndex.length} vectors for ${batch.length} inputs`);

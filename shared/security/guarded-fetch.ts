@@ -47,6 +47,14 @@ export class RequestTimeoutError extends Error {
   }
 }
 
+/** The connection closed after the response's head, before its body ended. */
+export class IncompleteResponseError extends Error {
+  constructor() {
+    super('the connection closed before the response ended');
+    this.name = 'IncompleteResponseError';
+  }
+}
+
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /** Headers this module sets itself: a caller's copy (any case) would be sent twice or contradict the URL. */
@@ -89,7 +97,7 @@ function readCapped(response: IncomingMessage, maxBytes: number): Promise<{ text
     response.on('end', () => finish(false));
     response.on('error', reject);
     response.on('close', () => {
-      if (!response.complete) reject(new Error('the connection closed before the response ended'));
+      if (!response.complete) reject(new IncompleteResponseError());
     });
   });
 }

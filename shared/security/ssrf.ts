@@ -21,9 +21,16 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 /** Names that always mean "this machine" (RFC 6761 `localhost` and Debian's /etc/hosts aliases). */
 const LOCAL_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback']);
 
-/** A URL refused by the SSRF guard; `reason` is safe to show to the business that saved it. */
+/**
+ * A URL refused by the SSRF guard. `reason` may name an address the URL's host resolved to (our
+ * logs want it); `shownReason` names only what the business supplied, so showing it gives no
+ * view of how names resolve inside our network.
+ */
 export class BlockedUrlError extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly shownReason: string = reason,
+  ) {
     super(`URL not allowed: ${reason}`);
     this.name = 'BlockedUrlError';
   }
@@ -119,7 +126,8 @@ export async function resolveAndCheck(url: string, opts: UrlPolicy, lookup: Look
   if (firstAnswer === undefined) throw new BlockedUrlError(`${host} did not resolve to any address`);
   for (const answer of answers) {
     const refusal = addressRefusal(answer.address, opts.allowPrivate);
-    if (refusal !== null) throw new BlockedUrlError(`${host} resolves to a blocked address (${refusal})`);
+    if (refusal !== null)
+      throw new BlockedUrlError(`${host} resolves to a blocked address (${refusal})`, `${host} resolves to a blocked address`);
   }
   const first = firstAnswer.address;
   const address = canonicalAddress(first) ?? first;

@@ -58,15 +58,16 @@ export async function startFixtureServer(extra: Record<string, ServedBody> = {})
 /**
  * The API of a harness with knowledge bases wired to the sandbox OpenAI's embeddings and an
  * in-process ingestion queue (the same handler the queue's function runs), so a test can wait
- * for ingestion with `idle()`; or `queue` instead, to ingest the jobs elsewhere.
+ * for ingestion with `idle()`; or `queue` instead, to ingest the jobs elsewhere; `repo` to watch or
+ * bend the repository's writes (a subclass).
  */
 export function knowledgeApi(
   harness: ApiHarness,
   openai: OpenAiSandboxServer,
-  options: { lookup?: LookupAll; parser?: DocumentParser; queue?: IngestQueue } = {},
+  options: { lookup?: LookupAll; parser?: DocumentParser; queue?: IngestQueue; repo?: KnowledgeRepository } = {},
 ) {
   const embedder = new OpenAiEmbedder({ apiKey: 'sk-test', baseURL: openai.baseUrl });
-  const repo = new KnowledgeRepository(harness.core.db);
+  const repo = options.repo ?? new KnowledgeRepository(harness.core.db);
   const searcher = new KnowledgeSearcher(repo, embedder);
   const ingestDeps: IngestDeps = {
     knowledge: repo,

@@ -8,8 +8,18 @@ const MODEL_DIMENSIONS: Record<string, number> = {
   'text-embedding-3-large': 3072,
   'text-embedding-ada-002': 1536,
 };
+/**
+ * OpenAI's limits on one request: 2,048 inputs, 8,191 tokens an input, 300,000 tokens in all.
+ * Tokens are counted here as UTF-8 bytes, the most a byte-level BPE can make of a text (a token
+ * is at least one byte), so what this stand-in accepts OpenAI accepts too; it refuses some texts
+ * OpenAI would take (English is ~4 bytes a token), never the other way round.
+ */
 const MAX_INPUTS = 2048;
-const MAX_INPUT_CHARS = 32_000;
+const MAX_INPUT_TOKENS = 8191;
+const MAX_REQUEST_TOKENS = 300_000;
+
+/** The stand-in's token count of an input (see above: an upper bound of tiktoken's). */
+const tokensOf = (input: string) => Buffer.byteLength(input, 'utf8');
 
 /** Lower-case words (letters/digits), with a crude plural/verb suffix cut so "hours" and "hour" meet. */
 function words(text: string): string[] {
@@ -51,8 +61,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, headers).end(JSON.stringify(body));
 }
 
-function fail(res: ServerResponse, status: number, message: string, param: string | null = null): void {
-  sendJson(res, status, { error: { message, type: 'invalid_request_error', param, code: null } });
+function fail(res: ServerResponse, status: number, message: string, param: string | null = null, type = 'invalid_request_error'): void {
+  sendJson(res, status, { error: { message, type, param, code: type === 'invalid_request_error' ? null : type } });
 }
 
 /**
@@ -72,8 +82,18 @@ export function handleEmbeddings(req: IncomingMessage, res: ServerResponse, text
   const inputs = typeof body.input === 'string' ? [body.input] : body.input;
   if (!Array.isArray(inputs) || inputs.length === 0 || inputs.length > MAX_INPUTS)
     return fail(res, 400, `'input' must be a string or 1-${MAX_INPUTS} strings.`, 'input');
-  if (inputs.some((input) => typeof input !== 'string' || input.length === 0 || input.length > MAX_INPUT_CHARS))
-    return fail(res, 400, "'input' items must be non-empty strings within the token limit.", 'input');
+  if (inputs.some((input) => typeof input !== 'string' || input.length === 0))
+    return fail(res, 400, "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.", 'input');
+  const longest = Math.max(...(inputs as string[]).map(tokensOf));
+  if (longest > MAX_INPUT_TOKENS)
+    return fail(
+      res,
+      400,
+      `This model's maximum context length is ${MAX_INPUT_TOKENS} tokens, however you requested ${longest} tokens (${longest} in your prompt; 0 for the completion). Please reduce your prompt; or completion length.`,
+    );
+  const requested = (inputs as string[]).reduce((sum, input) => sum + tokensOf(input), 0);
+  if (requested > MAX_REQUEST_TOKENS)
+    return fail(res, 400, `Requested ${requested} tokens, max ${MAX_REQUEST_TOKENS} tokens per request`, null, 'max_tokens_per_request');
   const model = typeof body.model === 'string' ? body.model : '';
   if (model === '') return fail(res, 400, "'model' is required.", 'model');
   const dimensions = body.dimensions ?? MODEL_DIMENSIONS[model] ?? 1536;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkText } from '../../../shared/knowledge/chunker';
+import { CHUNK_CHARS, CHUNK_SEARCH_CHARS, chunkSearchText, chunkText, HEADING_CHARS } from '../../../shared/knowledge/chunker';
 
 /** The heading regex the chunker used before: right, but it backtracked for seconds over long runs of spaces. */
 const BACKTRACKING_HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
@@ -39,7 +39,70 @@ describe('chunkText: headings', () => {
     const started = performance.now();
     const heading = headingUnder(line);
     // Assert
-    expect(heading).toMatch(/^a +x$/);
+    expect(heading).toBe('a…');
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('chunkText: bounds', () => {
+  const words = (count: number, word = 'word') => Array.from({ length: count }, (_, i) => `${word}${i}`).join(' ');
+
+  it('cuts a 50,000-character heading at a word, with "…", to 150 characters', () => {
+    // Act
+    const [chunk] = chunkText(`# ${words(6_000)}\n\nOpen on Saturdays.`);
+    // Assert
+    expect(chunk!.heading.length).toBeLessThanOrEqual(HEADING_CHARS.title);
+    expect(chunk!.heading).toMatch(/^word0 word1 .* word\d+…$/);
+    expect(chunk!.text).toBe('Open on Saturdays.');
+  });
+
+  it("keeps the nearest titles of a path past 300 characters, the section's own title whole", () => {
+    // Arrange: six levels of 140-character titles
+    const titles = Array.from({ length: 6 }, (_, level) => `L${level} ${'x'.repeat(136)}`);
+    const text = titles.map((title, level) => `${'#'.repeat(level + 1)} ${title}`).join('\n') + '\n\nBody.';
+    // Act
+    const [chunk] = chunkText(text);
+    // Assert
+    expect(chunk!.heading.length).toBeLessThanOrEqual(HEADING_CHARS.path);
+    expect(chunk!.heading).toBe(`… > ${titles[4]} > ${titles[5]}`);
+  });
+
+  it('cuts a paragraph of one giant "word" (emoji, no spaces) into chunks within the maximum, no emoji split', () => {
+    // Act
+    const chunks = chunkText('🦷'.repeat(10_000));
+    // Assert
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) {
+      expect(chunk.text.length).toBeLessThanOrEqual(CHUNK_CHARS.max);
+      expect(chunk.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    }
+    expect(chunks.map((chunk) => chunk.text).join('')).toContain('🦷'.repeat(500));
+  });
+
+  it('keeps every chunk within CHUNK_CHARS.max and every heading within HEADING_CHARS.path, whatever the text', () => {
+    // Arrange: lines of words, long runs without spaces, sentence ends, headings, CJK and emoji
+    const unit = fc.constantFrom('a', 'bb ', '. ', '\n', '\n\n', '\n# ', '\n### ', '字', '🙂', 'x'.repeat(700), ' '.repeat(50), '!?');
+    const text = fc.array(unit, { maxLength: 400 }).map((units) => units.join(''));
+    // Act + Assert
+    fc.assert(
+      fc.property(text, (input) => {
+        for (const chunk of chunkText(input)) {
+          expect(chunk.text.length).toBeLessThanOrEqual(CHUNK_CHARS.max);
+          expect(chunk.heading.length).toBeLessThanOrEqual(HEADING_CHARS.path);
+          expect(chunkSearchText(chunk).length).toBeLessThanOrEqual(CHUNK_SEARCH_CHARS);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps a chunk carrying the overlap within the maximum (it was 1,201 characters)', () => {
+    // Arrange: a paragraph cut at 1,050, after a passage whose 150-character tail is carried over
+    const first = 'g'.repeat(250);
+    const long = 'y'.repeat(5_000);
+    // Act
+    const chunks = chunkText(`${first}\n\n${long}`);
+    // Assert
+    expect(Math.max(...chunks.map((chunk) => chunk.text.length))).toBeLessThanOrEqual(CHUNK_CHARS.max);
   });
 });
