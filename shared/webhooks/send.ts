@@ -55,12 +55,13 @@ export interface WebhookAttempt {
 }
 
 function describeFailure(error: unknown, timeoutMs: number): { kind: AttemptFailure; text: string } {
-  if (error instanceof BlockedUrlError) return { kind: 'blocked', text: `blocked: ${error.reason}` };
+  // Shown to the business (its deliveries): never an address its name resolved to inside our
+  // network, nor an error message that may carry one; the code is enough to act on.
+  if (error instanceof BlockedUrlError) return { kind: 'blocked', text: `blocked: ${error.shownReason}` };
   if (error instanceof RequestTimeoutError) return { kind: 'timeout', text: `timeout after ${timeoutMs} ms` };
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') return { kind: 'network', text: `network: ${code}` };
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: 'network', text: `network: ${message.slice(0, 200)}` };
+  return { kind: 'network', text: 'network: the request failed' };
 }
 
 /**

@@ -100,11 +100,14 @@ describe('sendWebhook', () => {
   it.each([
     ['timeout', new RequestTimeoutError(10_000), 'timeout after 10000 ms', 'retry'],
     ['refused connection', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'network: ECONNREFUSED', 'retry'],
-    ['plain error', new Error('socket hang up'), 'network: socket hang up', 'retry'],
+    ['plain error', new Error('connect to 10.1.2.3:8080 failed'), 'network: the request failed', 'retry'],
     [
       'SSRF refusal',
-      new BlockedUrlError('hooks.example.com resolves to a blocked address (10.0.0.1 is a private address)'),
-      'blocked: hooks.example.com resolves to a blocked address (10.0.0.1 is a private address)',
+      new BlockedUrlError(
+        'hooks.example.com resolves to a blocked address (10.0.0.1 is a private address)',
+        'hooks.example.com resolves to a blocked address',
+      ),
+      'blocked: hooks.example.com resolves to a blocked address',
       'give_up',
     ],
   ])('records a %s as an error with no status', async (_, error, text, outcome) => {
