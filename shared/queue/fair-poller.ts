@@ -40,133 +40,160 @@ interface Held {
  * nothing more, hands the waiting messages back to the queue and waits for those in flight.
  */
 export function pollFairly(sqs: SQSClient, queueUrl: string, options: FairPollerOptions): { stop(): Promise<void> } {
-  const { handle, groupOf, log, maxInFlight = 4, maxPerGroup = 1, maxHeld = 100, visibilityTimeoutS = 120 } = options;
-  const held = new Map<string, Held>();
-  const waiting = new Map<string, Held[]>();
-  const inFlight = new Map<string, number>();
-  const lastStarted = new Map<string, number>();
-  const tasks = new Set<Promise<void>>();
-  let started = 0;
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
+  const poller = new FairPoller(sqs, queueUrl, options);
+  poller.start();
+  return { stop: () => poller.stop() };
+}
 
-  const accept = (message: { MessageId?: string; ReceiptHandle?: string; Body?: string }) => {
+class FairPoller {
+  readonly #held = new Map<string, Held>();
+  readonly #waiting = new Map<string, Held[]>();
+  readonly #inFlight = new Map<string, number>();
+  readonly #lastStarted = new Map<string, number>();
+  readonly #tasks = new Set<Promise<void>>();
+  readonly #limits: Required<Pick<FairPollerOptions, 'maxInFlight' | 'maxPerGroup' | 'maxHeld' | 'visibilityTimeoutS'>>;
+  #started = 0;
+  #stopped = false;
+  #wake: (() => void) | undefined;
+  #loop: Promise<void> = Promise.resolve();
+  #heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrl: string,
+    private readonly options: FairPollerOptions,
+  ) {
+    const { maxInFlight = 4, maxPerGroup = 1, maxHeld = 100, visibilityTimeoutS = 120 } = options;
+    this.#limits = { maxInFlight, maxPerGroup, maxHeld, visibilityTimeoutS };
+  }
+
+  start(): void {
+    const everyMs = (this.#limits.visibilityTimeoutS * 1000) / 3;
+    this.#heartbeat = setInterval(() => void this.#extend([...this.#held.values()], this.#limits.visibilityTimeoutS), everyMs);
+    this.#heartbeat.unref();
+    this.#loop = this.#receiveLoop();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#notify();
+    await this.#loop;
+    clearInterval(this.#heartbeat);
+    const notStarted = [...this.#waiting.values()].flat();
+    this.#waiting.clear();
+    for (const entry of notStarted) this.#held.delete(entry.id);
+    await this.#extend(notStarted, 0);
+    await Promise.all([...this.#tasks]);
+  }
+
+  async #receiveLoop(): Promise<void> {
+    const { maxHeld, visibilityTimeoutS } = this.#limits;
+    while (!this.#stopped) {
+      if (this.#held.size >= maxHeld) {
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+        continue;
+      }
+      try {
+        const received = await this.sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: this.queueUrl,
+            MaxNumberOfMessages: Math.min(10, maxHeld - this.#held.size),
+            WaitTimeSeconds: 1,
+            VisibilityTimeout: visibilityTimeoutS,
+          }),
+        );
+        for (const message of received.Messages ?? []) this.#accept(message);
+        this.#pump();
+      } catch (error) {
+        if (this.#stopped) break;
+        this.options.log.warn('queue: receive failed', { error });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+  }
+
+  #accept(message: { MessageId?: string; ReceiptHandle?: string; Body?: string }): void {
     const id = message.MessageId!;
-    const known = held.get(id);
+    const known = this.#held.get(id);
     if (known) {
       known.receipt = message.ReceiptHandle!;
       return;
     }
     const body = message.Body ?? '';
-    const entry = { id, receipt: message.ReceiptHandle!, body, group: groupOf(body) ?? `message:${id}` };
-    held.set(id, entry);
-    waiting.set(entry.group, [...(waiting.get(entry.group) ?? []), entry]);
-  };
+    const entry = { id, receipt: message.ReceiptHandle!, body, group: this.options.groupOf(body) ?? `message:${id}` };
+    this.#held.set(id, entry);
+    this.#waiting.set(entry.group, [...(this.#waiting.get(entry.group) ?? []), entry]);
+  }
 
-  // Fewest in flight first, then the tenant served longest ago (never served: first of all).
-  const nextGroup = (): string | undefined => {
+  /** Of the tenants under their limit: the fewest in flight, then the one served longest ago (never: first). */
+  #nextGroup(): string | undefined {
     let best: string | undefined;
-    for (const group of waiting.keys()) {
-      const running = inFlight.get(group) ?? 0;
-      if (running >= maxPerGroup) continue;
+    for (const group of this.#waiting.keys()) {
+      const running = this.#inFlight.get(group) ?? 0;
+      if (running >= this.#limits.maxPerGroup) continue;
       if (best === undefined) best = group;
-      const bestRunning = inFlight.get(best) ?? 0;
-      const earlier = (lastStarted.get(group) ?? -1) < (lastStarted.get(best) ?? -1);
+      const bestRunning = this.#inFlight.get(best) ?? 0;
+      const earlier = (this.#lastStarted.get(group) ?? -1) < (this.#lastStarted.get(best) ?? -1);
       if (running < bestRunning || (running === bestRunning && earlier)) best = group;
     }
     return best;
-  };
+  }
 
-  const run = async (entry: Held) => {
+  #pump(): void {
+    while (!this.#stopped && this.#tasks.size < this.#limits.maxInFlight) {
+      const group = this.#nextGroup();
+      if (group === undefined) return;
+      const queue = this.#waiting.get(group)!;
+      const entry = queue.shift()!;
+      if (queue.length === 0) this.#waiting.delete(group);
+      this.#inFlight.set(group, (this.#inFlight.get(group) ?? 0) + 1);
+      this.#lastStarted.set(group, this.#started++);
+      const task = this.#run(entry).finally(() => {
+        this.#held.delete(entry.id);
+        const left = this.#inFlight.get(group)! - 1;
+        if (left === 0) this.#inFlight.delete(group);
+        else this.#inFlight.set(group, left);
+        this.#tasks.delete(task);
+        this.#pump();
+        this.#notify();
+      });
+      this.#tasks.add(task);
+    }
+  }
+
+  async #run(entry: Held): Promise<void> {
     try {
-      await handle(entry.body);
+      await this.options.handle(entry.body);
     } catch (error) {
-      log.error('queue message failed; it will be redelivered', { error });
+      this.options.log.error('queue message failed; it will be redelivered', { error });
       return;
     }
     try {
-      await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: entry.receipt }));
+      // The newest receipt handle: a message received again meanwhile has a new one.
+      await this.sqs.send(new DeleteMessageCommand({ QueueUrl: this.queueUrl, ReceiptHandle: entry.receipt }));
     } catch (error) {
-      log.warn('queue message handled but not deleted; its redelivery will find it done', { error });
+      this.options.log.warn('queue message handled but not deleted; its redelivery will find it done', { error });
     }
-  };
+  }
 
-  const pump = () => {
-    let running = tasks.size;
-    for (let group = nextGroup(); !stopped && running < maxInFlight && group !== undefined; group = nextGroup()) {
-      const queue = waiting.get(group)!;
-      const entry = queue.shift()!;
-      if (queue.length === 0) waiting.delete(group);
-      inFlight.set(group, (inFlight.get(group) ?? 0) + 1);
-      lastStarted.set(group, started++);
-      const task = run(entry).finally(() => {
-        held.delete(entry.id);
-        inFlight.set(group, inFlight.get(group)! - 1);
-        if (inFlight.get(group) === 0) inFlight.delete(group);
-        tasks.delete(task);
-        pump();
-        notify();
-      });
-      tasks.add(task);
-      running++;
-    }
-  };
-
-  const extend = async (entries: Held[], timeoutS = visibilityTimeoutS) => {
+  /** Sets the visibility of these messages: the heartbeat keeps them invisible, 0 hands them back. */
+  async #extend(entries: Held[], timeoutS: number): Promise<void> {
     for (let i = 0; i < entries.length; i += 10) {
-      const batch = entries.slice(i, i + 10);
-      const Entries = batch.map((entry, n) => ({ Id: String(n), ReceiptHandle: entry.receipt, VisibilityTimeout: timeoutS }));
+      const Entries = entries
+        .slice(i, i + 10)
+        .map((entry, n) => ({ Id: String(n), ReceiptHandle: entry.receipt, VisibilityTimeout: timeoutS }));
       try {
-        const result = await sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries }));
-        if (result.Failed?.length) log.warn('queue: some messages kept could not be kept invisible', { failed: result.Failed });
+        const result = await this.sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: this.queueUrl, Entries }));
+        if (result.Failed?.length)
+          this.options.log.warn('queue: some kept messages could not be kept invisible', { failed: result.Failed });
       } catch (error) {
-        log.warn('queue: could not extend the visibility of the messages kept', { error });
+        this.options.log.warn('queue: could not change the visibility of the kept messages', { error });
       }
     }
-  };
+  }
 
-  const heartbeat = setInterval(() => void extend([...held.values()]), (visibilityTimeoutS * 1000) / 3);
-  heartbeat.unref();
-
-  const loop = (async () => {
-    while (!stopped) {
-      if (held.size >= maxHeld) {
-        await new Promise<void>((resolve) => (wake = resolve));
-        continue;
-      }
-      try {
-        const received = await sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: Math.min(10, maxHeld - held.size),
-            WaitTimeSeconds: 1,
-            VisibilityTimeout: visibilityTimeoutS,
-          }),
-        );
-        for (const message of received.Messages ?? []) accept(message);
-        pump();
-      } catch (error) {
-        if (!stopped) log.warn('queue: receive failed', { error });
-        if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-  })();
-
-  return {
-    async stop() {
-      stopped = true;
-      notify();
-      await loop;
-      clearInterval(heartbeat);
-      const notStarted = [...waiting.values()].flat();
-      waiting.clear();
-      for (const entry of notStarted) held.delete(entry.id);
-      await extend(notStarted, 0);
-      await Promise.all([...tasks]);
-    },
-  };
+  #notify(): void {
+    this.#wake?.();
+    this.#wake = undefined;
+  }
 }
