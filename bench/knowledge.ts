@@ -4,7 +4,9 @@
  * already embedded: target p95 ≤ 10 ms); (2) memory of one loaded base (heap + vectors) at 5,000
  * and at 200 chunks; (3) ingestion throughput through the real handler: the sandbox OpenAI's
  * /v1/embeddings over loopback and DynamoDB Local, text documents of ~20,000 characters;
- * (4) loading a 5,000-chunk base from DynamoDB into an index; (5) speculative retrieval over
+ * (4) loading a 5,000-chunk base from DynamoDB into an index, then fairness: a text of business B
+ * queued behind 10 dribbling pages of business A, through fauxqs and the local poller
+ * (bench/lib/ingest-fairness.ts); (5) speculative retrieval over
  * whole sandbox calls (bench/lib/speculation.ts): how often the passages were ready when the model
  * called `search_knowledge`, and how long its call waited when they were not, with the sandbox
  * model and embeddings as fast as `npm run dev` has them and at OpenAI-like latencies.
@@ -24,6 +26,7 @@ import { KnowledgeIndex, type IndexedChunk } from '../shared/knowledge/search-in
 import { OpenAiEmbedder } from '../shared/llm/embeddings-client';
 import { createLogger } from '../shared/log';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { measureIngestFairness } from './lib/ingest-fairness';
 import { measureSpeculation, type SpeculationProfile } from './lib/speculation';
 
 const SPEC_CALLS = Number(process.env.BENCH_SPEC_CALLS ?? 60);
@@ -161,6 +164,7 @@ async function main(): Promise<void> {
     const again = performance.now();
     await searcher.index(1, 1, docs);
     console.log(`  the same base again (cached per version): ${(performance.now() - again).toFixed(2)} ms`);
+    await measureIngestFairness(repo, deps);
   } finally {
     await openai.close();
     await dynamo.stop();

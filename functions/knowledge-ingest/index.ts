@@ -50,7 +50,8 @@ const EmbedRequestSchema = v.strictObject({
 });
 
 /**
- * Lambda entry: embeddings for the API's searches (a direct invocation), or the knowledge ingestion queue (SQS, batch of up to 5). Each message is one
+ * Lambda entry: embeddings for the API's searches (a direct invocation), or the knowledge ingestion
+ * queue (SQS, one document per invocation: infra's KNOWLEDGE_INGEST_BATCH_SIZE). Each message is one
  * document; a message whose handler threw is reported back alone (partial batch failure) and
  * redelivered, up to the queue's maxReceiveCount, then dead-lettered.
  */

@@ -8,8 +8,20 @@ import { QueueWithDlq } from './queue-with-dlq';
 
 /** One document's ingestion at most: a 15 s fetch, PDF parsing, embeddings for up to 2,000 chunks, DynamoDB writes. */
 export const KNOWLEDGE_INGEST_TIMEOUT_S = 300;
-/** Documents per invocation: small, so one slow document delays few others. */
-const BATCH_SIZE = 2;
+/**
+ * One document per invocation: a batch's records run in series, so a slow document (up to a 15 s
+ * fetch and a 20 s parse) would hold up its batch-mate, maybe another business's. Lambda scales
+ * the pollers, not the batch, so throughput is the same as with batches of 2: at most
+ * {@link KNOWLEDGE_INGEST_MAX_CONCURRENCY} documents in progress either way.
+ */
+export const KNOWLEDGE_INGEST_BATCH_SIZE = 1;
+/**
+ * Documents ingested at once across all businesses: bounds the embeddings requests and DynamoDB
+ * writes in flight. Fairness does not need more: the messages carry the business as MessageGroupId
+ * (an SQS fair queue), so when one of these finishes, a quiet business's waiting document is
+ * delivered ahead of a noisy one's backlog.
+ */
+export const KNOWLEDGE_INGEST_MAX_CONCURRENCY = 5;
 
 /** Props of {@link KnowledgeIngest}. */
 export interface KnowledgeIngestProps {
@@ -22,8 +34,9 @@ export interface KnowledgeIngestProps {
 
 /**
  * Knowledge-base ingestion off the request path (docs/design.md §7): the API sends one message
- * per document to the queue; this function (functions/knowledge-ingest) fetches, chunks, embeds
- * and stores it. Partial batch failures are retried, then dead-lettered after 5 receives.
+ * per document to the queue, with its business as MessageGroupId, which makes it an SQS fair queue
+ * (no queue setting is needed); this function (functions/knowledge-ingest) fetches, chunks, embeds
+ * and stores it. A failed document is retried, then dead-lettered after 5 receives.
  */
 export class KnowledgeIngest extends Construct {
   readonly queue: QueueWithDlq;
@@ -56,7 +69,11 @@ export class KnowledgeIngest extends Construct {
     this.fn.fn.addEnvironment('REQUIRE_HTTPS_URLS', 'true');
     this.fn.fn.addEnvironment('ALLOW_PRIVATE_URLS', 'false');
     this.fn.fn.addEventSource(
-      new SqsEventSource(this.queue.queue, { batchSize: BATCH_SIZE, reportBatchItemFailures: true, maxConcurrency: 5 }),
+      new SqsEventSource(this.queue.queue, {
+        batchSize: KNOWLEDGE_INGEST_BATCH_SIZE,
+        reportBatchItemFailures: true,
+        maxConcurrency: KNOWLEDGE_INGEST_MAX_CONCURRENCY,
+      }),
     );
   }
 }

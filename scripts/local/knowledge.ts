@@ -6,7 +6,8 @@ import { pollIngestQueue } from '../../shared/queue/knowledge-ingest';
 /**
  * Knowledge ingestion in the local stack, wired like AWS: a fauxqs queue (with its DLQ) that the
  * API sends to, and a poller in this process running the SAME handler as the queue's Lambda
- * (functions/knowledge-ingest). Embeddings go to the OpenAI given (the sandbox unless a real key).
+ * (functions/knowledge-ingest), fairly across businesses (4 documents at once, 1 per business: the
+ * part SQS fair queues play on AWS; shared/queue/fair-poller.ts). Embeddings go to the OpenAI given (the sandbox unless a real key).
  * Replaces `core.knowledge`, so build the API's deps after this.
  */
 export async function startLocalKnowledge(

@@ -1,13 +1,21 @@
-import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { IngestJob } from '../domain/knowledge';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import * as v from 'valibot';
+import { IngestJobSchema, type IngestJob } from '../domain/knowledge';
 import type { Logger } from '../log';
+import { pollFairly } from './fair-poller';
 
 /** Port: hand a document to the ingestion function. */
 export interface IngestQueue {
   enqueue(job: IngestJob): Promise<void>;
 }
 
-/** SQS adapter (fauxqs locally): one message per document; the handler is idempotent per document. */
+/**
+ * SQS adapter (fauxqs locally): one message per document; the handler is idempotent per document.
+ * Each message carries its business as `MessageGroupId`, which makes the standard queue an SQS
+ * fair queue: a business with a backlog of slow documents no longer delays other businesses'
+ * (docs/decisions.md "Knowledge ingestion is fair across businesses"). The id is the business's
+ * number alone, as in the body.
+ */
 export class SqsIngestQueue implements IngestQueue {
   constructor(
     private readonly sqs: SQSClient,
@@ -15,46 +23,50 @@ export class SqsIngestQueue implements IngestQueue {
   ) {}
 
   async enqueue(job: IngestJob): Promise<void> {
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(job) }));
+    await this.sqs.send(
+      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(job), MessageGroupId: String(job.business_id) }),
+    );
   }
+}
+
+/** How many documents the local poller ingests at once, in all and per business. */
+export interface IngestPollLimits {
+  /** Documents in flight at once (default 4). */
+  maxInFlight?: number;
+  /** Documents of one business in flight at once (default 1): its others wait for other businesses' first. */
+  maxPerBusiness?: number;
 }
 
 /**
  * The local stand-in for the SQS → Lambda trigger: long-polls the queue and runs the same handler
- * the Lambda runs, one message at a time, deleting it once handled (a handler that throws leaves
- * it for redelivery after the visibility timeout, as on AWS).
+ * the Lambda runs, several documents at once and fairly across businesses (the part SQS fair
+ * queues play on AWS; see {@link pollFairly}). A message is deleted once handled; a handler that
+ * throws leaves it for redelivery after the visibility timeout, as on AWS.
  */
 export function pollIngestQueue(
   sqs: SQSClient,
   queueUrl: string,
   handle: (body: string) => Promise<void>,
   log: Logger,
+  limits: IngestPollLimits = {},
 ): { stop(): Promise<void> } {
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-        for (const message of received.Messages ?? []) {
-          try {
-            await handle(message.Body ?? '');
-            await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
-          } catch (error) {
-            log.error('knowledge ingestion: a message failed; it will be redelivered', { error });
-          }
-        }
-      } catch (error) {
-        if (!stopped) log.warn('knowledge ingestion: receive failed', { error });
-        if (!stopped) await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await loop;
-    },
-  };
+  return pollFairly(sqs, queueUrl, {
+    handle,
+    groupOf: businessOf,
+    log,
+    maxInFlight: limits.maxInFlight ?? 4,
+    maxPerGroup: limits.maxPerBusiness ?? 1,
+  });
+}
+
+/** The business of an ingestion message, read from its body (fauxqs drops a standard queue's MessageGroupId). */
+function businessOf(body: string): string | undefined {
+  try {
+    const job = v.safeParse(IngestJobSchema, JSON.parse(body));
+    return job.success ? `business:${job.output.business_id}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

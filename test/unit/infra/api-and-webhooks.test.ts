@@ -235,3 +235,33 @@ describe('queues', () => {
     }
   });
 });
+
+describe('knowledge ingestion', () => {
+  // The queue's logical id (its DLQ's starts the same way).
+  const ingestQueueId = () =>
+    Object.keys(api.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('KnowledgeIngestQueue') && !id.includes('Dlq'))!;
+
+  it('takes one document per invocation, at most five at once, and reports partial failures', () => {
+    // Arrange
+    const ingestFn = logicalId(api, 'AWS::Lambda::Function', 'KnowledgeIngestFunction');
+    const ingestQueue = ingestQueueId();
+
+    // Assert: a batch's records run in series, so a batch of one is what keeps a slow document from
+    // holding up another business's batch-mate.
+    api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [ingestQueue, 'Arn'] },
+      FunctionName: { Ref: ingestFn },
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 5 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('is a standard queue (an SQS fair queue once its messages carry a MessageGroupId), not FIFO', () => {
+    // Arrange
+    const queue = api.findResources('AWS::SQS::Queue')[ingestQueueId()]!.Properties;
+
+    // Assert
+    expect(queue.FifoQueue).toBeUndefined();
+  });
+});
