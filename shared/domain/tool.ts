@@ -4,11 +4,8 @@ import { idField, intField, openDict, parseWith, readOnlyEcho, strictDict, strin
 /** A tool name the LLM can call: a function name, as OpenAI's tool API accepts it. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/**
- * Names the platform's built-in tools use (the documented contract, docs/design.md §7), built or
- * not yet: a custom tool may not take one, so a model never sees two tools of one name.
- */
-export const RESERVED_TOOL_NAMES = [
+/** The built-in actions' names (the documented contract, docs/design.md §7), built or not yet. */
+export const ACTION_TOOL_NAMES = [
   'end_call',
   'transfer',
   'take_message',
@@ -23,11 +20,27 @@ export const RESERVED_TOOL_NAMES = [
   'email_caller',
 ] as const;
 
+/**
+ * Every name the platform offers a model: the actions, the knowledge search and a workflow's
+ * `next_step`. A custom tool may take none of them, so a model never sees two tools of one name;
+ * in any case (`END_CALL` would read to a model,
+ * and to a person reading the call's `actions`, as the built-in).
+ */
+export const RESERVED_TOOL_NAMES = [...ACTION_TOOL_NAMES, 'search_knowledge', 'next_step'] as const;
+const RESERVED = new Set<string>(RESERVED_TOOL_NAMES);
+
+export const RESERVED_NAME_MESSAGE = 'this name is reserved for a built-in tool';
+
+/** Whether a name is a platform tool's, in any case (the body schema refuses the exact names; the service the rest). */
+export function isReservedToolName(name: string): boolean {
+  return RESERVED.has(name.toLowerCase());
+}
+
 /** A custom tool's name: a function name that is not one of {@link RESERVED_TOOL_NAMES}. */
 const customToolName = () =>
   v.pipe(
     stringField({ min: 1, max: 64, pattern: TOOL_NAME_PATTERN }),
-    v.notValues([...RESERVED_TOOL_NAMES] as string[], 'this name is reserved for a built-in tool'),
+    v.notValues([...RESERVED_TOOL_NAMES] as string[], RESERVED_NAME_MESSAGE),
   );
 
 /** Default and bounds of a tool call's timeout, in milliseconds. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { e164Field } from './phone-number';
-import { RESERVED_TOOL_NAMES } from './tool';
+import { ACTION_TOOL_NAMES } from './tool';
 import { idField, intField, listField, parseWith, readOnlyEcho, recordField, strictDict, stringField, timestampField } from './validation';
 
 /** A node id, and a collected variable's name (`{{name}}` in texts, `var` in branch cases). */
@@ -35,7 +35,7 @@ export const DEFAULT_MAX_TURNS = { conversation: 10, collect: 6 } as const;
  * The built-in tools a `tool` node may name (those that act through a back end; hanging up and
  * transferring are node types of their own).
  */
-export const WORKFLOW_BUILTIN_TOOLS: readonly string[] = RESERVED_TOOL_NAMES.filter(
+export const WORKFLOW_BUILTIN_TOOLS: readonly string[] = ACTION_TOOL_NAMES.filter(
   // Hanging up and transferring are node types; `email_caller` is not built yet.
   (name) => name !== 'end_call' && name !== 'transfer' && name !== 'email_caller',
 );

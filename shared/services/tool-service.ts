@@ -1,7 +1,16 @@
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
 import { ToolLimitError, ToolNameTakenError, type ToolRecord, type ToolRepository } from '../db/tool-repository';
-import { parseCreateToolBody, parseUpdateToolBody, TOOL_LIMITS, toToolView, type CreateToolInput, type Tool } from '../domain/tool';
+import {
+  isReservedToolName,
+  parseCreateToolBody,
+  parseUpdateToolBody,
+  RESERVED_NAME_MESSAGE,
+  TOOL_LIMITS,
+  toToolView,
+  type CreateToolInput,
+  type Tool,
+} from '../domain/tool';
 import { ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
 import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
 import { toolParametersProblem } from '../tools/tool-schema';
@@ -98,9 +107,14 @@ export class ToolService {
     return tool;
   }
 
-  /** What the body schema cannot see: the JSON Schema itself, and the URL under the SSRF guard. */
-  private checkDeep(tool: Pick<CreateToolInput, 'parameters' | 'server_url'>, loc: (string | number)[], given: object = tool): void {
+  /** What the body schema cannot see: a reserved name in other capitals, the JSON Schema itself, and the URL under the SSRF guard. */
+  private checkDeep(
+    tool: Pick<CreateToolInput, 'name' | 'parameters' | 'server_url'>,
+    loc: (string | number)[],
+    given: object = tool,
+  ): void {
     const items: ValidationItem[] = [];
+    if ('name' in given && isReservedToolName(tool.name)) items.push(valueError([...loc, 'name'], RESERVED_NAME_MESSAGE, tool.name));
     if ('parameters' in given) {
       const problem = toolParametersProblem(tool.parameters);
       if (problem !== null) items.push(valueError([...loc, 'parameters'], `not an acceptable JSON Schema: ${problem}`, tool.parameters));

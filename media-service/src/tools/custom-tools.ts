@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { CallRecord } from '../../../shared/db/call-repository';
 import type { Db } from '../../../shared/db/client';
 import { ToolRepository, type ToolRecord } from '../../../shared/db/tool-repository';
+import { isReservedToolName } from '../../../shared/domain/tool';
 import type { Logger } from '../../../shared/log';
 import { guardedFetch, RequestTimeoutError } from '../../../shared/security/guarded-fetch';
 import type { SecretBox } from '../../../shared/security/secret-box';
@@ -84,6 +85,11 @@ export async function loadCustomTools(scope: CallScope, toolIds: readonly number
   const signingSecret = () => (secret ??= scope.backend.signingSecret(scope.call.business_id, scope.sealedSecret));
   const tools: RunnableTool[] = [];
   for (const record of records) {
+    // Saved before its name was reserved: offering it would give the model two tools of one name.
+    if (isReservedToolName(record.name)) {
+      scope.log.warn('call.tool.reserved_name', { call_id: scope.call.id, tool_id: record.id });
+      continue;
+    }
     try {
       tools.push(customTool(record, argumentsCheck(record), { ...scope, signingSecret }));
     } catch {

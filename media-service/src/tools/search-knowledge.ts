@@ -4,6 +4,9 @@ import type { Logger } from '../../../shared/log';
 import type { RunnableTool } from './tool-types';
 
 /** The knowledge search the call engine uses: the process's shared index cache (shared/knowledge/index-cache.ts). */
+/** The knowledge search's name (reserved: no custom tool may take it). */
+export const SEARCH_KNOWLEDGE_TOOL = 'search_knowledge';
+
 export interface KnowledgeBackend {
   search(businessId: number, kbIds: readonly number[], query: string, topK: number): Promise<KnowledgeHit[]>;
 }
@@ -74,7 +77,7 @@ export class CallKnowledge {
 
   readonly tool: RunnableTool<Args> = {
     definition: {
-      name: 'search_knowledge',
+      name: SEARCH_KNOWLEDGE_TOOL,
       description:
         "Search the business's documents (FAQ, policies, prices, pages) for what the caller asked. Use it for any question about the " +
         "business you cannot answer from the prompt; pass the caller's question in their words. Answer only from the passages returned.",

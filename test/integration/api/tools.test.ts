@@ -53,6 +53,9 @@ describe('POST /tools', () => {
 
   describe.each<[string, Json, (string | number)[], string]>([
     ['a reserved name', { name: 'take_message' }, ['body', 'name'], 'value_error'],
+    ["the knowledge search's name", { name: 'search_knowledge' }, ['body', 'name'], 'value_error'],
+    ["a workflow's next_step", { name: 'next_step' }, ['body', 'name'], 'value_error'],
+    ['a reserved name in capitals', { name: 'END_CALL' }, ['body', 'name'], 'value_error'],
     ['a name with a space', { name: 'look up' }, ['body', 'name'], 'string_pattern_mismatch'],
     ['a name of 65 characters', { name: 'a'.repeat(65) }, ['body', 'name'], 'string_too_long'],
     ['no description', { description: undefined }, ['body', 'description'], 'missing'],

@@ -70,6 +70,13 @@ describe('a custom tool on a call', () => {
     // Assert
     expect(tools.map((tool) => tool.definition.name)).toEqual(['lookup_order']);
   });
+
+  it('leaves out a stored tool named as a platform tool (saved before the name was reserved)', async () => {
+    // Act
+    const tools = await toolsOf([{ ...TOOL, id: 8, name: 'search_knowledge' }, { ...TOOL, id: 9, name: 'Next_Step' }, TOOL]);
+    // Assert
+    expect(tools.map((tool) => tool.definition.name)).toEqual(['lookup_order']);
+  });
 });
 
 describe("a custom tool's arguments from a model the business runs", () => {

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ACTION_TOOLS } from '../../../../media-service/src/tools/registry';
+import { NEXT_STEP_TOOL } from '../../../../media-service/src/call/workflow/node-type';
+import { SEARCH_KNOWLEDGE_TOOL } from '../../../../media-service/src/tools/search-knowledge';
 import { RESERVED_TOOL_NAMES } from '../../../../shared/domain/tool';
 
 describe.each(ACTION_TOOLS.map((tool) => [tool.definition.name, tool] as const))('the built-in tool %s', (name, tool) => {
@@ -23,4 +25,8 @@ describe.each(ACTION_TOOLS.map((tool) => [tool.definition.name, tool] as const))
     // Assert
     expect(tool.definition.description?.length ?? 0).toBeGreaterThan(100);
   });
+});
+
+it.each([SEARCH_KNOWLEDGE_TOOL, NEXT_STEP_TOOL])('the platform tool %s has a reserved name too', (name) => {
+  expect(RESERVED_TOOL_NAMES).toContain(name);
 });
