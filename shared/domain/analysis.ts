@@ -1,3 +1,4 @@
+import { isStorableNumber } from './storable-json';
 import {
   hasOptions,
   LLM_OUTCOMES,
@@ -151,7 +152,8 @@ export function structuredValueFor(config: StructuredFieldConfig, value: unknown
   const field = resolveField(config);
   switch (field.type) {
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? value : null;
+      // A number the record cannot store (1e300) would lose the whole analysis: null, like any unreadable value.
+      return typeof value === 'number' && isStorableNumber(value) ? value : null;
     case 'boolean':
       return typeof value === 'boolean' ? value : null;
     case 'date': {

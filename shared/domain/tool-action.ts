@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { storableJson } from './storable-json';
 import { intField, strictDict } from './validation';
 
 /**
@@ -38,7 +39,8 @@ export function clipActionText(text: string, max: number = ACTION_LIMITS.maxText
 }
 
 /**
- * The arguments as the record keeps them: the model's JSON object when it parses and fits,
+ * The arguments as the record keeps them: the model's JSON object when it parses and fits (made
+ * storable: a number DynamoDB cannot hold kept as text, an empty key renamed),
  * `{"invalid_json": true}` when it does not parse, `{"truncated": true, "chars": N}` when too big.
  */
 export function recordedArguments(json: string): Record<string, unknown> {
@@ -46,7 +48,7 @@ export function recordedArguments(json: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(json === '' ? '{}' : json);
     return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
+      ? (storableJson(value) as Record<string, unknown>)
       : { invalid_json: true };
   } catch {
     return { invalid_json: true };

@@ -1,4 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { unstorableJsonProblem } from '../domain/storable-json';
 import { RE2JS } from 're2js';
 
 /**
@@ -188,6 +189,8 @@ export function toolParametersProblem(parameters: unknown): string | null {
     return `is longer than ${TOOL_PARAMETERS_LIMITS.maxJsonChars} characters of JSON`;
   const shape = shapeProblem(schema, 0) ?? expandedSizeProblem(schema);
   if (shape !== null) return shape;
+  const unstorable = unstorableJsonProblem(schema);
+  if (unstorable !== null) return `cannot be stored: ${unstorable}`;
   if (schema.$schema !== undefined && schema.$schema !== DIALECT) return `"$schema" must be ${DIALECT} (or left out)`;
   if (!ajv.validateSchema(schema)) return schemaErrorText(ajv.errors);
   try {

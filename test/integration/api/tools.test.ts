@@ -68,6 +68,25 @@ describe('POST /tools', () => {
     ['an unknown field', { secret: 'x' }, ['body', 'secret'], 'extra_forbidden'],
     // The JSON Schema itself, checked by a real validator:
     ['an unknown type', { parameters: { type: 'object', properties: { n: { type: 'integr' } } } }, ['body', 'parameters'], 'value_error'],
+    // Valid JSON Schemas DynamoDB cannot store as they are (were a 500):
+    [
+      'an integer bound past 2^53',
+      { parameters: { type: 'object', properties: { n: { type: 'integer', maximum: 99999999999999999 } } } },
+      ['body', 'parameters'],
+      'value_error',
+    ],
+    [
+      'a multipleOf nearer 0 than 1e-130',
+      { parameters: { type: 'object', properties: { n: { multipleOf: 1e-308 } } } },
+      ['body', 'parameters'],
+      'value_error',
+    ],
+    [
+      'an empty property name',
+      { parameters: { type: 'object', properties: { '': { type: 'string' } } } },
+      ['body', 'parameters'],
+      'value_error',
+    ],
     ['a misspelt keyword', { parameters: { type: 'object', requried: ['n'] } }, ['body', 'parameters'], 'value_error'],
     [
       'a remote $ref',

@@ -1,3 +1,4 @@
+import { storableJson } from '../../../../shared/domain/storable-json';
 import { fillVariables } from '../../../../shared/domain/call-script';
 import { MAX_WORKFLOW_PATH, type CallWorkflow, type Workflow, type WorkflowNode } from '../../../../shared/domain/workflow';
 import type { Logger } from '../../../../shared/log';
@@ -137,7 +138,11 @@ export class WorkflowRun {
 
   /** The run as the call records it. */
   view(): CallWorkflow {
-    return { id: this.#d.workflow.id, path: this.#path.map((step) => ({ ...step })), variables: structuredClone(this.#variables) };
+    return {
+      id: this.#d.workflow.id,
+      path: this.#path.map((step) => ({ ...step })),
+      variables: storableJson(this.#variables) as Record<string, unknown>,
+    };
   }
 
   #talking(node: WorkflowNode): TalkingNode<WorkflowNode> | undefined {
