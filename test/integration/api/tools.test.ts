@@ -71,7 +71,7 @@ describe('POST /tools', () => {
     // Valid JSON Schemas DynamoDB cannot store as they are (were a 500):
     [
       'an integer bound past 2^53',
-      { parameters: { type: 'object', properties: { n: { type: 'integer', maximum: 99999999999999999 } } } },
+      { parameters: { type: 'object', properties: { n: { type: 'integer', maximum: 1e17 } } } },
       ['body', 'parameters'],
       'value_error',
     ],
