@@ -35,6 +35,30 @@ export function overlongList(value: unknown, limit: number): { path: (string | n
   return null;
 }
 
+/** With the `u` flag a surrogate pair reads as one code point, so only a lone surrogate matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Where `value` holds a string or key that is not well-formed Unicode (a lone surrogate: JSON's
+ * `"\ud800"` parses to one, and it is no character any client meant), or null.
+ */
+export function illFormedText(value: unknown): (string | number)[] | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (typeof next.value === 'string') {
+      if (LONE_SURROGATE.test(next.value)) return next.path;
+    } else if (Array.isArray(next.value)) {
+      next.value.forEach((item, index) => stack.push({ value: item, path: [...next!.path, index] }));
+    } else if (next.value !== null && typeof next.value === 'object') {
+      for (const [key, item] of Object.entries(next.value)) {
+        if (LONE_SURROGATE.test(key)) return next.path;
+        stack.push({ value: item, path: [...next.path, key] });
+      }
+    }
+  }
+  return null;
+}
+
 function jsonInvalid(error: string): ValidationError {
   return new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error } }]);
 }
@@ -82,8 +106,8 @@ export async function readBoundedText(request: Request, maxBytes: number): Promi
 }
 
 /**
- * Reads a JSON request body. Malformed JSON, a non-JSON content type and nesting deeper than
- * {@link MAX_JSON_DEPTH} are 422 `json_invalid` (never a 500); a body over {@link MAX_BODY_BYTES}
+ * Reads a JSON request body. Malformed JSON, a non-JSON content type, nesting deeper than
+ * {@link MAX_JSON_DEPTH} and a lone surrogate are 422 `json_invalid` (never a 500); a body over {@link MAX_BODY_BYTES}
  * is a 413. An empty body reads as `emptyAs` (POST /assistants accepts no body at all).
  */
 export async function readJsonBody(c: Context, emptyAs: unknown): Promise<unknown> {
@@ -101,6 +125,17 @@ export async function readJsonBody(c: Context, emptyAs: unknown): Promise<unknow
     value = JSON.parse(text);
   } catch (error) {
     throw jsonInvalid(error instanceof Error ? error.message.slice(0, 200) : 'invalid JSON');
+  }
+  const illFormed = illFormedText(value);
+  if (illFormed) {
+    throw new ValidationError([
+      {
+        loc: ['body', ...illFormed],
+        msg: 'JSON decode error',
+        type: 'json_invalid',
+        ctx: { error: 'lone surrogate in a \\u escape: not a character' },
+      },
+    ]);
   }
   const longList = overlongList(value, MAX_JSON_LIST_ITEMS);
   if (longList) {

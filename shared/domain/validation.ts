@@ -46,10 +46,42 @@ export function numberField(bounds: { ge?: number; le?: number } = {}): v.Generi
 }
 
 /** A string field; length checks come before the pattern, as in pydantic-core. */
+/**
+ * `v.maxLength` counting characters (code points), as JSON Schema's `maxLength` and pydantic do:
+ * an emoji is one character, not two UTF-16 units. Same type, so OpenAPI and error mapping see
+ * `max_length`; the count is paid only for a string whose UTF-16 length is over the bound.
+ */
+function maxCharacters(max: number): v.MaxLengthAction<string, number, undefined> {
+  return {
+    ...v.maxLength<string, number>(max),
+    '~run'(dataset, config) {
+      if (dataset.typed && dataset.value.length > max) {
+        const characters = codePoints(dataset.value);
+        if (characters > max) v._addIssue(this, 'length', dataset, config, { received: `${characters}` });
+      }
+      return dataset;
+    },
+  };
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
 export function stringField(bounds: { min?: number; max?: number; pattern?: RegExp } = {}): v.GenericSchema<string> {
   const actions: v.GenericPipeAction<string>[] = [];
   if (bounds.min !== undefined) actions.push(v.minLength(bounds.min));
-  if (bounds.max !== undefined) actions.push(v.maxLength(bounds.max));
+  if (bounds.max !== undefined) actions.push(maxCharacters(bounds.max));
   if (bounds.pattern !== undefined) actions.push(v.regex(bounds.pattern));
   return actions.reduce<v.GenericSchema<string>>((schema, action) => v.pipe(schema, action), v.string());
 }

@@ -251,6 +251,23 @@ describe('assistants', () => {
     const body = await json(response);
     expect(body.detail[0]).toMatchObject({ loc: ['body'], type: expected });
   });
+
+  it('POST with a lone surrogate (no character) is a 422 json_invalid at the field', async () => {
+    // Arrange
+    const tenant = await harness.newTenant();
+    // Act
+    const response = await tenant.request('POST', '/assistants', '{"name": "a\\ud800b"}', { 'content-type': 'application/json' });
+    // Assert
+    expect(response.status).toBe(422);
+    expect((await json(response)).detail[0]).toMatchObject({ loc: ['body', 'name'], type: 'json_invalid' });
+  });
+
+  it('POST with a surrogate pair (an emoji escaped) is accepted', async () => {
+    const tenant = await harness.newTenant();
+    const response = await tenant.request('POST', '/assistants', '{"name": "a\\ud83d\\ude00b"}', { 'content-type': 'application/json' });
+    expect(response.status).toBe(200);
+    expect((await json(response)).name).toBe('a😀b');
+  });
 });
 
 describe('speech settings through POST and PATCH /assistants', () => {

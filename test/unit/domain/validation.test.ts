@@ -395,3 +395,13 @@ describe('ops inputs (phone-number.ts, tool.ts)', () => {
     });
   });
 });
+
+describe('stringField bounds', () => {
+  it('counts characters (code points), as JSON Schema and pydantic do: an emoji is one', () => {
+    const field = stringField({ max: 3 });
+    expect(v.safeParse(field, '😀😀😀').success).toBe(true);
+    const over = v.safeParse(field, '😀😀a😀');
+    expect(over.success).toBe(false);
+    expect(over.issues?.[0]).toMatchObject({ type: 'max_length', received: '4' });
+  });
+});
