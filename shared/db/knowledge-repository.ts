@@ -54,7 +54,7 @@ interface ChunkPageItem {
 /**
  * Knowledge bases, their documents, and the documents' chunks with their embeddings, all in the
  * business's partition (docs/decisions.md "Knowledge bases": DynamoDB, not S3, because a base is
- * at most 100 documents of at most 2,000 chunks, loaded with one paged query).
+ * at most 10,000 chunks in at most 100 documents, loaded with one paged query).
  */
 export class KnowledgeRepository {
   constructor(private readonly db: Db) {}
