@@ -9,9 +9,12 @@
  * (bench/lib/ingest-fairness.ts); (5) speculative retrieval over
  * whole sandbox calls (bench/lib/speculation.ts): how often the passages were ready when the model
  * called `search_knowledge`, and how long its call waited when they were not, with the sandbox
- * model and embeddings as fast as `npm run dev` has them and at OpenAI-like latencies.
+ * model and embeddings as fast as `npm run dev` has them and at OpenAI-like latencies; (6) a base at
+ * the passage cap (bench/lib/knowledge-cap.ts): its load from DynamoDB Local, the longest
+ * event-loop block during the load, its memory and search p50/p95 over it.
  *
- * Env: BENCH_SPEC_CALLS (60 calls a profile; 0 skips part 5), BENCH_SPEC_CONCURRENCY (10 at a time).
+ * Env: BENCH_PARTS (which parts run: `search` 1-2, `ingest` 3-4, `spec` 5, `cap` 6, comma-separated;
+ * all by default), BENCH_SPEC_CALLS (60 calls a profile; 0 skips part 5), BENCH_SPEC_CONCURRENCY (10 at a time).
  */
 import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server';
 import { sandboxEmbedding } from '../media-service/src/sandbox/sandbox-embeddings';
@@ -27,10 +30,12 @@ import { OpenAiEmbedder } from '../shared/llm/embeddings-client';
 import { createLogger } from '../shared/log';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
 import { measureIngestFairness } from './lib/ingest-fairness';
+import { benchBaseAtCap } from './lib/knowledge-cap';
 import { measureSpeculation, type SpeculationProfile } from './lib/speculation';
 
 const SPEC_CALLS = Number(process.env.BENCH_SPEC_CALLS ?? 60);
 const SPEC_CONCURRENCY = Number(process.env.BENCH_SPEC_CONCURRENCY ?? 10);
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'search,ingest,spec,cap').split(','));
 /**
  * The sandbox as `npm run dev` runs it (its model answers at once and says "Let me check that for
  * you." before searching, which the call engine plays before it runs the tool); then OpenAI-like
@@ -82,6 +87,7 @@ const VOCABULARY = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}${'
 const word = () => VOCABULARY[Math.floor(rand() ** 2 * VOCABULARY.length)]!;
 const sentence = () => `${Array.from({ length: 8 + Math.floor(rand() * 10) }, word).join(' ')}.`;
 const paragraph = (sentences: number) => Array.from({ length: sentences }, sentence).join(' ');
+const queries = () => Array.from({ length: 400 }, () => Array.from({ length: 6 }, word).join(' '));
 
 function corpus(count: number): { chunks: IndexedChunk[]; vectors: Float32Array } {
   const chunks: IndexedChunk[] = [];
@@ -106,17 +112,25 @@ function heapMiB(): number {
 
 async function main(): Promise<void> {
   console.log('Knowledge bases benchmark');
-  // (1) + (2): search and memory in process.
-  for (const size of [200, 5000]) {
+  if (PARTS.has('search')) await searchInProcess();
+  if (PARTS.has('ingest') || PARTS.has('cap')) await againstStandIns();
+  // (5) speculative retrieval on whole calls, on a local stack of its own.
+  if (PARTS.has('spec') && SPEC_CALLS > 0)
+    await measureSpeculation({ calls: SPEC_CALLS, concurrency: SPEC_CONCURRENCY, profiles: SPEC_PROFILES });
+}
+
+/** (1) + (2): search and the keyword index's memory in process (part `cap` measures a whole loaded base). */
+async function searchInProcess(): Promise<void> {
+  for (const size of [200, 5000, 10_000]) {
     const { chunks, vectors } = corpus(size);
     const before = heapMiB();
-    const index = new KnowledgeIndex(chunks, vectors, EMBEDDING_DIMENSIONS);
+    const index = await KnowledgeIndex.build(chunks, vectors, EMBEDDING_DIMENSIONS);
     const after = heapMiB();
-    const queries = Array.from({ length: 400 }, () => Array.from({ length: 6 }, word).join(' '));
-    const embedded = queries.map((query) => sandboxEmbedding(query, EMBEDDING_DIMENSIONS));
-    for (let i = 0; i < 50; i++) index.search(queries[i]!, embedded[i]!, 3); // warm-up
+    const asked = queries();
+    const embedded = asked.map((query) => sandboxEmbedding(query, EMBEDDING_DIMENSIONS));
+    for (let i = 0; i < 50; i++) index.search(asked[i]!, embedded[i]!, 3); // warm-up
     const times: number[] = [];
-    queries.forEach((query, i) => {
+    asked.forEach((query, i) => {
       const started = performance.now();
       index.search(query, embedded[i]!, 3);
       times.push(performance.now() - started);
@@ -125,10 +139,13 @@ async function main(): Promise<void> {
       `  search over ${size} chunks: p50 ${pct(times, 50).toFixed(2)} ms  p95 ${pct(times, 95).toFixed(2)} ms  max ${Math.max(...times).toFixed(2)} ms`,
     );
     console.log(
-      `  memory of a ${size}-chunk base: ${(after - before).toFixed(1)} MiB heap (keyword index, texts) + ${(vectors.byteLength / 1024 / 1024).toFixed(1)} MiB vectors`,
+      `  keyword index of a ${size}-chunk base: ${(after - before).toFixed(1)} MiB heap (${(((after - before) * 1024 * 1024) / size).toFixed(0)} bytes a chunk; the texts and ${(vectors.byteLength / 1024 / 1024).toFixed(1)} MiB of vectors are the corpus's, counted before)`,
     );
   }
-  // (3) + (4): ingestion and loading against the real stand-ins.
+}
+
+/** (3) + (4) ingestion and loading, (6) a base at the cap: against the real stand-ins. */
+async function againstStandIns(): Promise<void> {
   const dynamo = await startDynamoDbLocal();
   const openai = await OpenAiSandboxServer.start();
   try {
@@ -140,6 +157,8 @@ async function main(): Promise<void> {
     const deps = { knowledge: repo, embedder, urlPolicy: { allowPrivate: true, requireHttps: false }, now: () => new Date(), log };
     const now = new Date().toISOString();
     await repo.insertBase(1, { id: 1, name: 'Bench', description: '', created_at: now, updated_at: now, version: 0 });
+    if (PARTS.has('cap')) await benchBaseAtCap(repo, 1, { paragraph, queries, pct, heapMiB });
+    if (!PARTS.has('ingest')) return;
     const docs = 40;
     let characters = 0;
     const started = performance.now();
@@ -157,20 +176,18 @@ async function main(): Promise<void> {
     );
     const searcher = new KnowledgeSearcher(repo, embedder);
     const loadStarted = performance.now();
-    const index = await searcher.index(1, 1, docs);
+    const index = await searcher.index(1, { id: 1, version: docs });
     console.log(
       `  loading that base (${index.size} chunks) from DynamoDB Local into an index: ${(performance.now() - loadStarted).toFixed(0)} ms`,
     );
     const again = performance.now();
-    await searcher.index(1, 1, docs);
+    await searcher.index(1, { id: 1, version: docs });
     console.log(`  the same base again (cached per version): ${(performance.now() - again).toFixed(2)} ms`);
     await measureIngestFairness(repo, deps);
   } finally {
     await openai.close();
     await dynamo.stop();
   }
-  // (5) speculative retrieval on whole calls, on a local stack of its own.
-  if (SPEC_CALLS > 0) await measureSpeculation({ calls: SPEC_CALLS, concurrency: SPEC_CONCURRENCY, profiles: SPEC_PROFILES });
 }
 
 main().then(

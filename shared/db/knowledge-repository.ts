@@ -4,16 +4,36 @@ import type { Chunk } from '../knowledge/chunker';
 import type { Db } from './client';
 import { cancelledTransactionItem, isCancelledTransaction, isConditionFailure } from './conditions';
 import { transactCounted } from './counted-transaction';
-import { baseCount, baseCountChange, documentCount, documentCountChange, KnowledgeLimitError } from './knowledge-counts';
+import {
+  baseCount,
+  baseCountChange,
+  baseItemCounts,
+  chunkCountAdd,
+  documentCount,
+  documentCountChange,
+  KnowledgeLimitError,
+} from './knowledge-counts';
 import { fromItem, queryBusinessPrefix } from './items';
 import { chunkPages, ChunksTooLargeError, isItemTooLarge, type ChunkPage } from './knowledge-chunk-pages';
 import { keys } from './table';
 
 /**
  * A knowledge base as stored: `version` grows whenever its searchable content changes;
- * `documents` counts its documents (absent on a base from before the count, until first used).
+ * `documents` counts its documents and `chunks` the passages of its ready documents (each absent
+ * on a base from before the count, until first needed).
  */
-export type KnowledgeBaseRecord = KnowledgeBase & { version: number; documents?: number };
+export type KnowledgeBaseRecord = KnowledgeBase & { version: number; documents?: number; chunks?: number };
+
+/**
+ * How recording a document's outcome went: `finished`; `gone` (the document or its base was
+ * deleted meanwhile: its chunks are the caller's to remove); `already-finished` (another delivery
+ * of the same job recorded an outcome first); `over-limit` (ready would take the base past
+ * `chunksPerBase`; nothing was written, `held` is what the base has).
+ */
+export type FinishResult = { kind: 'finished' } | { kind: 'gone' } | { kind: 'already-finished' } | { kind: 'over-limit'; held: number };
+
+/** A delete reads the document first, then deletes only what it read: a few tries cover its status changing meanwhile. */
+const DELETE_TRIES = 5;
 
 /** A document's chunks and vectors as loaded for search. */
 export interface StoredChunks {
@@ -30,7 +50,7 @@ interface ChunkPageItem extends ChunkPage {
 /**
  * Knowledge bases, their documents, and the documents' chunks with their embeddings, all in the
  * business's partition (docs/decisions.md "Knowledge bases": DynamoDB, not S3, because a base is
- * at most 100 documents of at most 2,000 chunks, loaded with one paged query).
+ * at most 10,000 chunks in at most 100 documents, loaded with one paged query).
  */
 export class KnowledgeRepository {
   constructor(private readonly db: Db) {}
@@ -44,7 +64,7 @@ export class KnowledgeRepository {
     const put = {
       Put: {
         TableName: this.db.tableName,
-        Item: { ...keys.knowledgeBase(businessId, base.id), entity: 'knowledge_base', ...base, documents: 0 },
+        Item: { ...keys.knowledgeBase(businessId, base.id), entity: 'knowledge_base', ...base, documents: 0, chunks: 0 },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
@@ -144,9 +164,9 @@ export class KnowledgeRepository {
     }
   }
 
-  async findDocument(businessId: number, kbId: number, docId: number): Promise<KnowledgeDocument | undefined> {
+  async findDocument(businessId: number, kbId: number, docId: number, consistent = false): Promise<KnowledgeDocument | undefined> {
     const result = await this.db.doc.send(
-      new GetCommand({ TableName: this.db.tableName, Key: keys.knowledgeDocument(businessId, kbId, docId) }),
+      new GetCommand({ TableName: this.db.tableName, Key: keys.knowledgeDocument(businessId, kbId, docId), ConsistentRead: consistent }),
     );
     return result.Item ? fromItem<KnowledgeDocument>(result.Item) : undefined;
   }
@@ -204,88 +224,108 @@ export class KnowledgeRepository {
   }
 
   /**
-   * Records how a document's ingestion ended and bumps its base's version when it became ready.
-   * @returns false when the document was deleted meanwhile (its chunks are then the caller's to remove).
+   * Records how a document's ingestion ended, once (the document must still be `processing`). A
+   * document made ready counts its passages on its base and bumps the base's version in the same
+   * transaction, only while the base stays within `chunksPerBase`, however many finish at once.
    */
   async finishDocument(
     businessId: number,
     doc: KnowledgeDocument,
     outcome: Pick<KnowledgeDocument, 'status' | 'failure_reason' | 'chunk_count' | 'characters' | 'updated_at'>,
-  ): Promise<boolean> {
+  ): Promise<FinishResult> {
+    const kbId = doc.knowledge_base_id;
     const items: object[] = [
       {
         Update: {
           TableName: this.db.tableName,
-          Key: keys.knowledgeDocument(businessId, doc.knowledge_base_id, doc.id),
+          Key: keys.knowledgeDocument(businessId, kbId, doc.id),
           UpdateExpression:
             'SET #status = :status, failure_reason = :reason, chunk_count = :chunks, characters = :chars, updated_at = :updated',
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :processing',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':status': outcome.status,
+            ':processing': 'processing',
             ':reason': outcome.failure_reason,
             ':chunks': outcome.chunk_count,
             ':chars': outcome.characters,
             ':updated': outcome.updated_at,
           },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      { Delete: { TableName: this.db.tableName, Key: keys.knowledgeSource(businessId, doc.knowledge_base_id, doc.id) } },
+      { Delete: { TableName: this.db.tableName, Key: keys.knowledgeSource(businessId, kbId, doc.id) } },
     ];
-    if (outcome.status === 'ready') items.push(this.bumpVersion(businessId, doc.knowledge_base_id));
+    const ready = outcome.status === 'ready';
+    if (ready) items.push(chunkCountAdd(this.db, businessId, kbId, outcome.chunk_count));
     try {
-      // With conflict retries: creates and deletes of the base's other documents write its item too.
-      await transactCounted(this.db, items);
-      return true;
+      // With conflict retries: creates, deletes and finishes of the base's other documents write its item too.
+      await transactCounted(this.db, items, ready ? baseItemCounts(this.db, businessId, kbId, 2, ['chunks']) : undefined);
+      return { kind: 'finished' };
     } catch (error) {
-      // The document, or its base, is gone.
-      if (isCancelledTransaction(error, 0) || isCancelledTransaction(error, 2)) return false;
-      throw error;
+      const document = cancelledTransactionItem(error, 0);
+      if (document) return document.item === undefined ? { kind: 'gone' } : { kind: 'already-finished' };
+      const base = cancelledTransactionItem(error, 2);
+      if (!base) throw error;
+      return base.item === undefined ? { kind: 'gone' } : { kind: 'over-limit', held: Number(base.item.chunks) };
     }
   }
 
   /**
-   * Deletes a document and its source, uncounting it and bumping the base's version in the same
-   * transaction (once, however many deletes race: the document must exist), then its chunks.
+   * Deletes a document and its source, uncounting it (and its passages, when it was ready) and
+   * bumping the base's version in the same transaction, then its chunks. The delete is conditioned
+   * on the document as it was read (its status and passages), so it gives back exactly what was
+   * counted, once, however many deletes and finishes race; a status changed meanwhile is read again.
    * Chunks go last: an ingestion that wrote them before the delete is cleaned here, one after it
    * cleans its own (`finishDocument` finds the document gone); until then search skips them, as
    * it skips every chunk of a document not listed `ready`.
    */
   async deleteDocument(businessId: number, kbId: number, docId: number): Promise<void> {
-    const docKeys = [keys.knowledgeDocument(businessId, kbId, docId), keys.knowledgeSource(businessId, kbId, docId)];
-    const items = [
-      { Delete: { TableName: this.db.tableName, Key: docKeys[0], ConditionExpression: 'attribute_exists(pk)' } },
-      { Delete: { TableName: this.db.tableName, Key: docKeys[1] } },
-      documentCountChange(this.db, businessId, kbId, -1),
-    ];
-    try {
-      await transactCounted(this.db, items, documentCount(this.db, businessId, kbId, 2));
-    } catch (error) {
-      // Lost to a concurrent delete of the document, which uncounted it: nothing more to do.
-      const deletedMeanwhile = isCancelledTransaction(error, 0);
-      // The base is gone and took its count with it; its delete sweeps the document, this does it sooner.
-      const baseGone = isCancelledTransaction(error, 2) && cancelledTransactionItem(error, 2)?.item === undefined;
-      if (!deletedMeanwhile && !baseGone) throw error;
-      if (!deletedMeanwhile) await this.deleteKeys(docKeys);
+    for (let attempt = 1; ; attempt++) {
+      const doc = await this.findDocument(businessId, kbId, docId, true);
+      if (!doc || (await this.deleteDocumentAsRead(businessId, doc)) || attempt >= DELETE_TRIES) break;
     }
     await this.deleteChunks(businessId, kbId, docId);
+  }
+
+  /** One try of {@link deleteDocument}: false when the document's status changed since it was read. */
+  private async deleteDocumentAsRead(businessId: number, doc: KnowledgeDocument): Promise<boolean> {
+    const kbId = doc.knowledge_base_id;
+    const passages = doc.status === 'ready' ? doc.chunk_count : 0;
+    const docKeys = [keys.knowledgeDocument(businessId, kbId, doc.id), keys.knowledgeSource(businessId, kbId, doc.id)];
+    const items = [
+      {
+        Delete: {
+          TableName: this.db.tableName,
+          Key: docKeys[0],
+          ConditionExpression: 'attribute_exists(pk) AND #status = :status AND chunk_count = :chunks',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': doc.status, ':chunks': doc.chunk_count },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      { Delete: { TableName: this.db.tableName, Key: docKeys[1] } },
+      documentCountChange(this.db, businessId, kbId, -1, passages),
+    ];
+    const counts = baseItemCounts(this.db, businessId, kbId, 2, passages > 0 ? ['documents', 'chunks'] : ['documents']);
+    try {
+      await transactCounted(this.db, items, counts);
+      return true;
+    } catch (error) {
+      const document = cancelledTransactionItem(error, 0);
+      // Deleted by a concurrent delete, which uncounted it: done. Finished meanwhile: read it again.
+      if (document) return document.item === undefined;
+      // The base is gone and took its counts with it; its delete sweeps the document, this does it sooner.
+      const base = cancelledTransactionItem(error, 2);
+      if (!base || base.item !== undefined) throw error;
+      await this.deleteKeys(docKeys);
+      return true;
+    }
   }
 
   /** Removes a document's chunk pages (a document deleted while it was being ingested). */
   async deleteChunks(businessId: number, kbId: number, docId: number): Promise<void> {
     await this.deleteKeys(await this.keysUnder(businessId, keys.knowledgeDocumentChunksPrefix(kbId, docId)));
-  }
-
-  private bumpVersion(businessId: number, kbId: number): object {
-    return {
-      Update: {
-        TableName: this.db.tableName,
-        Key: keys.knowledgeBase(businessId, kbId),
-        UpdateExpression: 'ADD version :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    };
   }
 
   private async keysUnder(businessId: number, prefix: string): Promise<{ pk: string; sk: string }[]> {

@@ -30,6 +30,12 @@ export const KNOWLEDGE_LIMITS = {
   /** Text kept from one document after extraction (the rest is cut, the document says so). */
   extractedChars: 500_000,
   chunksPerDocument: 2000,
+  /**
+   * Passages (chunks) a base holds across its ready documents, since every process that searches
+   * a base holds all of it: ~60 MiB loaded and search p95 ~21 ms at the cap (docs/performance.md
+   * "Knowledge bases"); 100 documents of a 20-page PDF (~75 passages each) fit.
+   */
+  chunksPerBase: 10_000,
   queryChars: 500,
   topK: { default: 3, max: 10 },
 } as const;
@@ -71,6 +77,18 @@ export const KnowledgeDocumentSchema = strictDict({
   updated_at: timestampField(),
 });
 export type KnowledgeDocument = v.InferOutput<typeof KnowledgeDocumentSchema>;
+
+/**
+ * The `failure_reason` of a document whose passages would take its base past `chunksPerBase`
+ * (it has `held` already; the document has `adding`).
+ */
+export function overPassageLimitReason(held: number, adding: number): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  return (
+    `the knowledge base would hold more than ${n(KNOWLEDGE_LIMITS.chunksPerBase)} passages (it has ${n(held)}; ` +
+    `this document has ${n(adding)}); split the document across knowledge bases or remove documents`
+  );
+}
 
 /** A document as saved before ingestion: `processing`, no chunks yet. */
 export function processingDocument(fields: {

@@ -118,7 +118,8 @@ export function knowledgePaths(): Json {
           TAG,
           'Add a document: `text` (plain text or Markdown) or `url` (a public web page or PDF, fetched once). ' +
             'It is returned `processing`; ingestion runs in the background and ends `ready` or `failed` with a reason. ' +
-            `At most ${KNOWLEDGE_LIMITS.documentsPerBase} documents per base.`,
+            `At most ${KNOWLEDGE_LIMITS.documentsPerBase} documents per base, and ${KNOWLEDGE_LIMITS.chunksPerBase.toLocaleString('en-US')} passages ` +
+            '(`chunk_count`) across its ready documents: a document that would pass that ends `failed`, its reason saying how full the base is.',
           responses(jsonResponse('The document, processing.', 'KnowledgeDocument'), { ...NOT_FOUND, ...BODY_ERRORS }),
         ),
         requestBody: body('CreateDocumentBody'),

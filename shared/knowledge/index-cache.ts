@@ -1,44 +1,97 @@
-import type { KnowledgeRepository } from '../db/knowledge-repository';
+import type { KnowledgeBaseRecord, KnowledgeRepository, StoredChunks } from '../db/knowledge-repository';
 import type { KnowledgeHit } from '../domain/knowledge';
 import type { Embedder } from './embeddings';
-import { KnowledgeIndex, type IndexedChunk } from './search-index';
+import { estimateIndexBytes, KnowledgeIndex, yieldToEventLoop, type IndexedChunk } from './search-index';
 
-/** Indexes kept per process: beyond this, the least recently used is dropped (and rebuilt on demand). */
-const MAX_LOADED = 64;
+/**
+ * Bytes all loaded indexes may take in one process, by default: 4 bases at the passage cap
+ * (~63 MiB each), or hundreds of small ones; the API Lambda (1 GiB) keeps it, the media service
+ * (2-4 GiB a task, ~1 MiB a call) passes 512 MiB (docs/decisions.md "Knowledge bases").
+ */
+export const DEFAULT_INDEX_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/** Characters a chunk is reserved for before its base is loaded (the chunker cuts at most 1,200: `CHUNK_CHARS.max`). */
+const RESERVED_CHARS_PER_CHUNK = 1200;
+/** Stored pages or chunks mapped between two yields to the event loop while a base loads. */
+const LOAD_SLICE = 500;
+
+/** What a base of `chunks` passages is reserved before it loads (its chunks as long as the chunker cuts them). */
+export function reservedIndexBytes(chunks: number, dimensions: number): number {
+  return estimateIndexBytes(chunks, chunks * RESERVED_CHARS_PER_CHUNK, dimensions);
+}
+
+/** The base as the searcher needs it: its id, version and (when counted) passages. */
+export type SearchedBase = Pick<KnowledgeBaseRecord, 'id' | 'version' | 'chunks'>;
+
+export interface KnowledgeSearcherOptions {
+  /** The byte budget of all indexes kept (default {@link DEFAULT_INDEX_BUDGET_BYTES}). */
+  budgetBytes?: number;
+}
 
 interface Loaded {
   version: number;
   index: Promise<KnowledgeIndex>;
+  /** Reserved from the base's passage count while it loads, then the built index's estimate. */
+  bytes: number;
 }
 
 /**
  * The knowledge bases loaded in this process: one {@link KnowledgeIndex} per base and version,
  * built once from DynamoDB and shared by every search and call that uses the base. A base whose
  * version grew (a document became ready or was deleted) is loaded again on its next use.
+ *
+ * Kept by bytes, not by count: the indexes kept (those loading included, at a reservation) stay
+ * under the budget, the least recently used dropped first (and rebuilt on demand). A base whose
+ * estimate alone passes the budget (only a base from before the passage cap can) is built for
+ * the searches that wait on it and not kept. A load yields to the event loop every slice.
  */
 export class KnowledgeSearcher {
   readonly #loaded = new Map<string, Loaded>();
+  readonly #budget: number;
+  #bytes = 0;
   /** Indexes built so far (a benchmark and tests read it). */
   loads = 0;
 
   constructor(
     private readonly knowledge: KnowledgeRepository,
     private readonly embedder: Embedder,
-  ) {}
+    options: KnowledgeSearcherOptions = {},
+  ) {
+    this.#budget = options.budgetBytes ?? DEFAULT_INDEX_BUDGET_BYTES;
+  }
+
+  /** Estimated bytes of the indexes kept now, loads in progress included (a benchmark and tests read it). */
+  get bytes(): number {
+    return this.#bytes;
+  }
 
   /** The index of one base at its current version (the base must exist). */
-  async index(businessId: number, kbId: number, version: number): Promise<KnowledgeIndex> {
-    const key = `${businessId}:${kbId}`;
+  async index(businessId: number, base: SearchedBase): Promise<KnowledgeIndex> {
+    const key = `${businessId}:${base.id}`;
+    const version = base.version ?? 0;
     const loaded = this.#loaded.get(key);
     if (loaded && loaded.version === version) {
       this.#loaded.delete(key);
       this.#loaded.set(key, loaded);
       return loaded.index;
     }
-    const index = this.#build(businessId, kbId);
-    this.#loaded.set(key, { version, index });
-    index.catch(() => this.#loaded.get(key)?.index === index && this.#loaded.delete(key));
-    while (this.#loaded.size > MAX_LOADED) this.#loaded.delete(this.#loaded.keys().next().value!);
+    if (loaded) this.#drop(key);
+    const reserved = reservedIndexBytes(base.chunks ?? 0, this.embedder.dimensions);
+    const index = this.#build(businessId, base.id);
+    if (reserved > this.#budget) return index;
+    const entry: Loaded = { version, index, bytes: reserved };
+    this.#keep(key, entry);
+    index.then(
+      (built) => {
+        if (this.#loaded.get(key) !== entry) return;
+        this.#bytes += built.estimatedBytes - entry.bytes;
+        entry.bytes = built.estimatedBytes;
+        if (entry.bytes > this.#budget) this.#drop(key);
+        else this.#evictBeyond(key);
+      },
+      // A failed load is not kept: the next search loads again.
+      () => this.#loaded.get(key) === entry && this.#drop(key),
+    );
     return index;
   }
 
@@ -50,12 +103,33 @@ export class KnowledgeSearcher {
     if (bases.length === 0) return [];
     const [vector, indexes] = await Promise.all([
       this.embedder.embed([query]).then((vectors) => vectors[0]!),
-      Promise.all(bases.map((base) => this.index(businessId, base.id, base.version ?? 0))),
+      Promise.all(bases.map((base) => this.index(businessId, base))),
     ]);
     return indexes
       .flatMap((index) => index.search(query, vector, topK))
       .sort((a, b) => b.score - a.score)
       .slice(0, topK);
+  }
+
+  #keep(key: string, entry: Loaded): void {
+    this.#loaded.set(key, entry);
+    this.#bytes += entry.bytes;
+    this.#evictBeyond(key);
+  }
+
+  /** Drops the least recently used indexes, never `keep`, until the kept bytes fit the budget. */
+  #evictBeyond(keep: string): void {
+    for (const key of this.#loaded.keys()) {
+      if (this.#bytes <= this.#budget) return;
+      if (key !== keep) this.#drop(key);
+    }
+  }
+
+  #drop(key: string): void {
+    const entry = this.#loaded.get(key);
+    if (!entry) return;
+    this.#loaded.delete(key);
+    this.#bytes -= entry.bytes;
   }
 
   async #build(businessId: number, kbId: number): Promise<KnowledgeIndex> {
@@ -65,17 +139,35 @@ export class KnowledgeSearcher {
       this.knowledge.loadChunks(businessId, kbId),
     ]);
     const ready = new Map(documents.filter((doc) => doc.status === 'ready').map((doc) => [doc.id, doc.name]));
-    const chunks: IndexedChunk[] = [];
-    const parts: Uint8Array[] = [];
-    for (const entry of stored) {
-      const name = ready.get(entry.documentId);
-      if (name === undefined) continue;
-      for (const chunk of entry.chunks)
-        chunks.push({ document_id: entry.documentId, document_name: name, heading: chunk.heading, text: chunk.text });
-      parts.push(entry.vectors);
-    }
-    const bytes = Buffer.concat(parts);
-    const vectors = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-    return new KnowledgeIndex(chunks, vectors, this.embedder.dimensions);
+    const { chunks, vectors } = await readyChunks(stored, ready);
+    return KnowledgeIndex.build(chunks, vectors, this.embedder.dimensions);
   }
+}
+
+/** The chunks and vectors of the ready documents, mapped a slice at a time (a legacy base can hold 200,000). */
+async function readyChunks(stored: StoredChunks[], ready: Map<number, string>): Promise<{ chunks: IndexedChunk[]; vectors: Float32Array }> {
+  const chunks: IndexedChunk[] = [];
+  const parts: Uint8Array[] = [];
+  let sinceYield = 0;
+  for (const entry of stored) {
+    const name = ready.get(entry.documentId);
+    if (name === undefined) continue;
+    for (const chunk of entry.chunks)
+      chunks.push({ document_id: entry.documentId, document_name: name, heading: chunk.heading, text: chunk.text });
+    parts.push(entry.vectors);
+    sinceYield += entry.chunks.length;
+    if (sinceYield >= LOAD_SLICE) {
+      sinceYield = 0;
+      await yieldToEventLoop();
+    }
+  }
+  const vectors = new Float32Array(parts.reduce((sum, part) => sum + part.byteLength, 0) / 4);
+  const bytes = new Uint8Array(vectors.buffer);
+  let offset = 0;
+  for (const [i, part] of parts.entries()) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+    if (i % LOAD_SLICE === LOAD_SLICE - 1) await yieldToEventLoop();
+  }
+  return { chunks, vectors };
 }

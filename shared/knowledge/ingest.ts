@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { KnowledgeRepository } from '../db/knowledge-repository';
-import { IngestJobSchema, KNOWLEDGE_LIMITS, type KnowledgeDocument } from '../domain/knowledge';
+import type { FinishResult, KnowledgeRepository } from '../db/knowledge-repository';
+import { IngestJobSchema, KNOWLEDGE_LIMITS, overPassageLimitReason, type KnowledgeDocument } from '../domain/knowledge';
 import type { Logger } from '../log';
 import { guardedFetch, RequestTimeoutError } from '../security/guarded-fetch';
 import { BlockedUrlError, type LookupAll } from '../security/ssrf';
@@ -150,13 +150,34 @@ export async function ingestDocument(body: string, deps: IngestDeps): Promise<vo
     await finish(businessId, doc, 'failed', 'the document could not be stored (a passage is too large)', 0, 0, deps);
     return;
   }
-  const kept = await finish(businessId, doc, 'ready', null, chunks.length, characters, deps);
-  if (!kept) await deps.knowledge.deleteChunks(businessId, kbId, docId);
-  log.info('knowledge ingestion: document ready', {
-    chunks: chunks.length,
-    characters,
-    ms: Math.round(performance.now() - started),
-  });
+  const result = await finishReady(businessId, doc, chunks.length, characters, deps);
+  log.info(`knowledge ingestion: document ${result}`, { chunks: chunks.length, characters, ms: Math.round(performance.now() - started) });
+}
+
+/**
+ * Marks a document whose chunks are stored ready, within its base's passage limit. Past it, the
+ * document ends `failed` with how full the base is, and its chunks go (search never saw them: it
+ * reads only documents listed `ready`). Chunks of a document deleted meanwhile go too; those of
+ * a document another delivery finished go unless that one made it ready (same chunks, same keys).
+ */
+async function finishReady(
+  businessId: number,
+  doc: KnowledgeDocument,
+  chunkCount: number,
+  characters: number,
+  deps: IngestDeps,
+): Promise<'ready' | 'failed' | 'gone' | 'already finished'> {
+  const kbId = doc.knowledge_base_id;
+  const result = await finish(businessId, doc, 'ready', null, chunkCount, characters, deps);
+  if (result.kind === 'finished') return 'ready';
+  if (result.kind === 'already-finished') {
+    const now = await deps.knowledge.findDocument(businessId, kbId, doc.id, true);
+    if (now?.status !== 'ready') await deps.knowledge.deleteChunks(businessId, kbId, doc.id);
+    return 'already finished';
+  }
+  if (result.kind === 'over-limit') await finish(businessId, doc, 'failed', overPassageLimitReason(result.held, chunkCount), 0, 0, deps);
+  await deps.knowledge.deleteChunks(businessId, kbId, doc.id);
+  return result.kind === 'over-limit' ? 'failed' : 'gone';
 }
 
 async function finish(
@@ -167,7 +188,7 @@ async function finish(
   chunkCount: number,
   characters: number,
   deps: IngestDeps,
-): Promise<boolean> {
+): Promise<FinishResult> {
   return deps.knowledge.finishDocument(businessId, doc, {
     status,
     failure_reason: reason,

@@ -14,6 +14,36 @@ const WEIGHTS = { vector: 0.6, keyword: 0.4 } as const;
 /** Keyword candidates considered per query before fusion. */
 const KEYWORD_CANDIDATES = 50;
 
+/**
+ * A loaded chunk's memory beside its vectors and its text (2 bytes a character, though V8 keeps
+ * ASCII in one): the keyword index's term tree and postings, the chunk object, its heading and
+ * document name. Calibrated with bench:knowledge part `cap` (docs/performance.md): a 10,000-chunk
+ * base of ~800-character chunks loaded from DynamoDB added 53.5 MiB of heap + 9.8 MiB of
+ * vectors; less the vectors and twice its text, that leaves ~3.9 KiB a chunk, rounded up here so
+ * the estimate errs high. A small base with a rich vocabulary is under-estimated (200 chunks of
+ * 3,000 distinct words: ~0.5 MiB); a budget of hundreds of MiB absorbs that.
+ */
+const BYTES_PER_CHUNK = 4 * 1024;
+/** An empty base still costs a MiniSearch instance and its map entries. */
+const BYTES_PER_INDEX = 16 * 1024;
+
+/** The estimated memory of an index of `chunks` chunks holding `textChars` characters of text. */
+export function estimateIndexBytes(chunks: number, textChars: number, dimensions: number): number {
+  return BYTES_PER_INDEX + chunks * (BYTES_PER_CHUNK + dimensions * 4) + textChars * 2;
+}
+
+/** Lets timers and I/O run between two slices of a long job. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Chunks indexed between two yields to the event loop: about 0.2 ms a chunk of ~700 characters
+ * on this 2-core machine, so a slice blocks ~5 ms (50 a slice blocked ~15 ms, 100 ~50 ms; the
+ * whole build takes the same ~2 s for 10,000 chunks at any of these sizes).
+ */
+const BUILD_SLICE = 20;
+
 /** Words too common to carry meaning in a question ("what are your ..."). */
 const STOP_WORDS = new Set(
   'a an and are as at be by can could do does did for from how i if in is it me my of on or our so that the their them there this to us was we what when where which who why will with would you your'.split(
@@ -33,12 +63,27 @@ export class KnowledgeIndex {
   readonly #dimensions: number;
   readonly #keywords: MiniSearch<{ id: number; heading: string; text: string }>;
 
-  constructor(chunks: IndexedChunk[], vectors: Float32Array, dimensions: number) {
-    if (vectors.length !== chunks.length * dimensions) throw new Error('knowledge index: vectors do not match chunks');
+  private constructor(
+    chunks: IndexedChunk[],
+    vectors: Float32Array,
+    dimensions: number,
+    keywords: MiniSearch<{ id: number; heading: string; text: string }>,
+  ) {
     this.#chunks = chunks;
     this.#vectors = vectors;
     this.#dimensions = dimensions;
-    this.#keywords = new MiniSearch({
+    this.#keywords = keywords;
+  }
+
+  /**
+   * Builds the index off the hot path: the keyword index takes `sliceSize` chunks at a time and
+   * lets the event loop run between slices (MiniSearch's `addAllAsync`, a `setTimeout(0)` each), so
+   * other businesses' searches and calls on this process wait a slice, never a whole base.
+   * @example const index = await KnowledgeIndex.build(chunks, vectors, 256);
+   */
+  static async build(chunks: IndexedChunk[], vectors: Float32Array, dimensions: number, sliceSize = BUILD_SLICE): Promise<KnowledgeIndex> {
+    if (vectors.length !== chunks.length * dimensions) throw new Error('knowledge index: vectors do not match chunks');
+    const keywords = new MiniSearch<{ id: number; heading: string; text: string }>({
       fields: ['heading', 'text'],
       processTerm: (term) => {
         const lower = term.toLowerCase();
@@ -48,7 +93,13 @@ export class KnowledgeIndex {
       // visits (fuzzy made p50 5x slower over 5,000 chunks); the vectors already match word forms.
       searchOptions: { boost: { heading: 1.5 }, prefix: (term) => term.length > 5 },
     });
-    this.#keywords.addAll(chunks.map((chunk, id) => ({ id, heading: chunk.heading, text: chunk.text })));
+    // MiniSearch's own addAllAsync waits a setTimeout(0) a slice, which Node clamps to 1 ms.
+    for (let start = 0; start < chunks.length; start += sliceSize) {
+      if (start > 0) await yieldToEventLoop();
+      const slice = chunks.slice(start, start + sliceSize);
+      keywords.addAll(slice.map((chunk, i) => ({ id: start + i, heading: chunk.heading, text: chunk.text })));
+    }
+    return new KnowledgeIndex(chunks, vectors, dimensions, keywords);
   }
 
   get size(): number {
@@ -58,6 +109,13 @@ export class KnowledgeIndex {
   /** Bytes the vectors take (the text and keyword index come on top). */
   get vectorBytes(): number {
     return this.#vectors.byteLength;
+  }
+
+  /** The memory this index is estimated to hold ({@link estimateIndexBytes}). */
+  get estimatedBytes(): number {
+    let textChars = 0;
+    for (const chunk of this.#chunks) textChars += chunk.heading.length + chunk.text.length + chunk.document_name.length;
+    return estimateIndexBytes(this.#chunks.length, textChars, this.#dimensions);
   }
 
   /** The `topK` best passages for a query and its embedding, best first. */

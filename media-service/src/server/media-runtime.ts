@@ -35,6 +35,9 @@ import { MediaServer } from './media-server';
 import type { MediaProviders } from './providers';
 import { createLogger, type Logger } from '../../../shared/log';
 
+/** The knowledge indexes one media process keeps (the API Lambda keeps the searcher's default, 256 MiB). */
+const MEDIA_INDEX_BUDGET_BYTES = 512 * 1024 * 1024;
+
 /** The log line of a media task that could not start (bad configuration, no Twilio credentials). */
 export const MEDIA_START_FAILED = 'media.start_failed';
 
@@ -220,9 +223,11 @@ function sessionDeps(
     }),
     customTools: tableBackedCustomTools(built.db, options.secretBox, config.ALLOW_PRIVATE_URLS),
     // One index per knowledge base and version in this process, shared by its calls; queries embedded with the platform key.
+    // 512 MiB of indexes: a task has 2-4 GiB and a call takes ~1 MiB (docs/decisions.md "Knowledge bases").
     knowledge: new KnowledgeSearcher(
       new KnowledgeRepository(built.db),
       new OpenAiEmbedder({ apiKey: providers.openai.apiKey, ...(providers.openai.baseURL && { baseURL: providers.openai.baseURL }) }),
+      { budgetBytes: MEDIA_INDEX_BUDGET_BYTES },
     ),
     workflows: tableBackedWorkflows(built.db),
     ...(s3 && config.RECORDINGS_BUCKET && { recordings: new S3RecordingStore({ s3, bucket: config.RECORDINGS_BUCKET }) }),

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { keys } from '../../../shared/db/table';
@@ -149,4 +149,58 @@ describe('the limit of 100 documents a base', () => {
       expect(await stored(keys.knowledgeBase(tenant.businessId, kept.id), 'documents')).toBe(0);
     },
   );
+});
+
+describe('the limit of 10,000 passages a base', () => {
+  it('fails a document that would pass it with a reason and no passages stored; a deleted document gives its passages back', async () => {
+    // Arrange: a base holding 9,990 passages (their chunks are not needed, only their count)
+    const tenant = await harness.newTenant({ numbers: 0 });
+    const kb = await json(await call(tenant, 'POST', '/knowledge-bases', { name: 'Nearly full' }));
+    const filler = await Promise.all(
+      [2000, 2000, 2000, 2000, 1990].map(async (chunks, i) => {
+        const doc = await json(await call(tenant, 'POST', `/knowledge-bases/${kb.id}/documents`, { name: `Big ${i}`, text: 'x' }));
+        await api.idle();
+        await api.repo.deleteChunks(tenant.businessId, kb.id, doc.id);
+        await harness.core.db.doc.send(
+          new UpdateCommand({
+            TableName: harness.core.db.tableName,
+            Key: keys.knowledgeDocument(tenant.businessId, kb.id, doc.id),
+            UpdateExpression: 'SET chunk_count = :n',
+            ExpressionAttributeValues: { ':n': chunks },
+          }),
+        );
+        return doc;
+      }),
+    );
+    await harness.core.db.doc.send(
+      new UpdateCommand({
+        TableName: harness.core.db.tableName,
+        Key: keys.knowledgeBase(tenant.businessId, kb.id),
+        UpdateExpression: 'SET chunks = :n',
+        ExpressionAttributeValues: { ':n': 9990 },
+      }),
+    );
+    const text = Array.from(
+      { length: 12 },
+      (_, i) => `## Topic ${i}\n\n${`Sentence ${i} about the clinic and its opening hours. `.repeat(20)}`,
+    ).join('\n\n');
+    const docs = `/knowledge-bases/${kb.id}/documents`;
+    // Act
+    const refused = await json(await call(tenant, 'POST', docs, { name: 'Too much', text }));
+    await api.idle();
+    const afterRefusal = await json(await call(tenant, 'GET', `${docs}/${refused.id}`));
+    const chunksOfRefused = (await api.repo.loadChunks(tenant.businessId, kb.id)).filter((entry) => entry.documentId === refused.id);
+    await call(tenant, 'DELETE', `${docs}/${filler[4]!.id}`);
+    const accepted = await json(await call(tenant, 'POST', docs, { name: 'Fits now', text }));
+    await api.idle();
+    const afterDelete = await json(await call(tenant, 'GET', `${docs}/${accepted.id}`));
+    // Assert
+    expect(afterRefusal).toMatchObject({ status: 'failed', chunk_count: 0 });
+    expect(afterRefusal.failure_reason).toMatch(
+      /^the knowledge base would hold more than 10,000 passages \(it has 9,990; this document has \d+\); split the document across knowledge bases or remove documents$/,
+    );
+    expect(chunksOfRefused).toEqual([]);
+    expect(afterDelete.status).toBe('ready');
+    expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'chunks')).toBe(8000 + afterDelete.chunk_count);
+  });
 });

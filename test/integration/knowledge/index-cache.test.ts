@@ -1,0 +1,135 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
+import { sandboxEmbedding } from '../../../media-service/src/sandbox/sandbox-embeddings';
+import { createDb } from '../../../shared/db/client';
+import { IdAllocator } from '../../../shared/db/ids';
+import { KnowledgeRepository, type KnowledgeBaseRecord } from '../../../shared/db/knowledge-repository';
+import { keys } from '../../../shared/db/table';
+import { processingDocument } from '../../../shared/domain/knowledge';
+import { EMBEDDING_DIMENSIONS, type Embedder } from '../../../shared/knowledge/embeddings';
+import { KnowledgeSearcher, reservedIndexBytes } from '../../../shared/knowledge/index-cache';
+import { estimateIndexBytes } from '../../../shared/knowledge/search-index';
+
+const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
+const repo = new KnowledgeRepository(db);
+const ids = new IdAllocator(db);
+const now = new Date().toISOString();
+
+/** Queries embedded in process, as the sandbox OpenAI would (no server needed to load indexes). */
+const embedder: Embedder = {
+  dimensions: EMBEDDING_DIMENSIONS,
+  embed: async (texts) => texts.map((text) => sandboxEmbedding(text, EMBEDDING_DIMENSIONS)),
+};
+
+const TEXT = 'The clinic opens at nine and closes at five on weekdays.';
+
+/** A base with one ready document of `chunks` passages of {@link TEXT}, read back as searches see it. */
+async function baseWith(businessId: number, chunks: number): Promise<KnowledgeBaseRecord> {
+  const kbId = await ids.nextId();
+  await repo.insertBase(businessId, { id: kbId, name: 'Base', description: '', created_at: now, updated_at: now, version: 0 });
+  const doc = processingDocument({ id: await ids.nextId(), knowledgeBaseId: kbId, name: 'Doc', url: null, now });
+  await repo.insertDocument(businessId, doc, undefined);
+  const written = Array.from({ length: chunks }, () => ({ heading: '', text: TEXT }));
+  await repo.putChunks(
+    businessId,
+    kbId,
+    doc.id,
+    written,
+    written.map((chunk) => sandboxEmbedding(chunk.text, EMBEDDING_DIMENSIONS)),
+    EMBEDDING_DIMENSIONS,
+  );
+  await repo.finishDocument(businessId, doc, {
+    status: 'ready',
+    failure_reason: null,
+    chunk_count: chunks,
+    characters: 1,
+    updated_at: now,
+  });
+  return (await repo.findBase(businessId, kbId))!;
+}
+
+/** What the cache estimates for a loaded base of `chunks` passages of {@link TEXT} in a document named 'Doc'. */
+const loadedBytes = (chunks: number) => estimateIndexBytes(chunks, chunks * (TEXT.length + 'Doc'.length), EMBEDDING_DIMENSIONS);
+
+describe('the knowledge index cache', () => {
+  it('keeps indexes by bytes: past its budget the least recently used goes, and the bytes never pass the budget', async () => {
+    // Arrange: a budget that holds a base of 100 passages and another's reservation while it loads, not three
+    const businessId = await ids.nextId();
+    const [a, b, c] = [await baseWith(businessId, 100), await baseWith(businessId, 100), await baseWith(businessId, 100)];
+    const budget = loadedBytes(100) + reservedIndexBytes(100, EMBEDDING_DIMENSIONS);
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget });
+    const seen: number[] = [];
+    const use = async (base: KnowledgeBaseRecord) => {
+      const loading = searcher.index(businessId, base);
+      seen.push(searcher.bytes);
+      await loading;
+      seen.push(searcher.bytes);
+    };
+    // Act: a, b, a again (a is now the most recent), then c, a, b
+    await use(a);
+    await use(b);
+    await use(a);
+    const loadsBeforeC = searcher.loads;
+    await use(c);
+    await use(a);
+    const loadsAfterA = searcher.loads;
+    await use(b);
+    // Assert
+    expect(loadsBeforeC).toBe(2);
+    expect(loadsAfterA).toBe(3); // a stayed, b went for c
+    expect(searcher.loads).toBe(4); // b is loaded again, and c goes for it
+    expect(Math.max(...seen)).toBeLessThanOrEqual(budget);
+    expect(searcher.bytes).toBe(2 * loadedBytes(100));
+  });
+
+  it('reserves a base being loaded from its passage count, and keeps none that alone passes the budget', async () => {
+    // Arrange
+    const businessId = await ids.nextId();
+    const [small, big] = [await baseWith(businessId, 10), await baseWith(businessId, 300)];
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: loadedBytes(150) });
+    // Act
+    const loading = searcher.index(businessId, small);
+    const reserved = searcher.bytes;
+    await loading;
+    const kept = searcher.bytes;
+    const index = await searcher.index(businessId, big);
+    const loadsAfterBig = searcher.loads;
+    await searcher.index(businessId, big);
+    // Assert: a reservation errs high (1,200 characters a passage), the built index takes its own estimate
+    expect(reserved).toBeGreaterThan(loadedBytes(10));
+    expect(kept).toBe(loadedBytes(10));
+    expect(index.size).toBe(300);
+    expect(searcher.bytes).toBe(loadedBytes(10));
+    expect([loadsAfterBig, searcher.loads]).toEqual([2, 3]);
+  });
+
+  it('shares one load between concurrent searches of a base, and loads a failed load again on the next use', async () => {
+    // Arrange: a base whose stored vectors do not match its chunks (a page cut short), so its index cannot be built
+    const businessId = await ids.nextId();
+    const base = await baseWith(businessId, 3);
+    const [page] = await repo.loadChunks(businessId, base.id);
+    const docId = page!.documentId;
+    const pageKey = keys.knowledgeChunks(businessId, base.id, docId, 0);
+    const pageItem = (vectors: Uint8Array) => ({
+      ...pageKey,
+      entity: 'knowledge_chunks',
+      document_id: docId,
+      chunks: page!.chunks.map((chunk) => ({ h: chunk.heading, t: chunk.text })),
+      vectors,
+    });
+    await db.doc.send(new PutCommand({ TableName: db.tableName, Item: pageItem(page!.vectors.slice(0, 8)) }));
+    const searcher = new KnowledgeSearcher(repo, embedder);
+    // Act
+    const failed = await Promise.allSettled([1, 2, 3].map(() => searcher.search(businessId, [base.id], 'opening hours', 3)));
+    const loadsAfterFailure = searcher.loads;
+    const bytesAfterFailure = searcher.bytes;
+    await db.doc.send(new PutCommand({ TableName: db.tableName, Item: pageItem(page!.vectors) }));
+    const hits = await searcher.search(businessId, [base.id], 'opening hours', 3);
+    // Assert
+    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(loadsAfterFailure).toBe(1);
+    expect(bytesAfterFailure).toBe(0);
+    expect(hits).toHaveLength(3);
+    expect(searcher.loads).toBe(2);
+  });
+});
