@@ -137,6 +137,13 @@ export async function ingestDocument(body: string, deps: IngestDeps): Promise<vo
     await finish(businessId, doc, 'failed', 'the document has no text to search', 0, 0, deps);
     return;
   }
+  // A base already too full is told so before the embeddings are paid for; the count at the finish
+  // stays the exact check (documents finishing at once).
+  const held = (await deps.knowledge.findBase(businessId, kbId))?.chunks;
+  if (held !== undefined && held + chunks.length > KNOWLEDGE_LIMITS.chunksPerBase) {
+    await finish(businessId, doc, 'failed', overPassageLimitReason(held, chunks.length), 0, 0, deps);
+    return;
+  }
   const started = performance.now();
   const vectors = await deps.embedder.embed(chunks.map(chunkSearchText));
   await deps.knowledge.deleteChunks(businessId, kbId, docId);
