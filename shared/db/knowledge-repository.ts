@@ -1,3 +1,4 @@
+import { ConflictError } from '../errors';
 import { BatchWriteCommand, GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KnowledgeBase, KnowledgeDocument } from '../domain/knowledge';
 import type { Chunk } from '../knowledge/chunker';
@@ -111,14 +112,21 @@ export class KnowledgeRepository {
    * must exist), then everything under it (documents, sources, chunks). The sweep comes after,
    * because a document can only be added to a base that exists (so it misses none), and its
    * document count went with the base item.
+   * @returns false when a concurrent delete had already removed it (the sweep runs anyway).
    */
-  async deleteBase(businessId: number, kbId: number): Promise<void> {
+  async deleteBase(businessId: number, kbId: number): Promise<boolean> {
     const remove = {
       Delete: { TableName: this.db.tableName, Key: keys.knowledgeBase(businessId, kbId), ConditionExpression: 'attribute_exists(pk)' },
     };
-    await transactCounted(this.db, [remove, baseCountChange(this.db, businessId, -1)], baseCount(this.db, businessId, 1)).catch(
+    const deleted = await transactCounted(
+      this.db,
+      [remove, baseCountChange(this.db, businessId, -1)],
+      baseCount(this.db, businessId, 1),
+    ).then(
+      () => true,
       (error: unknown) => {
         if (!isCancelledTransaction(error, 0)) throw error;
+        return false;
       },
     );
     const under = await Promise.all([
@@ -127,6 +135,7 @@ export class KnowledgeRepository {
       this.keysUnder(businessId, keys.knowledgeSourcePrefix(kbId)),
     ]);
     await this.deleteKeys(under.flat());
+    return deleted;
   }
 
   /**
@@ -279,17 +288,21 @@ export class KnowledgeRepository {
    * Chunks go last: an ingestion that wrote them before the delete is cleaned here, one after it
    * cleans its own (`finishDocument` finds the document gone); until then search skips them, as
    * it skips every chunk of a document not listed `ready`.
+   * @returns false when it was already gone (a concurrent delete won). @throws ConflictError when it kept changing
    */
-  async deleteDocument(businessId: number, kbId: number, docId: number): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
+  async deleteDocument(businessId: number, kbId: number, docId: number): Promise<boolean> {
+    let outcome: 'deleted' | 'gone' | 'changed' = 'changed';
+    for (let attempt = 1; outcome === 'changed' && attempt <= DELETE_TRIES; attempt++) {
       const doc = await this.findDocument(businessId, kbId, docId, true);
-      if (!doc || (await this.deleteDocumentAsRead(businessId, doc)) || attempt >= DELETE_TRIES) break;
+      outcome = doc ? await this.deleteDocumentAsRead(businessId, doc) : 'gone';
     }
     await this.deleteChunks(businessId, kbId, docId);
+    if (outcome === 'changed') throw new ConflictError('conflict', `Document ${docId} kept changing; retry the delete.`);
+    return outcome === 'deleted';
   }
 
-  /** One try of {@link deleteDocument}: false when the document's status changed since it was read. */
-  private async deleteDocumentAsRead(businessId: number, doc: KnowledgeDocument): Promise<boolean> {
+  /** One try of {@link deleteDocument}: `changed` when the document's status changed since it was read. */
+  private async deleteDocumentAsRead(businessId: number, doc: KnowledgeDocument): Promise<'deleted' | 'gone' | 'changed'> {
     const kbId = doc.knowledge_base_id;
     const passages = doc.status === 'ready' ? doc.chunk_count : 0;
     const docKeys = [keys.knowledgeDocument(businessId, kbId, doc.id), keys.knowledgeSource(businessId, kbId, doc.id)];
@@ -310,16 +323,16 @@ export class KnowledgeRepository {
     const counts = baseItemCounts(this.db, businessId, kbId, 2, passages > 0 ? ['documents', 'chunks'] : ['documents']);
     try {
       await transactCounted(this.db, items, counts);
-      return true;
+      return 'deleted';
     } catch (error) {
       const document = cancelledTransactionItem(error, 0);
       // Deleted by a concurrent delete, which uncounted it: done. Finished meanwhile: read it again.
-      if (document) return document.item === undefined;
+      if (document) return document.item === undefined ? 'gone' : 'changed';
       // The base is gone and took its counts with it; its delete sweeps the document, this does it sooner.
       const base = cancelledTransactionItem(error, 2);
       if (!base || base.item !== undefined) throw error;
       await this.deleteKeys(docKeys);
-      return true;
+      return 'deleted';
     }
   }
 

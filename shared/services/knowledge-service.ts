@@ -130,7 +130,8 @@ export class KnowledgeService {
       .map((assistant) => assistant.id)
       .sort((a, b) => a - b);
     if (users.length > 0) throw new KnowledgeBaseInUseError(kbId, users);
-    await this.deps.knowledge.deleteBase(businessId, kbId);
+    // The loser of two deletes at once is a 404, as for every resource.
+    if (!(await this.deps.knowledge.deleteBase(businessId, kbId))) throw new NotFoundError(`Knowledge base ${kbId} not found.`);
     return { id: kbId, deleted: true };
   }
 
@@ -170,7 +171,7 @@ export class KnowledgeService {
 
   async deleteDocument(businessId: number, kbId: number, docId: number): Promise<{ id: number; deleted: true }> {
     await this.findDocument(businessId, kbId, docId);
-    await this.deps.knowledge.deleteDocument(businessId, kbId, docId);
+    if (!(await this.deps.knowledge.deleteDocument(businessId, kbId, docId))) throw new NotFoundError(`Document ${docId} not found.`);
     return { id: docId, deleted: true };
   }
 

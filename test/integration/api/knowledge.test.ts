@@ -152,6 +152,19 @@ describe('knowledge bases', () => {
     expect((await call(owner, 'GET', `/knowledge-bases/${kb.id}/documents/${doc.id}`)).status).toBe(404);
   });
 
+  it('answers one of several deletes at once with 200 and the others 404, for a document and for a base', async () => {
+    // Arrange
+    const base = await json(await call(owner, 'POST', '/knowledge-bases', { name: 'Raced' }));
+    const doc = await json(await call(owner, 'POST', `/knowledge-bases/${base.id}/documents`, { name: 'Temp', text: 'Raced.' }));
+    await local.idle();
+    // Act
+    const docDeletes = await Promise.all([1, 2, 3].map(() => call(owner, 'DELETE', `/knowledge-bases/${base.id}/documents/${doc.id}`)));
+    const baseDeletes = await Promise.all([1, 2, 3].map(() => call(owner, 'DELETE', `/knowledge-bases/${base.id}`)));
+    // Assert
+    expect(docDeletes.map((response) => response.status).sort()).toEqual([200, 404, 404]);
+    expect(baseDeletes.map((response) => response.status).sort()).toEqual([200, 404, 404]);
+  });
+
   it('marks a document failed with a reason when its URL answers a redirect or nothing to read', async () => {
     // Act
     const moved = await json(
