@@ -188,12 +188,18 @@ function requestFailure(name: string, error: unknown): ToolFailureError {
   );
 }
 
+/** C0 controls but tab and line breaks, and DEL. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 /**
  * The reply as the model's result: a JSON object as it is, any other JSON or text under `result`;
  * past {@link TOOL_REPLY_MAX_CHARS} the text is cut and a `note` says so (cut JSON no longer
  * parses, so it goes as text). The `actions` summary is the reply's start.
  */
-export function replyResult(status: number, text: string, truncated: boolean): ToolResult {
+export function replyResult(status: number, reply: string, truncated: boolean): ToolResult {
+  // Control characters (NUL, ESC sequences) mean nothing to the model and would land in `actions`.
+  const text = reply.replace(CONTROL_CHARACTERS, '');
   const summary = `HTTP ${status}: ${text.slice(0, 200)}`;
   if (truncated) {
     const cut = text.slice(0, TOOL_REPLY_MAX_CHARS);

@@ -101,6 +101,7 @@ describe('a tool server reply as the model gets it', () => {
     ['a JSON object as it is', '{"status":"shipped"}', false, { status: 'shipped' }],
     ['other JSON under result', '[1,2]', false, { result: [1, 2] }],
     ['text under result', 'Shipped yesterday.', false, { result: 'Shipped yesterday.' }],
+    ['text without control characters', 'Ship\u0000ped\u001b[31m\tred\nyes', false, { result: 'Shipped[31m\tred\nyes' }],
     [
       'a long reply cut, with a note',
       'x'.repeat(TOOL_REPLY_MAX_CHARS + 10),
