@@ -132,9 +132,15 @@ function pieces(paragraph: string, max: number): string[] {
 }
 
 /** The end of a passage carried into the next one: whole words, about `chars` long. */
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
 function tail(text: string, chars: number): string {
   if (text.length <= chars) return text;
-  const cut = text.slice(text.length - chars);
+  // Start after a surrogate pair, never inside one (an emoji's second half alone is no character).
+  const start = text.length - chars;
+  const cut = text.slice(isLowSurrogate(text.charCodeAt(start)) ? start + 1 : start);
   const space = cut.indexOf(' ');
   return space === -1 ? cut : cut.slice(space + 1);
 }

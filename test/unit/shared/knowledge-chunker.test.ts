@@ -90,10 +90,18 @@ describe('chunkText: bounds', () => {
           expect(chunk.text.length).toBeLessThanOrEqual(CHUNK_CHARS.max);
           expect(chunk.heading.length).toBeLessThanOrEqual(HEADING_CHARS.path);
           expect(chunkSearchText(chunk).length).toBeLessThanOrEqual(CHUNK_SEARCH_CHARS);
+          expect(/\p{Cs}/u.test(chunkSearchText(chunk))).toBe(false);
         }
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('never starts an overlap inside an emoji (a lone surrogate in every passage)', () => {
+    const text = `${'a'.repeat(7)}${'😀'.repeat(600)}. `.repeat(20);
+    const chunks = chunkText(text);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) expect(/\p{Cs}/u.test(chunk.text)).toBe(false);
   });
 
   it('keeps a chunk carrying the overlap within the maximum (it was 1,201 characters)', () => {
