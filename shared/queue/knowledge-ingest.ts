@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
-import { IngestJobSchema, type IngestJob } from '../domain/knowledge';
+import { IngestJobSchema, KNOWLEDGE_LIMITS, type IngestJob } from '../domain/knowledge';
 import type { Logger } from '../log';
 import { pollFairly } from './fair-poller';
 
@@ -29,6 +29,14 @@ export class SqsIngestQueue implements IngestQueue {
   }
 }
 
+/**
+ * Messages the local poller holds received (waiting or in flight): more than one business's
+ * whole backlog (50 bases of 100 documents), so another business's document is always received
+ * while one business's wait. With it at 100, 130 slow documents of one business kept another's
+ * message in the queue for 90 s. Two such backlogs at once can still hold a third business up.
+ */
+const MAX_HELD = KNOWLEDGE_LIMITS.basesPerBusiness * KNOWLEDGE_LIMITS.documentsPerBase + 1000;
+
 /** How many documents the local poller ingests at once, in all and per business. */
 export interface IngestPollLimits {
   /** Documents in flight at once (default 4). */
@@ -56,6 +64,7 @@ export function pollIngestQueue(
     log,
     maxInFlight: limits.maxInFlight ?? 4,
     maxPerGroup: limits.maxPerBusiness ?? 1,
+    maxHeld: MAX_HELD,
   });
 }
 

@@ -148,6 +148,19 @@ describe('local knowledge ingestion is fair across businesses', () => {
     expect(await counts(queueUrl)).toEqual({ visible: 0, invisible: 0 });
   });
 
+  it("handles B's document behind 150 of A's blocked (more than the 100 the poller once held)", async () => {
+    // Arrange
+    const { handler, poller } = await start({}, [...range(1, 150).map((doc): [number, number] => [A, doc]), [B, 151]]);
+    handler.gateOf(151).open();
+    // Act
+    await handler.until(() => handler.finished.includes(151));
+    // Assert
+    expect(handler.finished).toEqual([151]);
+    for (const doc of range(1, 150)) handler.gateOf(doc).open();
+    await handler.until(() => handler.finished.length === 151);
+    await poller.stop();
+  });
+
   it("starts other businesses' waiting documents before the next of a business already being served", async () => {
     // Arrange: A has five queued before B's and C's one each; two at a time, two a business.
     const { handler } = await start({ maxInFlight: 2, maxPerBusiness: 2 }, [
