@@ -1,7 +1,9 @@
 import { CreateQueueCommand, GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { createKnowledgeDeps, knowledgeIngestDeps, sqsClient, type ApiConfig, type CoreDeps } from '../../functions/lib/deps';
 import { ingestDocument } from '../../shared/knowledge/ingest';
-import { pollIngestQueue } from '../../shared/queue/knowledge-ingest';
+import type { Logger } from '../../shared/log';
+import { pollIngestQueue, type IngestQueue } from '../../shared/queue/knowledge-ingest';
 
 /**
  * Knowledge ingestion in the local stack, wired like AWS: a fauxqs queue (with its DLQ) that the
@@ -35,5 +37,32 @@ export async function startLocalKnowledge(
   };
   core.knowledge = createKnowledgeDeps(knowledgeConfig, core.db, core.urlPolicy);
   const deps = knowledgeIngestDeps(core.knowledge.repo, core.knowledge.embedder, core.urlPolicy);
+  await requeueUnfinished(core, core.knowledge.queue, deps.log);
   return pollIngestQueue(sqs, queue.QueueUrl!, (body) => ingestDocument(body, deps), deps.log);
+}
+
+/**
+ * fauxqs keeps its queues in memory, so documents still waiting when the stack stopped lost their
+ * messages: every document left `processing` is queued again at start (the handler is idempotent
+ * per document). A scan is fine on the local table; on AWS the queue itself is durable.
+ */
+async function requeueUnfinished(core: CoreDeps, queue: IngestQueue, log: Logger): Promise<void> {
+  const pages = paginateScan(
+    { client: core.db.doc },
+    {
+      TableName: core.db.tableName,
+      FilterExpression: 'entity = :doc AND #status = :processing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':doc': 'knowledge_document', ':processing': 'processing' },
+      ProjectionExpression: 'pk, knowledge_base_id, id',
+    },
+  );
+  let queued = 0;
+  for await (const page of pages)
+    for (const item of page.Items ?? []) {
+      const businessId = Number(String(item.pk).split('#')[1]);
+      await queue.enqueue({ business_id: businessId, knowledge_base_id: Number(item.knowledge_base_id), document_id: Number(item.id) });
+      queued++;
+    }
+  if (queued > 0) log.info(`knowledge: ${queued} document(s) left processing when the stack stopped were queued again`);
 }
