@@ -51,6 +51,10 @@ export function knowledgeErrorResponses(): Record<string, Json> {
       'ErrorBody',
     ),
     SearchUnavailable: jsonResponse('The embeddings service did not answer (`search_unavailable`); retry shortly.', 'ErrorBody'),
+    IngestionUnavailable: jsonResponse(
+      'The document could not be queued for ingestion (`ingestion_unavailable`); nothing was kept; retry shortly.',
+      'ErrorBody',
+    ),
   };
 }
 
@@ -120,7 +124,11 @@ export function knowledgePaths(): Json {
             'It is returned `processing`; ingestion runs in the background and ends `ready` or `failed` with a reason. ' +
             `At most ${KNOWLEDGE_LIMITS.documentsPerBase} documents per base, and ${KNOWLEDGE_LIMITS.chunksPerBase.toLocaleString('en-US')} passages ` +
             '(`chunk_count`) across its ready documents: a document that would pass that ends `failed`, its reason saying how full the base is.',
-          responses(jsonResponse('The document, processing.', 'KnowledgeDocument'), { ...NOT_FOUND, ...BODY_ERRORS }),
+          responses(jsonResponse('The document, processing.', 'KnowledgeDocument'), {
+            ...NOT_FOUND,
+            ...BODY_ERRORS,
+            '503': 'IngestionUnavailable',
+          }),
         ),
         requestBody: body('CreateDocumentBody'),
       },

@@ -165,7 +165,18 @@ export class KnowledgeService {
     });
     if (!(await withinLimit(() => this.deps.knowledge.insertDocument(businessId, doc, input.text))))
       throw new NotFoundError(`Knowledge base ${kbId} not found.`);
-    await this.deps.queue.enqueue({ business_id: businessId, knowledge_base_id: kbId, document_id: doc.id });
+    try {
+      await this.deps.queue.enqueue({ business_id: businessId, knowledge_base_id: kbId, document_id: doc.id });
+    } catch (error) {
+      // Never queued, so never ingested: take the document back rather than leave it processing for good.
+      await this.deps.knowledge.deleteDocument(businessId, kbId, doc.id);
+      throw new AppError(
+        'ingestion_unavailable',
+        503,
+        'The document could not be queued for ingestion, so it was not kept; retry shortly.',
+        { cause: error },
+      );
+    }
     return doc;
   }
 

@@ -204,3 +204,25 @@ describe('the limit of 10,000 passages a base', () => {
     expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'chunks')).toBe(8000 + afterDelete.chunk_count);
   });
 });
+
+describe('a document whose ingestion cannot be queued', () => {
+  it('is a 503 ingestion_unavailable and is not kept, so none waits processing with no job', async () => {
+    // Arrange: a queue that refuses every job (SQS unreachable)
+    const refusing = knowledgeApi(harness, openai, {
+      queue: {
+        enqueue: async () => {
+          throw new Error('queue unreachable');
+        },
+      },
+    });
+    const tenant = await harness.newTenant({ numbers: 0 });
+    const kb = await json(await refusing.request(tenant.apiKey, 'POST', '/knowledge-bases', { name: 'Queue down' }));
+    // Act
+    const response = await refusing.request(tenant.apiKey, 'POST', `/knowledge-bases/${kb.id}/documents`, { name: 'Doc', text: 'Hello.' });
+    // Assert
+    expect(response.status).toBe(503);
+    expect(await json(response)).toMatchObject({ code: 'ingestion_unavailable' });
+    expect((await json(await refusing.request(tenant.apiKey, 'GET', `/knowledge-bases/${kb.id}/documents`))).data).toEqual([]);
+    expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'documents')).toBe(0);
+  });
+});
