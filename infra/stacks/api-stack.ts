@@ -7,6 +7,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import { API_FUNCTION_TIMEOUT_S } from '../constants';
+import { KnowledgeDeadLetters } from '../constructs/knowledge-dead-letters';
 import { KnowledgeIngest } from '../constructs/knowledge-ingest';
 import { NodeFunction } from '../constructs/node-function';
 import { acknowledge } from '../nag';
@@ -44,6 +45,8 @@ export class ApiStack extends Stack {
   readonly api: NodeFunction;
   /** Knowledge-base ingestion: the queue the API sends documents to, and its consumer function. */
   readonly knowledgeIngest: KnowledgeIngest;
+  /** Marks documents failed whose ingestion messages were dead-lettered. */
+  readonly knowledgeDeadLetters: KnowledgeDeadLetters;
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
   /** Base URL of the public API (`.../api/v1`). */
@@ -57,6 +60,12 @@ export class ApiStack extends Stack {
       queueName: `${stageNames(config.stage).prefix}-knowledge-ingest`,
       tableName: stageNames(config.stage).tableName,
       openAiSecret: props.data.secrets.openai,
+      logRetention: config.logRetention,
+      removalPolicy,
+    });
+    this.knowledgeDeadLetters = new KnowledgeDeadLetters(this, 'KnowledgeDeadLetters', {
+      dlq: this.knowledgeIngest.queue.dlq,
+      tableName: stageNames(config.stage).tableName,
       logRetention: config.logRetention,
       removalPolicy,
     });

@@ -97,6 +97,12 @@ export class OpsStack extends Stack {
       datapointsToAlarm: 2,
       description: 'Webhook delivery invocations are failing (retries pile up; deliveries head for the DLQ).',
     });
+    this.alarms.add('knowledge-documents-given-up', {
+      metric: api.knowledgeDeadLetters.fn.fn.metricInvocations({ period: FIVE_MINUTES, statistic: Stats.SUM }),
+      threshold: 1,
+      description:
+        'Knowledge documents were given up after every ingestion retry (the embeddings API or DynamoDB failing) and marked failed; their businesses must add them again. See the knowledge-ingest logs for the cause.',
+    });
     this.alarms.add('sweeper-errors', {
       metric: webhooks.sweeper.fn.metricErrors({ period: FIVE_MINUTES }),
       threshold: 3,

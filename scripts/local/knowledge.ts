@@ -3,13 +3,16 @@ import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { createKnowledgeDeps, knowledgeIngestDeps, sqsClient, type ApiConfig, type CoreDeps } from '../../functions/lib/deps';
 import { ingestDocument } from '../../shared/knowledge/ingest';
 import type { Logger } from '../../shared/log';
-import { pollIngestQueue, type IngestQueue } from '../../shared/queue/knowledge-ingest';
+import { failAbandonedDocument } from '../../shared/knowledge/dead-letters';
+import { pollDeadLetters, pollIngestQueue, type IngestQueue } from '../../shared/queue/knowledge-ingest';
 
 /**
  * Knowledge ingestion in the local stack, wired like AWS: a fauxqs queue (with its DLQ) that the
  * API sends to, and a poller in this process running the SAME handler as the queue's Lambda
  * (functions/knowledge-ingest), fairly across businesses (4 documents at once, 1 per business: the
- * part SQS fair queues play on AWS; shared/queue/fair-poller.ts). Embeddings go to the OpenAI given (the sandbox unless a real key).
+ * part SQS fair queues play on AWS; shared/queue/fair-poller.ts), and a second poller on the DLQ
+ * running the dead-letter function's handler (a document given up after 3 failed tries, about 7
+ * minutes, ends `failed`). Embeddings go to the OpenAI given (the sandbox unless a real key).
  * Replaces `core.knowledge`, so build the API's deps after this.
  */
 export async function startLocalKnowledge(
@@ -38,7 +41,9 @@ export async function startLocalKnowledge(
   core.knowledge = createKnowledgeDeps(knowledgeConfig, core.db, core.urlPolicy);
   const deps = knowledgeIngestDeps(core.knowledge.repo, core.knowledge.embedder, core.urlPolicy);
   await requeueUnfinished(core, core.knowledge.queue, deps.log);
-  return pollIngestQueue(sqs, queue.QueueUrl!, (body) => ingestDocument(body, deps), deps.log);
+  const ingesting = pollIngestQueue(sqs, queue.QueueUrl!, (body) => ingestDocument(body, deps), deps.log);
+  const deadLetters = pollDeadLetters(sqs, dlq.QueueUrl!, (body) => failAbandonedDocument(body, deps), deps.log);
+  return { stop: async () => void (await Promise.all([ingesting.stop(), deadLetters.stop()])) };
 }
 
 /**

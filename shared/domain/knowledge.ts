@@ -197,3 +197,15 @@ export const IngestJobSchema = v.strictObject({
   document_id: idField(),
 });
 export type IngestJob = v.InferOutput<typeof IngestJobSchema>;
+
+/** An ingestion message's job, or undefined when the body is not one (not JSON, or another shape). */
+export function parseIngestJob(body: string): IngestJob | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const job = v.safeParse(IngestJobSchema, message);
+  return job.success ? job.output : undefined;
+}

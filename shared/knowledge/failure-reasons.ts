@@ -36,3 +36,9 @@ export function unreadableReason(kind: DocumentKind, message: string): string {
   if (kind === 'pdf') return 'the PDF could not be read (it may be damaged, or not a PDF)';
   return `the ${documentNoun(kind)} could not be read`;
 }
+
+/**
+ * The `failure_reason` of a document whose ingestion failed on our side (the embeddings API,
+ * DynamoDB) on every try, until its queue gave it up: the business can only add it again.
+ */
+export const GAVE_UP_REASON = 'the document could not be processed (our service failed on every try); delete it and add it again';

@@ -1,6 +1,5 @@
-import * as v from 'valibot';
 import type { FinishResult, KnowledgeRepository } from '../db/knowledge-repository';
-import { IngestJobSchema, KNOWLEDGE_LIMITS, overPassageLimitReason, type KnowledgeDocument } from '../domain/knowledge';
+import { KNOWLEDGE_LIMITS, parseIngestJob, overPassageLimitReason, type KnowledgeDocument } from '../domain/knowledge';
 import type { Logger } from '../log';
 import { guardedFetch, RequestTimeoutError } from '../security/guarded-fetch';
 import { BlockedUrlError, type LookupAll } from '../security/ssrf';
@@ -107,15 +106,9 @@ function stoppedReason(noun: string, error: ParseLimitError): string {
  * Throws only for our own failures (DynamoDB, the embeddings API), so the queue retries them.
  */
 export async function ingestDocument(body: string, deps: IngestDeps): Promise<void> {
-  let message: unknown;
-  try {
-    message = JSON.parse(body);
-  } catch {
-    message = undefined;
-  }
-  const job = v.safeParse(IngestJobSchema, message);
-  if (!job.success) return deps.log.error('knowledge ingestion: a malformed message was dropped');
-  const { business_id: businessId, knowledge_base_id: kbId, document_id: docId } = job.output;
+  const job = parseIngestJob(body);
+  if (!job) return deps.log.error('knowledge ingestion: a malformed message was dropped');
+  const { business_id: businessId, knowledge_base_id: kbId, document_id: docId } = job;
   const doc = await deps.knowledge.findDocument(businessId, kbId, docId);
   if (!doc || doc.status !== 'processing') return;
   const log = deps.log.child({ business_id: businessId, knowledge_base_id: kbId, document_id: docId });

@@ -1,4 +1,10 @@
-import { ChangeMessageVisibilityBatchCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { Logger } from '../log';
 
 /** Options of {@link pollFairly}. */
@@ -16,6 +22,11 @@ export interface FairPollerOptions {
   maxHeld?: number;
   /** How long a received message stays invisible; held messages are extended to it every third of it. */
   visibilityTimeoutS?: number;
+  /**
+   * Seconds before a message whose handler threw is received again, by how many times it has been
+   * received (1 on the first failure); unset: the rest of its visibility timeout, as on AWS by default.
+   */
+  retryDelayS?: (receiveCount: number) => number;
 }
 
 interface Held {
@@ -23,6 +34,7 @@ interface Held {
   receipt: string;
   body: string;
   group: string;
+  receiveCount: number;
 }
 
 /**
@@ -100,6 +112,7 @@ class FairPoller {
             MaxNumberOfMessages: Math.min(10, maxHeld - this.#held.size),
             WaitTimeSeconds: 1,
             VisibilityTimeout: visibilityTimeoutS,
+            MessageSystemAttributeNames: ['ApproximateReceiveCount'],
           }),
         );
         for (const message of received.Messages ?? []) this.#accept(message);
@@ -112,15 +125,17 @@ class FairPoller {
     }
   }
 
-  #accept(message: { MessageId?: string; ReceiptHandle?: string; Body?: string }): void {
+  #accept(message: { MessageId?: string; ReceiptHandle?: string; Body?: string; Attributes?: Record<string, string> }): void {
     const id = message.MessageId!;
+    const receiveCount = Number(message.Attributes?.ApproximateReceiveCount ?? 1);
     const known = this.#held.get(id);
     if (known) {
       known.receipt = message.ReceiptHandle!;
+      known.receiveCount = receiveCount;
       return;
     }
     const body = message.Body ?? '';
-    const entry = { id, receipt: message.ReceiptHandle!, body, group: this.options.groupOf(body) ?? `message:${id}` };
+    const entry = { id, receipt: message.ReceiptHandle!, body, group: this.options.groupOf(body) ?? `message:${id}`, receiveCount };
     this.#held.set(id, entry);
     this.#waiting.set(entry.group, [...(this.#waiting.get(entry.group) ?? []), entry]);
   }
@@ -165,7 +180,8 @@ class FairPoller {
     try {
       await this.options.handle(entry.body);
     } catch (error) {
-      this.options.log.error('queue message failed; it will be redelivered', { error });
+      this.options.log.error('queue message failed; it will be redelivered', { error, receive_count: entry.receiveCount });
+      await this.#retryLater(entry);
       return;
     }
     try {
@@ -173,6 +189,19 @@ class FairPoller {
       await this.sqs.send(new DeleteMessageCommand({ QueueUrl: this.queueUrl, ReceiptHandle: entry.receipt }));
     } catch (error) {
       this.options.log.warn('queue message handled but not deleted; its redelivery will find it done', { error });
+    }
+  }
+
+  /** Hands a failed message back to the queue after its retry delay (when one is set). */
+  async #retryLater(entry: Held): Promise<void> {
+    if (!this.options.retryDelayS) return;
+    const delayS = this.options.retryDelayS(entry.receiveCount);
+    try {
+      await this.sqs.send(
+        new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl, ReceiptHandle: entry.receipt, VisibilityTimeout: delayS }),
+      );
+    } catch (error) {
+      this.options.log.warn('queue: a failed message keeps its visibility timeout', { error });
     }
   }
 

@@ -1,6 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import * as v from 'valibot';
-import { IngestJobSchema, KNOWLEDGE_LIMITS, type IngestJob } from '../domain/knowledge';
+import { KNOWLEDGE_LIMITS, parseIngestJob, type IngestJob } from '../domain/knowledge';
 import type { Logger } from '../log';
 import { pollFairly } from './fair-poller';
 
@@ -37,12 +36,28 @@ export class SqsIngestQueue implements IngestQueue {
  */
 const MAX_HELD = KNOWLEDGE_LIMITS.basesPerBusiness * KNOWLEDGE_LIMITS.documentsPerBase + 1000;
 
+/** The longest wait before a failed document is tried again (well under the queue's visibility timeout). */
+const MAX_RETRY_DELAY_S = 15 * 60;
+
+/**
+ * Seconds before a document whose ingestion threw (our failure: the embeddings API, DynamoDB) is
+ * tried again, by how many times it has been received: 60 s, doubling, at most 15 minutes. With
+ * the queue's 5 receives (3 locally), a document is given up about 30 minutes (7 locally) after
+ * its first try, not 5 × the 30-minute visibility timeout, and the dead-letter consumer marks it
+ * failed ({@link pollDeadLetters}, functions/knowledge-dead-letters).
+ */
+export function ingestRetryDelayS(receiveCount: number): number {
+  return Math.min(MAX_RETRY_DELAY_S, 60 * 2 ** Math.max(0, receiveCount - 1));
+}
+
 /** How many documents the local poller ingests at once, in all and per business. */
 export interface IngestPollLimits {
   /** Documents in flight at once (default 4). */
   maxInFlight?: number;
   /** Documents of one business in flight at once (default 1): its others wait for other businesses' first. */
   maxPerBusiness?: number;
+  /** Seconds before a failed document is tried again (default {@link ingestRetryDelayS}; tests pass 0). */
+  retryDelayS?: (receiveCount: number) => number;
 }
 
 /**
@@ -65,17 +80,28 @@ export function pollIngestQueue(
     maxInFlight: limits.maxInFlight ?? 4,
     maxPerGroup: limits.maxPerBusiness ?? 1,
     maxHeld: MAX_HELD,
+    retryDelayS: limits.retryDelayS ?? ingestRetryDelayS,
   });
+}
+
+/**
+ * The local stand-in for the dead-letter queue's function (functions/knowledge-dead-letters):
+ * runs the same handler on each message the ingestion queue gave up on, which marks its document
+ * failed. A handler that throws (DynamoDB down) leaves the message for redelivery.
+ */
+export function pollDeadLetters(
+  sqs: SQSClient,
+  dlqUrl: string,
+  handle: (body: string) => Promise<void>,
+  log: Logger,
+): { stop(): Promise<void> } {
+  return pollFairly(sqs, dlqUrl, { handle, groupOf: businessOf, log, maxInFlight: 4, maxPerGroup: 4, visibilityTimeoutS: 30 });
 }
 
 /** The business of an ingestion message, read from its body (fauxqs drops a standard queue's MessageGroupId). */
 function businessOf(body: string): string | undefined {
-  try {
-    const job = v.safeParse(IngestJobSchema, JSON.parse(body));
-    return job.success ? `business:${job.output.business_id}` : undefined;
-  } catch {
-    return undefined;
-  }
+  const job = parseIngestJob(body);
+  return job ? `business:${job.business_id}` : undefined;
 }
 
 /**

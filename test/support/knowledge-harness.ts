@@ -93,6 +93,8 @@ export function knowledgeApi(
   return {
     repo,
     searcher,
+    /** What its ingestion handler runs with (a test can run `ingestDocument` itself). */
+    ingestDeps,
     idle: () => inProcess.idle(),
     request(apiKey: string, method: string, path: string, body?: unknown): Promise<Response> {
       return Promise.resolve(

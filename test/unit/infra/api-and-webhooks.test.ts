@@ -257,6 +257,38 @@ describe('knowledge ingestion', () => {
     });
   });
 
+  it("gives the ingestion function what delays a failed document's retry (the queue URL and ChangeMessageVisibility)", () => {
+    // Arrange
+    const ingestFn = logicalId(api, 'AWS::Lambda::Function', 'KnowledgeIngestFunction');
+
+    // Assert
+    expect(lambdaEnv(api, ingestFn).KNOWLEDGE_QUEUE_URL).toEqual({ Ref: ingestQueueId() });
+    const statements = Object.values(api.findResources('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes('KnowledgeIngestFunction'))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>);
+    const onQueue = statements.find((statement) => JSON.stringify(statement.Resource).includes(ingestQueueId()));
+    expect(onQueue?.Action).toContain('sqs:ChangeMessageVisibility');
+  });
+
+  it('consumes the DLQ with a function of its own that reads the table only (no OpenAI secret)', () => {
+    // Arrange
+    const dlq = Object.keys(api.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('KnowledgeIngestQueueDlq'))!;
+    const deadLetterFn = logicalId(api, 'AWS::Lambda::Function', 'KnowledgeDeadLettersFunction');
+
+    // Assert
+    api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [dlq, 'Arn'] },
+      FunctionName: { Ref: deadLetterFn },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(Object.keys(lambdaEnv(api, deadLetterFn)).sort()).toEqual(expect.arrayContaining(['POWERTOOLS_SERVICE_NAME', 'TABLE_NAME']));
+    expect(lambdaEnv(api, deadLetterFn)).not.toHaveProperty('OPENAI_SECRET_ARN');
+    const policies = Object.values(api.findResources('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties.Roles).includes('KnowledgeDeadLettersFunction'),
+    );
+    expect(JSON.stringify(policies)).not.toContain('secretsmanager');
+  });
+
   it('is a standard queue (an SQS fair queue once its messages carry a MessageGroupId), not FIFO', () => {
     // Arrange
     const queue = api.findResources('AWS::SQS::Queue')[ingestQueueId()]!.Properties;

@@ -53,6 +53,15 @@ describe('alarms', () => {
     expect(metricNames(alarm('webhook-failure-rate')).sort()).toEqual(['Errors', 'Invocations']);
   });
 
+  it('watch knowledge documents given up after every ingestion retry (each invocation of the dead-letter function)', () => {
+    expect(alarm('knowledge-documents-given-up')).toMatchObject({
+      MetricName: 'Invocations',
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
+  });
+
   it("watch the call sweeper's errors", () => {
     expect(alarm('sweeper-errors')).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 3 });
   });
