@@ -82,15 +82,39 @@ export function customToolReply(request: ChatRequest, said: string, callerWords:
 }
 
 const SPOKEN_KEYS = ['result', 'message', 'say', 'text'];
+/** The most of a tool's line the sandbox model says, as a model on a phone keeps a turn short. */
+export const SPOKEN_LINE_CHARS = 300;
+/** The most of one field's value it says. */
+const SPOKEN_FIELD_CHARS = 80;
 
-/** What the sandbox model says with a custom tool's successful output. */
+/**
+ * The start of `text` fit to be spoken in one turn: whole sentences up to `max` characters, or
+ * the first sentence cut at a word with "…" when even that is longer. A tool that answers with a
+ * 4,000-character page would otherwise be read out in full (three minutes of one turn).
+ */
+export function spokenExcerpt(text: string, max: number): string {
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  if (trimmed.length <= max) return trimmed;
+  const sentences = trimmed.match(/.*?[.!?]+(?=\s|$)\s*|.+$/g) ?? [trimmed];
+  let kept = '';
+  for (const sentence of sentences) {
+    if ((kept + sentence).trimEnd().length > max) break;
+    kept += sentence;
+  }
+  if (kept !== '') return kept.trimEnd();
+  const cut = trimmed.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/** What the sandbox model says with a custom tool's successful output (bounded, like a model's turn). */
 export function speakCustomResult(output: Record<string, unknown>): string {
   const line = SPOKEN_KEYS.map((key) => output[key]).find((value): value is string => typeof value === 'string' && value.trim() !== '');
-  if (line !== undefined) return `${line.trim()} Is there anything else I can help you with?`;
+  if (line !== undefined) return `${spokenExcerpt(line, SPOKEN_LINE_CHARS)} Is there anything else I can help you with?`;
   const fields = Object.entries(output)
     .filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value))
     .slice(0, 5)
-    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${String(value)}`);
+    .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${spokenExcerpt(String(value), SPOKEN_FIELD_CHARS)}`);
   if (fields.length === 0) return 'All done. Is there anything else I can help you with?';
   return `Here is what I found. ${fields.join('; ')}. Is there anything else I can help you with?`;
 }

@@ -1,3 +1,4 @@
+import { spokenExcerpt, SPOKEN_LINE_CHARS } from './sandbox-custom-tools';
 import type { ToolIntent } from './sandbox-tool-intents';
 
 /** A caller's question: a question mark, or a sentence that opens like one. */
@@ -8,10 +9,11 @@ const QUESTION =
 function spokenPassage(text: string): string {
   const body = text.replace(/^[^:\n]{1,120}:\s+/, '');
   const sentences = body.match(/[^.!?]+[.!?]+/g) ?? [body];
-  return sentences
+  const twoSentences = sentences
     .slice(0, 2)
     .map((sentence) => sentence.trim())
     .join(' ');
+  return spokenExcerpt(twoSentences, SPOKEN_LINE_CHARS);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { messageText, type ChatRequest } from './openai-wire';
 import { BOOKING_INTENTS } from './sandbox-booking-intents';
 import type { SandboxLlmReply } from './sandbox-llm-script';
-import { customToolReply, speakCustomResult } from './sandbox-custom-tools';
+import { customToolReply, speakCustomResult, spokenExcerpt, SPOKEN_LINE_CHARS } from './sandbox-custom-tools';
 import { todayFromPrompt } from './spoken-dates';
 import { KNOWLEDGE_INTENT } from './sandbox-knowledge-intent';
 
@@ -212,7 +212,7 @@ export function toolResultReply(request: ChatRequest): SandboxLlmReply {
     // Not JSON: treated as an output with nothing in it.
   }
   if (typeof output.error === 'string') {
-    const first = output.error.split(/(?<=\.)\s/)[0]!.replace(/\.$/, '');
+    const first = spokenExcerpt(output.error.split(/(?<=\.)\s/)[0]!, SPOKEN_LINE_CHARS).replace(/\.$/, '');
     return { text: `I'm sorry, that didn't work: ${first.charAt(0).toLowerCase()}${first.slice(1)}. Could you try again a little later?` };
   }
   const intent = [...TOOL_INTENTS, KNOWLEDGE_INTENT].find((candidate) => candidate.tool === asked?.function.name);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { asksForCustomTool, customToolArguments } from '../../../../media-service/src/sandbox/sandbox-custom-tools';
+import {
+  asksForCustomTool,
+  customToolArguments,
+  speakCustomResult,
+  spokenExcerpt,
+  SPOKEN_LINE_CHARS,
+} from '../../../../media-service/src/sandbox/sandbox-custom-tools';
 
 const LOOKUP = {
   name: 'lookup_order',
@@ -33,5 +39,31 @@ describe("the sandbox model's rule for a business's own tools", () => {
     // Assert
     expect(args).toMatchObject({ order_id: 'AB1234' });
     expect(args).not.toHaveProperty('notes');
+  });
+});
+
+describe('spokenExcerpt', () => {
+  it('keeps a short line whole, its spacing tidied', () => {
+    expect(spokenExcerpt('  Your order   shipped.\nIt arrives Friday.  ', 300)).toBe('Your order shipped. It arrives Friday.');
+  });
+
+  it('keeps whole sentences up to the limit, a decimal point not ending one', () => {
+    const text = `Your total is 45.00 USD. ${'It is paid. '.repeat(40)}`;
+    const excerpt = spokenExcerpt(text, 59);
+    expect(excerpt).toBe('Your total is 45.00 USD. It is paid. It is paid.');
+  });
+
+  it('cuts a first sentence longer than the limit at a word, with an ellipsis', () => {
+    const excerpt = spokenExcerpt(`Order ${'details '.repeat(100)}end.`, 50);
+    expect(excerpt).toBe('Order details details details details details…');
+    expect(excerpt.length).toBeLessThanOrEqual(51);
+  });
+});
+
+describe('speakCustomResult', () => {
+  it('says at most 300 characters of a 4,000-character reply', () => {
+    const spoken = speakCustomResult({ result: 'The warranty covers parts and labour. '.repeat(105) });
+    expect(spoken.length).toBeLessThanOrEqual(SPOKEN_LINE_CHARS + ' Is there anything else I can help you with?'.length);
+    expect(spoken).toMatch(/^The warranty covers parts and labour\. .*labour\. Is there anything else I can help you with\?$/);
   });
 });
