@@ -42,9 +42,9 @@ function rawHead(req: IncomingMessage): string {
 
 /**
  * The load balancer in front of several call-engine processes, locally: every HTTP request (the
- * carrier's webhooks and callbacks) and every WebSocket upgrade (media streams) goes to the next
- * target in turn, so a call's callbacks and its stream land on different processes as they do
- * behind the ALB. A target that refuses the connection (a killed process) is skipped for the next
+ * carrier's webhooks and callbacks) goes to the next target in turn, and so does every WebSocket
+ * upgrade (media streams, taking turns of their own so calls spread over the processes), so a
+ * call's callbacks and its stream land on different processes as they do behind the ALB. A target that refuses the connection (a killed process) is skipped for the next
  * one; the body is only sent once a target has accepted, so nothing is lost. Method, path, query,
  * headers and body pass through untouched, so Twilio signatures still verify on whichever target
  * gets them (the targets check them against the public URL: this proxy's).
@@ -55,14 +55,16 @@ function rawHead(req: IncomingMessage): string {
 export async function startRoundRobinProxy(targetPorts: readonly number[], port = 0): Promise<RoundRobinProxy> {
   const targets = [...targetPorts];
   const counts = targets.map(() => 0);
-  let next = 0;
-  const open = async () => {
-    const live = await connectToLive(targets, next++ % Math.max(1, targets.length));
+  // Requests and streams take turns separately: a call makes a fixed pattern of requests (its
+  // TwiML webhook, then its stream), and one shared turn put every stream on the same process.
+  const turns = { request: 0, stream: 0 };
+  const open = async (kind: keyof typeof turns) => {
+    const live = await connectToLive(targets, turns[kind]++ % Math.max(1, targets.length));
     counts[live.index] = (counts[live.index] ?? 0) + 1;
     return live.socket;
   };
   const server: Server = createServer((req, res) => {
-    open().then(
+    open('request').then(
       (socket) => {
         const upstream = request({ createConnection: () => socket, method: req.method, path: req.url, headers: req.headers }, (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -84,7 +86,7 @@ export async function startRoundRobinProxy(targetPorts: readonly number[], port 
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
     socket.on('error', () => socket.destroy());
-    open().then(
+    open('stream').then(
       (upstream) => {
         if (socket.destroyed) return void upstream.destroy();
         upstream.write(rawHead(req));

@@ -106,6 +106,19 @@ describe('the round-robin proxy', () => {
     expect(proxy.counts).toEqual([3, 3]);
   });
 
+  it('spreads streams over the targets when each call makes one request then opens its stream', async () => {
+    // Arrange
+    const proxy = await setUp([await startTarget('a'), await startTarget('b')]);
+    // Act: four calls, each its TwiML webhook then its stream
+    const streams = [];
+    for (let i = 0; i < 4; i++) {
+      await post(proxy, '/twilio/voice');
+      streams.push(await openStream(proxy, `/twilio/stream?call=${i}`));
+    }
+    // Assert: with one shared turn, every stream went to b
+    expect(streams.map(({ name }) => name)).toEqual(['a', 'b', 'a', 'b']);
+  });
+
   it('skips a target that refuses connections (a killed process): every request and stream reaches a live one', async () => {
     // Arrange: the first target's port has nothing listening
     const dead = await freePort();
