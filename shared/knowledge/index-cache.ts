@@ -50,8 +50,8 @@ interface Loaded {
  *
  * Kept by bytes, not by count: the indexes kept (those loading included, at a reservation) stay
  * under the budget, the least recently used dropped first (and rebuilt on demand). A base whose
- * estimate alone passes the budget (only a base from before the passage cap can) is built for
- * the searches that wait on it and not kept. A load yields to the event loop every slice.
+ * estimate alone passes the budget (one from before the passage cap, or a hostile vocabulary at
+ * it) is built for the searches that wait on it and not kept. A load yields to the event loop every slice.
  */
 export class KnowledgeSearcher {
   readonly #loaded = new Map<string, Loaded>();
