@@ -16,7 +16,8 @@
  * (bench/lib/knowledge-estimate.ts).
  *
  * Env: BENCH_PARTS (which parts run: `search` 1-2, `ingest` 3-4, `spec` 5, `cap` 6, `estimate` 7,
- * comma-separated; all by default), BENCH_SPEC_CALLS (60 calls a profile; 0 skips part 5), BENCH_SPEC_CONCURRENCY (10 at a time).
+ * comma-separated; all by default), BENCH_SPEC_CALLS (60 calls a profile; 0 skips part 5), BENCH_SPEC_CONCURRENCY (10 at a time),
+ * BENCH_ESTIMATE_CORPUS (part 7: only the corpus at this position, 0-8).
  */
 import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server';
 import { sandboxEmbedding } from '../media-service/src/sandbox/sandbox-embeddings';

@@ -121,8 +121,8 @@ async function measure(corpus: Corpus) {
   const textChars = chunks.reduce((sum, c) => sum + c.text.length + c.heading.length + c.document_name.length, 0);
   return {
     real,
-    terms: index.terms ?? 0,
-    postings: index.postings ?? 0,
+    terms: index.terms,
+    postings: index.postings,
     estimate: index.estimatedBytes,
     old: oldEstimate(corpus.chunks, textChars),
     buildMs,
