@@ -11,10 +11,13 @@
  * called `search_knowledge`, and how long its call waited when they were not, with the sandbox
  * model and embeddings as fast as `npm run dev` has them and at OpenAI-like latencies; (6) a base at
  * the passage cap (bench/lib/knowledge-cap.ts): its load from DynamoDB Local, the longest
- * event-loop block during the load, its memory and search p50/p95 over it.
+ * event-loop block during the load, its memory and search p50/p95 over it; (7) the memory of
+ * built indexes over natural and adversarial vocabularies against the cache's estimate
+ * (bench/lib/knowledge-estimate.ts).
  *
- * Env: BENCH_PARTS (which parts run: `search` 1-2, `ingest` 3-4, `spec` 5, `cap` 6, comma-separated;
- * all by default), BENCH_SPEC_CALLS (60 calls a profile; 0 skips part 5), BENCH_SPEC_CONCURRENCY (10 at a time).
+ * Env: BENCH_PARTS (which parts run: `search` 1-2, `ingest` 3-4, `spec` 5, `cap` 6, `estimate` 7,
+ * comma-separated; all by default), BENCH_SPEC_CALLS (60 calls a profile; 0 skips part 5), BENCH_SPEC_CONCURRENCY (10 at a time),
+ * BENCH_ESTIMATE_CORPUS (part 7: only the corpus at this position, 0-8).
  */
 import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server';
 import { sandboxEmbedding } from '../media-service/src/sandbox/sandbox-embeddings';
@@ -31,11 +34,12 @@ import { createLogger } from '../shared/log';
 import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
 import { measureIngestFairness } from './lib/ingest-fairness';
 import { benchBaseAtCap } from './lib/knowledge-cap';
+import { benchEstimate } from './lib/knowledge-estimate';
 import { measureSpeculation, type SpeculationProfile } from './lib/speculation';
 
 const SPEC_CALLS = Number(process.env.BENCH_SPEC_CALLS ?? 60);
 const SPEC_CONCURRENCY = Number(process.env.BENCH_SPEC_CONCURRENCY ?? 10);
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'search,ingest,spec,cap').split(','));
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'search,ingest,spec,cap,estimate').split(','));
 /**
  * The sandbox as `npm run dev` runs it (its model answers at once and says "Let me check that for
  * you." before searching, which the call engine plays before it runs the tool); then OpenAI-like
@@ -113,6 +117,7 @@ function heapMiB(): number {
 async function main(): Promise<void> {
   console.log('Knowledge bases benchmark');
   if (PARTS.has('search')) await searchInProcess();
+  if (PARTS.has('estimate')) await benchEstimate(paragraph);
   if (PARTS.has('ingest') || PARTS.has('cap')) await againstStandIns();
   // (5) speculative retrieval on whole calls, on a local stack of its own.
   if (PARTS.has('spec') && SPEC_CALLS > 0)

@@ -4,20 +4,28 @@ import type { Embedder } from './embeddings';
 import { estimateIndexBytes, KnowledgeIndex, yieldToEventLoop, type IndexedChunk } from './search-index';
 
 /**
- * Bytes all loaded indexes may take in one process, by default: 4 bases at the passage cap
- * (~63 MiB each), or hundreds of small ones; the API Lambda (1 GiB) keeps it, the media service
+ * Bytes all loaded indexes may take in one process, by default: 3 bases of natural text at the
+ * passage cap (~81 MiB each estimated), or hundreds of small ones; the API Lambda (1 GiB) keeps it, the media service
  * (2-4 GiB a task, ~1 MiB a call) passes 512 MiB (docs/decisions.md "Knowledge bases").
  */
 export const DEFAULT_INDEX_BUDGET_BYTES = 256 * 1024 * 1024;
 
 /** Characters a chunk is reserved for before its base is loaded (the chunker cuts at most 1,200: `CHUNK_CHARS.max`). */
 const RESERVED_CHARS_PER_CHUNK = 1200;
+/** Postings a chunk is reserved for: natural text has ~110 in 800 characters (bench:knowledge part `estimate`). */
+const RESERVED_POSTINGS_PER_CHUNK = 170;
 /** Stored pages or chunks mapped between two yields to the event loop while a base loads. */
 const LOAD_SLICE = 500;
 
-/** What a base of `chunks` passages is reserved before it loads (its chunks as long as the chunker cuts them). */
+/**
+ * What a base of `chunks` passages is reserved before it loads: natural text as long as the
+ * chunker cuts it, its vocabulary unknown (natural text's few thousand terms are ~2 MiB). Only the
+ * passage count is known before the load; once built, the index's own estimate (its terms and
+ * postings counted) replaces the reservation, and a hostile vocabulary's larger one evicts others then.
+ */
 export function reservedIndexBytes(chunks: number, dimensions: number): number {
-  return estimateIndexBytes(chunks, chunks * RESERVED_CHARS_PER_CHUNK, dimensions);
+  const textChars = chunks * RESERVED_CHARS_PER_CHUNK;
+  return estimateIndexBytes({ chunks, textChars, terms: 0, postings: chunks * RESERVED_POSTINGS_PER_CHUNK, dimensions });
 }
 
 /** The base as the searcher needs it: its id, version and (when counted) passages. */
@@ -42,8 +50,8 @@ interface Loaded {
  *
  * Kept by bytes, not by count: the indexes kept (those loading included, at a reservation) stay
  * under the budget, the least recently used dropped first (and rebuilt on demand). A base whose
- * estimate alone passes the budget (only a base from before the passage cap can) is built for
- * the searches that wait on it and not kept. A load yields to the event loop every slice.
+ * estimate alone passes the budget (one from before the passage cap, or a hostile vocabulary at
+ * it) is built for the searches that wait on it and not kept. A load yields to the event loop every slice.
  */
 export class KnowledgeSearcher {
   readonly #loaded = new Map<string, Loaded>();

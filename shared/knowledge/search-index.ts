@@ -14,22 +14,47 @@ const WEIGHTS = { vector: 0.6, keyword: 0.4 } as const;
 /** Keyword candidates considered per query before fusion. */
 const KEYWORD_CANDIDATES = 50;
 
-/**
- * A loaded chunk's memory beside its vectors and its text (2 bytes a character, though V8 keeps
- * ASCII in one): the keyword index's term tree and postings, the chunk object, its heading and
- * document name. Calibrated with bench:knowledge part `cap` (docs/performance.md): a 10,000-chunk
- * base of ~800-character chunks loaded from DynamoDB added 53.5 MiB of heap + 9.8 MiB of
- * vectors; less the vectors and twice its text, that leaves ~3.9 KiB a chunk, rounded up here so
- * the estimate errs high. A small base with a rich vocabulary is under-estimated (200 chunks of
- * 3,000 distinct words: ~0.5 MiB); a budget of hundreds of MiB absorbs that.
+/*
+ * The memory of a loaded index, estimated from what it actually holds: the keyword index grows
+ * with its distinct terms (a node of MiniSearch's radix tree and two small maps each) and its
+ * postings (an entry in a term's map of chunks for each distinct term of each field of each
+ * chunk), which a cost per chunk cannot see. Before, 4 KiB a chunk was calibrated on natural text
+ * and an attacker's 10,000 chunks of random 2-4 letter words held 275 MiB against 64 MiB
+ * estimated (random 8-12 letter words or hex ids: 490-590 MiB, 7-9x under). Calibrated with
+ * bench:knowledge part `estimate` (docs/performance.md) over nine corpora, natural and hostile:
+ * the smallest costs (a grid of them) that estimate every corpus at least 5 % over its real heap
+ * (the closest: every word in 65 chunks, so each map of chunks just grew and is half empty) and
+ * natural text 27 % over. Text is counted at 2 bytes a character (V8 keeps ASCII in one), the
+ * vectors exactly. Counting the postings takes one Set add a word while building (a build took no
+ * measurably longer: 1.9-2.0 s for the natural 10,000 chunks against 2.7-4.0 s before, noise).
  */
-const BYTES_PER_CHUNK = 4 * 1024;
-/** An empty base still costs a MiniSearch instance and its map entries. */
+/** MiniSearch's instance, its maps and the index's own fields. */
 const BYTES_PER_INDEX = 16 * 1024;
+/** The chunk object, its heading, MiniSearch's id maps and field lengths (besides text and vectors). */
+const BYTES_PER_CHUNK = 512;
+/** A distinct term: 470-630 bytes measured (longer, random words the most; 20-40 letters 620). */
+const BYTES_PER_TERM = 720;
+/** A term's entry for one field of one chunk: 36 bytes measured in natural text, ~41 in half-empty maps. */
+const BYTES_PER_POSTING = 48;
 
-/** The estimated memory of an index of `chunks` chunks holding `textChars` characters of text. */
-export function estimateIndexBytes(chunks: number, textChars: number, dimensions: number): number {
-  return BYTES_PER_INDEX + chunks * (BYTES_PER_CHUNK + dimensions * 4) + textChars * 2;
+/** What a keyword-and-vector index holds, as far as its memory goes. */
+export interface IndexContents {
+  chunks: number;
+  /** Characters of the chunks' texts, headings and document names. */
+  textChars: number;
+  /** Distinct terms in the keyword index. */
+  terms: number;
+  /** Distinct terms of each field of each chunk, summed. */
+  postings: number;
+  dimensions: number;
+}
+
+/** The estimated memory of an index holding these contents. */
+export function estimateIndexBytes(contents: IndexContents): number {
+  const { chunks, textChars, terms, postings, dimensions } = contents;
+  return (
+    BYTES_PER_INDEX + chunks * (BYTES_PER_CHUNK + dimensions * 4) + terms * BYTES_PER_TERM + postings * BYTES_PER_POSTING + textChars * 2
+  );
 }
 
 /** Lets timers and I/O run between two slices of a long job. */
@@ -51,6 +76,48 @@ const STOP_WORDS = new Set(
   ),
 );
 
+/** A word as the keyword index holds it: lower case, or none for a stop word. */
+function indexedTerm(term: string): string | null {
+  const lower = term.toLowerCase();
+  return STOP_WORDS.has(lower) ? null : lower;
+}
+
+const defaultTokenize = MiniSearch.getDefault('tokenize') as (text: string, fieldName?: string) => string[];
+
+/**
+ * Counts the keyword index's postings (the distinct terms of each field of each chunk, one entry
+ * each in MiniSearch's term-to-chunks maps) while it is built, for the estimate: MiniSearch
+ * tokenizes a field just before it processes that field's terms, so a tokenize call closes the
+ * previous field.
+ */
+class PostingCounter {
+  #postings = 0;
+  readonly #field = new Set<string>();
+
+  readonly tokenize = (text: string, fieldName?: string): string[] => {
+    this.#close();
+    return defaultTokenize(text, fieldName);
+  };
+
+  readonly processTerm = (term: string): string | null => {
+    const indexed = indexedTerm(term);
+    // MiniSearch skips the empty term that splitting leaves at a field's edges.
+    if (indexed) this.#field.add(indexed);
+    return indexed;
+  };
+
+  /** The postings counted, the last field closed. */
+  finish(): number {
+    this.#close();
+    return this.#postings;
+  }
+
+  #close(): void {
+    this.#postings += this.#field.size;
+    this.#field.clear();
+  }
+}
+
 /**
  * A knowledge base's passages in memory, searched two ways at once: keywords (MiniSearch's BM25+,
  * with prefix matching on longer words) and vectors (cosine over the stored embeddings: a plain
@@ -62,17 +129,21 @@ export class KnowledgeIndex {
   readonly #vectors: Float32Array;
   readonly #dimensions: number;
   readonly #keywords: MiniSearch<{ id: number; heading: string; text: string }>;
+  /** Distinct terms of each field of each chunk, summed (counted while building). */
+  readonly postings: number;
 
   private constructor(
     chunks: IndexedChunk[],
     vectors: Float32Array,
     dimensions: number,
     keywords: MiniSearch<{ id: number; heading: string; text: string }>,
+    postings: number,
   ) {
     this.#chunks = chunks;
     this.#vectors = vectors;
     this.#dimensions = dimensions;
     this.#keywords = keywords;
+    this.postings = postings;
   }
 
   /**
@@ -83,15 +154,15 @@ export class KnowledgeIndex {
    */
   static async build(chunks: IndexedChunk[], vectors: Float32Array, dimensions: number, sliceSize = BUILD_SLICE): Promise<KnowledgeIndex> {
     if (vectors.length !== chunks.length * dimensions) throw new Error('knowledge index: vectors do not match chunks');
+    const counter = new PostingCounter();
     const keywords = new MiniSearch<{ id: number; heading: string; text: string }>({
       fields: ['heading', 'text'],
-      processTerm: (term) => {
-        const lower = term.toLowerCase();
-        return STOP_WORDS.has(lower) ? null : lower;
-      },
+      tokenize: counter.tokenize,
+      processTerm: counter.processTerm,
       // Prefix matching on longer words only, no fuzzy matching: both multiply the terms a query
       // visits (fuzzy made p50 5x slower over 5,000 chunks); the vectors already match word forms.
-      searchOptions: { boost: { heading: 1.5 }, prefix: (term) => term.length > 5 },
+      // A query is tokenized and processed as the chunks were, but not counted.
+      searchOptions: { boost: { heading: 1.5 }, prefix: (term) => term.length > 5, tokenize: defaultTokenize, processTerm: indexedTerm },
     });
     // MiniSearch's own addAllAsync waits a setTimeout(0) a slice, which Node clamps to 1 ms.
     for (let start = 0; start < chunks.length; start += sliceSize) {
@@ -99,7 +170,8 @@ export class KnowledgeIndex {
       const slice = chunks.slice(start, start + sliceSize);
       keywords.addAll(slice.map((chunk, i) => ({ id: start + i, heading: chunk.heading, text: chunk.text })));
     }
-    return new KnowledgeIndex(chunks, vectors, dimensions, keywords);
+    const postings = counter.finish();
+    return new KnowledgeIndex(chunks, vectors, dimensions, keywords, postings);
   }
 
   get size(): number {
@@ -111,11 +183,22 @@ export class KnowledgeIndex {
     return this.#vectors.byteLength;
   }
 
+  /** Distinct terms in the keyword index (its term tree's leaves). */
+  get terms(): number {
+    return this.#keywords.termCount;
+  }
+
   /** The memory this index is estimated to hold ({@link estimateIndexBytes}). */
   get estimatedBytes(): number {
     let textChars = 0;
     for (const chunk of this.#chunks) textChars += chunk.heading.length + chunk.text.length + chunk.document_name.length;
-    return estimateIndexBytes(this.#chunks.length, textChars, this.#dimensions);
+    return estimateIndexBytes({
+      chunks: this.#chunks.length,
+      textChars,
+      terms: this.terms,
+      postings: this.postings,
+      dimensions: this.#dimensions,
+    });
   }
 
   /** The `topK` best passages for a query and its embedding, best first. */

@@ -23,13 +23,13 @@ const embedder: Embedder = {
 
 const TEXT = 'The clinic opens at nine and closes at five on weekdays.';
 
-/** A base with one ready document of `chunks` passages of {@link TEXT}, read back as searches see it. */
-async function baseWith(businessId: number, chunks: number): Promise<KnowledgeBaseRecord> {
+/** A base with one ready document of `chunks` passages (of {@link TEXT} unless `text` writes them), read back as searches see it. */
+async function baseWith(businessId: number, chunks: number, text: (i: number) => string = () => TEXT): Promise<KnowledgeBaseRecord> {
   const kbId = await ids.nextId();
   await repo.insertBase(businessId, { id: kbId, name: 'Base', description: '', created_at: now, updated_at: now, version: 0 });
   const doc = processingDocument({ id: await ids.nextId(), knowledgeBaseId: kbId, name: 'Doc', url: null, now });
   await repo.insertDocument(businessId, doc, undefined);
-  const written = Array.from({ length: chunks }, () => ({ heading: '', text: TEXT }));
+  const written = Array.from({ length: chunks }, (_, i) => ({ heading: '', text: text(i) }));
   await repo.putChunks(
     businessId,
     kbId,
@@ -48,8 +48,18 @@ async function baseWith(businessId: number, chunks: number): Promise<KnowledgeBa
   return (await repo.findBase(businessId, kbId))!;
 }
 
-/** What the cache estimates for a loaded base of `chunks` passages of {@link TEXT} in a document named 'Doc'. */
-const loadedBytes = (chunks: number) => estimateIndexBytes(chunks, chunks * (TEXT.length + 'Doc'.length), EMBEDDING_DIMENSIONS);
+/**
+ * What the cache estimates for a loaded base of `chunks` passages of {@link TEXT} in a document
+ * named 'Doc': 6 terms (clinic, opens, nine, closes, five, weekdays; the rest are stop words), 6 postings a passage.
+ */
+const loadedBytes = (chunks: number) =>
+  estimateIndexBytes({
+    chunks,
+    textChars: chunks * (TEXT.length + 'Doc'.length),
+    terms: 6,
+    postings: 6 * chunks,
+    dimensions: EMBEDDING_DIMENSIONS,
+  });
 
 describe('the knowledge index cache', () => {
   it('keeps indexes by bytes: past its budget the least recently used goes, and the bytes never pass the budget', async () => {
@@ -101,6 +111,29 @@ describe('the knowledge index cache', () => {
     expect(index.size).toBe(300);
     expect(searcher.bytes).toBe(loadedBytes(10));
     expect([loadsAfterBig, searcher.loads]).toEqual([2, 3]);
+  });
+
+  it('charges a built index its own terms and postings: a base of distinct words evicts one that a base of the same passages would not', async () => {
+    // Arrange: 20 passages of 15 words never repeated (300 terms) against a kept base of 10 passages of TEXT (6 terms);
+    // the budget holds the kept base and the other's reservation, not the other's estimate once built
+    const businessId = await ids.nextId();
+    const distinct = (i: number) => Array.from({ length: 15 }, (_, w) => `term${i}x${w}`).join(' ');
+    const [kept, hostile] = [await baseWith(businessId, 10), await baseWith(businessId, 20, distinct)];
+    const budget = loadedBytes(10) + reservedIndexBytes(20, EMBEDDING_DIMENSIONS);
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget });
+    await searcher.index(businessId, kept);
+    // Act
+    const loading = searcher.index(businessId, hostile);
+    const whileLoading = searcher.bytes;
+    const built = await loading;
+    const afterLoad = searcher.bytes;
+    await searcher.index(businessId, kept);
+    // Assert: both fit while it loads; built, it holds 300 terms and pushes the kept base out (loaded again after)
+    expect(whileLoading).toBe(budget);
+    expect([built.terms, built.postings]).toEqual([300, 300]);
+    expect(built.estimatedBytes).toBeGreaterThan(reservedIndexBytes(20, EMBEDDING_DIMENSIONS));
+    expect(afterLoad).toBe(built.estimatedBytes);
+    expect(searcher.loads).toBe(3);
   });
 
   it('shares one load between concurrent searches of a base, and loads a failed load again on the next use', async () => {
