@@ -49,9 +49,12 @@ interface Loaded {
  * version grew (a document became ready or was deleted) is loaded again on its next use.
  *
  * Kept by bytes, not by count: the indexes kept (those loading included, at a reservation) stay
- * under the budget, the least recently used dropped first (and rebuilt on demand). A base whose
- * estimate alone passes the budget (one from before the passage cap, or a hostile vocabulary at
- * it) is built for the searches that wait on it and not kept. A load yields to the event loop every slice.
+ * under the budget, the least recently used dropped first (and rebuilt on demand). A built index
+ * whose estimate alone passes the budget is kept alone (every other dropped) rather than rebuilt
+ * on each search: its memory was already paid to build it, and a rebuild costs seconds of CPU
+ * that other businesses' calls on this process would share. Only a base whose reservation passes
+ * the budget before loading (one from before the passage cap) is built for the searches waiting
+ * on it and not kept. A load yields to the event loop every slice.
  */
 export class KnowledgeSearcher {
   readonly #loaded = new Map<string, Loaded>();
@@ -94,8 +97,7 @@ export class KnowledgeSearcher {
         if (this.#loaded.get(key) !== entry) return;
         this.#bytes += built.estimatedBytes - entry.bytes;
         entry.bytes = built.estimatedBytes;
-        if (entry.bytes > this.#budget) this.#drop(key);
-        else this.#evictBeyond(key);
+        this.#evictBeyond(key);
       },
       // A failed load is not kept: the next search loads again.
       () => this.#loaded.get(key) === entry && this.#drop(key),

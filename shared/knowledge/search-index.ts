@@ -85,14 +85,30 @@ function indexedTerm(term: string): string | null {
 const defaultTokenize = MiniSearch.getDefault('tokenize') as (text: string, fieldName?: string) => string[];
 
 /**
+ * Distinct words a base's keyword index holds at most. A distinct word costs ~720 bytes, and an
+ * attacker's random words reach 370,000-890,000 in a base at the passage cap (275-590 MiB, past
+ * the whole cache budget, so such a base was rebuilt on every search). Natural text has far fewer
+ * (the bench's corpus 3,000; a catalogue of 100,000 product codes fits). Past the cap, a word not
+ * yet indexed is left out of the keyword half (the chunks' earlier words and their vectors are
+ * still searched), so a base's keyword index stays under ~110 MiB of terms whatever its text.
+ */
+export const MAX_INDEX_TERMS = 150_000;
+
+/**
  * Counts the keyword index's postings (the distinct terms of each field of each chunk, one entry
- * each in MiniSearch's term-to-chunks maps) while it is built, for the estimate: MiniSearch
- * tokenizes a field just before it processes that field's terms, so a tokenize call closes the
- * previous field.
+ * each in MiniSearch's term-to-chunks maps) while it is built, for the estimate, and holds its
+ * vocabulary to `maxTerms`: MiniSearch tokenizes a field just before it processes that field's
+ * terms, so a tokenize call closes the previous field.
  */
 class PostingCounter {
   #postings = 0;
   readonly #field = new Set<string>();
+  /** The words indexed so far (dropped once the build is done). */
+  readonly #vocabulary = new Set<string>();
+  /** Words left out for the cap. */
+  skipped = 0;
+
+  constructor(private readonly maxTerms: number) {}
 
   readonly tokenize = (text: string, fieldName?: string): string[] => {
     this.#close();
@@ -102,13 +118,22 @@ class PostingCounter {
   readonly processTerm = (term: string): string | null => {
     const indexed = indexedTerm(term);
     // MiniSearch skips the empty term that splitting leaves at a field's edges.
-    if (indexed) this.#field.add(indexed);
+    if (!indexed) return indexed;
+    if (!this.#vocabulary.has(indexed)) {
+      if (this.#vocabulary.size >= this.maxTerms) {
+        this.skipped++;
+        return null;
+      }
+      this.#vocabulary.add(indexed);
+    }
+    this.#field.add(indexed);
     return indexed;
   };
 
   /** The postings counted, the last field closed. */
   finish(): number {
     this.#close();
+    this.#vocabulary.clear();
     return this.#postings;
   }
 
@@ -131,6 +156,8 @@ export class KnowledgeIndex {
   readonly #keywords: MiniSearch<{ id: number; heading: string; text: string }>;
   /** Distinct terms of each field of each chunk, summed (counted while building). */
   readonly postings: number;
+  /** Words left out of the keyword half for {@link MAX_INDEX_TERMS} (0 for any natural base). */
+  readonly wordsLeftOut: number;
 
   private constructor(
     chunks: IndexedChunk[],
@@ -138,12 +165,14 @@ export class KnowledgeIndex {
     dimensions: number,
     keywords: MiniSearch<{ id: number; heading: string; text: string }>,
     postings: number,
+    wordsLeftOut: number,
   ) {
     this.#chunks = chunks;
     this.#vectors = vectors;
     this.#dimensions = dimensions;
     this.#keywords = keywords;
     this.postings = postings;
+    this.wordsLeftOut = wordsLeftOut;
   }
 
   /**
@@ -152,9 +181,14 @@ export class KnowledgeIndex {
    * other businesses' searches and calls on this process wait a slice, never a whole base.
    * @example const index = await KnowledgeIndex.build(chunks, vectors, 256);
    */
-  static async build(chunks: IndexedChunk[], vectors: Float32Array, dimensions: number, sliceSize = BUILD_SLICE): Promise<KnowledgeIndex> {
+  static async build(
+    chunks: IndexedChunk[],
+    vectors: Float32Array,
+    dimensions: number,
+    { sliceSize = BUILD_SLICE, maxTerms = MAX_INDEX_TERMS }: { sliceSize?: number; maxTerms?: number } = {},
+  ): Promise<KnowledgeIndex> {
     if (vectors.length !== chunks.length * dimensions) throw new Error('knowledge index: vectors do not match chunks');
-    const counter = new PostingCounter();
+    const counter = new PostingCounter(maxTerms);
     const keywords = new MiniSearch<{ id: number; heading: string; text: string }>({
       fields: ['heading', 'text'],
       tokenize: counter.tokenize,
@@ -171,7 +205,7 @@ export class KnowledgeIndex {
       keywords.addAll(slice.map((chunk, i) => ({ id: start + i, heading: chunk.heading, text: chunk.text })));
     }
     const postings = counter.finish();
-    return new KnowledgeIndex(chunks, vectors, dimensions, keywords, postings);
+    return new KnowledgeIndex(chunks, vectors, dimensions, keywords, postings, counter.skipped);
   }
 
   get size(): number {

@@ -136,6 +136,31 @@ describe('the knowledge index cache', () => {
     expect(searcher.loads).toBe(3);
   });
 
+  it('keeps a built index that alone passes the budget, alone, instead of building it again for each search', async () => {
+    // Arrange: 20 passages of 200 words never repeated (4,000 terms, ~2.7 MiB estimated); the budget holds
+    // another base and this one's reservation, not its estimate
+    const businessId = await ids.nextId();
+    const distinct = (i: number) => Array.from({ length: 200 }, (_, w) => `t${i}x${w}`).join(' ');
+    const [other, huge] = [await baseWith(businessId, 10), await baseWith(businessId, 20, distinct)];
+    const budget = loadedBytes(10) + reservedIndexBytes(20, EMBEDDING_DIMENSIONS);
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget });
+    await searcher.index(businessId, other);
+    // Act
+    const built = await searcher.index(businessId, huge);
+    const afterLoad = searcher.bytes;
+    await searcher.index(businessId, huge);
+    await searcher.index(businessId, huge);
+    // Assert: over the budget on its own, kept alone; built once
+    expect(built.estimatedBytes).toBeGreaterThan(budget);
+    expect(afterLoad).toBe(built.estimatedBytes);
+    expect(searcher.loads).toBe(2);
+    // Act: the other base is used again: it is loaded, and the huge one goes
+    await searcher.index(businessId, other);
+    // Assert
+    expect(searcher.loads).toBe(3);
+    expect(searcher.bytes).toBe(loadedBytes(10));
+  });
+
   it('shares one load between concurrent searches of a base, and loads a failed load again on the next use', async () => {
     // Arrange: a base whose stored vectors do not match its chunks (a page cut short), so its index cannot be built
     const businessId = await ids.nextId();

@@ -27,7 +27,7 @@ describe('building a knowledge index', () => {
     };
     setImmediate(tick);
     // Act: 1,000 chunks, 20 a slice
-    const index = await KnowledgeIndex.build(chunks, vectors, DIMENSIONS, 20);
+    const index = await KnowledgeIndex.build(chunks, vectors, DIMENSIONS, { sliceSize: 20 });
     building = false;
     // Assert: one turn at least between each two of the 50 slices
     expect(turns).toBeGreaterThanOrEqual(49);
@@ -90,6 +90,23 @@ describe("a knowledge index's memory estimate", () => {
     expect([small.terms, rich.terms]).toEqual([100, 50_000]);
     expect([small.postings, rich.postings]).toEqual([50_000, 50_000]);
     expect(rich.estimatedBytes).toBeGreaterThan(small.estimatedBytes + 50_000 * 500);
+  });
+
+  it('holds at most maxTerms distinct words: later new words are left out of the keyword half, known ones still indexed', async () => {
+    // Arrange: 50 chunks of 100 distinct words each (5,000 in all), then one that repeats the first word
+    const { chunks, vectors } = wordsCorpus(50, 100, 5_000);
+    const repeat = { document_id: 2, document_name: 'Doc', heading: '', text: `${chunks[0]!.text.split(' ')[0]} parking` };
+    const all = [...chunks, repeat];
+    const allVectors = new Float32Array(all.length * DIMENSIONS);
+    allVectors.set(vectors);
+    // Act
+    const index = await KnowledgeIndex.build(all, allVectors, DIMENSIONS, { maxTerms: 1_000 });
+    // Assert: the first 1,000 words (10 chunks' worth) are in; a known word is still found in the last chunk
+    expect(index.terms).toBe(1_000);
+    expect(index.wordsLeftOut).toBe(4_000 + 1);
+    const found = index.search(chunks[0]!.text.split(' ')[0]!, new Float32Array(DIMENSIONS), 3).map((hit) => hit.document_id);
+    expect(found).toContain(2);
+    expect(index.search(chunks[20]!.text.split(' ')[0]!, new Float32Array(DIMENSIONS), 3)).toHaveLength(0);
   });
 
   it.each([
