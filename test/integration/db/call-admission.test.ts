@@ -57,9 +57,9 @@ describe('CallAdmission (slot and minutes in one transaction)', () => {
     expect(admission.stats.refusedByRead).toBe(50);
   });
 
-  it('200 parallel take/give-back cycles return live_calls and minutes_reserved to 0 and charge exactly what was used', async () => {
+  it('100 parallel take/give-back cycles return live_calls and minutes_reserved to 0 and charge exactly what was used', async () => {
     // Arrange
-    const { businessId, callIds } = await seed(25, 10_000, 200);
+    const { businessId, callIds } = await seed(25, 10_000, 100);
     const admission = new CallAdmission(db);
     const durationOf = (index: number) => (index * 47) % 400;
     // A call at the cap waits for the next give-back (or a short poll, should it miss one).
