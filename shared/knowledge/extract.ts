@@ -142,6 +142,8 @@ export interface ParsedDocument {
  */
 export async function readDocument(source: DocumentSource): Promise<ParsedDocument> {
   const text = 'text' in source ? source.text : await documentText(source.kind, source.bytes);
-  const kept = text.slice(0, KNOWLEDGE_LIMITS.extractedChars);
+  // A lone surrogate (a PDF's broken ToUnicode map can make one) is not text that embeddings or
+  // DynamoDB must accept: it becomes U+FFFD, as invalid UTF-8 in a page does.
+  const kept = text.slice(0, KNOWLEDGE_LIMITS.extractedChars).toWellFormed();
   return { characters: kept.length, chunks: chunkText(kept, KNOWLEDGE_LIMITS.chunksPerDocument) };
 }

@@ -1,6 +1,7 @@
 import type { KnowledgeBaseRecord, KnowledgeRepository, StoredChunks } from '../db/knowledge-repository';
 import type { KnowledgeHit } from '../domain/knowledge';
 import type { Embedder } from './embeddings';
+import { BuildSlots } from './build-slots';
 import { estimateIndexBytes, KnowledgeIndex, yieldToEventLoop, type IndexedChunk } from './search-index';
 
 /**
@@ -34,9 +35,21 @@ export type SearchedBase = Pick<KnowledgeBaseRecord, 'id' | 'version' | 'chunks'
 export interface KnowledgeSearcherOptions {
   /** The byte budget of all indexes kept (default {@link DEFAULT_INDEX_BUDGET_BYTES}). */
   budgetBytes?: number;
+  /** What one business's indexes may keep of it before its own are dropped first (default half the budget). */
+  businessShareBytes?: number;
 }
 
+/**
+ * Indexes built at once in a process, and for one business. A build holds its base's whole index
+ * in memory, kept or not, and takes a core for a second or more: an attacker firing searches at
+ * once over several large bases had 48 builds running (4 GB of RSS) and another business's
+ * searches waiting 5 s. Builds past these wait their turn.
+ */
+const MAX_BUILDS = 2;
+const MAX_BUILDS_PER_BUSINESS = 1;
+
 interface Loaded {
+  businessId: number;
   version: number;
   index: Promise<KnowledgeIndex>;
   /** Reserved from the base's passage count while it loads, then the built index's estimate. */
@@ -58,7 +71,11 @@ interface Loaded {
  */
 export class KnowledgeSearcher {
   readonly #loaded = new Map<string, Loaded>();
+  /** Builds in progress by base and version, kept or not: a base is never built twice at once. */
+  readonly #building = new Map<string, Promise<KnowledgeIndex>>();
+  readonly #slots = new BuildSlots(MAX_BUILDS, MAX_BUILDS_PER_BUSINESS);
   readonly #budget: number;
+  readonly #share: number;
   #bytes = 0;
   /** Indexes built so far (a benchmark and tests read it). */
   loads = 0;
@@ -69,6 +86,7 @@ export class KnowledgeSearcher {
     options: KnowledgeSearcherOptions = {},
   ) {
     this.#budget = options.budgetBytes ?? DEFAULT_INDEX_BUDGET_BYTES;
+    this.#share = options.businessShareBytes ?? this.#budget / 2;
   }
 
   /** Estimated bytes of the indexes kept now, loads in progress included (a benchmark and tests read it). */
@@ -88,9 +106,9 @@ export class KnowledgeSearcher {
     }
     if (loaded) this.#drop(key);
     const reserved = reservedIndexBytes(base.chunks ?? 0, this.embedder.dimensions);
-    const index = this.#build(businessId, base.id);
+    const index = this.#buildOnce(businessId, base.id, version);
     if (reserved > this.#budget) return index;
-    const entry: Loaded = { version, index, bytes: reserved };
+    const entry: Loaded = { businessId, version, index, bytes: reserved };
     this.#keep(key, entry);
     index.then(
       (built) => {
@@ -127,8 +145,21 @@ export class KnowledgeSearcher {
     this.#evictBeyond(key);
   }
 
-  /** Drops the least recently used indexes, never `keep`, until the kept bytes fit the budget. */
+  /**
+   * Drops the least recently used indexes, never `keep`, until the kept bytes fit the budget: first
+   * those of `keep`'s business while it holds more than its share, so that one business's bases
+   * (searched in turn, or many at once) push out its own before any other business's.
+   */
   #evictBeyond(keep: string): void {
+    const owner = this.#loaded.get(keep)?.businessId;
+    let owned = 0;
+    for (const entry of this.#loaded.values()) if (entry.businessId === owner) owned += entry.bytes;
+    for (const [key, entry] of this.#loaded) {
+      if (owned <= this.#share) break;
+      if (key === keep || entry.businessId !== owner) continue;
+      owned -= entry.bytes;
+      this.#drop(key);
+    }
     for (const key of this.#loaded.keys()) {
       if (this.#bytes <= this.#budget) return;
       if (key !== keep) this.#drop(key);
@@ -140,6 +171,17 @@ export class KnowledgeSearcher {
     if (!entry) return;
     this.#loaded.delete(key);
     this.#bytes -= entry.bytes;
+  }
+
+  /** The build of this base at this version: the one in progress, or a new one once a build slot is free. */
+  #buildOnce(businessId: number, kbId: number, version: number): Promise<KnowledgeIndex> {
+    const key = `${businessId}:${kbId}@${version}`;
+    let building = this.#building.get(key);
+    if (!building) {
+      building = this.#slots.run(String(businessId), () => this.#build(businessId, kbId)).finally(() => this.#building.delete(key));
+      this.#building.set(key, building);
+    }
+    return building;
   }
 
   async #build(businessId: number, kbId: number): Promise<KnowledgeIndex> {

@@ -93,7 +93,12 @@ const SPOKEN_FIELD_CHARS = 80;
  * 4,000-character page would otherwise be read out in full (three minutes of one turn).
  */
 export function spokenExcerpt(text: string, max: number): string {
-  const trimmed = text.trim().replace(/\s+/g, ' ');
+  // Control characters (a NUL in a reply) are not said; runs of space are one.
+  const trimmed = text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .trim()
+    .replace(/\s+/g, ' ');
   if (trimmed.length <= max) return trimmed;
   const sentences = trimmed.match(/.*?[.!?]+(?=\s|$)\s*|.+$/g) ?? [trimmed];
   let kept = '';
@@ -102,7 +107,8 @@ export function spokenExcerpt(text: string, max: number): string {
     kept += sentence;
   }
   if (kept !== '') return kept.trimEnd();
-  const cut = trimmed.slice(0, max);
+  // Never half of a surrogate pair (an emoji).
+  const cut = trimmed.slice(0, /[\uD800-\uDBFF]/.test(trimmed[max - 1] ?? '') ? max - 1 : max);
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, '')}…`;
 }
@@ -112,7 +118,7 @@ export function speakCustomResult(output: Record<string, unknown>): string {
   const line = SPOKEN_KEYS.map((key) => output[key]).find((value): value is string => typeof value === 'string' && value.trim() !== '');
   if (line !== undefined) return `${spokenExcerpt(line, SPOKEN_LINE_CHARS)} Is there anything else I can help you with?`;
   const fields = Object.entries(output)
-    .filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value))
+    .filter(([, value]) => ['number', 'boolean'].includes(typeof value) || (typeof value === 'string' && value.trim() !== ''))
     .slice(0, 5)
     .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${spokenExcerpt(String(value), SPOKEN_FIELD_CHARS)}`);
   if (fields.length === 0) return 'All done. Is there anything else I can help you with?';

@@ -67,7 +67,7 @@ describe('the knowledge index cache', () => {
     const businessId = await ids.nextId();
     const [a, b, c] = [await baseWith(businessId, 100), await baseWith(businessId, 100), await baseWith(businessId, 100)];
     const budget = loadedBytes(100) + reservedIndexBytes(100, EMBEDDING_DIMENSIONS);
-    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget });
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget, businessShareBytes: budget });
     const seen: number[] = [];
     const use = async (base: KnowledgeBaseRecord) => {
       const loading = searcher.index(businessId, base);
@@ -120,7 +120,7 @@ describe('the knowledge index cache', () => {
     const distinct = (i: number) => Array.from({ length: 15 }, (_, w) => `term${i}x${w}`).join(' ');
     const [kept, hostile] = [await baseWith(businessId, 10), await baseWith(businessId, 20, distinct)];
     const budget = loadedBytes(10) + reservedIndexBytes(20, EMBEDDING_DIMENSIONS);
-    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget });
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget, businessShareBytes: budget });
     await searcher.index(businessId, kept);
     // Act
     const loading = searcher.index(businessId, hostile);
@@ -159,6 +159,40 @@ describe('the knowledge index cache', () => {
     // Assert
     expect(searcher.loads).toBe(3);
     expect(searcher.bytes).toBe(loadedBytes(10));
+  });
+
+  it("drops a business's own indexes first past its share, so one business searching its bases in turn keeps another's", async () => {
+    // Arrange: room for three bases; a business may keep one and a half of them
+    const [quiet, noisy] = [await ids.nextId(), await ids.nextId()];
+    const kept = await baseWith(quiet, 100);
+    const noisyBases = [await baseWith(noisy, 100), await baseWith(noisy, 100), await baseWith(noisy, 100)];
+    const budget = 3 * loadedBytes(100) + reservedIndexBytes(100, EMBEDDING_DIMENSIONS);
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget, businessShareBytes: 1.5 * loadedBytes(100) });
+    await searcher.index(quiet, kept);
+    // Act: the noisy business's three bases, twice over
+    for (const base of [...noisyBases, ...noisyBases]) await searcher.index(noisy, base);
+    const loadsBefore = searcher.loads;
+    await searcher.index(quiet, kept);
+    // Assert: the quiet business's base was never pushed out; the noisy one kept only its latest
+    expect(searcher.loads).toBe(loadsBefore);
+    expect(loadsBefore).toBe(1 + 6);
+    expect(searcher.bytes).toBe(2 * loadedBytes(100));
+  });
+
+  it('never builds a base twice at once, even when its index was dropped while it was being built', async () => {
+    // Arrange: a budget that holds one base; b is asked for while a still loads, then a again
+    const businessId = await ids.nextId();
+    const [a, b] = [await baseWith(businessId, 100), await baseWith(businessId, 100)];
+    const budget = reservedIndexBytes(100, EMBEDDING_DIMENSIONS);
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: budget, businessShareBytes: budget });
+    // Act: a's entry is pushed out by b's reservation before a is built; a is asked for again at once
+    const first = searcher.index(businessId, a);
+    const other = searcher.index(businessId, b);
+    const again = searcher.index(businessId, a);
+    const [one, , two] = await Promise.all([first, other, again]);
+    // Assert: one build of a, shared
+    expect(one).toBe(two);
+    expect(searcher.loads).toBe(2);
   });
 
   it('shares one load between concurrent searches of a base, and loads a failed load again on the next use', async () => {

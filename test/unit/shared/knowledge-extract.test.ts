@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { htmlToText, pdfToText } from '../../../shared/knowledge/extract';
+import { htmlToText, pdfToText, readDocument } from '../../../shared/knowledge/extract';
 import { textBombPdf } from '../../support/pdf-bombs';
 
 describe('pdfToText', () => {
@@ -54,5 +54,16 @@ describe('htmlToText: tables', () => {
     // Assert
     expect(lines).toHaveLength(60_000);
     expect(lines[59_999]).toBe('Item 59999 | 179997 dollars');
+  });
+});
+
+describe('readDocument', () => {
+  it('turns a lone surrogate (as a broken PDF font map yields) into U+FFFD, so embeddings and DynamoDB get well-formed text', async () => {
+    // Act
+    const parsed = await readDocument({ kind: 'text', text: 'Opening hours \uD83D are nine to five.' });
+    // Assert
+    expect(parsed.chunks).toHaveLength(1);
+    expect(parsed.chunks[0]!.text).toBe('Opening hours \uFFFD are nine to five.');
+    expect(parsed.chunks[0]!.text.isWellFormed()).toBe(true);
   });
 });

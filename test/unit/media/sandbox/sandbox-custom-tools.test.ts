@@ -67,3 +67,15 @@ describe('speakCustomResult', () => {
     expect(spoken).toMatch(/^The warranty covers parts and labour\. .*labour\. Is there anything else I can help you with\?$/);
   });
 });
+
+describe('spokenExcerpt on odd text', () => {
+  it('never ends in half an emoji, says no control characters, and leaves blank fields out', () => {
+    const excerpt = spokenExcerpt(`a${'😀'.repeat(400)}`, 300);
+    expect(excerpt.isWellFormed()).toBe(true);
+    expect(excerpt.endsWith('…')).toBe(true);
+    expect(spokenExcerpt('Open\u0000 today.', 300)).toBe('Open today.');
+    expect(speakCustomResult({ result: '   ', status: 'shipped' })).toBe(
+      'Here is what I found. status: shipped. Is there anything else I can help you with?',
+    );
+  });
+});
