@@ -1,10 +1,14 @@
 /**
  * A bound on jobs run at once, in all and per group (here: index builds per process and per
- * business). A job past either limit waits; when a slot frees, the first waiting job whose group
- * is under its limit goes next, so one group's queue never holds up another group's job.
+ * business). A job past either limit waits; when a slot frees, of the waiting jobs whose group is
+ * under its limit, the one of the group started longest ago (never: first) goes next, then the
+ * oldest, so a group with a long queue takes turns with the others instead of going first.
  */
 export class BuildSlots {
   readonly #running = new Map<string, number>();
+  /** When each group last started a job (a counter, not a clock). */
+  readonly #lastStarted = new Map<string, number>();
+  #starts = 0;
   #total = 0;
   readonly #waiting: Array<{ group: string; start: () => void }> = [];
 
@@ -35,6 +39,7 @@ export class BuildSlots {
   }
 
   #take(group: string): void {
+    this.#lastStarted.set(group, this.#starts++);
     this.#total++;
     this.#running.set(group, (this.#running.get(group) ?? 0) + 1);
   }
@@ -44,7 +49,13 @@ export class BuildSlots {
     const left = this.#running.get(group)! - 1;
     if (left === 0) this.#running.delete(group);
     else this.#running.set(group, left);
-    const next = this.#waiting.findIndex((waiter) => this.#free(waiter.group));
+    if (this.#total === 0 && this.#waiting.length === 0) this.#lastStarted.clear(); // bounded by the groups busy at once
+    let next = -1;
+    for (const [i, waiter] of this.#waiting.entries()) {
+      if (!this.#free(waiter.group)) continue;
+      const since = this.#lastStarted.get(waiter.group) ?? -1;
+      if (next === -1 || since < (this.#lastStarted.get(this.#waiting[next]!.group) ?? -1)) next = i;
+    }
     if (next === -1) return;
     const [waiter] = this.#waiting.splice(next, 1);
     // Taken here, synchronously, so no job arriving meanwhile can take the slot first.

@@ -39,6 +39,27 @@ describe('BuildSlots', () => {
     expect(slots.waiting).toBe(0);
   });
 
+  it("starts a group that waited behind another group's queue before that group's next job", async () => {
+    // Arrange: one at a time; a runs a1 with a2 and a3 queued, then b1 arrives
+    const slots = new BuildSlots(1, 1);
+    const started: string[] = [];
+    const jobs = ['a1', 'a2', 'a3', 'b1'].map((name) => blocking(started, name));
+    const runs = jobs.map((job, i) => slots.run(i < 3 ? 'a' : 'b', job.job));
+    await settle();
+    // Act: a1 ends, then whatever started next
+    jobs[0]!.release();
+    await settle();
+    jobs[3]!.release();
+    await settle();
+    // Assert: b1 went before a2
+    expect(started).toEqual(['a1', 'b1', 'a2']);
+    jobs[1]!.release();
+    await settle();
+    jobs[2]!.release();
+    await Promise.all(runs);
+    expect(started).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+
   it("frees a failed job's slot and hands its error to the caller", async () => {
     // Arrange
     const slots = new BuildSlots(1, 1);
