@@ -33,6 +33,14 @@ export type KnowledgeBaseRecord = KnowledgeBase & { version: number; documents?:
  */
 export type FinishResult = { kind: 'finished' } | { kind: 'gone' } | { kind: 'already-finished' } | { kind: 'over-limit'; held: number };
 
+/**
+ * A document item as read back. Items stored before `truncated` existed lack it: they read as
+ * `false` (nothing of theirs was known to be cut), so they need no migration.
+ */
+function documentOf(item: Record<string, unknown>): KnowledgeDocument {
+  return { ...fromItem<KnowledgeDocument>(item), truncated: item.truncated === true };
+}
+
 /** A delete reads the document first, then deletes only what it read: a few tries cover its status changing meanwhile. */
 const DELETE_TRIES = 5;
 
@@ -177,12 +185,13 @@ export class KnowledgeRepository {
     const result = await this.db.doc.send(
       new GetCommand({ TableName: this.db.tableName, Key: keys.knowledgeDocument(businessId, kbId, docId), ConsistentRead: consistent }),
     );
-    return result.Item ? fromItem<KnowledgeDocument>(result.Item) : undefined;
+    return result.Item ? documentOf(result.Item) : undefined;
   }
 
   /** A base's documents (at most `KNOWLEDGE_LIMITS.documentsPerBase`), oldest first. */
   async listDocuments(businessId: number, kbId: number): Promise<KnowledgeDocument[]> {
-    return queryBusinessPrefix<KnowledgeDocument>(this.db, businessId, keys.knowledgeDocumentPrefix(kbId));
+    const items = await queryBusinessPrefix<Record<string, unknown>>(this.db, businessId, keys.knowledgeDocumentPrefix(kbId));
+    return items.map(documentOf);
   }
 
   async readSource(businessId: number, kbId: number, docId: number): Promise<string | undefined> {
@@ -236,11 +245,13 @@ export class KnowledgeRepository {
    * Records how a document's ingestion ended, once (the document must still be `processing`). A
    * document made ready counts its passages on its base and bumps the base's version in the same
    * transaction, only while the base stays within `chunksPerBase`, however many finish at once.
+   * `truncated` absent is false: only ingestion cuts a document, and it always says.
    */
   async finishDocument(
     businessId: number,
     doc: KnowledgeDocument,
-    outcome: Pick<KnowledgeDocument, 'status' | 'failure_reason' | 'chunk_count' | 'characters' | 'updated_at'>,
+    outcome: Pick<KnowledgeDocument, 'status' | 'failure_reason' | 'chunk_count' | 'characters' | 'updated_at'> &
+      Partial<Pick<KnowledgeDocument, 'truncated'>>,
   ): Promise<FinishResult> {
     const kbId = doc.knowledge_base_id;
     const items: object[] = [
@@ -249,7 +260,7 @@ export class KnowledgeRepository {
           TableName: this.db.tableName,
           Key: keys.knowledgeDocument(businessId, kbId, doc.id),
           UpdateExpression:
-            'SET #status = :status, failure_reason = :reason, chunk_count = :chunks, characters = :chars, updated_at = :updated',
+            'SET #status = :status, failure_reason = :reason, chunk_count = :chunks, characters = :chars, truncated = :truncated, updated_at = :updated',
           ConditionExpression: 'attribute_exists(pk) AND #status = :processing',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -258,6 +269,7 @@ export class KnowledgeRepository {
             ':reason': outcome.failure_reason,
             ':chunks': outcome.chunk_count,
             ':chars': outcome.characters,
+            ':truncated': outcome.truncated ?? false,
             ':updated': outcome.updated_at,
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

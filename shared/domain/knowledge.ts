@@ -73,6 +73,15 @@ export const KnowledgeDocumentSchema = strictDict({
   failure_reason: v.nullable(v.string()),
   chunk_count: intField({ ge: 0 }),
   characters: v.pipe(intField({ ge: 0 }), v.metadata({ description: 'Characters of text extracted (0 until ready).' })),
+  truncated: v.pipe(
+    v.boolean(),
+    v.metadata({
+      description:
+        `true when the document is ready but only its beginning is searchable: its text passed ${KNOWLEDGE_LIMITS.extractedChars.toLocaleString('en-US')} ` +
+        `characters or its passages passed ${KNOWLEDGE_LIMITS.chunksPerDocument.toLocaleString('en-US')} (or a PDF was still being read at 15 s), ` +
+        'and the rest was left out; split such a document. false otherwise (processing, failed, or whole).',
+    }),
+  ),
   created_at: timestampField(),
   updated_at: timestampField(),
 });
@@ -108,6 +117,7 @@ export function processingDocument(fields: {
     failure_reason: null,
     chunk_count: 0,
     characters: 0,
+    truncated: false,
     created_at: fields.now,
     updated_at: fields.now,
   };

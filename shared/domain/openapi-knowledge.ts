@@ -123,7 +123,9 @@ export function knowledgePaths(): Json {
           'Add a document: `text` (plain text or Markdown) or `url` (a public web page or PDF, fetched once). ' +
             'It is returned `processing`; ingestion runs in the background and ends `ready` or `failed` with a reason. ' +
             `At most ${KNOWLEDGE_LIMITS.documentsPerBase} documents per base, and ${KNOWLEDGE_LIMITS.chunksPerBase.toLocaleString('en-US')} passages ` +
-            '(`chunk_count`) across its ready documents: a document that would pass that ends `failed`, its reason saying how full the base is.',
+            '(`chunk_count`) across its ready documents: a document that would pass that ends `failed`, its reason saying how full the base is. ' +
+            `A document keeps its first ${KNOWLEDGE_LIMITS.extractedChars.toLocaleString('en-US')} characters and ${KNOWLEDGE_LIMITS.chunksPerDocument.toLocaleString('en-US')} passages: ` +
+            'past those it still ends `ready`, with `truncated` true, and the rest is not searchable.',
           responses(jsonResponse('The document, processing.', 'KnowledgeDocument'), {
             ...NOT_FOUND,
             ...BODY_ERRORS,

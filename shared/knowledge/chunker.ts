@@ -173,6 +173,16 @@ export function chunkText(text: string, limit = Number.POSITIVE_INFINITY): Chunk
   return chunks;
 }
 
+/**
+ * At most `limit` chunks of `text`, and whether it had more (`truncated`): one more is asked of
+ * {@link chunkText}, which stops at the section that reaches it, so the rest of a long text is
+ * never chunked just to know.
+ */
+export function chunkUpTo(text: string, limit: number): { chunks: Chunk[]; truncated: boolean } {
+  const chunks = chunkText(text, limit + 1);
+  return { chunks: chunks.slice(0, limit), truncated: chunks.length > limit };
+}
+
 /** The text a chunk is embedded and keyword-indexed as: its heading, then its body. */
 export function chunkSearchText(chunk: Chunk): string {
   return chunk.heading === '' ? chunk.text : `${chunk.heading}\n${chunk.text}`;

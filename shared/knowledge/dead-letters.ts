@@ -31,6 +31,7 @@ export async function failAbandonedDocument(body: string, deps: DeadLetterDeps):
     failure_reason: GAVE_UP_REASON,
     chunk_count: 0,
     characters: 0,
+    truncated: false,
     updated_at: deps.now().toISOString(),
   });
   // An error line on purpose: each one is a document a business lost to our failure.

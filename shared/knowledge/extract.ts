@@ -1,7 +1,7 @@
 import { convert } from 'html-to-text';
 import { getDocumentProxy } from 'unpdf';
 import { KNOWLEDGE_LIMITS } from '../domain/knowledge';
-import { chunkText, type Chunk } from './chunker';
+import { chunkUpTo, type Chunk } from './chunker';
 import type { DocumentKind } from './document-kind';
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
@@ -69,35 +69,51 @@ export function htmlToText(html: string): string {
  */
 export const PDF_READ_BUDGET_MS = 15_000;
 
+/** A document's text as read, and whether it was cut: reading stopped before its end, or it ran past a budget. */
+export interface ReadText {
+  text: string;
+  truncated: boolean;
+}
+
 /**
  * A PDF's text (unpdf's serverless build of Mozilla's PDF.js), pages separated by blank lines.
- * Read page by page as a stream and stopped once `maxChars` are read or `budgetMs` has passed: a
- * small compressed PDF can hold millions of text operators (a decompression bomb), and reading them
- * all would hold the ingestion worker for minutes and fill its memory.
+ * Read page by page as a stream and stopped once more than `maxChars` are read or `budgetMs` has
+ * passed (`truncated`): a small compressed PDF can hold millions of text operators (a
+ * decompression bomb), and reading them all would hold the ingestion worker for minutes and fill
+ * its memory.
  */
 export async function pdfToText(
   bytes: Uint8Array,
   maxChars: number = KNOWLEDGE_LIMITS.extractedChars,
   budgetMs: number = PDF_READ_BUDGET_MS,
-): Promise<string> {
+): Promise<ReadText> {
   const deadline = performance.now() + budgetMs;
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   try {
     const pages: string[] = [];
     let total = 0;
-    for (let n = 1; n <= pdf.numPages && total < maxChars && performance.now() < deadline; n++) {
+    let stopped = false;
+    for (let n = 1; n <= pdf.numPages && !stopped; n++) {
+      if (performance.now() >= deadline) {
+        stopped = true;
+        break;
+      }
       const reader = (await pdf.getPage(n)).streamTextContent().getReader();
       let text = '';
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         for (const item of value.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
-        if (total + text.length >= maxChars || performance.now() >= deadline) break;
+        // Past the budget (not at it: a text of exactly `maxChars` reads as whole; counted before page ends are
+        // trimmed, so blanks there can make a text just under it read as cut), or out of time.
+        stopped = total + text.length > maxChars || performance.now() >= deadline;
+        if (stopped) break;
       }
       pages.push(text.trim());
       total += text.length;
     }
-    return pages.join('\n\n').slice(0, maxChars);
+    const text = pages.join('\n\n');
+    return { text: text.slice(0, maxChars), truncated: stopped || text.length > maxChars };
   } finally {
     await destroyed(pdf);
   }
@@ -119,31 +135,37 @@ async function destroyed(pdf: { destroy(): Promise<void> }): Promise<void> {
   clearTimeout(timer);
 }
 
-/** A fetched document's text, whatever its kind. */
-export async function documentText(kind: DocumentKind, bytes: Uint8Array): Promise<string> {
+/** A fetched document's text, whatever its kind (a PDF's read at most to `extractedChars`). */
+export async function documentText(kind: DocumentKind, bytes: Uint8Array): Promise<ReadText> {
   if (kind === 'pdf') return pdfToText(bytes);
   const text = Buffer.from(bytes).toString('utf8');
-  return kind === 'html' ? htmlToText(text) : text;
+  return { text: kind === 'html' ? htmlToText(text) : text, truncated: false };
 }
 
 /** A document's body as ingestion has it: fetched bytes of a kind, or a text document's source. */
 export type DocumentSource = { kind: DocumentKind; bytes: Uint8Array } | { kind: 'text'; text: string };
 
-/** What a document reads as: its text's length (after the cut) and its chunks. */
+/**
+ * What a document reads as: its text's length (after the cut), its chunks, and whether only its
+ * beginning is in them (`truncated`: its text passed `extractedChars`, its chunks passed
+ * `chunksPerDocument`, or a PDF's reading was stopped at its time budget).
+ */
 export interface ParsedDocument {
   characters: number;
   chunks: Chunk[];
+  truncated: boolean;
 }
 
 /**
  * The CPU- and memory-heavy part of ingestion, on input the business controls: a document's text
- * (extracted when fetched), cut at `KNOWLEDGE_LIMITS.extractedChars`, and its chunks. The parse
- * worker runs this (worker-parser.ts), never the ingestion thread itself.
+ * (extracted when fetched), cut at `KNOWLEDGE_LIMITS.extractedChars`, and its chunks, at most
+ * `chunksPerDocument`. The parse worker runs this (worker-parser.ts), never the ingestion thread itself.
  */
 export async function readDocument(source: DocumentSource): Promise<ParsedDocument> {
-  const text = 'text' in source ? source.text : await documentText(source.kind, source.bytes);
+  const read: ReadText = 'text' in source ? { text: source.text, truncated: false } : await documentText(source.kind, source.bytes);
   // A lone surrogate (a PDF's broken ToUnicode map can make one) is not text that embeddings or
   // DynamoDB must accept: it becomes U+FFFD, as invalid UTF-8 in a page does.
-  const kept = text.slice(0, KNOWLEDGE_LIMITS.extractedChars).toWellFormed();
-  return { characters: kept.length, chunks: chunkText(kept, KNOWLEDGE_LIMITS.chunksPerDocument) };
+  const kept = read.text.slice(0, KNOWLEDGE_LIMITS.extractedChars).toWellFormed();
+  const { chunks, truncated } = chunkUpTo(kept, KNOWLEDGE_LIMITS.chunksPerDocument);
+  return { characters: kept.length, chunks, truncated: read.truncated || read.text.length > kept.length || truncated };
 }

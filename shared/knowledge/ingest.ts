@@ -122,19 +122,19 @@ export async function ingestDocument(body: string, deps: IngestDeps): Promise<vo
   } catch (error) {
     if (!(error instanceof DocumentFailure)) throw error;
     log.info(`knowledge ingestion: document failed: ${error.message}`);
-    await finish(businessId, doc, 'failed', error.message, 0, 0, deps);
+    await finish(businessId, doc, failed(error.message), deps);
     return;
   }
-  const { chunks, characters } = parsed;
+  const { chunks, characters, truncated } = parsed;
   if (chunks.length === 0) {
-    await finish(businessId, doc, 'failed', 'the document has no text to search', 0, 0, deps);
+    await finish(businessId, doc, failed('the document has no text to search'), deps);
     return;
   }
   // A base already too full is told so before the embeddings are paid for; the count at the finish
   // stays the exact check (documents finishing at once).
   const held = (await deps.knowledge.findBase(businessId, kbId))?.chunks;
   if (held !== undefined && held + chunks.length > KNOWLEDGE_LIMITS.chunksPerBase) {
-    await finish(businessId, doc, 'failed', overPassageLimitReason(held, chunks.length), 0, 0, deps);
+    await finish(businessId, doc, failed(overPassageLimitReason(held, chunks.length)), deps);
     return;
   }
   const started = performance.now();
@@ -147,11 +147,16 @@ export async function ingestDocument(body: string, deps: IngestDeps): Promise<vo
     // Not ours to retry: the same chunks would be refused again (knowledge-chunk-pages.ts).
     log.error('knowledge ingestion: DynamoDB refused a chunk page as too large', { chunks: chunks.length });
     await deps.knowledge.deleteChunks(businessId, kbId, docId);
-    await finish(businessId, doc, 'failed', 'the document could not be stored (a passage is too large)', 0, 0, deps);
+    await finish(businessId, doc, failed('the document could not be stored (a passage is too large)'), deps);
     return;
   }
-  const result = await finishReady(businessId, doc, chunks.length, characters, deps);
-  log.info(`knowledge ingestion: document ${result}`, { chunks: chunks.length, characters, ms: Math.round(performance.now() - started) });
+  const result = await finishReady(businessId, doc, { chunk_count: chunks.length, characters, truncated }, deps);
+  log.info(`knowledge ingestion: document ${result}`, {
+    chunks: chunks.length,
+    characters,
+    truncated,
+    ms: Math.round(performance.now() - started),
+  });
 }
 
 /**
@@ -163,37 +168,30 @@ export async function ingestDocument(body: string, deps: IngestDeps): Promise<vo
 async function finishReady(
   businessId: number,
   doc: KnowledgeDocument,
-  chunkCount: number,
-  characters: number,
+  read: Pick<KnowledgeDocument, 'chunk_count' | 'characters' | 'truncated'>,
   deps: IngestDeps,
 ): Promise<'ready' | 'failed' | 'gone' | 'already finished'> {
   const kbId = doc.knowledge_base_id;
-  const result = await finish(businessId, doc, 'ready', null, chunkCount, characters, deps);
+  const result = await finish(businessId, doc, { status: 'ready', failure_reason: null, ...read }, deps);
   if (result.kind === 'finished') return 'ready';
   if (result.kind === 'already-finished') {
     const now = await deps.knowledge.findDocument(businessId, kbId, doc.id, true);
     if (now?.status !== 'ready') await deps.knowledge.deleteChunks(businessId, kbId, doc.id);
     return 'already finished';
   }
-  if (result.kind === 'over-limit') await finish(businessId, doc, 'failed', overPassageLimitReason(result.held, chunkCount), 0, 0, deps);
+  if (result.kind === 'over-limit') await finish(businessId, doc, failed(overPassageLimitReason(result.held, read.chunk_count)), deps);
   await deps.knowledge.deleteChunks(businessId, kbId, doc.id);
   return result.kind === 'over-limit' ? 'failed' : 'gone';
 }
 
-async function finish(
-  businessId: number,
-  doc: KnowledgeDocument,
-  status: 'ready' | 'failed',
-  reason: string | null,
-  chunkCount: number,
-  characters: number,
-  deps: IngestDeps,
-): Promise<FinishResult> {
-  return deps.knowledge.finishDocument(businessId, doc, {
-    status,
-    failure_reason: reason,
-    chunk_count: chunkCount,
-    characters,
-    updated_at: deps.now().toISOString(),
-  });
+/** How a document's ingestion ends, but the time. */
+type Ending = Pick<KnowledgeDocument, 'failure_reason' | 'chunk_count' | 'characters' | 'truncated'> & { status: 'ready' | 'failed' };
+
+/** A failed ending: nothing of the document is kept, so nothing of it is cut either. */
+function failed(reason: string): Ending {
+  return { status: 'failed', failure_reason: reason, chunk_count: 0, characters: 0, truncated: false };
+}
+
+async function finish(businessId: number, doc: KnowledgeDocument, ending: Ending, deps: IngestDeps): Promise<FinishResult> {
+  return deps.knowledge.finishDocument(businessId, doc, { ...ending, updated_at: deps.now().toISOString() });
 }

@@ -83,6 +83,7 @@ const toDocumentView = (doc: KnowledgeDocument): KnowledgeDocument => ({
   failure_reason: doc.failure_reason,
   chunk_count: doc.chunk_count,
   characters: doc.characters,
+  truncated: doc.truncated,
   created_at: doc.created_at,
   updated_at: doc.updated_at,
 });

@@ -1,10 +1,13 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { HEADING_CHARS } from '../../../shared/knowledge/chunker';
 import { KnowledgeRepository } from '../../../shared/db/knowledge-repository';
+import { keys } from '../../../shared/db/table';
+import { KNOWLEDGE_LIMITS } from '../../../shared/domain/knowledge';
 import type { Chunk } from '../../../shared/knowledge/chunker';
 import { EMBEDDING_MODEL } from '../../../shared/knowledge/embeddings';
 import { OpenAiEmbedder } from '../../../shared/llm/embeddings-client';
@@ -120,6 +123,73 @@ describe('a very long heading', () => {
   });
 });
 
+describe('a document longer than what is kept: truncated', () => {
+  const { chunksPerDocument } = KNOWLEDGE_LIMITS;
+  /** `count` sections of one passage each (a passage never crosses a heading): 2,100 are ~44,000 characters. */
+  const sections = (count: number) => Array.from({ length: count }, (_, i) => `# S${i}\n\nFact number ${i}.`).join('\n\n');
+
+  it('ends ready with its first 2,000 passages and truncated true, listed so too', async () => {
+    // Arrange
+    const kb = await json(await api.request(owner.apiKey, 'POST', '/knowledge-bases', { name: 'Long' }));
+    // Act
+    const created = await json(
+      await api.request(owner.apiKey, 'POST', `/knowledge-bases/${kb.id}/documents`, {
+        name: 'Long',
+        text: sections(chunksPerDocument + 100),
+      }),
+    );
+    await api.idle();
+    // Assert
+    expect(created).toMatchObject({ status: 'processing', truncated: false });
+    const doc = await json(await api.request(owner.apiKey, 'GET', `/knowledge-bases/${kb.id}/documents/${created.id}`));
+    expect(doc).toMatchObject({ status: 'ready', failure_reason: null, chunk_count: chunksPerDocument, truncated: true });
+    const listed = await json(await api.request(owner.apiKey, 'GET', `/knowledge-bases/${kb.id}/documents`));
+    expect(listed.data).toEqual([doc]);
+    const [stored] = await api.repo.loadChunks(owner.businessId, kb.id);
+    expect(stored!.chunks).toHaveLength(chunksPerDocument);
+    expect(stored!.chunks.at(-1)).toEqual({ heading: `S${chunksPerDocument - 1}`, text: `Fact number ${chunksPerDocument - 1}.` });
+  });
+
+  it('leaves a document of exactly 2,000 passages, and a short one, truncated false', async () => {
+    // Act
+    const [full, short] = await Promise.all([
+      ingested(api, { name: 'Full', text: sections(chunksPerDocument) }),
+      ingested(api, { name: 'Short', text: '## Hours\n\nWe are open on Saturdays.' }),
+    ]);
+    // Assert
+    expect(full.doc).toMatchObject({ status: 'ready', chunk_count: chunksPerDocument, truncated: false });
+    expect(short.doc).toMatchObject({ status: 'ready', chunk_count: 1, truncated: false });
+  });
+
+  it('leaves a failed document truncated false', async () => {
+    // Act: headings only, nothing to search
+    const { doc } = await ingested(api, { name: 'Headings', text: '# One\n\n## Two' });
+    // Assert
+    expect(doc).toMatchObject({ status: 'failed', failure_reason: 'the document has no text to search', truncated: false });
+  });
+
+  it('reads a document stored before the field (no truncated attribute) as truncated false', async () => {
+    // Arrange: a ready document whose item loses the attribute, as items written before it have none
+    const { kbId, doc } = await ingested(api, { name: 'Old', text: sections(3) });
+    await harness.core.db.doc.send(
+      new UpdateCommand({
+        TableName: harness.core.db.tableName,
+        Key: keys.knowledgeDocument(owner.businessId, kbId, doc.id),
+        UpdateExpression: 'REMOVE truncated',
+        ConditionExpression: 'attribute_exists(truncated)',
+      }),
+    );
+    // Act
+    const read = await api.request(owner.apiKey, 'GET', `/knowledge-bases/${kbId}/documents/${doc.id}`);
+    const listed = await api.request(owner.apiKey, 'GET', `/knowledge-bases/${kbId}/documents`);
+    // Assert
+    expect(read.status).toBe(200);
+    expect(await json(read)).toEqual({ ...doc, truncated: false });
+    expect(listed.status).toBe(200);
+    expect((await json(listed)).data).toEqual([{ ...doc, truncated: false }]);
+  });
+});
+
 describe('a chunk page DynamoDB refuses as too large', () => {
   it('fails the document with a plain reason and removes the pages already written', async () => {
     // Arrange: 700 sections, so 28 pages are written before the refused one
@@ -131,6 +201,7 @@ describe('a chunk page DynamoDB refuses as too large', () => {
       status: 'failed',
       failure_reason: 'the document could not be stored (a passage is too large)',
       chunk_count: 0,
+      truncated: false,
     });
     expect(oversize.storedWhenRefused).toBe(625);
     expect(await oversize.loadChunks(owner.businessId, kbId)).toEqual([]);

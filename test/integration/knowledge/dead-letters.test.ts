@@ -100,6 +100,7 @@ describe('a document whose ingestion message was dead-lettered', () => {
       status: 'failed',
       failure_reason: GAVE_UP_REASON,
       chunk_count: 0,
+      truncated: false,
       updated_at: '2026-11-26T12:00:00.000Z',
     });
     expect(await api.repo.loadChunks(owner.businessId, kbId)).toEqual([]);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHUNK_CHARS, CHUNK_SEARCH_CHARS, chunkSearchText, chunkText, HEADING_CHARS } from '../../../shared/knowledge/chunker';
+import { CHUNK_CHARS, CHUNK_SEARCH_CHARS, chunkSearchText, chunkText, chunkUpTo, HEADING_CHARS } from '../../../shared/knowledge/chunker';
 
 /** The heading regex the chunker used before: right, but it backtracked for seconds over long runs of spaces. */
 const BACKTRACKING_HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
@@ -112,5 +112,23 @@ describe('chunkText: bounds', () => {
     const chunks = chunkText(`${first}\n\n${long}`);
     // Assert
     expect(Math.max(...chunks.map((chunk) => chunk.text.length))).toBeLessThanOrEqual(CHUNK_CHARS.max);
+  });
+});
+
+describe('chunkUpTo', () => {
+  /** `count` sections of one passage each. */
+  const sections = (count: number) => Array.from({ length: count }, (_, i) => `## S${i}\n\nFact ${i}.`).join('\n\n');
+
+  it.each([
+    [3, 5, 3, false],
+    [5, 5, 5, false],
+    [6, 5, 5, true],
+    [0, 5, 0, false],
+  ])('%i passages, limit %i: %i kept, truncated %s', (count, limit, kept, truncated) => {
+    // Act
+    const result = chunkUpTo(sections(count), limit);
+    // Assert
+    expect(result.chunks).toEqual(chunkText(sections(count)).slice(0, kept));
+    expect(result.truncated).toBe(truncated);
   });
 });

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { htmlToText, pdfToText, readDocument } from '../../../shared/knowledge/extract';
+import { KNOWLEDGE_LIMITS } from '../../../shared/domain/knowledge';
+import { htmlToText, pdfToText, readDocument, type DocumentSource } from '../../../shared/knowledge/extract';
 import { textBombPdf } from '../../support/pdf-bombs';
 
 describe('pdfToText', () => {
@@ -12,7 +13,7 @@ describe('pdfToText', () => {
     await pdf.destroy();
     const whole = (pages as string[]).map((page) => page.trim()).join('\n\n');
     expect(whole.length).toBeGreaterThan(100);
-    expect(await pdfToText(bytes)).toBe(whole);
+    expect(await pdfToText(bytes)).toEqual({ text: whole, truncated: false });
   });
 
   it('stops a decompression bomb at the character budget instead of reading all of it', async () => {
@@ -20,8 +21,9 @@ describe('pdfToText', () => {
     const bytes = textBombPdf(200_000);
     expect(bytes.length).toBeLessThan(250_000);
     const started = performance.now();
-    const text = await pdfToText(bytes, 100_000);
+    const { text, truncated } = await pdfToText(bytes, 100_000);
     expect(text.length).toBe(100_000);
+    expect(truncated).toBe(true);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
@@ -29,9 +31,72 @@ describe('pdfToText', () => {
     // PDF.js's destroy() of a document left mid-page sometimes never settles: each must still return.
     // (No wall-clock assertion: a busy machine stretches any; that each round comes back, cut, is the point.)
     for (let round = 0; round < 4; round++) {
-      const text = await pdfToText(textBombPdf(200_000), 50_000_000, 300);
+      const { text, truncated } = await pdfToText(textBombPdf(200_000), 50_000_000, 300);
       expect(text.length).toBeLessThan(40_000_000);
+      expect(truncated).toBe(true);
     }
+  });
+
+  it('reads a PDF of exactly the character budget as whole, and one character more as cut', async () => {
+    // Arrange: the fixture's own length as the budget
+    const bytes = await readFile(new URL('../../fixtures/knowledge/policies.pdf', import.meta.url));
+    const { text } = await pdfToText(bytes);
+    // Act
+    const [exact, under] = await Promise.all([pdfToText(bytes, text.length), pdfToText(bytes, text.length - 1)]);
+    // Assert
+    expect(exact).toEqual({ text, truncated: false });
+    expect(under).toEqual({ text: text.slice(0, -1), truncated: true });
+  });
+});
+
+describe('readDocument: truncated, when only the beginning is searchable', () => {
+  const { chunksPerDocument, extractedChars } = KNOWLEDGE_LIMITS;
+  /** `count` sections of one short passage each: a chunk apiece (a chunk never crosses a heading). */
+  const sections = (count: number) => Array.from({ length: count }, (_, i) => `# S${i}\n\nFact ${i}.`).join('\n\n');
+  /** `chars` characters of sentences in one paragraph (~630 chunks at 500,000: far under the chunk limit). */
+  const prose = (chars: number) => 'We are open on Saturdays. '.repeat(Math.ceil(chars / 26)).slice(0, chars);
+  const text = (body: string): DocumentSource => ({ kind: 'text', text: body });
+  const html = (body: string): DocumentSource => ({ kind: 'html', bytes: Buffer.from(`<p>${body}</p>`) });
+
+  it.each([
+    ['at the chunk limit', text(sections(chunksPerDocument)), chunksPerDocument, false],
+    ['one chunk past the chunk limit', text(sections(chunksPerDocument + 1)), chunksPerDocument, true],
+    ['far past the chunk limit', text(sections(3 * chunksPerDocument)), chunksPerDocument, true],
+    ['a short text', text('## Hours\n\nOpen 8 to 6.'), 1, false],
+  ] as const)('%s: %i chunks kept, truncated %s', async (_label, source, chunks, truncated) => {
+    // Act
+    const parsed = await readDocument(source);
+    // Assert
+    expect(parsed.chunks).toHaveLength(chunks);
+    expect(parsed.truncated).toBe(truncated);
+  });
+
+  it('keeps the first chunks in order when it cuts', async () => {
+    // Act
+    const parsed = await readDocument(text(sections(chunksPerDocument + 1)));
+    // Assert
+    expect(parsed.chunks.at(-1)).toEqual({ heading: `S${chunksPerDocument - 1}`, text: `Fact ${chunksPerDocument - 1}.` });
+  });
+
+  it.each([
+    ['a text of exactly the character limit', text(prose(extractedChars)), false],
+    ['a text one character past it', text(prose(extractedChars + 1)), true],
+    ['a page whose text passes it', html(prose(extractedChars + 1000)), true],
+  ] as const)('%s: %s', async (_label, source, truncated) => {
+    // Act
+    const parsed = await readDocument(source);
+    // Assert
+    expect(parsed.characters).toBe(extractedChars);
+    expect(parsed.chunks.length).toBeLessThan(chunksPerDocument);
+    expect(parsed.truncated).toBe(truncated);
+  });
+
+  it('says a PDF read only up to the character limit is cut', async () => {
+    // Act: 40 M characters of text in 180 KB
+    const parsed = await readDocument({ kind: 'pdf', bytes: textBombPdf(200_000) });
+    // Assert
+    expect(parsed.characters).toBe(extractedChars);
+    expect(parsed.truncated).toBe(true);
   });
 });
 

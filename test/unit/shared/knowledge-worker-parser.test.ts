@@ -45,7 +45,7 @@ describe('WorkerDocumentParser: the fixtures', () => {
   it('reads all of them in one worker, and keeps it after a PDF it cannot read', async () => {
     const error = await failure(parser.parse({ kind: 'pdf', bytes: Buffer.from('%PDF-1.4\nnot a PDF after all') }));
     expect(error).toBeInstanceOf(UnreadableDocumentError);
-    expect(await parser.parse(HOURS)).toEqual({ characters: 22, chunks: HOURS_CHUNKS });
+    expect(await parser.parse(HOURS)).toEqual({ characters: 22, chunks: HOURS_CHUNKS, truncated: false });
     expect(parser.workersStarted).toBe(1);
   });
 });
