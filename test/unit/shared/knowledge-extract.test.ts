@@ -90,14 +90,6 @@ describe('readDocument: truncated, when only the beginning is searchable', () =>
     expect(parsed.chunks.length).toBeLessThan(chunksPerDocument);
     expect(parsed.truncated).toBe(truncated);
   });
-
-  it('says a PDF read only up to the character limit is cut', async () => {
-    // Act: 40 M characters of text in 180 KB
-    const parsed = await readDocument({ kind: 'pdf', bytes: textBombPdf(200_000) });
-    // Assert
-    expect(parsed.characters).toBe(extractedChars);
-    expect(parsed.truncated).toBe(true);
-  });
 });
 
 describe('htmlToText: tables', () => {
