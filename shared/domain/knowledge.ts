@@ -72,7 +72,13 @@ export const KnowledgeDocumentSchema = strictDict({
   ),
   failure_reason: v.nullable(v.string()),
   chunk_count: intField({ ge: 0 }),
-  characters: v.pipe(intField({ ge: 0 }), v.metadata({ description: 'Characters of text extracted (0 until ready).' })),
+  characters: v.pipe(
+    intField({ ge: 0 }),
+    v.metadata({
+      description:
+        'Characters of text read from the document, at most 500,000 (0 until ready); past 2,000 passages it counts text that is not searchable (see truncated).',
+    }),
+  ),
   truncated: v.pipe(
     v.boolean(),
     v.metadata({

@@ -13,6 +13,7 @@ import {
 } from '../domain/tool';
 import { ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
 import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
+import { MAX_VALIDATION_ITEMS } from '../domain/validation';
 import { toolParametersProblem } from '../tools/tool-schema';
 import type { UrlPolicy } from './config-checks';
 
@@ -65,7 +66,7 @@ export class ToolService {
 
   /** Creates a tool; `loc` is where 422 items point (`['body']` from the API, `[]` from the CLI). */
   async create(businessId: number, body: unknown, loc: (string | number)[] = ['body']): Promise<Tool> {
-    const input = parseCreateToolBody(body, loc);
+    const input = this.parsed(() => parseCreateToolBody(body, loc), body, loc);
     this.checkDeep(input, loc);
     const existing = await this.deps.tools.listTools(businessId);
     if (existing.length >= TOOL_LIMITS.toolsPerBusiness) {
@@ -80,7 +81,7 @@ export class ToolService {
 
   /** Merges the fields given over the tool's; the result is checked as a whole. */
   async update(businessId: number, toolId: number, body: unknown): Promise<Tool> {
-    const patch = parseUpdateToolBody(body);
+    const patch = this.parsed(() => parseUpdateToolBody(body), body, ['body']);
     const current = await this.find(businessId, toolId);
     const next: Tool = { ...toToolView(current), ...patch, updated_at: this.later(current) };
     this.checkDeep(next, ['body'], patch);
@@ -107,12 +108,43 @@ export class ToolService {
     return tool;
   }
 
+  /**
+   * The body parsed; when the schema refuses it, the 422 also carries what the deeper checks find
+   * in the fields it did not flag (an `ftp:` server_url beside an invalid name), so one answer
+   * lists every invalid field.
+   */
+  private parsed<T>(parse: () => T, body: unknown, loc: (string | number)[]): T {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof ValidationError) || body === null || typeof body !== 'object' || Array.isArray(body)) throw error;
+      const flagged = new Set(error.items.map((item) => item.loc[loc.length]));
+      const raw = body as Record<string, unknown>;
+      const given: Record<string, unknown> = {};
+      if (typeof raw.name === 'string' && !flagged.has('name')) given.name = raw.name;
+      if (typeof raw.server_url === 'string' && !flagged.has('server_url')) given.server_url = raw.server_url;
+      if (Object.hasOwn(raw, 'parameters') && !flagged.has('parameters')) given.parameters = raw.parameters;
+      const more = this.deepItems(given as Pick<CreateToolInput, 'name' | 'parameters' | 'server_url'>, loc, given);
+      if (more.length === 0) throw error;
+      throw new ValidationError([...error.items, ...more].slice(0, MAX_VALIDATION_ITEMS));
+    }
+  }
+
   /** What the body schema cannot see: a reserved name in other capitals, the JSON Schema itself, and the URL under the SSRF guard. */
   private checkDeep(
     tool: Pick<CreateToolInput, 'name' | 'parameters' | 'server_url'>,
     loc: (string | number)[],
     given: object = tool,
   ): void {
+    const items = this.deepItems(tool, loc, given);
+    if (items.length > 0) throw new ValidationError(items);
+  }
+
+  private deepItems(
+    tool: Pick<CreateToolInput, 'name' | 'parameters' | 'server_url'>,
+    loc: (string | number)[],
+    given: object,
+  ): ValidationItem[] {
     const items: ValidationItem[] = [];
     if ('name' in given && isReservedToolName(tool.name)) items.push(valueError([...loc, 'name'], RESERVED_NAME_MESSAGE, tool.name));
     if ('parameters' in given) {
@@ -123,7 +155,7 @@ export class ToolService {
       const checked = checkUrlSyntax(tool.server_url, this.deps.urlPolicy);
       if (!checked.ok) items.push(urlValidationItem([...loc, 'server_url'], checked.reason, tool.server_url));
     }
-    if (items.length > 0) throw new ValidationError(items);
+    return items;
   }
 
   private checkNameFree(existing: ToolRecord[], name: string, self: number | undefined, loc: (string | number)[]): void {

@@ -142,11 +142,30 @@ function isRequest(sentence: string): boolean {
   return !GREETING_ONLY.test(sentence) && ASKING.test(sentence) && !/^(hello|hi|hey)\?*$/i.test(sentence);
 }
 
-/** True when the assistant's first line after the caller turn at `index` ends with a statement. */
+/** "Is there anything else I can help you with?": a courtesy after an answer, not a question about the request. */
+const FOLLOW_UP = /\banything else\b/i;
+const NOT_AN_ANSWER = /\b(sorry|didn'?t catch|could you (say|repeat)|didn'?t work|try again)\b/i;
+
+/**
+ * True when the caller turn at `index` was answered before the caller spoke again: the tool the
+ * assistant last ran for it (if any) succeeded, and its last reply (after any filler such as "Let
+ * me check that for you.", and leaving out a closing "anything else?") ends with a statement.
+ */
 function answeredAfter(lines: readonly TranscriptLine[], index: number): boolean {
-  const reply = lines.slice(index + 1).find((line) => line.role === 'assistant' && line.text.trim() !== '');
-  const last = reply ? sentencesOf(reply.text).at(-1) : undefined;
-  return last !== undefined && !last.endsWith('?') && !/\b(sorry|didn'?t catch|could you (say|repeat))\b/i.test(last);
+  const window: TranscriptLine[] = [];
+  for (const line of lines.slice(index + 1)) {
+    if (line.role === 'user' && line.text.trim() !== '') break;
+    window.push(line);
+  }
+  const tool = window.filter((line) => line.role === 'tool').at(-1);
+  if (tool && !toolSucceeded(tool.text)) return false;
+  const reply = window.filter((line) => line.role === 'assistant' && line.text.trim() !== '').at(-1);
+  const last = reply
+    ? sentencesOf(reply.text)
+        .filter((sentence) => !FOLLOW_UP.test(sentence))
+        .at(-1)
+    : undefined;
+  return last !== undefined && !last.endsWith('?') && !NOT_AN_ANSWER.test(last);
 }
 
 /** Reads one transcript into the facts the analysis reports. */

@@ -211,11 +211,17 @@ export function toolResultReply(request: ChatRequest): SandboxLlmReply {
   } catch {
     // Not JSON: treated as an output with nothing in it.
   }
+  const intent = [...TOOL_INTENTS, KNOWLEDGE_INTENT].find((candidate) => candidate.tool === asked?.function.name);
   if (typeof output.error === 'string') {
+    // A business's server failing is told to the model in its terms (HTTP codes, the tool's name):
+    // like a model, say it plainly. Invalid arguments are read back (the model was told why).
+    if (!intent && /business's system/.test(output.error)) {
+      const unknown = /not known whether/.test(output.error);
+      return { text: `I'm sorry, I couldn't ${unknown ? 'confirm that' : 'get that done'} right now. Could you try again a little later?` };
+    }
     const first = spokenExcerpt(output.error.split(/(?<=\.)\s/)[0]!, SPOKEN_LINE_CHARS).replace(/\.$/, '');
     return { text: `I'm sorry, that didn't work: ${first.charAt(0).toLowerCase()}${first.slice(1)}. Could you try again a little later?` };
   }
-  const intent = [...TOOL_INTENTS, KNOWLEDGE_INTENT].find((candidate) => candidate.tool === asked?.function.name);
   if (!intent) return { text: speakCustomResult(output) };
   const lastWords = [...request.messages].reverse().find((m) => m.role === 'user');
   const spoken = intent.speak(output, intentWords(request, lastWords ? messageText(lastWords).trim() : ''));

@@ -144,6 +144,16 @@ describe('POST /tools', () => {
     });
   });
 
+  it('lists every invalid field in one 422: a bad server_url beside an invalid name, and beside a reserved one', async () => {
+    // Act
+    const invalid = await json(await owner.request('POST', '/tools', toolBody('bad name!', { server_url: 'ftp://x', timeout_ms: 1 })));
+    const reserved = await json(await owner.request('POST', '/tools', toolBody('end_call', { server_url: 'ftp://x' })));
+    // Assert
+    expect(invalid.detail.map((item: Json) => item.loc.join('.')).sort()).toEqual(['body.name', 'body.server_url', 'body.timeout_ms']);
+    expect(reserved.detail.map((item: Json) => item.loc.join('.')).sort()).toEqual(['body.name', 'body.server_url']);
+    expect(strictResponseErrors('HTTPValidationError', invalid)).toEqual([]);
+  });
+
   it('refuses a second tool of the same name in a business, but not in another', async () => {
     // Arrange
     await owner.request('POST', '/tools', toolBody('check_stock'));

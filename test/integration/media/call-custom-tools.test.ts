@@ -130,7 +130,7 @@ describe.concurrent('custom tools on a whole call', () => {
     expect(assistantLines(call)).toEqual(
       expect.arrayContaining([
         'Let me pull up that order.',
-        "I'm sorry, that didn't work: the business's system did not answer within 1.5 seconds, so it is not known whether lookup_order was done. Could you try again a little later?",
+        "I'm sorry, I couldn't confirm that right now. Could you try again a little later?",
       ]),
     );
     expect(stack.logs.some((line) => line.message === 'call.tool.timeout' && line.fields?.call_id === call.id)).toBe(true);
@@ -144,9 +144,7 @@ describe.concurrent('custom tools on a whole call', () => {
     const error =
       "The business's system answered lookup_order with an error (HTTP 503), so it did not work. Tell the caller you could not do that right now.";
     expect(call.actions[0]).toMatchObject({ name: 'lookup_order', ok: false, result: '', error });
-    expect(assistantLines(call)).toContain(
-      "I'm sorry, that didn't work: the business's system answered lookup_order with an error (HTTP 503), so it did not work. Could you try again a little later?",
-    );
+    expect(assistantLines(call)).toContain("I'm sorry, I couldn't get that done right now. Could you try again a little later?");
     // The server's body is never logged or shown.
     expect(JSON.stringify(stack.logs.filter((line) => line.fields?.call_id === call.id))).not.toContain('maintenance');
   });

@@ -86,6 +86,30 @@ describe('sandbox analysis: reads the transcript', () => {
     expect(analyse([GREETING, `user: ${said}`]).out.intent).toBe(intent);
   });
 
+  it('a request whose tool failed is not resolved, though a filler came first', () => {
+    const { out } = analyse([
+      GREETING,
+      'user: Can you check order AB1234?',
+      'assistant: Let me check that for you.',
+      "tool: lookup_order: the business's system answered lookup_order with an error (HTTP 404)",
+      "assistant: I'm sorry, that didn't work. Could you try again a little later?",
+      'user: Okay, bye.',
+    ]);
+    expect(out.outcome).toBe('unresolved');
+  });
+
+  it('a request answered after a filler and a tool is resolved', () => {
+    const { out } = analyse([
+      GREETING,
+      'user: Can you check order AB1234?',
+      'assistant: Let me check that for you.',
+      'tool: lookup_order: {"status":"shipped"}',
+      'assistant: Here is what I found. status: shipped. Is there anything else I can help you with?',
+      'user: No, thanks. Goodbye!',
+    ]);
+    expect(out.outcome).toBe('resolved');
+  });
+
   it('a question answered with another question is not resolved', () => {
     const { out } = analyse([
       GREETING,
