@@ -49,7 +49,8 @@ export class BuildSlots {
     const left = this.#running.get(group)! - 1;
     if (left === 0) this.#running.delete(group);
     else this.#running.set(group, left);
-    if (this.#total === 0 && this.#waiting.length === 0) this.#lastStarted.clear(); // bounded by the groups busy at once
+    // Forgotten when idle, so it holds at most the groups seen since the process was last idle.
+    if (this.#total === 0 && this.#waiting.length === 0) this.#lastStarted.clear();
     let next = -1;
     for (const [i, waiter] of this.#waiting.entries()) {
       if (!this.#free(waiter.group)) continue;
