@@ -46,6 +46,8 @@ export interface KnowledgeSearcherOptions {
  * searches waiting 5 s. Builds past these wait their turn.
  */
 const MAX_BUILDS = 2;
+/** Bases whose built size is remembered (a few hundred bytes each); past it the memory starts again. */
+const MAX_MEASURED = 10_000;
 const MAX_BUILDS_PER_BUSINESS = 1;
 
 interface Loaded {
@@ -71,6 +73,8 @@ interface Loaded {
  */
 export class KnowledgeSearcher {
   readonly #loaded = new Map<string, Loaded>();
+  /** The estimate of each base last built here, by version, kept or not (bounded: {@link MAX_MEASURED}). */
+  readonly #measured = new Map<string, { version: number; bytes: number }>();
   /** Builds in progress by base and version, kept or not: a base is never built twice at once. */
   readonly #building = new Map<string, Promise<KnowledgeIndex>>();
   readonly #slots = new BuildSlots(MAX_BUILDS, MAX_BUILDS_PER_BUSINESS);
@@ -79,6 +83,8 @@ export class KnowledgeSearcher {
   #bytes = 0;
   /** Indexes built so far (a benchmark and tests read it). */
   loads = 0;
+  /** Bases left out of searches for the business's share so far (tests read it). */
+  basesLeftOut = 0;
 
   constructor(
     private readonly knowledge: KnowledgeRepository,
@@ -105,8 +111,14 @@ export class KnowledgeSearcher {
       return loaded.index;
     }
     if (loaded) this.#drop(key);
-    const reserved = reservedIndexBytes(base.chunks ?? 0, this.embedder.dimensions);
+    // Its size when last built at this version, else a reservation from its passage count.
+    const measured = this.#measured.get(key);
+    const reserved = measured?.version === version ? measured.bytes : reservedIndexBytes(base.chunks ?? 0, this.embedder.dimensions);
     const index = this.#buildOnce(businessId, base.id, version);
+    index.then(
+      (built) => this.#measure(key, version, built.estimatedBytes),
+      () => undefined,
+    );
     if (reserved > this.#budget) return index;
     const entry: Loaded = { businessId, version, index, bytes: reserved };
     this.#keep(key, entry);
@@ -131,12 +143,49 @@ export class KnowledgeSearcher {
     if (bases.length === 0) return [];
     const [vector, indexes] = await Promise.all([
       this.embedder.embed([query]).then((vectors) => vectors[0]!),
-      Promise.all(bases.map((base) => this.index(businessId, base))),
+      Promise.all(this.#withinShare(businessId, bases).map((base) => this.index(businessId, base))),
     ]);
     return indexes
       .flatMap((index) => index.search(query, vector, topK))
       .sort((a, b) => b.score - a.score)
       .slice(0, topK);
+  }
+
+  /**
+   * The bases one search may use: those loaded first, then the others in the order given, as long
+   * as the ones whose size is known (built at their version in this process) fit the business's
+   * share together; a base never built is tried, so it is measured once. Searching more at once
+   * pushed the search's own bases out and built them all again on every search (an assistant with
+   * six large bases rebuilt all six, ~15 s of a core, on each question of each call); this way the
+   * same bases stay loaded and are searched, and the rest are left out.
+   */
+  #withinShare(businessId: number, bases: SearchedBase[]): SearchedBase[] {
+    const sizeOf = (base: SearchedBase): number | undefined => {
+      const key = `${businessId}:${base.id}`;
+      const version = base.version ?? 0;
+      const loaded = this.#loaded.get(key);
+      if (loaded?.version === version) return loaded.bytes;
+      const measured = this.#measured.get(key);
+      return measured?.version === version ? measured.bytes : undefined;
+    };
+    const isLoaded = (base: SearchedBase) => this.#loaded.get(`${businessId}:${base.id}`)?.version === (base.version ?? 0);
+    const ordered = [...bases.filter(isLoaded), ...bases.filter((base) => !isLoaded(base))];
+    const chosen: SearchedBase[] = [];
+    let bytes = 0;
+    for (const base of ordered) {
+      const size = sizeOf(base);
+      if (size !== undefined && chosen.length > 0 && bytes + size > this.#share) continue;
+      chosen.push(base);
+      bytes += size ?? 0;
+    }
+    if (chosen.length < bases.length) this.basesLeftOut += bases.length - chosen.length;
+    return chosen;
+  }
+
+  #measure(key: string, version: number, bytes: number): void {
+    if (this.#measured.size >= MAX_MEASURED) this.#measured.clear();
+    this.#measured.delete(key);
+    this.#measured.set(key, { version, bytes });
   }
 
   #keep(key: string, entry: Loaded): void {

@@ -87,9 +87,9 @@ describe('the knowledge index cache', () => {
     // Assert
     expect(loadsBeforeC).toBe(2);
     expect(loadsAfterA).toBe(3); // a stayed, b went for c
-    expect(searcher.loads).toBe(4); // b is loaded again, and c goes for it
+    expect(searcher.loads).toBe(4); // b is loaded again, reserved at its size when built this time, so c stays
     expect(Math.max(...seen)).toBeLessThanOrEqual(budget);
-    expect(searcher.bytes).toBe(2 * loadedBytes(100));
+    expect(searcher.bytes).toBe(3 * loadedBytes(100));
   });
 
   it('reserves a base being loaded from its passage count, and keeps none that alone passes the budget', async () => {
@@ -176,6 +176,25 @@ describe('the knowledge index cache', () => {
     // Assert: the quiet business's base was never pushed out; the noisy one kept only its latest
     expect(searcher.loads).toBe(loadsBefore);
     expect(loadsBefore).toBe(1 + 6);
+    expect(searcher.bytes).toBe(2 * loadedBytes(100));
+  });
+
+  it('searches only the bases that fit the business share together, the same ones each time, instead of building them all on every search', async () => {
+    // Arrange: three bases of one business; its share holds two
+    const businessId = await ids.nextId();
+    const bases = [await baseWith(businessId, 100), await baseWith(businessId, 100), await baseWith(businessId, 100)];
+    const share = 2 * loadedBytes(100) + 1024;
+    const searcher = new KnowledgeSearcher(repo, embedder, { budgetBytes: 10 * share, businessShareBytes: share });
+    const ids3 = bases.map((base) => base.id);
+    // Act: the first search measures all three (one is then pushed out); the next ones keep to two
+    await searcher.search(businessId, ids3, 'when does the clinic open', 3);
+    const loadsAfterFirst = searcher.loads;
+    for (let i = 0; i < 3; i++) await searcher.search(businessId, ids3, 'when does the clinic open', 3);
+    // Assert
+    // One of the first two, pushed out by the third's reservation while loading, is built once more; then the same two stay
+    expect(loadsAfterFirst).toBe(3);
+    expect(searcher.loads).toBe(4);
+    expect(searcher.basesLeftOut).toBe(3);
     expect(searcher.bytes).toBe(2 * loadedBytes(100));
   });
 
