@@ -159,7 +159,7 @@ async function callIn(args: Args): Promise<unknown> {
     throw new Error('The local stack recorded no sandbox carrier (started by an older npm run dev?): restart npm run dev.');
   // The carrier would ring it anyway and the caller hear "we cannot take your call", with no call record.
   if (!(await createCoreDeps(localApiConfig(stackInfo)).catalog.lookupNumber(body.to)))
-    throw new UsageError(`${body.to} is none of this stack's numbers: add it with add-number, or call the demo number +15550100001.`);
+    throw new Error(`${body.to} is none of this stack's numbers: add it with add-number, or call the demo number +15550100001.`);
   const response = await fetch(`${carrierUrl}/sandbox/inbound-calls`, {
     method: 'POST',
     headers: {
