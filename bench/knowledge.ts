@@ -36,6 +36,7 @@ import { measureIngestFairness } from './lib/ingest-fairness';
 import { benchBaseAtCap } from './lib/knowledge-cap';
 import { benchEstimate } from './lib/knowledge-estimate';
 import { measureSpeculation, type SpeculationProfile } from './lib/speculation';
+import { random } from './lib/random';
 
 const SPEC_CALLS = Number(process.env.BENCH_SPEC_CALLS ?? 60);
 const SPEC_CONCURRENCY = Number(process.env.BENCH_SPEC_CONCURRENCY ?? 10);
@@ -74,17 +75,6 @@ const SPEC_PROFILES: SpeculationProfile[] = [
 
 const pct = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
-
-/** A deterministic pseudo-random source (mulberry32), so every run searches the same corpus. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = random(7);
 const VOCABULARY = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}${'aeiou'[i % 5]}${'nrst'[i % 4]}`);

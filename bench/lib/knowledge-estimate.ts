@@ -1,16 +1,6 @@
 import { EMBEDDING_DIMENSIONS } from '../../shared/knowledge/embeddings';
 import { KnowledgeIndex, type IndexedChunk } from '../../shared/knowledge/search-index';
-
-/** A deterministic pseudo-random source (mulberry32), so every run builds the same corpora. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './random';
 
 const rand = random(11);
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
