@@ -49,6 +49,9 @@ const INTAKE = {
   ],
 };
 
+/** Thursday 26 November 2026, 09:00 in New York: the booking rules' "today", so the spoken date below stays in the future. */
+const NOW = new Date('2026-11-26T14:00:00Z');
+
 const wait = () => step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 });
 /** The intake caller, giving `visit` as the kind of visit, then `after` (what they say next, if anything). */
 const intakeSteps = (visit: string, after: ScenarioStep[] = []): ScenarioStep[] => [
@@ -71,7 +74,7 @@ beforeAll(async () => {
     request.resume();
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ insured: true, plan: 'Gold' }));
   });
-  [stack] = await Promise.all([startCallStack(), new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve))]);
+  [stack] = await Promise.all([startCallStack({ clock: () => NOW }), new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve))]);
 });
 
 afterAll(async () => {
