@@ -129,7 +129,7 @@ async function main(): Promise<void> {
       fromAddress: 'assistant@bench.localhost',
     });
     const ids = new IdAllocator(db);
-    const ports = tableBackedToolPorts(db, ids, silentLogger, { sms, email }, () => NOW);
+    const ports = tableBackedToolPorts(db, ids, silentLogger, { sms, smsSandbox: true, email }, () => NOW);
     const config = defaultAssistantConfig();
     const [booker, checker] = [await ids.nextId(), await ids.nextId()];
     await seedBusiness(db, booker, roundTheClock(), NOW);

@@ -22,7 +22,7 @@ const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
   deliveries --business N [--call ID]
   set-profile --business N [--display-name ..] [--timezone IANA] [--hours "Mon-Fri 09:00-17:00; Sat 10:00-14:00"]
               [--closed-dates 2026-12-25,2026-12-26] [--address ..] [--transfer-number +1..] [--team-email a@x,b@y]
-              [--team-phone +1..,+1..] [--json '{...PATCH /business body...}']
+              [--team-phone +1..,+1..] [--sms-regions US,CA] [--json '{...PATCH /business body...}']
   call-in --to +E164 [--from +E164] [--scenario ${SANDBOX_SCENARIO_NAMES.join('|')}]   (local stack only)`;
 
 const options = {
@@ -49,6 +49,7 @@ const options = {
   'transfer-number': { type: 'string' },
   'team-email': { type: 'string' },
   'team-phone': { type: 'string' },
+  'sms-regions': { type: 'string' },
   'closed-dates': { type: 'string' },
   json: { type: 'string' },
   to: { type: 'string' },
@@ -226,6 +227,7 @@ function profileInput(args: Args): Record<string, unknown> {
     transfer_number: args['transfer-number'],
     team_emails: list(args['team-email']),
     team_phones: list(args['team-phone']),
+    sms_regions: list(args['sms-regions']),
   };
   return { ...base, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
 }

@@ -71,6 +71,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
     businesses: core.businesses,
     toolPorts: tableBackedToolPorts(core.db, core.ids, log, {
       sms: new TwilioSms(account),
+      smsSandbox: true,
       email: new SesEmail({ region: 'us-east-1', endpoint: urls.sesUrl, credentials: LOCAL, fromAddress: 'assistant@bench.localhost' }),
     }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),

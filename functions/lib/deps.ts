@@ -151,6 +151,7 @@ export function createApiDeps(
     business: new BusinessService({
       businesses: core.businesses,
       calendarFeeds: new CalendarFeedRepository(core.db),
+      catalog: core.catalog,
       bookings,
       secretBox: core.secretBox,
       now,

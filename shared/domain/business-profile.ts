@@ -50,8 +50,13 @@ export interface BusinessProfile {
   transfer_number: string;
   /** Where team messages and booking notices are emailed. */
   team_emails: string[];
-  /** E.164 numbers team messages are texted to. */
+  /** E.164 numbers team messages are texted to: mobile numbers of a region the business texts. */
   team_phones: string[];
+  /**
+   * Regions (ISO 3166 alpha-2) a line texts besides its own (docs/decisions.md "Texts by region
+   * and number type"); empty, the default: each line texts numbers of its own region only.
+   */
+  sms_regions: string[];
   booking: BookingSettings;
   payment: PaymentSettings;
 }
@@ -94,6 +99,7 @@ export function defaultBusinessProfile(): BusinessProfile {
     transfer_number: '',
     team_emails: [],
     team_phones: [],
+    sms_regions: [],
     booking: defaultBookingSettings(),
     payment: { currency: 'usd', max_amount: DEFAULT_MAX_PAYMENT_AMOUNT },
   };
@@ -135,6 +141,7 @@ export function readProfile(stored: unknown): BusinessProfile {
     transfer_number: profile.transfer_number ?? '',
     team_emails: profile.team_emails ?? legacyEmail,
     team_phones: profile.team_phones ?? [],
+    sms_regions: profile.sms_regions ?? [],
     booking: { ...base.booking, ...profile.booking },
     payment: { ...base.payment, ...profile.payment },
   };

@@ -4,6 +4,7 @@ import { ValidationError, type ValidationItem } from '../errors';
 import { isValidTimezone, type BusinessProfile } from './business-profile';
 import { CLOCK_PATTERN, dayProblems, GRANULE_MINUTES, WEEKDAYS, type Weekday } from './opening-hours';
 import { E164_PATTERN, e164Field } from './phone-number';
+import { isSmsRegion, SMS_REGIONS_MAX, teamPhoneProblem } from './texting';
 import { intField, listField, numberField, parseWith, readOnlyEcho, strictDict, stringField, type Loc } from './validation';
 
 /**
@@ -64,7 +65,23 @@ export const BusinessPatchSchema = strictDict({
   address: v.optional(stringField({ max: 300 })),
   transfer_number: v.optional(v.union([e164Field(), v.literal('')])),
   team_emails: v.optional(listField(stringField({ min: 3, max: 254, pattern: /^[^\s@]+@[^\s@]+$/ }), 10)),
-  team_phones: v.optional(listField(stringField({ pattern: E164_PATTERN }), 10)),
+  team_phones: v.optional(
+    v.pipe(
+      listField(stringField({ pattern: E164_PATTERN }), 10),
+      v.description(
+        "Mobile numbers team notices are texted to, each of a region the business texts (its lines' regions and `sms_regions`); " +
+          'premium-rate, toll-free and other special numbers are refused (422 naming the number).',
+      ),
+    ),
+  ),
+  sms_regions: v.optional(
+    v.pipe(
+      listField(v.pipe(stringField({ pattern: /^[A-Z]{2}$/ }), v.metadata({ examples: ['CA'] })), SMS_REGIONS_MAX),
+      v.description(
+        'Regions (ISO 3166 alpha-2) every line may text besides its own; `[]` (the default): a line texts numbers of its own region only.',
+      ),
+    ),
+  ),
   booking: v.optional(BookingSettingsPatchSchema),
   payment: v.optional(PaymentSettingsPatchSchema),
   calendar_feed_enabled: readOnlyEcho(),
@@ -90,6 +107,7 @@ export const BusinessViewSchema = strictDict({
   transfer_number: v.string(),
   team_emails: v.array(v.string()),
   team_phones: v.array(v.string()),
+  sms_regions: v.array(v.string()),
   booking: strictDict({
     services: v.array(strictDict({ name: v.string(), duration_min: v.number(), price: v.nullable(v.number()) })),
     slot_step_min: v.number(),
@@ -115,6 +133,25 @@ export function toBusinessView(profile: BusinessProfile, flags: { paymentKeySet:
 
 function problem(loc: Loc, input: unknown, error: string): ValidationItem {
   return { loc: ['body', ...loc], msg: `Value error, ${error}`, type: 'value_error', input, ctx: { error } };
+}
+
+/**
+ * The texting settings: `sms_regions` must be regions with a numbering plan, and (when either
+ * changes) each team phone a mobile number of a region the business texts: its lines' regions
+ * (`lineRegions`) and `sms_regions`.
+ */
+function textingProblems(profile: BusinessProfile, patch: BusinessPatch, lineRegions: readonly string[]): ValidationItem[] {
+  const items: ValidationItem[] = [];
+  patch.sms_regions?.forEach((code, i) => {
+    if (!isSmsRegion(code)) items.push(problem(['sms_regions', i], code, 'not an ISO 3166 alpha-2 region with a telephone numbering plan'));
+  });
+  if (patch.team_phones === undefined && patch.sms_regions === undefined) return items;
+  const allowed = [...lineRegions, ...profile.sms_regions.filter(isSmsRegion)];
+  profile.team_phones.forEach((phone, i) => {
+    const error = teamPhoneProblem(phone, allowed);
+    if (error !== null) items.push(problem(['team_phones', i], phone, error));
+  });
+  return items;
 }
 
 /** What the schema cannot see: time zone, dates, the week's ranges, the 5-minute grid, unique names. */
@@ -150,13 +187,16 @@ function profileProblems(profile: BusinessProfile, patch: BusinessPatch): Valida
  * Validates a PATCH /business body and merges it into `profile`; a 422 lists every problem
  * (schema bounds first, then the rules that need the merged profile). Returns the new profile and
  * what to do with the payment key (`undefined`: keep, `null`: remove, a string: seal and store).
+ * `lineRegions` are the regions of the business's own numbers (`lineRegion`), which its team
+ * phones may be in without `sms_regions`.
  *
  * @example
- * const { profile, paymentKey } = applyBusinessPatch(business.profile, await c.req.json());
+ * const { profile, paymentKey } = applyBusinessPatch(business.profile, await c.req.json(), ['US']);
  */
 export function applyBusinessPatch(
   profile: BusinessProfile,
   body: unknown,
+  lineRegions: readonly string[] = [],
 ): { profile: BusinessProfile; paymentKey: string | null | undefined } {
   const patch = parseWith(BusinessPatchSchema, body, ['body']);
   const { hours, booking, payment, calendar_feed_enabled: _feed, ...plain } = patch;
@@ -169,7 +209,7 @@ export function applyBusinessPatch(
     booking: { ...profile.booking, ...Object.fromEntries(Object.entries(booking ?? {}).filter(([, value]) => value !== undefined)) },
     payment: { ...profile.payment, ...Object.fromEntries(Object.entries(paymentFields).filter(([, value]) => value !== undefined)) },
   };
-  const items = profileProblems(next, patch);
+  const items = [...profileProblems(next, patch), ...textingProblems(next, patch, lineRegions)];
   if (items.length > 0) throw new ValidationError(items);
   return { profile: next, paymentKey };
 }

@@ -39,20 +39,6 @@ export function isTextableNumber(number: string): boolean {
   return E164_PATTERN.test(number);
 }
 
-/** The ITU country calling codes of two digits; `1` and `7` are the one-digit ones, every other code has three. */
-const TWO_DIGIT_CALLING_CODES = new Set(
-  '20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98'.split(
-    ' ',
-  ),
-);
-
-/** The country calling code of an E.164 number (`+14155550100` → `1`, `+447700900123` → `44`, `+35312345678` → `353`). */
-export function callingCode(number: string): string {
-  const digits = number.replace(/^\+/, '');
-  if (digits.startsWith('1') || digits.startsWith('7')) return digits.slice(0, 1);
-  return TWO_DIGIT_CALLING_CODES.has(digits.slice(0, 2)) ? digits.slice(0, 2) : digits.slice(0, 3);
-}
-
 /** What `send_sms` accepts from the model. */
 export const SendSmsArgsSchema = strictDict({
   body: stringField({ min: 1, max: CONTACT_LIMITS.smsBodyMaxChars }),

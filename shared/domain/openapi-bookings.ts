@@ -83,7 +83,9 @@ function businessPaths(): Json {
         ...op(
           'updateBusiness',
           'Business',
-          'Change the profile: fields given replace theirs (`hours` day by day, `booking` and `payment` field by field); `payment.provider_key` is write-only.',
+          'Change the profile: fields given replace theirs (`hours` day by day, `booking` and `payment` field by field); `payment.provider_key` is write-only. ' +
+            "Each of `team_phones` must be a mobile number of a region the business texts (its numbers' regions and `sms_regions`): " +
+            'a premium-rate, toll-free or other special number, or one of another region, is a 422 item at `["body", "team_phones", i]` naming it.',
           responses(jsonResponse('The profile as stored.', 'Business'), { '413': 'PayloadTooLarge', ...INVALID }),
         ),
         requestBody: body('BusinessPatch'),

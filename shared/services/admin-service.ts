@@ -7,6 +7,7 @@ import type { DeliveryRepository } from '../db/delivery-repository';
 import type { IdAllocator } from '../db/ids';
 import { defaultBusinessProfile } from '../domain/business-profile';
 import { applyBusinessPatch } from '../domain/business-settings';
+import { lineRegions } from '../domain/texting';
 import type { PhoneNumber } from '../domain/phone-number';
 import { AppError, NotFoundError, ValidationError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
@@ -171,10 +172,13 @@ export class AdminService {
    * rest is kept). A payment key in it is sealed as the API seals it.
    */
   async setProfile(businessId: number, patch: Record<string, unknown>) {
-    const business = await this.deps.businesses.getBusiness(businessId);
+    const [business, lines] = await Promise.all([
+      this.deps.businesses.getBusiness(businessId),
+      this.deps.catalog.listPhoneNumbers(businessId),
+    ]);
     let applied: ReturnType<typeof applyBusinessPatch>;
     try {
-      applied = applyBusinessPatch(business.profile, patch);
+      applied = applyBusinessPatch(business.profile, patch, lineRegions(lines));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       throw new AdminInputError(error.items.map((item) => `${item.loc.slice(1).join('.')}: ${item.msg}`).join('; '));

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { applyBusinessPatch, toBusinessView, type BusinessView } from '../domain/business-settings';
 import type { Business, BusinessRepository } from '../db/business-repository';
 import type { CalendarFeedRepository } from '../db/calendar-feed-repository';
+import type { CatalogRepository } from '../db/catalog-repository';
+import { lineRegions } from '../domain/texting';
 import { ConflictError, NotFoundError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
 import { bookingsCalendar, DEFAULT_UID_DOMAIN } from './bookings-calendar';
@@ -11,6 +13,8 @@ import type { BookingService } from './booking-service';
 export interface BusinessServiceDeps {
   businesses: BusinessRepository;
   calendarFeeds: CalendarFeedRepository;
+  /** The business's numbers: their regions are where its team phones may be (docs/decisions.md "Texts by region and number type"). */
+  catalog: Pick<CatalogRepository, 'listPhoneNumbers'>;
   bookings: BookingService;
   secretBox: SecretBox;
   now: () => Date;
@@ -76,8 +80,12 @@ export class BusinessService {
    * at once: the last write wins for the whole profile.
    */
   async patch(businessId: number, body: unknown): Promise<BusinessView> {
-    const business = await this.deps.businesses.getBusiness(businessId);
-    const fields = await profileUpdate(this.deps.secretBox, businessId, applyBusinessPatch(business.profile, body));
+    const [business, lines] = await Promise.all([
+      this.deps.businesses.getBusiness(businessId),
+      this.deps.catalog.listPhoneNumbers(businessId),
+    ]);
+    const applied = applyBusinessPatch(business.profile, body, lineRegions(lines));
+    const fields = await profileUpdate(this.deps.secretBox, businessId, applied);
     return this.view(await this.deps.businesses.updateBusiness(businessId, fields));
   }
 

@@ -143,6 +143,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const telephony = new TwilioTelephony(account);
   const senders: ToolSenders = {
     sms: new TwilioSms(account),
+    smsSandbox: true,
     // As in `npm run dev`: a business without its own key uses the sandbox test key.
     payments: new StripePaymentLinks({ secretBox: core.secretBox, ...payments.sdkTarget, fallbackKey: SANDBOX_PAYMENT_KEY }),
     email: new SesEmail({

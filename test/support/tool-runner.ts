@@ -28,8 +28,9 @@ export function unusedPorts(): ToolPorts {
 
 /**
  * One call's tool runner over the given ports (real clock and timers, silent log): business 1,
- * call 2, the caller +14155550100 on the business's +15550100001, a fresh allowance, the default
- * profile and config, unless `context` says otherwise.
+ * call 2, the caller +14155550100 on the business's +15550100001 (a sandbox line: texts go to the
+ * sandbox carrier, `smsSandbox`), a fresh allowance, the default profile and config, unless
+ * `context` (or `ports`) says otherwise.
  */
 export function runnerForTools(
   tools: readonly BuiltinTool<any>[],
@@ -48,7 +49,7 @@ export function runnerForTools(
       profile: defaultBusinessProfile(),
       config: defaultAssistantConfig(),
       ...context,
-      ports: { ...unusedPorts(), ...ports },
+      ports: { ...unusedPorts(), smsSandbox: true, ...ports },
     },
     now: () => performance.now(),
     t0: performance.now(),

@@ -1,4 +1,4 @@
-import { callingCode } from '../../../shared/domain/caller-contact';
+import { textRefusal } from '../../../shared/domain/texting';
 import type { Logger } from '../../../shared/log';
 import type { EmailSender } from '../ports/email-sender';
 import type { SmsSender } from '../ports/sms-sender';
@@ -15,7 +15,8 @@ export const TEAM_SMS_MAX_CHARS = 480;
  * subject, body or recipients, which are call content and personal data).
  */
 export class MessagingTeamNotifier implements TeamNotifier {
-  constructor(private readonly deps: { email: EmailSender; sms: SmsSender; log: Logger }) {}
+  /** `sandbox`: `sms` is the sandbox carrier (`TextingLine.sandbox`). */
+  constructor(private readonly deps: { email: EmailSender; sms: SmsSender; sandbox?: boolean; log: Logger }) {}
 
   async notify(notice: TeamNotice, signal: AbortSignal): Promise<TeamNoticeOutcome> {
     const [email, sms] = await Promise.all([this.#email(notice, signal), this.#texts(notice, signal)]);
@@ -45,12 +46,13 @@ export class MessagingTeamNotifier implements TeamNotifier {
 
   async #texts(notice: TeamNotice, signal: AbortSignal): Promise<ChannelOutcome> {
     if (notice.phones.length === 0) return 'none';
-    // Team phones are the business's own setting: a team phone abroad (premium-rate ranges) would
-    // let a business pump texts the platform pays for, so the line texts only its own calling code.
-    const home = callingCode(notice.fromNumber);
-    const phones = notice.phones.filter((phone) => callingCode(phone) === home);
+    // Team phones are the business's own setting: a team phone in another region or of a
+    // premium-rate type would let a business pump texts the platform pays for, so the one texting
+    // rule decides (checked on save too; numbers saved before the rule are caught here).
+    const line = { number: notice.fromNumber, regions: notice.smsRegions ?? [], sandbox: this.deps.sandbox ?? false };
+    const phones = notice.phones.filter((phone) => textRefusal(phone, line) === null);
     if (phones.length < notice.phones.length)
-      this.deps.log.warn('team.notice.phones_abroad', {
+      this.deps.log.warn('team.notice.phones_refused', {
         business_id: notice.businessId,
         call_id: notice.callId,
         message_id: notice.messageId,

@@ -18,6 +18,8 @@ export interface TeamNotice {
   phones: readonly string[];
   /** The business's own number on this call: team texts come from it. */
   fromNumber: string;
+  /** The profile's `sms_regions`: where team texts may go besides the line's own region (`textRefusal`). */
+  smsRegions?: readonly string[];
   /** Shown as the email's sender name ('' for none). */
   businessName: string;
   subject: string;

@@ -213,6 +213,8 @@ function sessionDeps(
     lifecycle: built.lifecycle,
     toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log, {
       sms: providers.sms,
+      // Texts to the sandbox carrier (in this process or the local stack's): fictional numbers are the line's region.
+      smsSandbox: providers.labels.telephony === 'sandbox',
       email: providers.email,
       // Each business's own Stripe key, opened at call time and kept open 5 minutes (one KMS call per business, not per link).
       payments: new StripePaymentLinks({

@@ -1,9 +1,10 @@
 import type * as v from 'valibot';
 import { defaultBusinessProfile } from '../../../shared/domain/business-profile';
-import { callingCode, isTextableNumber } from '../../../shared/domain/caller-contact';
+import { isTextableNumber } from '../../../shared/domain/caller-contact';
+import { textRefusal } from '../../../shared/domain/texting';
 import { checkAmount, PAYMENT_DESCRIPTION_MAX_CHARS, SendPaymentLinkArgsSchema } from '../../../shared/domain/payment-amount';
 import { PaymentLinkError, type PaymentLink } from '../ports/payment-links';
-import { textCaller } from './send-sms';
+import { textCaller, textingLine } from './send-sms';
 import { ToolRefusal, type BuiltinTool, type ToolContext } from './tool-types';
 
 type Args = v.InferOutput<typeof SendPaymentLinkArgsSchema>;
@@ -77,9 +78,11 @@ export const sendPaymentLink: BuiltinTool<Args> = {
       throw new ToolRefusal("The caller's number is withheld, so no payment link can be texted. Offer to take a message for the team.");
     if (!isTextableNumber(context.businessNumber))
       throw new ToolRefusal('This line cannot send texts, so no payment link can be sent. Offer to take a message for the team.');
-    if (callingCode(context.partyNumber) !== callingCode(context.businessNumber))
+    // Checked before the page is made (textCaller checks again): no page nobody can be sent.
+    if (textRefusal(context.partyNumber, textingLine(context)) !== null)
       throw new ToolRefusal(
-        "The caller's number is in another country than this line, so no payment link can be texted. Offer to take a message for the team.",
+        "The caller's number is not one this line texts (another region, or not a mobile number), so no payment link can be texted. " +
+          'Offer to take a message for the team.',
       );
     if (context.allowance.left('text') === 0)
       throw new ToolRefusal('This call has already sent the caller as many texts as one call may, so no payment link was sent.');

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { businessName } from '../../../shared/domain/business-profile';
-import { callingCode, CONTACT_LIMITS, isTextableNumber, SendSmsArgsSchema } from '../../../shared/domain/caller-contact';
+import { CONTACT_LIMITS, isTextableNumber, SendSmsArgsSchema } from '../../../shared/domain/caller-contact';
+import { textRefusal, type TextingLine } from '../../../shared/domain/texting';
 import { withAllowance } from './call-allowance';
 import { ToolRefusal, type BuiltinTool, type ToolContext } from './tool-types';
 
@@ -9,20 +10,22 @@ type Args = v.InferOutput<typeof SendSmsArgsSchema>;
 /**
  * Sends the caller one text from the business's number: the caller's OWN number only (no tool
  * takes a recipient: a model talked into texting a premium number is toll fraud), at most
- * `CONTACT_LIMITS.textsPerCall` per call across every tool that texts, and only within the line's
- * own country calling code (a spoofed caller id abroad cannot be pumped). Resolves with the
- * carrier's message id; refuses in plain words when the call cannot text.
+ * `CONTACT_LIMITS.textsPerCall` per call across every tool that texts, and only to a number the
+ * texting rule allows (`textRefusal`: a mobile number of the line's region or the business's
+ * `sms_regions`; a spoofed caller id abroad or a premium-rate one cannot be pumped). Resolves with
+ * the carrier's message id; refuses in plain words when the call cannot text.
  */
 export async function textCaller(context: ToolContext, body: string): Promise<{ id: string; left: number }> {
   if (!isTextableNumber(context.partyNumber))
     throw new ToolRefusal("The caller's number is withheld, so no text can be sent. Offer to read the details out instead.");
   if (!isTextableNumber(context.businessNumber))
     throw new ToolRefusal('This line cannot send texts. Offer to read the details out instead.');
-  // A caller id is easily spoofed: texts to another country's number (premium-rate ranges abroad)
-  // are SMS pumping fraud paid by the business, so a line texts only numbers of its own calling code.
-  if (callingCode(context.partyNumber) !== callingCode(context.businessNumber))
+  // A caller id is easily spoofed: texts to another region's or a premium-rate number are SMS
+  // pumping fraud paid by the business, so the one texting rule decides.
+  if (textRefusal(context.partyNumber, textingLine(context)) !== null)
     throw new ToolRefusal(
-      "The caller's number is in another country than this line, so no text can be sent. Offer to read the details out instead.",
+      "The caller's number is not one this line texts (another region, or not a mobile number), so no text can be sent. " +
+        'Offer to read the details out instead.',
     );
   const name = businessName(context.profile);
   const text = name && !body.startsWith(name) ? `${name}: ${body}` : body;
@@ -30,6 +33,11 @@ export async function textCaller(context: ToolContext, body: string): Promise<{ 
     context.ports.sms.send({ from: context.businessNumber, to: context.partyNumber, body: text }, context.signal),
   );
   return { id: sent.id, left: context.allowance.left('text') };
+}
+
+/** The line this call texts from, and what the business lets it text (`TextingLine`). */
+export function textingLine(context: ToolContext): TextingLine {
+  return { number: context.businessNumber, regions: context.profile?.sms_regions ?? [], sandbox: context.ports.smsSandbox ?? false };
 }
 
 /** `send_sms` (builtin `sms`): texts the caller details they asked for (an address, a link, a reference). */

@@ -46,6 +46,7 @@ export async function noticeTeam(context: ToolContext, draft: TeamNoticeDraft): 
       emails,
       phones,
       fromNumber: context.businessNumber,
+      smsRegions: context.profile?.sms_regions ?? [],
       businessName: businessName(context.profile),
       subject: `${draft.urgent ? 'URGENT: ' : ''}${draft.subject}`,
       body: draft.lines.join('\n'),

@@ -13,7 +13,7 @@ import type { ToolPorts } from './tool-types';
  * The senders the composition root builds from its provider config (Twilio or the sandbox carrier;
  * SES or the local SES; Stripe or the sandbox payment server).
  */
-export type ToolSenders = Pick<ToolPorts, 'sms' | 'email' | 'payments'>;
+export type ToolSenders = Pick<ToolPorts, 'sms' | 'smsSandbox' | 'email' | 'payments'>;
 
 /**
  * The built-in tools' back ends every composition (the media runtime, the test stack, the
@@ -30,8 +30,9 @@ export function tableBackedToolPorts(
 ): ToolPorts {
   return {
     messages: new MessageService({ messages: new MessageRepository(db), ids, now: () => new Date() }),
-    team: new MessagingTeamNotifier({ email: senders.email, sms: senders.sms, log }),
+    team: new MessagingTeamNotifier({ email: senders.email, sms: senders.sms, sandbox: senders.smsSandbox ?? false, log }),
     sms: senders.sms,
+    ...(senders.smsSandbox && { smsSandbox: true }),
     email: senders.email,
     ...(senders.payments && { payments: senders.payments }),
     bookings: new BookingService({ businesses: new BusinessRepository(db), bookings: new BookingRepository(db), ids, now }),

@@ -22,6 +22,11 @@ export interface ToolPorts {
   team: TeamNotifier;
   /** Texts from the business's number (Twilio Messages, the sandbox carrier locally). */
   sms: SmsSender;
+  /**
+   * True when `sms` is the sandbox carrier (SANDBOX_CARRIER=true: the local stack and tests): then
+   * numbers no numbering plan knows count as the line's region (`TextingLine.sandbox`).
+   */
+  smsSandbox?: boolean;
   /** Hosted payment pages (Stripe; the sandbox payment server locally); absent, no call is offered payment links (benchmarks). */
   payments?: PaymentLinks;
   /** The booking use cases the booking tools call (shared/services/booking-service.ts). */

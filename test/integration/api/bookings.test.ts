@@ -151,11 +151,12 @@ describe('GET and PATCH /business', () => {
     // Arrange
     const tenant = await harness.newTenant();
     // Act
-    await harness.admin.setProfile(tenant.businessId, { timezone: 'Europe/Madrid', team_phones: ['+34600000001'] });
+    await harness.admin.setProfile(tenant.businessId, { timezone: 'Europe/Madrid', team_phones: ['+34600000001'], sms_regions: ['ES'] });
     // Assert
     expect(await json(await tenant.request('GET', '/business'))).toMatchObject({
       timezone: 'Europe/Madrid',
       team_phones: ['+34600000001'],
+      sms_regions: ['ES'],
     });
     await expect(harness.admin.setProfile(tenant.businessId, { timezone: 'Nowhere/Else' })).rejects.toThrow(/timezone/);
   });

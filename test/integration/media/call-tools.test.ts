@@ -76,7 +76,8 @@ describe.concurrent('built-in tools on a whole call', () => {
     async () => {
       // Arrange / Act
       const desk = `desk-${randomUUID()}@acme.test`;
-      const teamPhone = uniqueNumber();
+      // A team phone must be a real mobile (or NANP) number of the line's region: a fictional 415-555-01xx one.
+      const teamPhone = '+14155550181';
       const profile = { display_name: 'Acme Plumbing', team_emails: [desk], team_phones: [teamPhone] };
       const { tenant, callId, to } = await callCallee(stack, SANDBOX_SCENARIOS.message.steps, profile);
       await stack.whenCallEnded(tenant.businessId, callId);
@@ -262,7 +263,7 @@ describe.concurrent('built-in tools on a whole call', () => {
       // Arrange
       const desk = `refused-${randomUUID()}@acme.test`;
       ses(stack).failFor(desk, { type: 'MessageRejected', status: 400, message: 'Email address is not verified.' });
-      const teamPhone = uniqueNumber();
+      const teamPhone = '+14155550182';
       // Act
       const { tenant, callId } = await callCallee(stack, SANDBOX_SCENARIOS.message.steps, {
         team_emails: [desk],

@@ -48,7 +48,7 @@ describe('MessagingTeamNotifier', () => {
     const senders = fakeSenders();
     const { log } = captureLogger();
     // Act
-    const outcome = await new MessagingTeamNotifier({ ...senders, log }).notify(notice(), AbortSignal.timeout(1000));
+    const outcome = await new MessagingTeamNotifier({ ...senders, sandbox: true, log }).notify(notice(), AbortSignal.timeout(1000));
     // Assert
     expect(outcome).toEqual({ email: 'sent', sms: 'sent' });
     expect(senders.emails).toEqual([
@@ -76,7 +76,10 @@ describe('MessagingTeamNotifier', () => {
     const senders = fakeSenders(refuse);
     const { log, lines } = captureLogger();
     // Act
-    const outcome = await new MessagingTeamNotifier({ ...senders, log }).notify(notice(overrides), AbortSignal.timeout(1000));
+    const outcome = await new MessagingTeamNotifier({ ...senders, sandbox: true, log }).notify(
+      notice(overrides),
+      AbortSignal.timeout(1000),
+    );
     // Assert: the outcome per channel; failures logged by ids and kind, never content or recipients
     expect(outcome).toEqual(expected);
     const failures = lines.filter((line) => line.message === 'team.notice.failed');
@@ -84,26 +87,40 @@ describe('MessagingTeamNotifier', () => {
     expect(JSON.stringify(lines)).not.toMatch(/boiler|Jordan|acme\.test|\+1555010090/);
   });
 
-  it("texts only team phones of the line's own calling code, logging how many were skipped (never which)", async () => {
+  it('texts only team phones the texting rule allows, logging how many were skipped (never which)', async () => {
     // Arrange
     const senders = fakeSenders();
     const { log, lines } = captureLogger();
     // Act
-    const outcome = await new MessagingTeamNotifier({ ...senders, log }).notify(
+    const outcome = await new MessagingTeamNotifier({ ...senders, sandbox: true, log }).notify(
       notice({ phones: ['+88213000000', '+15550100901'] }),
       AbortSignal.timeout(1000),
     );
     // Assert
     expect(outcome.sms).toBe('sent');
     expect(senders.texts.map((text) => text.to)).toEqual(['+15550100901']);
-    expect(lines.find((line) => line.message === 'team.notice.phones_abroad')).toMatchObject({ fields: { skipped: 1 } });
+    expect(lines.find((line) => line.message === 'team.notice.phones_refused')).toMatchObject({ fields: { skipped: 1 } });
     expect(JSON.stringify(lines)).not.toContain('88213000000');
+  });
+
+  it('judges real numbers by the real rule: a US line texts no +1-876 team phone unless the business adds JM', async () => {
+    // Arrange
+    const senders = fakeSenders();
+    const { log } = captureLogger();
+    const notifier = new MessagingTeamNotifier({ ...senders, sandbox: false, log });
+    const usLine = { fromNumber: '+14155550100', phones: ['+18762345678', '+14155550142'] };
+    // Act
+    const home = await notifier.notify(notice(usLine), AbortSignal.timeout(1000));
+    const widened = await notifier.notify(notice({ ...usLine, smsRegions: ['JM'] }), AbortSignal.timeout(1000));
+    // Assert
+    expect([home.sms, widened.sms]).toEqual(['sent', 'sent']);
+    expect(senders.texts.map((text) => text.to)).toEqual(['+14155550142', '+18762345678', '+14155550142']);
   });
 
   it(`clips a team text to ${TEAM_SMS_MAX_CHARS} characters`, async () => {
     const senders = fakeSenders();
     const { log } = captureLogger();
-    await new MessagingTeamNotifier({ ...senders, log }).notify(
+    await new MessagingTeamNotifier({ ...senders, sandbox: true, log }).notify(
       notice({ body: 'x'.repeat(2000), phones: ['+15550100901'] }),
       AbortSignal.timeout(1000),
     );

@@ -61,7 +61,8 @@ function rig(options: { profile?: Partial<BusinessProfile>; partyNumber?: string
       profile: { ...defaultBusinessProfile(), display_name: 'Acme', ...options.profile },
       ...(options.keySealed && { paymentKeySealed: options.keySealed }),
       config: defaultAssistantConfig(),
-      ports: { payments, sms } as unknown as ToolPorts,
+      // Both numbers are the sandbox's (+1555…): texts go to a sandbox carrier.
+      ports: { payments, sms, smsSandbox: true } as unknown as ToolPorts,
     },
     now: clock.now,
     t0: 0,
@@ -108,7 +109,12 @@ describe('send_payment_link', () => {
     ],
     ['zero', { amount: 0, description: 'Deposit' }, {}, /more than zero/],
     ['a withheld caller number', { amount: 5, description: 'Deposit' }, { partyNumber: 'anonymous' }, /number is withheld/],
-    ['a caller number abroad (SMS pumping)', { amount: 5, description: 'Deposit' }, { partyNumber: '+447700900123' }, /another country/],
+    [
+      'a caller number abroad (SMS pumping)',
+      { amount: 5, description: 'Deposit' },
+      { partyNumber: '+447700900123' },
+      /not one this line texts/,
+    ],
   ])('refuses %s in plain words, making no page and sending no text', async (_case, args, options, error) => {
     // Arrange
     const { ask, payments, sms, runner } = rig(options);
