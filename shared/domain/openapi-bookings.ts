@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import * as booking from './booking';
 import { BusinessPatchSchema, BusinessViewSchema } from './business-settings';
-import { body, idParam, inline, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, inline, jsonResponse, op, responses } from './openapi';
 import { strictDict } from './validation';
 
 type Json = Record<string, unknown>;
@@ -84,7 +84,7 @@ function businessPaths(): Json {
           'updateBusiness',
           'Business',
           'Change the profile: fields given replace theirs (`hours` day by day, `booking` and `payment` field by field); `payment.provider_key` is write-only.',
-          responses(jsonResponse('The profile as stored.', 'Business'), { '413': 'PayloadTooLarge', ...INVALID }),
+          responses(jsonResponse('The profile as stored.', 'Business'), BODY_ERRORS),
         ),
         requestBody: body('BusinessPatch'),
       },

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { body, idParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, jsonResponse, op, responses } from './openapi';
 import { CreateToolBodySchema, DeleteToolResultSchema, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
 
 type Json = Record<string, unknown>;
@@ -36,7 +36,6 @@ export function toolErrorResponses(): Record<string, Json> {
 
 const NOT_FOUND = { '404': 'NotFound' };
 const INVALID = { '422': 'ValidationFailed' };
-const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
 
 /** /tools and /tools/{tool_id}. */
 export function toolPaths(): Json {

@@ -143,7 +143,7 @@ describe('buildOpenApiDocument', () => {
     expect(list.parameters[0].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
     expect(list.parameters[1].schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 1000 });
     expect(create.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
-    expect(Object.keys(create.responses)).toEqual(['200', '401', '402', '404', '409', '413', '422', '429', '500']);
+    expect(Object.keys(create.responses)).toEqual(['200', '401', '402', '404', '409', '413', '415', '422', '429', '500']);
     expect(doc.components.responses.Unauthorized.headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
     expect(schemas.ErrorBody!.required).toEqual(['code', 'detail']);
     expect(schemas.HTTPValidationError!.properties.detail.items).toEqual({ $ref: '#/components/schemas/ValidationItem' });
