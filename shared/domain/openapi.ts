@@ -5,7 +5,7 @@ import * as call from './call';
 import { ListMessagesQuerySchema } from './message';
 import { componentSchemas } from './openapi-schemas';
 import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
-import { TOOL_TAGS, toolErrorResponses, toolPaths } from './openapi-tools';
+import { TOOL_CALL_PARAMETERS, TOOL_TAGS, toolErrorResponses, toolPaths, toolWebhooks } from './openapi-tools';
 import { KNOWLEDGE_TAGS, knowledgeErrorResponses, knowledgePaths } from './openapi-knowledge';
 import { WORKFLOW_TAGS, workflowErrorResponses, workflowPaths } from './openapi-workflows';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
@@ -321,11 +321,11 @@ export function buildOpenApiDocument(): Json {
       ...workflowPaths(),
       ...bookingPaths(),
     },
-    webhooks: webhookOperations(),
+    webhooks: { ...webhookOperations(), ...toolWebhooks() },
     components: {
       schemas: componentSchemas(),
       responses: ERROR_RESPONSES,
-      parameters: WEBHOOK_HEADER_PARAMETERS,
+      parameters: { ...WEBHOOK_HEADER_PARAMETERS, ...TOOL_CALL_PARAMETERS },
       headers: HEADERS,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer vk_live_…` (or `vk_test_…`).' },
