@@ -46,7 +46,7 @@ async function toolsOf(records: ToolRecord[], allowPrivate = false, fetch?: (ini
         ...(fetch && {
           fetch: async (_url: string, init: GuardedRequestInit) => {
             fetch(init);
-            return { status: 200, headers: {}, bodyText: '{"status": "shipped"}', bodyTruncated: false };
+            return { status: 200, headers: {}, bodyText: '{"status": "shipped"}', bodyTruncated: false, latencyMs: 1 };
           },
         }),
       },
