@@ -74,7 +74,10 @@ beforeAll(async () => {
     request.resume();
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ insured: true, plan: 'Gold' }));
   });
-  [stack] = await Promise.all([startCallStack({ clock: () => NOW }), new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve))]);
+  [stack] = await Promise.all([
+    startCallStack({ clock: () => NOW }),
+    new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve)),
+  ]);
 });
 
 afterAll(async () => {
