@@ -1,10 +1,12 @@
+import type { ErrorCode } from './domain/error-codes';
+
 /**
  * The error hierarchy every layer throws. The API maps `AppError` subclasses to their status and
  * `{code, detail}` body in one place (`functions/api/app.ts`); anything else becomes a logged 500.
  */
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly status: number,
     message: string,
     options?: { cause?: unknown },
@@ -32,7 +34,7 @@ export class UnauthorizedError extends AppError {
 
 /** A conditional write lost, or a request conflicts with one in flight. */
 export class ConflictError extends AppError {
-  constructor(code = 'conflict', message = 'Conflict.', options?: { cause?: unknown }) {
+  constructor(code: ErrorCode = 'conflict', message = 'Conflict.', options?: { cause?: unknown }) {
     super(code, 409, message, options);
     this.name = 'ConflictError';
   }
@@ -67,6 +69,18 @@ export class PayloadTooLargeError extends AppError {
   constructor(readonly maxBytes: number) {
     super('payload_too_large', 413, `The request body is larger than ${maxBytes} bytes.`);
     this.name = 'PayloadTooLargeError';
+  }
+}
+
+/** A request body in a media type the API does not read (it reads JSON only). */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(received: string) {
+    super(
+      'unsupported_media_type',
+      415,
+      `The body must be JSON: Content-Type application/json (or application/*+json), charset utf-8 if any; got ${received}.`,
+    );
+    this.name = 'UnsupportedMediaTypeError';
   }
 }
 

@@ -10,6 +10,7 @@ import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps } from '../../media-service/src/call/session-types';
+import { SANDBOX_PROVIDER_LABELS } from '../../media-service/src/call/call-metrics';
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import { MediaServer } from '../../media-service/src/server/media-server';
@@ -75,7 +76,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
       email: new SesEmail({ region: 'us-east-1', endpoint: urls.sesUrl, credentials: LOCAL, fromAddress: 'assistant@bench.localhost' }),
     }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
-    providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
+    providers: SANDBOX_PROVIDER_LABELS,
     log,
   };
   const port = await freePort();

@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { buildOpenApiDocument, OPENAPI_VERSION } from '../../shared/domain/openapi';
+import type { ApiErrorCode } from '../../shared/domain/error-codes';
 import { boundedInput } from '../../shared/domain/validation';
 import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import type { CatalogRepository } from '../../shared/db/catalog-repository';
@@ -51,6 +53,9 @@ export interface ApiDeps {
 /** The public API version, sent as `X-API-Version` on every response. */
 export const API_VERSION = OPENAPI_VERSION;
 
+/** An error body answered without throwing (404 and 405 from routing, the 500 fallback): its code typed, like `AppError`'s. */
+const errorBody = (code: ApiErrorCode, detail: string) => ({ code, detail });
+
 /**
  * The one Hono app behind every route: served by `@hono/node-server` locally and by
  * `hono/aws-lambda` on Lambda. Reads no env and builds no clients, so tests call
@@ -93,8 +98,19 @@ export function createApp(deps: ApiDeps) {
     c.header('X-API-Version', API_VERSION);
     c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
   });
+  // A known path with another method is a 405 listing the path's methods (HEAD wherever GET is); an
+  // unknown path stays a 404. Auth runs first, so without a key either is a 401.
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        c.json(errorBody('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}.`), 405, {
+          Allow: methods.join(', '),
+        }),
+    }),
+  );
   app.route('/api/v1', api);
-  app.notFound((c) => c.json({ code: 'not_found', detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.onError((error, c) => {
     c.header('X-API-Version', API_VERSION);
     c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
@@ -106,7 +122,7 @@ export function createApp(deps: ApiDeps) {
     if (error instanceof AppError) return c.json({ code: error.code, detail: error.message }, error.status as 400);
     const id = c.get('requestId');
     deps.log.error(`unhandled error in ${c.req.method} ${c.req.path} (request ${id})`, { error, request_id: id });
-    return c.json({ code: 'internal', detail: `Internal error; quote request id ${id} when reporting it.` }, 500);
+    return c.json(errorBody('internal', `Internal error; quote request id ${id} when reporting it.`), 500);
   });
   return app;
 }

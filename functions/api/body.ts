@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { PayloadTooLargeError, ValidationError } from '../../shared/errors';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors';
 
 /**
  * The largest JSON body the API reads: the biggest legitimate body is an assistant config
@@ -59,6 +59,27 @@ export function illFormedText(value: unknown): (string | number)[] | null {
   return null;
 }
 
+/** `application/json` or a structured `+json` type (`application/merge-patch+json`, RFC 6839), any case. */
+const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/;
+
+/**
+ * Whether a `Content-Type` names JSON the API can read: `application/json` or any
+ * `application/*+json`, with optional parameters; a `charset` must be `utf-8` (the body is read as
+ * UTF-8, and RFC 8259 allows no other). Every route that reads a body checks it (else 415).
+ *
+ * @example
+ * isJsonMediaType('application/merge-patch+json; charset=UTF-8'); // true
+ * isJsonMediaType('application/x-www-form-urlencoded'); // false (what `curl -d` sends by default)
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const [type = '', ...parameters] = (contentType ?? '').toLowerCase().split(';');
+  if (!JSON_MEDIA_TYPE.test(type.trim())) return false;
+  return parameters.every((parameter) => {
+    const [name = '', value = ''] = parameter.split('=');
+    return name.trim() !== 'charset' || ['utf-8', '"utf-8"'].includes(value.trim());
+  });
+}
+
 function jsonInvalid(error: string): ValidationError {
   return new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error } }]);
 }
@@ -106,19 +127,18 @@ export async function readBoundedText(request: Request, maxBytes: number): Promi
 }
 
 /**
- * Reads a JSON request body. Malformed JSON, a non-JSON content type, nesting deeper than
- * {@link MAX_JSON_DEPTH} and a lone surrogate are 422 `json_invalid` (never a 500); a body over {@link MAX_BODY_BYTES}
- * is a 413. An empty body reads as `emptyAs` (POST /assistants accepts no body at all).
+ * Reads a JSON request body. A body whose `Content-Type` is not JSON ({@link isJsonMediaType}, a
+ * missing one included) is a 415; malformed JSON, nesting deeper than {@link MAX_JSON_DEPTH} and a
+ * lone surrogate are 422 `json_invalid` (never a 500); a body over {@link MAX_BODY_BYTES} is a 413.
+ * An empty body reads as `emptyAs` whatever its type (POST /assistants accepts no body at all).
  */
 export async function readJsonBody(c: Context, emptyAs: unknown): Promise<unknown> {
   const declared = Number(c.req.header('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
   const text = await readBoundedText(c.req.raw, MAX_BODY_BYTES);
   if (text.trim() === '') return emptyAs;
-  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw jsonInvalid(`Content-Type must be application/json, got "${type.slice(0, 100) || 'none'}"`);
-  }
+  const type = c.req.header('content-type');
+  if (!isJsonMediaType(type)) throw new UnsupportedMediaTypeError(type ? `"${type.slice(0, 100)}"` : 'none');
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw jsonInvalid(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {

@@ -4,6 +4,7 @@ import { OpenAiRealtime } from '../../media-service/src/adapters/openai-realtime
 import { OpenAiSpeechToText } from '../../media-service/src/adapters/openai-speech-to-text';
 import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
+import { SANDBOX_PROVIDER_LABELS, sandboxLabel } from '../../media-service/src/call/call-metrics';
 import { readMediaConfig, type MediaConfig } from '../../media-service/src/config';
 import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
 import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
@@ -49,14 +50,17 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
   return {
     stt: new DeepgramSpeechToText(deepgram),
     tts: new DeepgramTextToSpeech(deepgram),
-    openaiStt: { stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }), label: 'sandbox' },
+    openaiStt: {
+      stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
+      label: sandboxLabel('openai'),
+    },
     openai: { apiKey: 'sk-sandbox', baseURL: OPENAI_BASE_URL },
     realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
     telephony: new TwilioTelephony(carrier),
     sms: new TwilioSms(carrier),
     email: sesEmail(config, SES_ENDPOINT, log),
     twilioAuthToken: SANDBOX_AUTH_TOKEN,
-    labels: { stt: 'sandbox', tts: 'sandbox', llm: 'sandbox', telephony: 'sandbox' },
+    labels: SANDBOX_PROVIDER_LABELS,
     payments: paymentsTarget(config),
     close: async () => undefined,
   };

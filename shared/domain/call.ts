@@ -271,7 +271,7 @@ export const CallMetricsSchema = looseDict({
     v.pipe(
       v.record(v.string(), v.string()),
       v.description(
-        'What ran the call: `stt` (`deepgram`, `openai` for the OpenAI transcriber), `llm` (`openai`, `custom`, `openai-realtime`), `tts` (`deepgram`), `telephony` (`twilio`); `sandbox` for a sandbox stand-in.',
+        "What ran the call: `stt` (`deepgram`, `openai` for the OpenAI transcriber), `llm` (`openai`, `custom`, `openai-realtime`), `tts` (`deepgram`), `telephony` (`twilio`). Where a sandbox stood in for the vendor, its label ends `-sandbox` (`deepgram-sandbox`, `openai-sandbox`, `openai-realtime-sandbox`, `twilio-sandbox`); `custom` is always the business's own endpoint.",
       ),
     ),
   ),

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import * as booking from './booking';
 import { BusinessPatchSchema, BusinessViewSchema } from './business-settings';
-import { body, idParam, inline, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, inline, jsonResponse, op, responses } from './openapi';
 import { strictDict } from './validation';
 
 type Json = Record<string, unknown>;
@@ -86,7 +86,7 @@ function businessPaths(): Json {
           'Change the profile: fields given replace theirs (`hours` day by day, `booking` and `payment` field by field); `payment.provider_key` is write-only. ' +
             "Each of `team_phones` must be a mobile number of a region the business texts (its numbers' regions and `sms_regions`): " +
             'a premium-rate, toll-free or other special number, or one of another region, is a 422 item at `["body", "team_phones", i]` naming it.',
-          responses(jsonResponse('The profile as stored.', 'Business'), { '413': 'PayloadTooLarge', ...INVALID }),
+          responses(jsonResponse('The profile as stored.', 'Business'), BODY_ERRORS),
         ),
         requestBody: body('BusinessPatch'),
       },

@@ -12,7 +12,7 @@ import {
   SearchKnowledgeBodySchema,
   UpdateKnowledgeBaseBodySchema,
 } from './knowledge';
-import { body, idParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, jsonResponse, op, responses } from './openapi';
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +60,6 @@ export function knowledgeErrorResponses(): Record<string, Json> {
 
 const NOT_FOUND = { '404': 'NotFound' };
 const INVALID = { '422': 'ValidationFailed' };
-const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
 const TAG = 'KnowledgeBases';
 
 export function knowledgePaths(): Json {

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import * as assistant from './assistant';
 import * as cfg from './assistant-config';
 import * as call from './call';
+import { API_ERROR_CODES } from './error-codes';
 import { MessageSchema, MessagesPageSchema } from './message';
 import { bookingRequestSchemas, bookingResponseSchemas } from './openapi-bookings';
 import { webhookBodySchemas } from './openapi-webhooks';
@@ -16,22 +17,8 @@ import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './v
 
 type Json = Record<string, unknown>;
 
-/** Machine codes of non-422 error bodies (docs/design.md §4). */
-export const ERROR_CODES = [
-  'unauthorized',
-  'insufficient_minutes',
-  'not_found',
-  'idempotency_conflict',
-  'conflict',
-  'booking_cancelled',
-  'tool_in_use',
-  'workflow_in_use',
-  'rate_limited',
-  'internal',
-] as const;
-
-/** The body of 401, 402, 404, 409, 429 and 500 replies (docs/design.md §4). */
-export const ErrorBodySchema = strictDict({ code: v.picklist(ERROR_CODES), detail: v.string() });
+/** The body of every error but a 422 (docs/design.md §4); `code` is one of {@link API_ERROR_CODES}. */
+export const ErrorBodySchema = strictDict({ code: v.picklist(API_ERROR_CODES), detail: v.string() });
 
 const CONVERSION: ConversionConfig = {
   target: 'draft-2020-12',

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
-import { body, idParam, jsonResponse, op, responses } from './openapi';
-import { CreateToolBodySchema, DeleteToolResultSchema, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
+import { BODY_ERRORS, body, idParam, jsonResponse, op, responses } from './openapi';
+import { CreateToolBodySchema, DeleteToolResultSchema, TOOL_TIMEOUT_MS, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
+import { ToolCallEventSchema } from './tool-call-event';
 
 type Json = Record<string, unknown>;
 
@@ -21,9 +22,62 @@ export function toolRequestSchemas(): Record<string, v.GenericSchema> {
   return { CreateToolBody: CreateToolBodySchema, UpdateToolBody: UpdateToolBodySchema };
 }
 
-/** Response bodies (output form). */
+/** Response bodies, and the body of the request the platform sends to a tool's server (output form). */
 export function toolResponseSchemas(): Record<string, v.GenericSchema> {
-  return { Tool: ToolSchema, ToolList: ToolListSchema, DeleteToolResult: DeleteToolResultSchema };
+  return { Tool: ToolSchema, ToolList: ToolListSchema, DeleteToolResult: DeleteToolResultSchema, ToolCallEvent: ToolCallEventSchema };
+}
+
+/** The `webhook-id` of a tool call: unlike a webhook's, unique per request, since a tool call is never retried. */
+export const TOOL_CALL_PARAMETERS: Record<string, Json> = {
+  ToolCallId: {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description:
+      "Unique per request (`tool_<call id>_<tool id>_<n>`, n counting this tool's calls on this call): a tool call is never retried.",
+    schema: { type: 'string', minLength: 1, maxLength: 255, examples: ['tool_40_57_1'] },
+  },
+};
+
+/**
+ * The document's `webhooks` entry `tool.call`: what the platform POSTs to a custom tool's
+ * `server_url` when the model calls it (media-service/src/tools/custom-tools.ts), and what it
+ * makes of the answer, so a receiver generates its types from the same document as a client.
+ */
+export function toolWebhooks(): Json {
+  return {
+    'tool.call': {
+      post: {
+        operationId: 'toolCallWebhook',
+        tags: ['Tools'],
+        summary: "`tool.call`, to a custom tool's `server_url`",
+        description:
+          "Sent when the assistant's model calls one of its custom tools (`config.tool_ids`), signed per Standard Webhooks with the business's `whsec_…` secret, like webhooks. " +
+          `The answer must come within the tool's \`timeout_ms\` (${TOOL_TIMEOUT_MS.min}–${TOOL_TIMEOUT_MS.max} ms, default ${TOOL_TIMEOUT_MS.default}); redirects are never followed; at most 16 KiB of it is read.`,
+        security: [],
+        parameters: [
+          { $ref: '#/components/parameters/ToolCallId' },
+          { $ref: '#/components/parameters/WebhookTimestamp' },
+          { $ref: '#/components/parameters/WebhookSignature' },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ToolCallEvent' } } } },
+        responses: {
+          '2XX': {
+            description:
+              "The tool's result, given to the model: a JSON object as it is, any other JSON or plain text under `result`. Up to 4,000 characters reach the model; a longer reply is cut and the model told so.",
+            content: {
+              'application/json': { schema: { description: 'Any JSON; an object is what the model reads best.' } },
+              'text/plain': { schema: { type: 'string' } },
+            },
+          },
+          default: {
+            description:
+              'Any other status, a redirect, no answer in time or an unreachable server: the model hears that the tool did not work and tells the caller. Never retried.',
+          },
+        },
+      },
+    },
+  };
 }
 
 /** Responses only these operations give. */
@@ -36,7 +90,6 @@ export function toolErrorResponses(): Record<string, Json> {
 
 const NOT_FOUND = { '404': 'NotFound' };
 const INVALID = { '422': 'ValidationFailed' };
-const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
 
 /** /tools and /tools/{tool_id}. */
 export function toolPaths(): Json {

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { body, idParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, jsonResponse, op, responses } from './openapi';
 import {
   CreateWorkflowBodySchema,
   DeleteWorkflowResultSchema,
@@ -51,7 +51,6 @@ export function workflowErrorResponses(): Record<string, Json> {
 
 const NOT_FOUND = { '404': 'NotFound' };
 const INVALID = { '422': 'ValidationFailed' };
-const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
 
 /** /workflows and /workflows/{workflow_id}. */
 export function workflowPaths(): Json {

@@ -5,7 +5,7 @@ import * as call from './call';
 import { ListMessagesQuerySchema } from './message';
 import { componentSchemas } from './openapi-schemas';
 import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
-import { TOOL_TAGS, toolErrorResponses, toolPaths } from './openapi-tools';
+import { TOOL_CALL_PARAMETERS, TOOL_TAGS, toolErrorResponses, toolPaths, toolWebhooks } from './openapi-tools';
 import { KNOWLEDGE_TAGS, knowledgeErrorResponses, knowledgePaths } from './openapi-knowledge';
 import { WORKFLOW_TAGS, workflowErrorResponses, workflowPaths } from './openapi-workflows';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
@@ -55,6 +55,10 @@ const ERROR_RESPONSES: Record<string, Json> = {
     'WWW-Authenticate',
   ]),
   PayloadTooLarge: jsonResponse('The body is over 256 KiB (`payload_too_large`).', 'ErrorBody'),
+  UnsupportedMediaType: jsonResponse(
+    'The body is not sent as JSON (`unsupported_media_type`): `Content-Type` must be `application/json` or `application/*+json`, a `charset` only `utf-8`; a missing one is refused too.',
+    'ErrorBody',
+  ),
   InsufficientMinutes: jsonResponse('The plan has no minutes left (`insufficient_minutes`).', 'ErrorBody'),
   NotFound: jsonResponse('Missing, or owned by another business (`not_found`).', 'ErrorBody'),
   IdempotencyConflict: jsonResponse('Idempotency-Key reused with a different body (`idempotency_conflict`).', 'ErrorBody'),
@@ -112,8 +116,8 @@ const ASSISTANT_PAGE_PARAMS = {
 
 const NOT_FOUND = { '404': 'NotFound' };
 const INVALID = { '422': 'ValidationFailed' };
-/** Operations that read a JSON body also refuse one over 256 KiB. */
-const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
+/** Operations that read a JSON body also refuse one over 256 KiB, and one not sent as JSON. */
+export const BODY_ERRORS = { '413': 'PayloadTooLarge', '415': 'UnsupportedMediaType', ...INVALID };
 
 function assistantPaths(): Json {
   const id = idParam('assistant_id');
@@ -296,7 +300,11 @@ export function buildOpenApiDocument(): Json {
     info: {
       title: 'Voice Agent API',
       version: OPENAPI_VERSION,
-      description: "Build voice agents (assistants), run them on phone numbers, and read each call's transcript, analysis and metrics.",
+      description:
+        "Build voice agents (assistants), run them on phone numbers, and read each call's transcript, analysis and metrics. " +
+        'Conventions every operation shares: errors other than 422 are `ErrorBody` (`code` from one closed list); a path the API has, ' +
+        'called with a method it does not take, is a 405 `method_not_allowed` whose `Allow` header lists the methods it takes (an unknown path is a 404); ' +
+        'a body not sent as JSON (`application/json` or `application/*+json`) is a 415 `unsupported_media_type`.',
       // No open-source licence: the service is proprietary (docs/decisions.md "OpenAPI document").
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
@@ -313,11 +321,11 @@ export function buildOpenApiDocument(): Json {
       ...workflowPaths(),
       ...bookingPaths(),
     },
-    webhooks: webhookOperations(),
+    webhooks: { ...webhookOperations(), ...toolWebhooks() },
     components: {
       schemas: componentSchemas(),
       responses: ERROR_RESPONSES,
-      parameters: WEBHOOK_HEADER_PARAMETERS,
+      parameters: { ...WEBHOOK_HEADER_PARAMETERS, ...TOOL_CALL_PARAMETERS },
       headers: HEADERS,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer vk_live_…` (or `vk_test_…`).' },

@@ -18,6 +18,7 @@ import { SesSandboxServer } from '../../media-service/src/sandbox/ses-server';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
+import { SANDBOX_PROVIDER_LABELS, sandboxLabel } from '../../media-service/src/call/call-metrics';
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
 import { OutboundConsumer } from '../../media-service/src/calls/outbound-consumer';
 import { SqsOutboundJobs } from '../../shared/queue/outbound-calls';
@@ -163,7 +164,10 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const sessionDeps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
     tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
-    openaiStt: { stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }), label: 'sandbox' },
+    openaiStt: {
+      stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }),
+      label: sandboxLabel('openai'),
+    },
     languageModelFor,
     realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }),
     telephony,
@@ -181,7 +185,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     workflows: tableBackedWorkflows(core.db),
     recordings: new S3RecordingStore({ s3, bucket }),
     ...tableBackedSessionDeps(core.callRepo, core.callerMemory),
-    providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
+    providers: SANDBOX_PROVIDER_LABELS,
     log,
     ...(options.tuning && { tuning: options.tuning }),
     ...(options.clock && { wallClock: options.clock }),

@@ -1,4 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../../shared/domain/openapi';
 
@@ -35,13 +35,27 @@ export function strictOpenApiDocument(document: Json = buildOpenApiDocument()): 
  * expect(strictResponseErrors('CallDetail', await response.json())).toEqual([]);
  */
 export function strictResponseErrors(component: string, body: unknown): string[] {
-  const document = strictOpenApiDocument() as { components: { schemas: Json } };
-  if (!(component in document.components.schemas)) throw new Error(`no component schema ${component}`);
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats.default(ajv);
-  ajv.addSchema({ $id: 'openapi', components: document.components });
-  const validate = ajv.compile({ $ref: `openapi#/components/schemas/${component}` });
+  const validate = strictValidator(component);
   return validate(body)
     ? []
     : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message} ${JSON.stringify(error.params)}`);
+}
+
+/** One validator per component, compiled once per test file (a fuzz run checks thousands of bodies). */
+const validators = new Map<string, ValidateFunction>();
+let strictAjv: Ajv2020 | undefined;
+
+function strictValidator(component: string): ValidateFunction {
+  let validate = validators.get(component);
+  if (validate) return validate;
+  const document = strictOpenApiDocument() as { components: { schemas: Json } };
+  if (!(component in document.components.schemas)) throw new Error(`no component schema ${component}`);
+  if (!strictAjv) {
+    strictAjv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(strictAjv);
+    strictAjv.addSchema({ $id: 'openapi', components: document.components });
+  }
+  validate = strictAjv.compile({ $ref: `openapi#/components/schemas/${component}` });
+  validators.set(component, validate);
+  return validate;
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import ts from 'typescript';
 
@@ -46,9 +47,9 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
 const libraryFiles = new Map<string, ts.SourceFile>();
 
 /** A compiler host that parses each TypeScript library file once per process. */
-function cachingHost(): ts.CompilerHost {
-  const host = ts.createCompilerHost(COMPILER_OPTIONS);
-  const libraryDir = dirname(ts.getDefaultLibFilePath(COMPILER_OPTIONS));
+function cachingHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const libraryDir = dirname(ts.getDefaultLibFilePath(options));
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, ...rest) => {
     if (!fileName.startsWith(libraryDir)) return getSourceFile(fileName, languageVersion, ...rest);
@@ -69,12 +70,34 @@ function cachingHost(): ts.CompilerHost {
  * only specify known properties"), as a missing required key is. Returns the diagnostics as text.
  */
 export async function typeCheckSamples(types: string, samples: readonly TypedSample[]): Promise<string[]> {
+  return typeCheckFiles({ 'api.ts': types, 'samples.ts': samplesFile(samples) }, COMPILER_OPTIONS);
+}
+
+/**
+ * A client program over the generated types (`./api`), as a user writes one: `openapi-fetch`
+ * resolves to this repository's copy, and the DOM library gives it `fetch`, `Request` and `Response`.
+ */
+export async function typeCheckClient(types: string, program: string): Promise<string[]> {
+  const openapiFetch = fileURLToPath(import.meta.resolve('openapi-fetch')).replace(/\.mjs$/, '.d.mts');
+  const options: ts.CompilerOptions = {
+    ...COMPILER_OPTIONS,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    paths: { 'openapi-fetch': [openapiFetch] },
+  };
+  return typeCheckFiles({ 'api.ts': types, 'client.ts': program }, options);
+}
+
+/** Writes `files` to a temp dir, compiles them together and returns the diagnostics as `file:line: text`. */
+async function typeCheckFiles(files: Record<string, string>, options: ts.CompilerOptions): Promise<string[]> {
   const dir = await mkdtemp(join(tmpdir(), 'typed-client-'));
   try {
-    const [api, checks] = [join(dir, 'api.ts'), join(dir, 'samples.ts')];
-    await writeFile(api, types);
-    await writeFile(checks, samplesFile(samples));
-    const program = ts.createProgram({ rootNames: [api, checks], options: COMPILER_OPTIONS, host: cachingHost() });
+    const rootNames = await Promise.all(
+      Object.entries(files).map(async ([name, text]) => {
+        await writeFile(join(dir, name), text);
+        return join(dir, name);
+      }),
+    );
+    const program = ts.createProgram({ rootNames, options, host: cachingHost(options) });
     return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
       const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
       if (!diagnostic.file || diagnostic.start === undefined) return text;

@@ -90,6 +90,23 @@ export function newCounters(): CallCounters {
   };
 }
 
+/**
+ * A vendor's label when its sandbox stood in (`deepgram-sandbox`): the call still says which
+ * recogniser, model, voice and carrier it was built for, and that none of them was real.
+ */
+export const sandboxLabel = (vendor: string) => `${vendor}-sandbox`;
+
+/** Whether a label is a sandbox's ({@link sandboxLabel}). */
+export const isSandboxLabel = (label: string) => label.endsWith('-sandbox');
+
+/** Every provider a sandbox: the labels of `npm run dev` without secrets, and of the test and bench stacks. */
+export const SANDBOX_PROVIDER_LABELS: ProviderLabels = {
+  stt: sandboxLabel('deepgram'),
+  llm: sandboxLabel('openai'),
+  tts: sandboxLabel('deepgram'),
+  telephony: sandboxLabel('twilio'),
+};
+
 /** The call's `metrics` (docs/design.md §4 plus the per-turn breakdown and provider labels). */
 export function buildCallMetrics(counters: CallCounters, durationS: number, providers: ProviderLabels, t0?: number): CallMetrics {
   const rows = counters.turns.map((turn) => turnMetrics(turn, t0));
@@ -107,7 +124,7 @@ export function buildCallMetrics(counters: CallCounters, durationS: number, prov
     stt_seconds: Math.round((counters.sttBytes / 8000) * 10) / 10,
     duration_s: Math.max(0, Math.round(durationS)),
     providers: labels,
-    sandbox: Object.values(labels).includes('sandbox'),
+    sandbox: Object.values(labels).some(isSandboxLabel),
     eager: { started: counters.eagerStarted, discarded: counters.eagerDiscarded },
     fillers: counters.fillers,
     ...(counters.pacing && {

@@ -7,6 +7,7 @@ import { LivePlayback, type PlaybackPacer } from './live-playback';
 import { LiveResponses, verbatim, type Reply } from './live-responses';
 import { PolicyDriver } from './policy-driver';
 import type { ConversationBaseDeps, ConversationDriver } from './session-types';
+import { isSandboxLabel, sandboxLabel } from './call-metrics';
 import type { UtteranceKind } from './speaker';
 import { heardText } from './transcript-log';
 
@@ -271,9 +272,9 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     return Promise.resolve();
   }
 
-  /** The sandbox's own label stays; otherwise the model is OpenAI Realtime whatever the config names. */
+  /** The model is OpenAI Realtime whatever the config names (its sandbox when the configured model is a sandbox). */
   modelLabel(configured: string): string {
-    return configured === 'sandbox' ? configured : 'openai-realtime';
+    return isSandboxLabel(configured) ? sandboxLabel('openai-realtime') : 'openai-realtime';
   }
 
   /** Stops timers and closes the provider session (the session is tearing down). */

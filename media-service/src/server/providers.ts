@@ -6,6 +6,7 @@ import { SesEmail } from '../adapters/ses-email';
 import { TwilioSms } from '../adapters/twilio-sms';
 import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
+import { sandboxLabel } from '../call/call-metrics';
 import type { MediaConfig } from '../config';
 import type { PacerScheduler } from '../pipeline/pacer-scheduler';
 import type { EmailSender } from '../ports/email-sender';
@@ -151,7 +152,7 @@ export async function startProviders(config: MediaConfig, options: StartProvider
     openaiStt: realtimeSandbox
       ? {
           stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log }),
-          label: 'sandbox',
+          label: sandboxLabel('openai'),
         }
       : {
           stt: new OpenAiSpeechToText({
@@ -174,10 +175,10 @@ export async function startProviders(config: MediaConfig, options: StartProvider
     email: sesEmail(config, sesSandbox?.endpoint ?? config.SES_ENDPOINT, options.log),
     twilioAuthToken: twilio.authToken,
     labels: {
-      stt: deepgramSandbox ? 'sandbox' : 'deepgram',
-      tts: deepgramSandbox ? 'sandbox' : 'deepgram',
-      llm: config.OPENAI_API_KEY ? 'openai' : 'sandbox',
-      telephony: carrier ? 'sandbox' : 'twilio',
+      stt: deepgramSandbox ? sandboxLabel('deepgram') : 'deepgram',
+      tts: deepgramSandbox ? sandboxLabel('deepgram') : 'deepgram',
+      llm: config.OPENAI_API_KEY ? 'openai' : sandboxLabel('openai'),
+      telephony: carrier ? sandboxLabel('twilio') : 'twilio',
     },
     payments: paymentsTarget(config, paymentsSandbox),
     ...(paymentsSandbox && { paymentsSandbox }),

@@ -3,6 +3,7 @@ import type { CallRecord } from '../../../shared/db/call-repository';
 import type { Db } from '../../../shared/db/client';
 import { ToolRepository, type ToolRecord } from '../../../shared/db/tool-repository';
 import { isReservedToolName } from '../../../shared/domain/tool';
+import type { ToolCallEvent } from '../../../shared/domain/tool-call-event';
 import type { Logger } from '../../../shared/log';
 import { guardedFetch, RequestTimeoutError } from '../../../shared/security/guarded-fetch';
 import type { SecretBox } from '../../../shared/security/secret-box';
@@ -37,17 +38,6 @@ export interface CustomToolBackend {
   allowPrivate: boolean;
   /** The HTTP client; `guardedFetch` unless a test injects one. */
   fetch?: WebhookFetch;
-}
-
-/** The body POSTed to a tool's `server_url` (README "Custom tools"). */
-export interface ToolCallEvent {
-  type: 'tool.call';
-  timestamp: string;
-  data: {
-    tool: { id: number; name: string };
-    arguments: unknown;
-    call: Pick<CallRecord, 'id' | 'assistant_id' | 'direction' | 'from_number' | 'to_number'>;
-  };
 }
 
 /** Compiled argument checks, by tool id and version: a call start reuses them (compiling costs ~1 ms a schema). */
@@ -121,7 +111,8 @@ function customTool(
         timestamp: new Date().toISOString(),
         data: {
           tool: { id: record.id, name: record.name },
-          arguments: args,
+          // An object: `checkArgs` held it to the tool's `parameters`, whose type is always `object`.
+          arguments: args as Record<string, unknown>,
           call: {
             id: call.id,
             assistant_id: call.assistant_id,

@@ -88,7 +88,8 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     expect(metrics).toMatchObject({
       interruptions: 0,
       sandbox: true,
-      providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' },
+      // The vendor each sandbox stands in for, so a call says which recogniser, model and voice it ran on
+      providers: { stt: 'deepgram-sandbox', llm: 'openai-sandbox', tts: 'deepgram-sandbox', telephony: 'twilio-sandbox' },
     });
     expect(metrics.llm_tokens.output).toBeGreaterThan(0);
     expect(metrics.tts_characters).toBeGreaterThan(100);

@@ -63,12 +63,12 @@ describe.concurrent('languages and recognisers on whole calls', () => {
     const last = llmRequestsWith(stack, marker).at(-1)!.body as { messages: { role: string; content: unknown }[] };
     expect(last.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([marker, 'Great, thank you. Goodbye!']);
     // Metrics: both caller turns answered, no eager replies (OpenAI has no early end of turn); the recogniser's
-    // label is the OpenAI transcriber's, `sandbox` for its stand-in as for every sandbox provider (`openai` with a key)
+    // label is the OpenAI transcriber's, `openai-sandbox` for its stand-in (`openai` with a key)
     const metrics = (await getCall(tenant, callId)).metrics;
     expect(metrics.turns).toHaveLength(2);
     expect(metrics.eager).toEqual({ started: 0, discarded: 0 });
     expect(metrics.stt_seconds).toBeGreaterThan(1);
-    expect(metrics).toMatchObject({ providers: { stt: 'sandbox' }, sandbox: true });
+    expect(metrics).toMatchObject({ providers: { stt: 'openai-sandbox' }, sandbox: true });
   });
 
   it('a Spanish assistant: Flux multilingual told es, the Spanish voice, the notice in Spanish, a Spanish conversation', T, async () => {

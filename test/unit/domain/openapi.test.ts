@@ -143,7 +143,7 @@ describe('buildOpenApiDocument', () => {
     expect(list.parameters[0].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
     expect(list.parameters[1].schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 1000 });
     expect(create.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
-    expect(Object.keys(create.responses)).toEqual(['200', '401', '402', '404', '409', '413', '422', '429', '500']);
+    expect(Object.keys(create.responses)).toEqual(['200', '401', '402', '404', '409', '413', '415', '422', '429', '500']);
     expect(doc.components.responses.Unauthorized.headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
     expect(schemas.ErrorBody!.required).toEqual(['code', 'detail']);
     expect(schemas.HTTPValidationError!.properties.detail.items).toEqual({ $ref: '#/components/schemas/ValidationItem' });
@@ -221,7 +221,7 @@ describe('buildOpenApiDocument: what generated clients see', () => {
     const headers = doc.components.parameters as Record<string, Json>;
 
     // Act
-    const kinds = Object.keys(doc.webhooks);
+    const kinds = Object.keys(doc.webhooks).filter((kind) => kind !== 'tool.call');
 
     // Assert
     expect(kinds).toEqual([...WEBHOOK_EVENT_TYPES]);
@@ -241,6 +241,21 @@ describe('buildOpenApiDocument: what generated clients see', () => {
       ]);
       expect(Object.keys(post.responses).sort()).toEqual(['2XX', '410', 'default']);
     }
-    expect(Object.keys(headers)).toEqual(['WebhookId', 'WebhookTimestamp', 'WebhookSignature']);
+    expect(Object.keys(headers)).toEqual(['WebhookId', 'WebhookTimestamp', 'WebhookSignature', 'ToolCallId']);
+  });
+
+  it("describes the custom tool call the platform POSTs to a tool's server_url: body, signature headers, the answer it reads", () => {
+    // Act
+    const post = doc.webhooks['tool.call'].post;
+    const body = resolve(post.requestBody.content['application/json'].schema.$ref) as Json;
+    const headers = post.parameters.map((parameter: Json) => resolve(parameter.$ref) as Json);
+
+    // Assert
+    expect(body).toMatchObject({ required: ['type', 'timestamp', 'data'], additionalProperties: false });
+    expect(body.properties.type).toEqual({ const: 'tool.call' });
+    expect(body.properties.data.required).toEqual(['tool', 'arguments', 'call']);
+    expect(body.properties.data.properties.call.required).toEqual(['id', 'assistant_id', 'direction', 'from_number', 'to_number']);
+    expect(headers.map((header: Json) => header.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(Object.keys(post.responses['2XX'].content)).toEqual(['application/json', 'text/plain']);
   });
 });

@@ -1,7 +1,14 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { CallMetricsSchema } from '../../../../shared/domain/call';
-import { buildCallMetrics, newCounters, percentile, turnMetrics, type TurnTiming } from '../../../../media-service/src/call/call-metrics';
+import {
+  SANDBOX_PROVIDER_LABELS,
+  buildCallMetrics,
+  newCounters,
+  percentile,
+  turnMetrics,
+  type TurnTiming,
+} from '../../../../media-service/src/call/call-metrics';
 import type { ProviderLabels } from '../../../../media-service/src/call/session-types';
 import type { Utterance } from '../../../../media-service/src/call/speaker';
 
@@ -193,7 +200,7 @@ describe('buildCallMetrics', () => {
     // Arrange
     const counters = newCounters();
     // Act
-    const metrics = buildCallMetrics(counters, -0.2, { ...vendors, tts: 'sandbox' });
+    const metrics = buildCallMetrics(counters, -0.2, { ...vendors, tts: 'deepgram-sandbox' });
     // Assert
     expect(v.parse(CallMetricsSchema, metrics)).toEqual(metrics);
     expect(metrics).toMatchObject({
@@ -207,8 +214,9 @@ describe('buildCallMetrics', () => {
   });
 
   describe.each([
-    { name: 'all sandbox', providers: { stt: 'sandbox', llm: 'sandbox', tts: 'sandbox', telephony: 'sandbox' }, sandbox: true },
-    { name: 'sandbox carrier only', providers: { ...vendors, telephony: 'sandbox' }, sandbox: true },
+    { name: 'all sandbox', providers: SANDBOX_PROVIDER_LABELS, sandbox: true },
+    { name: 'sandbox carrier only', providers: { ...vendors, telephony: 'twilio-sandbox' }, sandbox: true },
+    { name: 'the OpenAI transcriber in the sandbox', providers: { ...vendors, stt: 'openai-sandbox' }, sandbox: true },
     { name: 'all vendors', providers: vendors, sandbox: false },
   ])('sandbox flag: $name', ({ providers, sandbox }) => {
     it(`is ${sandbox}`, () => {

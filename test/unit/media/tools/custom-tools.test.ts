@@ -6,6 +6,10 @@ import { loadCustomTools, replyResult, TOOL_REPLY_MAX_CHARS } from '../../../../
 import { ToolFailureError } from '../../../../media-service/src/tools/tool-types';
 import { TOOL_ARGUMENTS_MAX_CHARS } from '../../../../media-service/src/tools/tool-runner';
 import { runnerForTools } from '../../../support/tool-runner';
+import { Webhook } from 'standardwebhooks';
+import type { GuardedRequestInit } from '../../../../shared/security/guarded-fetch';
+import { buildOpenApiDocument } from '../../../../shared/domain/openapi';
+import { strictResponseErrors } from '../../../support/openapi-strict';
 
 const TOOL: ToolRecord = {
   id: 7,
@@ -26,14 +30,26 @@ const CALL = {
   to_number: '+15550100001',
 } as CallRecord;
 
+const SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+
 /** The custom tools of a call whose back end serves `records`; nothing here reaches the network. */
-async function toolsOf(records: ToolRecord[], allowPrivate = false) {
+async function toolsOf(records: ToolRecord[], allowPrivate = false, fetch?: (init: GuardedRequestInit) => void) {
   return loadCustomTools(
     {
       call: CALL,
       sealedSecret: 'sealed',
       log: silentLogger,
-      backend: { load: async () => records, signingSecret: async () => `whsec_${Buffer.alloc(32, 1).toString('base64')}`, allowPrivate },
+      backend: {
+        load: async () => records,
+        signingSecret: async () => SECRET,
+        allowPrivate,
+        ...(fetch && {
+          fetch: async (_url: string, init: GuardedRequestInit) => {
+            fetch(init);
+            return { status: 200, headers: {}, bodyText: '{"status": "shipped"}', bodyTruncated: false, latencyMs: 1 };
+          },
+        }),
+      },
     },
     records.map((record) => record.id),
   );
@@ -62,6 +78,22 @@ describe('a custom tool on a call', () => {
     expect(failure.message).toBe(
       "The business's system for lookup_order could not be reached. Tell the caller you could not do that right now.",
     );
+  });
+
+  it("sends what the OpenAPI document's `tool.call` webhook describes: the body (checked strictly), its headers, a signature that verifies", async () => {
+    // Arrange
+    let sent: GuardedRequestInit | undefined;
+    const [tool] = await toolsOf([TOOL], false, (init) => (sent = init));
+    const webhook = (buildOpenApiDocument().webhooks as Record<string, any>)['tool.call'].post;
+    const documented = webhook.parameters.map((parameter: { $ref: string }) => parameter.$ref.split('/').at(-1));
+    const parameters = buildOpenApiDocument().components as { parameters: Record<string, { name: string }> };
+    // Act
+    const result = await tool!.execute({ order_id: 'AB1234' }, { signal: new AbortController().signal } as never);
+    // Assert
+    expect(result.output).toEqual({ status: 'shipped' });
+    expect(strictResponseErrors('ToolCallEvent', JSON.parse(sent!.body!))).toEqual([]);
+    for (const name of documented) expect(sent!.headers).toHaveProperty(parameters.parameters[name]!.name);
+    expect(new Webhook(SECRET).verify(sent!.body!, sent!.headers!)).toMatchObject({ type: 'tool.call', data: { tool: { id: 7 } } });
   });
 
   it('leaves out a stored tool whose schema no longer compiles', async () => {
