@@ -105,19 +105,45 @@ export async function readBoundedText(request: Request, maxBytes: number): Promi
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
+/** RFC 7396 JSON Merge Patch: a partial update (PATCH /assistants/{id} accepts it beside application/json). */
+export const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
+
+/** The request's media type, lower-cased and without parameters (`''` when none is sent). */
+export function requestMediaType(c: Context): string {
+  return (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
 /**
- * Reads a JSON request body. Malformed JSON, a non-JSON content type, nesting deeper than
- * {@link MAX_JSON_DEPTH} and a lone surrogate are 422 `json_invalid` (never a 500); a body over {@link MAX_BODY_BYTES}
- * is a 413. An empty body reads as `emptyAs` (POST /assistants accepts no body at all).
+ * The body text of a request, read once: the idempotency middleware reads the body to fingerprint
+ * it, and the route reads it again.
  */
-export async function readJsonBody(c: Context, emptyAs: unknown): Promise<unknown> {
+const bodyTexts = new WeakMap<Request, Promise<string>>();
+
+function bodyText(request: Request): Promise<string> {
+  let text = bodyTexts.get(request);
+  if (!text) {
+    text = readBoundedText(request, MAX_BODY_BYTES);
+    bodyTexts.set(request, text);
+  }
+  return text;
+}
+
+/**
+ * Reads a JSON request body. Malformed JSON, a content type not in `mediaTypes` (default: JSON,
+ * `application/json` or any `+json`), nesting deeper than {@link MAX_JSON_DEPTH} and a lone
+ * surrogate are 422 `json_invalid` (never a 500); a body over {@link MAX_BODY_BYTES} is a 413.
+ * An empty body reads as `emptyAs` (POST /assistants accepts no body at all).
+ */
+export async function readJsonBody(c: Context, emptyAs: unknown, mediaTypes?: readonly string[]): Promise<unknown> {
   const declared = Number(c.req.header('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  const text = await readBoundedText(c.req.raw, MAX_BODY_BYTES);
+  const text = await bodyText(c.req.raw);
   if (text.trim() === '') return emptyAs;
-  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw jsonInvalid(`Content-Type must be application/json, got "${type.slice(0, 100) || 'none'}"`);
+  const type = requestMediaType(c);
+  const accepted = mediaTypes ? mediaTypes.includes(type) : type === 'application/json' || type.endsWith('+json');
+  if (!accepted) {
+    const expected = mediaTypes ? mediaTypes.join(' or ') : 'application/json';
+    throw jsonInvalid(`Content-Type must be ${expected}, got "${type.slice(0, 100) || 'none'}"`);
   }
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw jsonInvalid(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
