@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'not_found',
   'idempotency_conflict',
   'conflict',
+  'precondition_failed',
   'booking_cancelled',
   'tool_in_use',
   'workflow_in_use',
@@ -30,7 +31,7 @@ export const ERROR_CODES = [
   'internal',
 ] as const;
 
-/** The body of 401, 402, 404, 409, 429 and 500 replies (docs/design.md §4). */
+/** The body of 401, 402, 404, 409, 412, 429 and 500 replies (docs/design.md §4). */
 export const ErrorBodySchema = strictDict({ code: v.picklist(ERROR_CODES), detail: v.string() });
 
 const CONVERSION: ConversionConfig = {
