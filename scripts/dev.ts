@@ -75,7 +75,7 @@ async function seedDemo(core: CoreDeps, assistants: AssistantService): Promise<v
   });
   const receptionist = templateConfig('receptionist');
   const config = { ...receptionist, builtin: { ...(receptionist.builtin as object | undefined), sms: true } };
-  const assistant = await assistants.create(demo.business_id, { name: 'Front desk', config });
+  const { assistant } = await assistants.create(demo.business_id, { name: 'Front desk', config });
   const number = await admin.addNumber(demo.business_id, {
     number: '+15550100001',
     provider: 'sandbox',

@@ -40,6 +40,14 @@ export class ConflictError extends AppError {
   }
 }
 
+/** An `If-Match` named a version of the resource that is no longer the current one (RFC 9110 §13.1.1). */
+export class PreconditionFailedError extends AppError {
+  constructor(message = 'The resource changed since the version named in If-Match; read it again and retry.') {
+    super('precondition_failed', 412, message);
+    this.name = 'PreconditionFailedError';
+  }
+}
+
 /** The plan has no minutes left for an outbound call. */
 export class InsufficientMinutesError extends AppError {
   constructor(message = 'The plan has no minutes left for an outbound call.') {

@@ -6,6 +6,7 @@ import type { ApiErrorCode } from '../../shared/domain/error-codes';
 import { boundedInput } from '../../shared/domain/validation';
 import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import type { CatalogRepository } from '../../shared/db/catalog-repository';
+import type { IdempotencyRepository } from '../../shared/db/idempotency-repository';
 import type { AssistantService } from '../../shared/services/assistant-service';
 import type { BookingService } from '../../shared/services/booking-service';
 import type { BusinessService } from '../../shared/services/business-service';
@@ -41,6 +42,8 @@ export interface ApiDeps {
   /** Knowledge bases, their documents and search. */
   knowledge: KnowledgeService;
   workflows: WorkflowService;
+  /** Idempotency-Key records of every create route. */
+  idempotency: IdempotencyRepository;
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
   now: () => number;
@@ -63,6 +66,7 @@ const errorBody = (code: ApiErrorCode, detail: string) => ({ code, detail });
  */
 export function createApp(deps: ApiDeps) {
   const openApi = JSON.stringify(buildOpenApiDocument());
+  const idempotency = { store: deps.idempotency, now: deps.now };
   const api = new Hono<ApiEnv>()
     .get('/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }))
     // Calendar apps cannot send a key: the feed's secret token is its credential (404 when unknown or revoked).
@@ -76,7 +80,7 @@ export function createApp(deps: ApiDeps) {
       }),
     )
     .use(rateLimit(deps.rateLimiter))
-    .route('/assistants', assistantRoutes(deps.assistants))
+    .route('/assistants', assistantRoutes(deps.assistants, idempotency))
     .route('/calls', callRoutes(deps.calls))
     .route('/usage', usageRoutes(deps.calls))
     .route('/messages', messageRoutes(deps.messages))
@@ -84,9 +88,9 @@ export function createApp(deps: ApiDeps) {
     .route('/availability', availabilityRoutes(deps.bookings))
     .route('/bookings.ics', bookingsIcsRoute(deps.business))
     .route('/bookings', bookingRoutes(deps.bookings))
-    .route('/tools', toolRoutes(deps.tools))
-    .route('/knowledge-bases', knowledgeRoutes(deps.knowledge))
-    .route('/workflows', workflowRoutes(deps.workflows))
+    .route('/tools', toolRoutes(deps.tools, idempotency))
+    .route('/knowledge-bases', knowledgeRoutes(deps.knowledge, idempotency))
+    .route('/workflows', workflowRoutes(deps.workflows, idempotency))
     .route('/', catalogRoutes(deps.catalog));
 
   const app = new Hono<ApiEnv>();

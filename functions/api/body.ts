@@ -126,19 +126,46 @@ export async function readBoundedText(request: Request, maxBytes: number): Promi
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
+/** RFC 7396 JSON Merge Patch: a partial update (PATCH /assistants/{id} accepts it beside application/json). */
+export const MERGE_PATCH_MEDIA_TYPE = 'application/merge-patch+json';
+
+/** The request's media type, lower-cased and without parameters (`''` when none is sent). */
+export function requestMediaType(c: Context): string {
+  return (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+
+ * The body text of a request, read once: the idempotency middleware reads the body to fingerprint
+ * it, and the route reads it again.
+ */
+const bodyTexts = new WeakMap<Request, Promise<string>>();
+
+function bodyText(request: Request): Promise<string> {
+  let text = bodyTexts.get(request);
+  if (!text) {
+    text = readBoundedText(request, MAX_BODY_BYTES);
+    bodyTexts.set(request, text);
+  }
+  return text;
+}
+
 /**
  * Reads a JSON request body. A body whose `Content-Type` is not JSON ({@link isJsonMediaType}, a
- * missing one included) is a 415; malformed JSON, nesting deeper than {@link MAX_JSON_DEPTH} and a
- * lone surrogate are 422 `json_invalid` (never a 500); a body over {@link MAX_BODY_BYTES} is a 413.
- * An empty body reads as `emptyAs` whatever its type (POST /assistants accepts no body at all).
+ * missing one included) or, when `mediaTypes` is given, not one of them, is a 415; malformed JSON,
+ * nesting deeper than {@link MAX_JSON_DEPTH} and a lone surrogate are 422 `json_invalid` (never a
+ * 500); a body over {@link MAX_BODY_BYTES} is a 413. An empty body reads as `emptyAs` whatever its
+ * type (POST /assistants accepts no body at all).
  */
-export async function readJsonBody(c: Context, emptyAs: unknown): Promise<unknown> {
+export async function readJsonBody(c: Context, emptyAs: unknown, mediaTypes?: readonly string[]): Promise<unknown> {
   const declared = Number(c.req.header('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  const text = await readBoundedText(c.req.raw, MAX_BODY_BYTES);
+  const text = await bodyText(c.req.raw);
   if (text.trim() === '') return emptyAs;
   const type = c.req.header('content-type');
-  if (!isJsonMediaType(type)) throw new UnsupportedMediaTypeError(type ? `"${type.slice(0, 100)}"` : 'none');
+  if (!isJsonMediaType(type) || (mediaTypes && !mediaTypes.includes(requestMediaType(c)))) {
+    throw new UnsupportedMediaTypeError(type ? `"${type.slice(0, 100)}"` : 'none');
+  }
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw jsonInvalid(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {

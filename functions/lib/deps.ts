@@ -146,6 +146,7 @@ export function createApiDeps(
   now: () => Date = () => new Date(),
 ): ApiDeps {
   const bookings = createBookingService(core, now);
+  const idempotency = new IdempotencyRepository(core.db);
   return {
     bookings,
     business: new BusinessService({
@@ -171,7 +172,7 @@ export function createApiDeps(
       businesses: core.businesses,
       catalog: core.catalog,
       calls: core.callRepo,
-      idempotency: new IdempotencyRepository(core.db),
+      idempotency,
       ids: core.ids,
       queue,
       now,
@@ -183,6 +184,7 @@ export function createApiDeps(
     tools: createToolService(core, now),
     knowledge: createKnowledgeService(core, now),
     workflows: createWorkflowService(core, now),
+    idempotency,
     findApiKey: (hash) => core.businesses.findApiKey(hash),
     rateLimiter: new RateLimiter(core.db, { log }),
     now: Date.now,

@@ -1,10 +1,10 @@
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssistantConfig } from '../domain/assistant-config';
-import { NotFoundError } from '../errors';
+import { NotFoundError, PreconditionFailedError } from '../errors';
 import type { Db } from './client';
 import { fromItem, queryBusinessPrefix } from './items';
 import { keys } from './table';
-import { isCancelledTransaction, isConditionFailure } from './conditions';
+import { conditionFailureItem, isCancelledTransaction, isConditionFailure } from './conditions';
 
 /** An assistant as stored: the config without its write-only key, which is kept sealed beside it. */
 export interface AssistantRecord {
@@ -15,6 +15,31 @@ export interface AssistantRecord {
   updated_at: string;
   config: AssistantConfig;
   custom_key_sealed?: string;
+  /**
+   * Grows by one with every write of the item (the ETag is made from it); absent on items written
+   * before versions existed, which read as version 0.
+   */
+  version?: number;
+}
+
+/** The stored version of an assistant (0 for an item written before versions existed). */
+export function assistantVersion(record: AssistantRecord): number {
+  return record.version ?? 0;
+}
+
+/**
+ * The condition that the item exists (and, when `also` is given, meets it too) at `version`, so a
+ * write made from one read never overwrites a write that came between (`undefined`: any version).
+ */
+function atVersion(version: number | undefined, also?: { expression: string; values: Record<string, unknown> }) {
+  const clauses = ['attribute_exists(pk)', ...(also ? [also.expression] : [])];
+  const values: Record<string, unknown> = { ...also?.values };
+  if (version === 0) clauses.push('attribute_not_exists(version)');
+  else if (version !== undefined) {
+    clauses.push('version = :version');
+    values[':version'] = version;
+  }
+  return { ConditionExpression: clauses.join(' AND '), ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}) };
 }
 
 /** A conditional write or a conditional transaction lost (the assistant or the default moved). */
@@ -46,8 +71,8 @@ export class AssistantRepository {
   }
 
   /** Inserts a new assistant; it becomes the default when the business has none. Returns the stored record. */
-  async insertAssistant(businessId: number, record: Omit<AssistantRecord, 'is_default'>): Promise<AssistantRecord> {
-    const asDefault = { ...record, is_default: true };
+  async insertAssistant(businessId: number, record: Omit<AssistantRecord, 'is_default' | 'version'>): Promise<AssistantRecord> {
+    const asDefault = { ...record, is_default: true, version: 1 };
     try {
       await this.db.doc.send(
         new TransactWriteCommand({
@@ -69,51 +94,67 @@ export class AssistantRepository {
     } catch (error) {
       if (!lost(error)) throw error;
     }
-    const plain = { ...record, is_default: false };
+    const plain = { ...record, is_default: false, version: 1 };
     await this.db.doc.send(new PutCommand(this.putNew(businessId, plain)));
     return plain;
   }
 
-  /** Replaces name/config of an existing assistant (conditional: it must still exist). */
-  async replaceAssistant(businessId: number, record: AssistantRecord): Promise<void> {
+  /**
+   * Replaces an assistant that is still at `expectedVersion` (the version read), writing it as the
+   * next version: 'moved' when another write came first, NotFoundError when it is gone.
+   */
+  async replaceAssistant(businessId: number, record: AssistantRecord, expectedVersion: number): Promise<'replaced' | 'moved'> {
     try {
       await this.db.doc.send(
         new PutCommand({
           TableName: this.db.tableName,
-          Item: { ...keys.assistant(businessId, record.id), entity: 'assistant', ...record },
-          ConditionExpression: 'attribute_exists(pk)',
+          Item: { ...keys.assistant(businessId, record.id), entity: 'assistant', ...record, version: expectedVersion + 1 },
+          ...atVersion(expectedVersion),
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
+      return 'replaced';
     } catch (error) {
-      if (lost(error)) throw new NotFoundError(`Assistant ${record.id} not found.`);
-      throw error;
+      const failed = conditionFailureItem(error);
+      if (!failed) throw error;
+      if (!failed.item) throw new NotFoundError(`Assistant ${record.id} not found.`);
+      return 'moved';
     }
   }
 
-  /** Deletes an assistant; deleting the default promotes the oldest remaining assistant. */
-  async deleteAssistant(businessId: number, assistant: AssistantRecord): Promise<void> {
+  /**
+   * Deletes an assistant; deleting the default promotes the oldest remaining assistant. With
+   * `expectedVersion` (If-Match), only that version is deleted: a newer one is a 412.
+   */
+  async deleteAssistant(businessId: number, assistant: AssistantRecord, expectedVersion?: number): Promise<void> {
     if (!assistant.is_default) {
       try {
         await this.db.doc.send(
           new DeleteCommand({
             TableName: this.db.tableName,
             Key: keys.assistant(businessId, assistant.id),
-            ConditionExpression: 'attribute_exists(pk) AND is_default = :false',
-            ExpressionAttributeValues: { ':false': false },
+            ...atVersion(expectedVersion, { expression: 'is_default = :false', values: { ':false': false } }),
           }),
         );
         return;
       } catch (error) {
         if (!lost(error)) throw error;
-        const current = await this.getAssistant(businessId, assistant.id);
+        const current = await this.currentAt(businessId, assistant.id, expectedVersion);
         if (!current.is_default) throw error;
       }
     }
-    await this.deleteDefault(businessId, assistant.id);
+    await this.deleteDefault(businessId, assistant.id, expectedVersion);
     await this.promoteOldest(businessId);
   }
 
-  private async deleteDefault(businessId: number, assistantId: number): Promise<void> {
+  /** The assistant after a lost conditional write: 404 when gone, 412 when past `expectedVersion`. */
+  private async currentAt(businessId: number, assistantId: number, expectedVersion: number | undefined): Promise<AssistantRecord> {
+    const current = await this.getAssistant(businessId, assistantId);
+    if (expectedVersion !== undefined && assistantVersion(current) !== expectedVersion) throw new PreconditionFailedError();
+    return current;
+  }
+
+  private async deleteDefault(businessId: number, assistantId: number, expectedVersion: number | undefined): Promise<void> {
     try {
       await this.db.doc.send(
         new TransactWriteCommand({
@@ -122,7 +163,7 @@ export class AssistantRepository {
               Delete: {
                 TableName: this.db.tableName,
                 Key: keys.assistant(businessId, assistantId),
-                ConditionExpression: 'attribute_exists(pk)',
+                ...atVersion(expectedVersion),
               },
             },
             {
@@ -138,8 +179,9 @@ export class AssistantRepository {
         }),
       );
     } catch (error) {
-      if (lost(error)) throw new NotFoundError(`Assistant ${assistantId} not found.`);
-      throw error;
+      if (!lost(error)) throw error;
+      if (expectedVersion !== undefined) await this.currentAt(businessId, assistantId, expectedVersion);
+      throw new NotFoundError(`Assistant ${assistantId} not found.`);
     }
   }
 
@@ -156,9 +198,10 @@ export class AssistantRepository {
                 Update: {
                   TableName: this.db.tableName,
                   Key: keys.assistant(businessId, oldest.id),
-                  UpdateExpression: 'SET is_default = :true',
+                  // A new default is a new version: its ETag must change with is_default.
+                  UpdateExpression: 'SET is_default = :true ADD version :one',
                   ConditionExpression: 'attribute_exists(pk)',
-                  ExpressionAttributeValues: { ':true': true },
+                  ExpressionAttributeValues: { ':true': true, ':one': 1 },
                 },
               },
               {

@@ -12,7 +12,7 @@ import {
   SearchKnowledgeBodySchema,
   UpdateKnowledgeBaseBodySchema,
 } from './knowledge';
-import { BODY_ERRORS, body, idParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
 
 type Json = Record<string, unknown>;
 
@@ -78,8 +78,9 @@ export function knowledgePaths(): Json {
           'createKnowledgeBase',
           TAG,
           `Create a knowledge base (at most ${KNOWLEDGE_LIMITS.basesPerBusiness} per business).`,
-          responses(jsonResponse('The new base.', 'KnowledgeBase'), BODY_ERRORS),
+          responses(jsonResponse('The new base.', 'KnowledgeBase'), { '409': 'IdempotencyConflict', ...BODY_ERRORS }),
         ),
+        parameters: [idempotencyKeyParam()],
         requestBody: body('CreateKnowledgeBaseBody'),
       },
     },
@@ -127,10 +128,12 @@ export function knowledgePaths(): Json {
             'past those it still ends `ready`, with `truncated` true, and the rest is not searchable.',
           responses(jsonResponse('The document, processing.', 'KnowledgeDocument'), {
             ...NOT_FOUND,
+            '409': 'IdempotencyConflict',
             ...BODY_ERRORS,
             '503': 'IngestionUnavailable',
           }),
         ),
+        parameters: [idempotencyKeyParam()],
         requestBody: body('CreateDocumentBody'),
       },
     },

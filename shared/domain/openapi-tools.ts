@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { BODY_ERRORS, body, idParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
 import { CreateToolBodySchema, DeleteToolResultSchema, TOOL_TIMEOUT_MS, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
 import { ToolCallEventSchema } from './tool-call-event';
 
@@ -101,8 +101,9 @@ export function toolPaths(): Json {
           'createTool',
           'Tools',
           'Create a custom tool: `parameters` must be a valid JSON Schema (draft 2020-12) object, `server_url` a public https URL.',
-          responses(jsonResponse('The new tool.', 'Tool'), BODY_ERRORS),
+          responses(jsonResponse('The new tool.', 'Tool'), { '409': 'IdempotencyConflict', ...BODY_ERRORS }),
         ),
+        parameters: [idempotencyKeyParam()],
         requestBody: body('CreateToolBody'),
       },
     },

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { BODY_ERRORS, body, idParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
 import {
   CreateWorkflowBodySchema,
   DeleteWorkflowResultSchema,
@@ -68,8 +68,9 @@ export function workflowPaths(): Json {
           'Workflows',
           'Create a workflow. Besides each field, the graph is checked: unique node ids, edges to existing nodes, every node ' +
             "reachable from `start`, a way out of every conversation, fields in every collect, and tools the business has; each problem's `loc` points into `nodes`.",
-          responses(jsonResponse('The new workflow.', 'Workflow'), BODY_ERRORS),
+          responses(jsonResponse('The new workflow.', 'Workflow'), { '409': 'IdempotencyConflict', ...BODY_ERRORS }),
         ),
+        parameters: [idempotencyKeyParam()],
         requestBody: body('CreateWorkflowBody'),
       },
     },

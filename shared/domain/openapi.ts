@@ -35,6 +35,11 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string', examples: ['"default";r=239;t=60'] },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  ETag: {
+    description:
+      'Strong entity tag of the assistant as stored (its version): send it back in `If-Match` to update or delete only that version.',
+    schema: { type: 'string', examples: ['"3"'] },
+  },
   'WWW-Authenticate': {
     description: 'RFC 6750 challenge: `Bearer realm="api"`, with `error="invalid_token"` when a key was sent but refused.',
     schema: { type: 'string', examples: ['Bearer realm="api", error="invalid_token"'] },
@@ -61,7 +66,14 @@ const ERROR_RESPONSES: Record<string, Json> = {
   ),
   InsufficientMinutes: jsonResponse('The plan has no minutes left (`insufficient_minutes`).', 'ErrorBody'),
   NotFound: jsonResponse('Missing, or owned by another business (`not_found`).', 'ErrorBody'),
-  IdempotencyConflict: jsonResponse('Idempotency-Key reused with a different body (`idempotency_conflict`).', 'ErrorBody'),
+  IdempotencyConflict: jsonResponse(
+    'Idempotency-Key reused with a different body, or its first request still running after 10 s (`idempotency_conflict`).',
+    'ErrorBody',
+  ),
+  PreconditionFailed: jsonResponse(
+    'If-Match names a version that is no longer current (`precondition_failed`); nothing was written. Read the resource again and retry.',
+    'ErrorBody',
+  ),
   ValidationFailed: jsonResponse('A parameter or field is invalid; `detail` lists each one.', 'HTTPValidationError'),
   RateLimited: jsonResponse(
     'More than 240 requests a minute on this key, or more than 20 failed authentications a minute from this address (`rate_limited`).',
@@ -80,6 +92,22 @@ export function responses(success: Json, errors: Record<string, string> = {}): J
   const errorRefs = (statuses: Record<string, string>) =>
     Object.fromEntries(Object.entries(statuses).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]));
   return { '200': success, ...errorRefs({ '401': 'Unauthorized', ...errors, '429': 'RateLimited', '500': 'Internal' }) };
+}
+
+/**
+ * The Idempotency-Key header every create takes (README "Idempotent creates"); list
+ * `'409': 'IdempotencyConflict'` in the operation's responses beside it.
+ */
+export function idempotencyKeyParam(): Json {
+  return {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Kept 24 h per business and route: the same key and body (and path) return the first response, even when sent at once; ' +
+      'another body is a 409 `idempotency_conflict`. Only a 2xx is remembered.',
+    schema: inline(stringField({ min: 1, max: 255 })),
+  };
 }
 
 export function body(schema: string): Json {
@@ -119,6 +147,21 @@ const INVALID = { '422': 'ValidationFailed' };
 /** Operations that read a JSON body also refuse one over 256 KiB, and one not sent as JSON. */
 export const BODY_ERRORS = { '413': 'PayloadTooLarge', '415': 'UnsupportedMediaType', ...INVALID };
 
+/** Assistant responses carry the version tag beside the common headers. */
+const TAGGED = [...COMMON_HEADERS, 'ETag'];
+
+function ifMatchParam(): Json {
+  return {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Write only if the assistant is still at this version: an `ETag` from an earlier response (a list of them, or `*` for any ' +
+      'version). A stale tag is a 412 `precondition_failed` and nothing is written; without the header the write is unconditional.',
+    schema: { type: 'string', maxLength: 1000, examples: ['"3"'] },
+  };
+}
+
 function assistantPaths(): Json {
   const id = idParam('assistant_id');
   return {
@@ -137,8 +180,9 @@ function assistantPaths(): Json {
           'createAssistant',
           'Assistants',
           'Create an assistant from a template or a full config.',
-          responses(jsonResponse('The new assistant.', 'Assistant'), BODY_ERRORS),
+          responses(jsonResponse('The new assistant.', 'Assistant', TAGGED), { '409': 'IdempotencyConflict', ...BODY_ERRORS }),
         ),
+        parameters: [idempotencyKeyParam()],
         requestBody: body('CreateAssistantBody'),
       },
     },
@@ -148,35 +192,52 @@ function assistantPaths(): Json {
         'getAssistant',
         'Assistants',
         'Get one assistant.',
-        responses(jsonResponse('The assistant.', 'Assistant'), { ...NOT_FOUND, ...INVALID }),
+        responses(jsonResponse('The assistant.', 'Assistant', TAGGED), { ...NOT_FOUND, ...INVALID }),
       ),
       patch: {
         ...op(
           'updateAssistant',
           'Assistants',
-          'Rename an assistant and/or replace its whole config (omitted settings return to their defaults).',
-          responses(jsonResponse('The updated assistant.', 'Assistant'), { ...NOT_FOUND, ...BODY_ERRORS }),
+          'Rename an assistant and/or replace its whole config (`application/json`: omitted settings return to their defaults), ' +
+            'or change only what is sent (`application/merge-patch+json`, RFC 7396). With If-Match, only the version it names.',
+          responses(jsonResponse('The updated assistant.', 'Assistant', TAGGED), {
+            ...NOT_FOUND,
+            '412': 'PreconditionFailed',
+            ...BODY_ERRORS,
+          }),
         ),
-        requestBody: body('UpdateAssistantBody'),
+        parameters: [ifMatchParam()],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: ref('UpdateAssistantBody') },
+            'application/merge-patch+json': {
+              schema: {
+                type: 'object',
+                description:
+                  'RFC 7396 merge patch on `{name, config}` as GET returns them: objects merge member by member, `null` removes a ' +
+                  'member (a setting returns to its default; `name` and `config` cannot be removed), arrays and other values replace. ' +
+                  'The result is validated as an `UpdateAssistantBody` (422 items point at the field).',
+                examples: [{ config: { model: { temperature: 0.2 }, variables: { city: null } } }],
+              },
+            },
+          },
+        },
       },
-      delete: op(
-        'deleteAssistant',
-        'Assistants',
-        'Delete an assistant; the oldest remaining one becomes the default.',
-        responses(jsonResponse('Deleted.', 'DeleteResult'), { ...NOT_FOUND, ...INVALID }),
-      ),
+      delete: {
+        ...op(
+          'deleteAssistant',
+          'Assistants',
+          'Delete an assistant; the oldest remaining one becomes the default. With If-Match, only the version it names.',
+          responses(jsonResponse('Deleted.', 'DeleteResult'), { ...NOT_FOUND, '412': 'PreconditionFailed', ...INVALID }),
+        ),
+        parameters: [ifMatchParam()],
+      },
     },
   };
 }
 
 function callPaths(): Json {
-  const idempotencyKey = {
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: false,
-    description: 'Kept 24 h: the same key and body return the same call; a different body is a 409.',
-    schema: inline(stringField({ min: 1, max: 255 })),
-  };
   return {
     '/calls': {
       get: {
@@ -200,7 +261,7 @@ function callPaths(): Json {
             ...BODY_ERRORS,
           }),
         ),
-        parameters: [idempotencyKey],
+        parameters: [idempotencyKeyParam()],
         requestBody: body('CreateCallBody'),
       },
     },

@@ -1,11 +1,14 @@
-import type { Assistant, AssistantList } from '../domain/assistant';
+import type { Assistant, AssistantList, UpdateAssistantInput } from '../domain/assistant';
 import { parseCreateAssistantBody, parseListAssistantsQuery, parseUpdateAssistantBody } from '../domain/assistant';
 import { MAX_PAGE_BYTES, takeWithinBytes } from '../domain/paging';
 import * as v from 'valibot';
 import { AssistantConfigStoredSchema, parseAssistantConfig, toConfigView, type AssistantConfig } from '../domain/assistant-config';
 import { applySetupRule } from '../domain/setup-prompt';
 import { templateConfig } from '../domain/templates';
-import type { AssistantRecord, AssistantRepository } from '../db/assistant-repository';
+import { assistantVersion, type AssistantRecord, type AssistantRepository } from '../db/assistant-repository';
+import { ifMatchAllows, versionTag, type IfMatch } from '../domain/entity-tag';
+import { applyMergePatch } from '../domain/merge-patch';
+import { ConflictError, PreconditionFailedError, ValidationError } from '../errors';
 import type { BusinessRepository } from '../db/business-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { IdAllocator } from '../db/ids';
@@ -41,6 +44,26 @@ export function toAssistantView(record: AssistantRecord): Assistant {
   };
 }
 
+/** An assistant with its entity tag (the ETag header of every assistant response). */
+export interface TaggedAssistant {
+  assistant: Assistant;
+  etag: string;
+}
+
+/** How PATCH reads its body, and the version it may change. */
+export interface UpdateOptions {
+  /** The body is an RFC 7396 merge patch on `{name, config}`, not the spec's full replacement. */
+  merge?: boolean;
+  ifMatch?: IfMatch;
+}
+
+/** How often an update without If-Match re-reads and retries when another write came first. */
+const UPDATE_ATTEMPTS = 5;
+
+function tagged(record: AssistantRecord): TaggedAssistant {
+  return { assistant: toAssistantView(record), etag: versionTag(assistantVersion(record)) };
+}
+
 /** Sealing context for a business's custom LLM key. */
 export function customKeyContext(businessId: number): Record<string, string> {
   return { business_id: String(businessId), purpose: 'llm_api_key' };
@@ -62,12 +85,12 @@ export class AssistantService {
     return { data, limit, offset, has_more: offset + data.length < records.length };
   }
 
-  async get(businessId: number, assistantId: number): Promise<Assistant> {
-    return toAssistantView(await this.deps.assistants.getAssistant(businessId, assistantId));
+  async get(businessId: number, assistantId: number): Promise<TaggedAssistant> {
+    return tagged(await this.deps.assistants.getAssistant(businessId, assistantId));
   }
 
   /** A full `config` overrides the template; otherwise the template's config (with defaults). */
-  async create(businessId: number, body: unknown): Promise<Assistant> {
+  async create(businessId: number, body: unknown): Promise<TaggedAssistant> {
     const input = parseCreateAssistantBody(body);
     const config = input.config ?? parseAssistantConfig(templateConfig(input.template), ['body', 'config']).config;
     await checkConfigReferences(businessId, config, ['body', 'config'], this.deps);
@@ -83,13 +106,41 @@ export class AssistantService {
         ? { custom_key_sealed: await this.deps.secretBox.seal(input.customKey, customKeyContext(businessId)) }
         : {}),
     };
-    return toAssistantView(await this.deps.assistants.insertAssistant(businessId, record));
+    return tagged(await this.deps.assistants.insertAssistant(businessId, record));
   }
 
-  /** `config` replaces the whole configuration; a name-only update leaves it untouched. */
-  async update(businessId: number, assistantId: number, body: unknown): Promise<Assistant> {
-    const input = parseUpdateAssistantBody(body);
+  /**
+   * `config` replaces the whole configuration, a name-only update leaves it untouched; with
+   * `merge`, the body is a merge patch on the current `{name, config}` and the result is validated
+   * as a full update. Every write is conditional on the version read, so two concurrent updates
+   * never interleave: with If-Match the later one is a 412, without it, it re-reads and applies.
+   */
+  async update(businessId: number, assistantId: number, body: unknown, options: UpdateOptions = {}): Promise<TaggedAssistant> {
+    const replacement = options.merge ? undefined : parseUpdateAssistantBody(body);
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const current = await this.deps.assistants.getAssistant(businessId, assistantId);
+      const version = assistantVersion(current);
+      if (!ifMatchAllows(options.ifMatch, version)) throw new PreconditionFailedError();
+      const input = replacement ?? parseUpdateAssistantBody(mergedBody(current, body));
+      const next = await this.applyUpdate(businessId, current, input);
+      if ((await this.deps.assistants.replaceAssistant(businessId, next, version)) === 'replaced') {
+        return tagged({ ...next, version: version + 1 });
+      }
+      if (options.ifMatch?.kind === 'tags') throw new PreconditionFailedError();
+    }
+    throw new ConflictError('conflict', `Assistant ${assistantId} kept changing during the update; try again.`);
+  }
+
+  /** Deletes the assistant; with If-Match, only the version it names. */
+  async delete(businessId: number, assistantId: number, ifMatch?: IfMatch): Promise<{ id: number; deleted: true }> {
     const current = await this.deps.assistants.getAssistant(businessId, assistantId);
+    const version = assistantVersion(current);
+    if (!ifMatchAllows(ifMatch, version)) throw new PreconditionFailedError();
+    await this.deps.assistants.deleteAssistant(businessId, current, ifMatch?.kind === 'tags' ? version : undefined);
+    return { id: assistantId, deleted: true };
+  }
+
+  private async applyUpdate(businessId: number, current: AssistantRecord, input: UpdateAssistantInput): Promise<AssistantRecord> {
     const next: AssistantRecord = { ...current, updated_at: this.deps.now().toISOString() };
     if (input.name !== undefined) next.name = input.name;
     if (input.config !== undefined) {
@@ -101,14 +152,7 @@ export class AssistantService {
         delete next.custom_key_sealed;
       }
     }
-    await this.deps.assistants.replaceAssistant(businessId, next);
-    return toAssistantView(next);
-  }
-
-  async delete(businessId: number, assistantId: number): Promise<{ id: number; deleted: true }> {
-    const current = await this.deps.assistants.getAssistant(businessId, assistantId);
-    await this.deps.assistants.deleteAssistant(businessId, current);
-    return { id: assistantId, deleted: true };
+    return next;
   }
 
   private async withSetupRule(businessId: number, config: AssistantConfig, previousPrompt: string | null): Promise<AssistantConfig> {
@@ -131,4 +175,26 @@ export class AssistantService {
  */
 function keepsCustomEndpoint(before: AssistantConfig, after: AssistantConfig): boolean {
   return before.model.provider === 'custom' && after.model.provider === 'custom' && before.model.custom_url === after.model.custom_url;
+}
+
+/**
+ * The full update a merge patch stands for: the patch applied to the assistant as GET shows it
+ * (`{name, config}`). `name` and `config` cannot be removed (`null`): the result lacks them, and a
+ * merge that leaves either out is a 422 `missing` at that field.
+ */
+function mergedBody(current: AssistantRecord, patch: unknown): unknown {
+  const view = toAssistantView(current);
+  const merged = applyMergePatch({ name: view.name, config: view.config }, patch);
+  requireMembers(merged, ['name', 'config']);
+  return merged;
+}
+
+/** Refuses (422 `missing`) a merged document without one of `names` (the schema checks the rest). */
+function requireMembers(merged: unknown, names: string[]): void {
+  if (merged === null || typeof merged !== 'object' || Array.isArray(merged)) return;
+  const missing = names.filter((name) => !Object.hasOwn(merged, name));
+  if (missing.length === 0) return;
+  throw new ValidationError(
+    missing.map((name) => ({ loc: ['body', name], msg: `Field required: a merge patch cannot remove ${name}`, type: 'missing' })),
+  );
 }

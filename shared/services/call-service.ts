@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { parseCreateCallBody, parseListCallsQuery, type Call, type CallDetail } from '../domain/call';
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { BusinessRepository } from '../db/business-repository';
@@ -7,7 +6,8 @@ import type { CatalogRepository } from '../db/catalog-repository';
 import type { IdempotencyRepository } from '../db/idempotency-repository';
 import type { IdAllocator } from '../db/ids';
 import type { Usage } from '../domain/usage';
-import { ConflictError, InsufficientMinutesError, NotFoundError, ValidationError } from '../errors';
+import { InsufficientMinutesError, NotFoundError, ValidationError } from '../errors';
+import { checkIdempotencyKey, claimIdempotencyKey, fingerprint } from './idempotency';
 import type { OutboundCallQueue } from '../queue/outbound-calls';
 import { initialCallRecord, toCallDetailView, toCallView } from './call-views';
 import type { Logger } from '../log';
@@ -36,17 +36,6 @@ export interface RecordingLinks {
 }
 
 const IDEMPOTENCY_SCOPE = 'POST /calls';
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
-/** A stable fingerprint of a parsed body: same fields in any order → same hash. */
-function fingerprint(value: unknown): string {
-  const canonical = JSON.stringify(value, (_key, inner) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => a.localeCompare(b)))
-      : inner,
-  );
-  return createHash('sha256').update(canonical).digest('hex');
-}
 
 /** Outbound call creation, listing and reads. */
 export class CallService {
@@ -69,39 +58,16 @@ export class CallService {
 
   /**
    * Validates, stores the call in its initial state and hands it to the call engine. With an
-   * Idempotency-Key, the same key and body return the same call; a different body is a 409.
+   * Idempotency-Key, the same key and body return the same call (a concurrent duplicate waits for
+   * it); a different body is a 409.
    */
   async create(businessId: number, body: unknown, idempotencyKey: string | undefined): Promise<Call> {
     const input = parseCreateCallBody(body);
     if (idempotencyKey === undefined) return this.placeCall(businessId, input, undefined);
-    if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw new ValidationError([
-        {
-          loc: ['header', 'idempotency-key'],
-          msg:
-            idempotencyKey.length === 0
-              ? 'String should have at least 1 character'
-              : `String should have at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
-          type: idempotencyKey.length === 0 ? 'string_too_short' : 'string_too_long',
-          input: idempotencyKey,
-          ctx: idempotencyKey.length === 0 ? { min_length: 1 } : { max_length: MAX_IDEMPOTENCY_KEY_LENGTH },
-        },
-      ]);
-    }
-    const claim = await this.deps.idempotency.claim(
-      businessId,
-      IDEMPOTENCY_SCOPE,
-      idempotencyKey,
-      fingerprint(input),
-      this.deps.now().getTime(),
-    );
+    checkIdempotencyKey(idempotencyKey);
+    const request = { businessId, scope: IDEMPOTENCY_SCOPE, key: idempotencyKey, fingerprint: fingerprint(input) };
+    const claim = await claimIdempotencyKey(this.deps.idempotency, request, () => this.deps.now().getTime());
     if (claim.kind === 'replay') return claim.body as Call;
-    if (claim.kind === 'mismatch') {
-      throw new ConflictError('idempotency_conflict', 'This Idempotency-Key was used with a different request body.');
-    }
-    if (claim.kind === 'in_progress') {
-      throw new ConflictError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed.');
-    }
     try {
       return await this.placeCall(businessId, input, idempotencyKey);
     } catch (error) {

@@ -96,11 +96,15 @@ export function knowledgeApi(
     /** What its ingestion handler runs with (a test can run `ingestDocument` itself). */
     ingestDeps,
     idle: () => inProcess.idle(),
-    request(apiKey: string, method: string, path: string, body?: unknown): Promise<Response> {
+    request(apiKey: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
       return Promise.resolve(
         app.request(`/api/v1${path}`, {
           method,
-          headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            authorization: `Bearer ${apiKey}`,
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...headers,
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         }),
       );

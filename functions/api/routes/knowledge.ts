@@ -3,14 +3,17 @@ import { parseIdParam } from '../../../shared/domain/call';
 import type { KnowledgeService } from '../../../shared/services/knowledge-service';
 import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';
+import { idempotent, type IdempotencyOptions } from '../middleware/idempotency';
 
 /** /knowledge-bases: the business's knowledge bases, their documents, and search (docs/design.md §7). */
-export function knowledgeRoutes(service: KnowledgeService) {
+export function knowledgeRoutes(service: KnowledgeService, idempotency: IdempotencyOptions) {
   const kb = (raw: string | undefined) => parseIdParam(raw ?? '', 'knowledge_base_id');
   const doc = (raw: string | undefined) => parseIdParam(raw ?? '', 'document_id');
   return new Hono<ApiEnv>()
     .get('/', async (c) => c.json(await service.list(c.get('businessId'))))
-    .post('/', async (c) => c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))))
+    .post('/', idempotent(idempotency, 'POST /knowledge-bases'), async (c) =>
+      c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))),
+    )
     .get('/:kb', async (c) => c.json(await service.get(c.get('businessId'), kb(c.req.param('kb')))))
     .patch('/:kb', async (c) => {
       const id = kb(c.req.param('kb'));
@@ -18,7 +21,7 @@ export function knowledgeRoutes(service: KnowledgeService) {
     })
     .delete('/:kb', async (c) => c.json(await service.delete(c.get('businessId'), kb(c.req.param('kb')))))
     .get('/:kb/documents', async (c) => c.json(await service.listDocuments(c.get('businessId'), kb(c.req.param('kb')))))
-    .post('/:kb/documents', async (c) => {
+    .post('/:kb/documents', idempotent(idempotency, 'POST /knowledge-bases/{id}/documents'), async (c) => {
       const id = kb(c.req.param('kb'));
       return c.json(await service.addDocument(c.get('businessId'), id, await readJsonBody(c, undefined)));
     })

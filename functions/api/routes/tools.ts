@@ -3,12 +3,15 @@ import { parseIdParam } from '../../../shared/domain/call';
 import type { ToolService } from '../../../shared/services/tool-service';
 import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';
+import { idempotent, type IdempotencyOptions } from '../middleware/idempotency';
 
 /** /tools: the business's custom tools (docs/design.md §7): list, create, get, update, delete. */
-export function toolRoutes(service: ToolService) {
+export function toolRoutes(service: ToolService, idempotency: IdempotencyOptions) {
   return new Hono<ApiEnv>()
     .get('/', async (c) => c.json(await service.list(c.get('businessId'))))
-    .post('/', async (c) => c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))))
+    .post('/', idempotent(idempotency, 'POST /tools'), async (c) =>
+      c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))),
+    )
     .get('/:tool_id', async (c) => {
       const id = parseIdParam(c.req.param('tool_id'), 'tool_id');
       return c.json(await service.get(c.get('businessId'), id));

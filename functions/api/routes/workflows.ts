@@ -3,12 +3,15 @@ import { parseIdParam } from '../../../shared/domain/call';
 import type { WorkflowService } from '../../../shared/services/workflow-service';
 import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';
+import { idempotent, type IdempotencyOptions } from '../middleware/idempotency';
 
 /** /workflows: the business's workflows (docs/design.md §7): list, create, get, update, delete. */
-export function workflowRoutes(service: WorkflowService) {
+export function workflowRoutes(service: WorkflowService, idempotency: IdempotencyOptions) {
   return new Hono<ApiEnv>()
     .get('/', async (c) => c.json(await service.list(c.get('businessId'))))
-    .post('/', async (c) => c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))))
+    .post('/', idempotent(idempotency, 'POST /workflows'), async (c) =>
+      c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))),
+    )
     .get('/:workflow_id', async (c) => {
       const id = parseIdParam(c.req.param('workflow_id'), 'workflow_id');
       return c.json(await service.get(c.get('businessId'), id));

@@ -153,8 +153,39 @@ describe('buildOpenApiDocument', () => {
       'RateLimit-Policy',
       'RateLimit',
       'Retry-After',
+      'ETag',
       'WWW-Authenticate',
     ]);
+  });
+
+  it.each([
+    ['/assistants'],
+    ['/calls'],
+    ['/tools'],
+    ['/workflows'],
+    ['/knowledge-bases'],
+    ['/knowledge-bases/{knowledge_base_id}/documents'],
+  ])('documents Idempotency-Key and its 409 on POST %s', (path) => {
+    // Arrange
+    const create = doc.paths[path].post;
+    // Assert
+    expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
+    expect(create.responses['409']).toEqual({ $ref: '#/components/responses/IdempotencyConflict' });
+  });
+
+  it('documents merge patch, ETag, If-Match and 412 on the assistant', () => {
+    // Arrange
+    const item = doc.paths['/assistants/{assistant_id}'];
+    // Assert
+    expect(Object.keys(item.patch.requestBody.content)).toEqual(['application/json', 'application/merge-patch+json']);
+    for (const method of ['patch', 'delete']) {
+      expect(item[method].parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header' }));
+      expect(item[method].responses['412']).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
+    }
+    for (const operation of [item.get, item.patch, doc.paths['/assistants'].post]) {
+      expect(operation.responses['200'].headers.ETag).toEqual({ $ref: '#/components/headers/ETag' });
+    }
+    expect(schemas.ErrorBody!.properties.code.enum).toContain('precondition_failed');
   });
 });
 
