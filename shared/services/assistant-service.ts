@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Assistant, AssistantList } from '../domain/assistant';
 import { parseCreateAssistantBody, parseListAssistantsQuery, parseUpdateAssistantBody } from '../domain/assistant';
 import { MAX_PAGE_BYTES, takeWithinBytes } from '../domain/paging';
@@ -86,7 +87,10 @@ export class AssistantService {
     return toAssistantView(await this.deps.assistants.insertAssistant(businessId, record));
   }
 
-  /** `config` replaces the whole configuration; a name-only update leaves it untouched. */
+  /**
+   * `config` replaces the whole configuration; a name-only update leaves it untouched. An update
+   * that changes nothing (`{}`, or what a GET returned) writes nothing and keeps `updated_at`.
+   */
   async update(businessId: number, assistantId: number, body: unknown): Promise<Assistant> {
     const input = parseUpdateAssistantBody(body);
     const current = await this.deps.assistants.getAssistant(businessId, assistantId);
@@ -101,6 +105,7 @@ export class AssistantService {
         delete next.custom_key_sealed;
       }
     }
+    if (isDeepStrictEqual({ ...next, updated_at: current.updated_at }, current)) return toAssistantView(current);
     await this.deps.assistants.replaceAssistant(businessId, next);
     return toAssistantView(next);
   }
