@@ -186,11 +186,12 @@ export function openDict<const E extends v.ObjectEntries>(entries: E): v.ObjectW
 export const MAX_DICT_KEY_CHARS = 100;
 
 /**
- * A string-keyed dictionary (`dict_type` on anything else) with keys of at most
- * {@link MAX_DICT_KEY_CHARS} characters, optionally with at most `maxEntries`.
+ * A string-keyed dictionary (`dict_type` on anything else) with keys of 1 to
+ * {@link MAX_DICT_KEY_CHARS} characters (DynamoDB refuses an empty map key: it was a 500 on save),
+ * optionally with at most `maxEntries`.
  */
 export function recordField<T>(value: v.GenericSchema<T>, maxEntries?: number): v.GenericSchema<Record<string, T>> {
-  const record = refuseArrays(v.record(stringField({ max: MAX_DICT_KEY_CHARS }), value));
+  const record = refuseArrays(v.record(stringField({ min: 1, max: MAX_DICT_KEY_CHARS }), value));
   return maxEntries === undefined ? record : v.pipe(record, v.maxEntries(maxEntries));
 }
 
@@ -246,16 +247,9 @@ function describeValidation(issue: Issue & { requirement?: unknown }): Described
       return { type: 'int_from_float', msg: 'Input should be a valid integer, got a number with a fractional part' };
     case 'regex': {
       const pattern = bound instanceof RegExp ? bound.source : String(bound);
-      // A field's own pattern refuses control characters too; say so rather than quote the pattern.
-      if (bound === MULTI_LINE_TEXT_PATTERN) {
-        return {
-          type: 'string_pattern_mismatch',
-          msg: 'String should have no control characters other than tabs and line breaks',
-          ctx: { pattern },
-        };
-      }
-      if (bound === SINGLE_LINE_TEXT_PATTERN || (typeof issue.input === 'string' && !SINGLE_LINE_TEXT_PATTERN.test(issue.input))) {
-        return { type: 'string_pattern_mismatch', msg: 'String should have no control characters', ctx: { pattern } };
+      if (bound === SINGLE_LINE_TEXT_PATTERN || bound === MULTI_LINE_TEXT_PATTERN) {
+        const except = bound === MULTI_LINE_TEXT_PATTERN ? ' other than tabs and line breaks' : '';
+        return { type: 'string_pattern_mismatch', msg: `String should have no control characters${except}`, ctx: { pattern } };
       }
       return { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } };
     }

@@ -39,7 +39,7 @@ function workflowWithCase(value: unknown, name = 'Intake'): Json {
 
 const VALUE_LOC = ['body', 'nodes', 1, 'cases', 0, 'when', 'value'];
 
-describe('attack: numbers DynamoDB cannot store are a 422 naming the field at save, never a 500', () => {
+describe('attack: numbers (and map keys) DynamoDB cannot store are a 422 naming the field at save, never a 500', () => {
   const cases: [string, string, string, unknown, (string | number)[]][] = [
     ['a branch value past 2^53', 'POST', '/workflows', workflowWithCase(1e300), VALUE_LOC],
     ['a branch value nearer 0 than 1e-130', 'POST', '/workflows', workflowWithCase(5e-324), VALUE_LOC],
@@ -65,6 +65,28 @@ describe('attack: numbers DynamoDB cannot store are a 422 naming the field at sa
       { booking: { services: [{ name: 'Cleaning', duration_min: 30, price: 1e-200 }] } },
       ['body', 'booking', 'services', 0, 'price'],
     ],
+    ['an empty variable name', 'POST', '/assistants', { config: { variables: { '': 'x' } } }, ['body', 'config', 'variables', '']],
+    [
+      'an empty waiver key',
+      'POST',
+      '/assistants',
+      { config: { advanced: { waivers: { hipaa: { '': 1 } } } } },
+      ['body', 'config', 'advanced', 'waivers', 'hipaa', ''],
+    ],
+    [
+      'an empty tool-node argument name',
+      'POST',
+      '/workflows',
+      {
+        name: 'Args',
+        start: 'note',
+        nodes: [
+          { id: 'note', type: 'tool', tool: 'take_message', args: { '': 'x' }, on_success: 'bye', on_error: 'bye' },
+          { id: 'bye', type: 'end' },
+        ],
+      },
+      ['body', 'nodes', 0, 'args', ''],
+    ],
     ['a payment cap nearer 0 than 1e-130', 'PATCH', '/business', { payment: { max_amount: 2e-131 } }, ['body', 'payment', 'max_amount']],
   ];
 
@@ -87,7 +109,8 @@ describe('attack: numbers DynamoDB cannot store are a 422 naming the field at sa
   });
 });
 
-describe('attack: a flood of the public calendar feed', () => {
+// About 60 requests a test, two limiter writes each: slow on a loaded machine (a timeout, never a timed assertion).
+describe('attack: a flood of the public calendar feed', { timeout: 120_000 }, () => {
   let now = 1_000_000;
   let app: ReturnType<typeof createApp>;
   const feed = (path: string, address: string) => app.request(path, { headers: { 'x-test-address': address } });
@@ -106,8 +129,8 @@ describe('attack: a flood of the public calendar feed', () => {
     // Arrange
     const flooder = address();
     // Act
-    const statuses: number[] = [];
-    for (let i = 0; i < FEED_RATE_LIMIT; i++) statuses.push((await feed(`/api/v1/calendars/calf_guess${i}.ics`, flooder)).status);
+    const guesses = Array.from({ length: FEED_RATE_LIMIT }, (_, i) => feed(`/api/v1/calendars/calf_guess${i}.ics`, flooder));
+    const statuses = (await Promise.all(guesses)).map((response) => response.status);
     const limited = await feed('/api/v1/calendars/calf_guess_more.ics', flooder);
     const neighbour = await feed('/api/v1/calendars/calf_guess_more.ics', address());
     now += 60_000;
@@ -126,8 +149,8 @@ describe('attack: a flood of the public calendar feed', () => {
     const owner = await harness.newTenant();
     const { path } = await json(await owner.request('POST', '/business/calendar-feed'));
     // Act
-    const statuses: number[] = [];
-    for (let i = 0; i < FEED_RATE_LIMIT; i++) statuses.push((await feed(path, address())).status);
+    const reads = await Promise.all(Array.from({ length: FEED_RATE_LIMIT }, () => feed(path, address())));
+    const statuses = reads.map((response) => response.status);
     const limited = await feed(path, address());
     const otherToken = await feed('/api/v1/calendars/calf_other.ics', address());
     // Assert
@@ -185,7 +208,9 @@ describe('attack: control characters in free text are a 422 naming the field', (
     // Assert
     expect(response.status).toBe(422);
     const item = ((await json(response)).detail as Json[]).find((entry) => JSON.stringify(entry.loc) === JSON.stringify(loc));
-    expect(item).toMatchObject({ type: 'string_pattern_mismatch', msg: expect.stringContaining('control characters') });
+    expect(item).toMatchObject({ type: 'string_pattern_mismatch' });
+    // Free text says why; a field with a pattern of its own (an email) quotes it, as pydantic does.
+    if (!JSON.stringify(loc).includes('team_emails')) expect(item!.msg).toMatch(/^String should have no control characters/);
   });
 
   it('takes tabs and line breaks in multi-line text (prompts, the address, a description)', async () => {
