@@ -58,8 +58,11 @@ export class InsufficientMinutesError extends AppError {
 
 /** More than the allowed requests in the rolling window. */
 export class RateLimitedError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('rate_limited', 429, `Too many requests: at most 240 a minute per API key. Retry in ${retryAfterSeconds} s.`);
+  constructor(
+    readonly retryAfterSeconds: number,
+    limit = 'at most 240 a minute per API key',
+  ) {
+    super('rate_limited', 429, `Too many requests: ${limit}. Retry in ${retryAfterSeconds} s.`);
     this.name = 'RateLimitedError';
   }
 }

@@ -17,6 +17,7 @@ import type { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { WorkflowService } from '../../shared/services/workflow-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
+import { feedRateLimit, type FeedRateLimit } from './middleware/feed-rate-limit';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
 import { assistantRoutes } from './routes/assistants';
 import { availabilityRoutes, bookingRoutes, bookingsIcsRoute, calendarFeedRoute } from './routes/bookings';
@@ -46,10 +47,12 @@ export interface ApiDeps {
   idempotency: IdempotencyRepository;
   findApiKey: FindApiKey;
   rateLimiter: RateLimit;
+  /** The public calendar feed's limiter (per client address and per token; no API key to count). */
+  feedRateLimiter: FeedRateLimit;
   now: () => number;
   log: Logger;
   authCacheMs?: number;
-  /** The client's address, for throttling failed authentications (default: from the platform's event or socket). */
+  /** The client's address, for throttling failed authentications and the calendar feed (default: from the platform's event or socket). */
   sourceAddress?: SourceAddress;
 }
 
@@ -70,6 +73,7 @@ export function createApp(deps: ApiDeps) {
   const api = new Hono<ApiEnv>()
     .get('/openapi.json', (c) => c.body(openApi, 200, { 'content-type': 'application/json' }))
     // Calendar apps cannot send a key: the feed's secret token is its credential (404 when unknown or revoked).
+    .use('/calendars/*', feedRateLimit(deps.feedRateLimiter, deps.sourceAddress))
     .route('/calendars', calendarFeedRoute(deps.business))
     .use(
       auth({

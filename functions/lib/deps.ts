@@ -38,6 +38,7 @@ import { BookingService } from '../../shared/services/booking-service';
 import { BusinessService } from '../../shared/services/business-service';
 import type { UrlPolicy } from '../../shared/services/config-checks';
 import type { ApiDeps } from '../api/app';
+import { FEED_RATE_LIMIT } from '../api/middleware/feed-rate-limit';
 import { kmsClient } from './kms';
 import { S3RecordingLinks } from './recording-links';
 import { createLogger, type Logger } from '../../shared/log';
@@ -187,6 +188,7 @@ export function createApiDeps(
     idempotency,
     findApiKey: (hash) => core.businesses.findApiKey(hash),
     rateLimiter: new RateLimiter(core.db, { log }),
+    feedRateLimiter: new RateLimiter(core.db, { limit: FEED_RATE_LIMIT, log }),
     now: Date.now,
     log,
   };

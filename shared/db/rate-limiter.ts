@@ -23,6 +23,14 @@ export interface RateLimiterOptions {
 const MAX_ATTEMPTS = 6;
 
 /**
+ * Logs a process remembers (the oldest seen is forgotten past it): the feed's limits are keyed by
+ * client address, which a client chooses. A forgotten log is only a cache: the store has it.
+ */
+const MAX_VIEWS = 10_000;
+
+type LogKey = { pk: string; sk: string };
+
+/**
  * A strict rolling-window limiter: at most `limit` accepted requests per key in ANY `windowMs`.
  *
  * Each key owns one item holding `limit` slots; a slot holds the time of the request that last
@@ -40,8 +48,7 @@ export class RateLimiter {
   private readonly windowMs: number;
   private readonly now: () => number;
   private readonly log: Logger;
-  private readonly views = new Map<string, number[]>();
-  private readonly inFlight = new Map<string, Set<number>>();
+  private readonly views = new Map<string, { slots: number[]; busy: Set<number> }>();
 
   constructor(
     private readonly db: Db,
@@ -53,20 +60,28 @@ export class RateLimiter {
     this.log = options.log ?? createLogger({ service: 'api' });
   }
 
-  /** Counts one request of this key, or refuses it. Fails open (allows) when DynamoDB errors. */
+  /** Counts one request of this API key, or refuses it. Fails open (allows) when DynamoDB errors. */
   async hit(businessId: number, keyId: string): Promise<RateDecision> {
-    const viewKey = `${businessId}:${keyId}`;
-    const view = this.views.get(viewKey) ?? new Array<number>(this.limit).fill(0);
-    this.views.set(viewKey, view);
-    const busy = this.inFlight.get(viewKey) ?? new Set<number>();
-    this.inFlight.set(viewKey, busy);
+    return this.hitLog(keys.rateLimit(businessId, keyId));
+  }
+
+  /**
+   * Counts one request to the public calendar feed by `subject` (a client address or a token's
+   * hash; see `keys.feedRateLimit`), or refuses it. Fails open like {@link hit}.
+   */
+  async hitFeed(subject: string): Promise<RateDecision> {
+    return this.hitLog(keys.feedRateLimit(subject));
+  }
+
+  private async hitLog(key: LogKey): Promise<RateDecision> {
+    const { slots: view, busy } = this.viewOf(`${key.pk}|${key.sk}`);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const now = this.now();
       const slot = this.freeSlot(view, busy, now);
       if (slot === undefined) return this.decision(false, view, busy, now);
       busy.add(slot);
       try {
-        const fresh = await this.takeSlot(businessId, keyId, slot, now);
+        const fresh = await this.takeSlot(key, slot, now);
         this.merge(view, fresh);
         return this.decision(true, view, busy, now, slot);
       } catch (error) {
@@ -84,6 +99,15 @@ export class RateLimiter {
     return this.decision(false, view, busy, this.now());
   }
 
+  /** This process's copy of a log, kept for at most {@link MAX_VIEWS} logs (the least recently used goes). */
+  private viewOf(viewKey: string): { slots: number[]; busy: Set<number> } {
+    const view = this.views.get(viewKey) ?? { slots: new Array<number>(this.limit).fill(0), busy: new Set<number>() };
+    this.views.delete(viewKey);
+    this.views.set(viewKey, view);
+    if (this.views.size > MAX_VIEWS) this.views.delete(this.views.keys().next().value!);
+    return view;
+  }
+
   private freeSlot(view: number[], busy: Set<number>, now: number): number | undefined {
     const cutoff = now - this.windowMs;
     let best: number | undefined;
@@ -94,11 +118,11 @@ export class RateLimiter {
     return best;
   }
 
-  private async takeSlot(businessId: number, keyId: string, slot: number, now: number): Promise<number[]> {
+  private async takeSlot(key: LogKey, slot: number, now: number): Promise<number[]> {
     const result = await this.db.doc.send(
       new UpdateCommand({
         TableName: this.db.tableName,
-        Key: keys.rateLimit(businessId, keyId),
+        Key: key,
         UpdateExpression: 'SET #slot = :now, expires_at = :expires',
         ConditionExpression: 'attribute_not_exists(#slot) OR #slot <= :cutoff',
         ExpressionAttributeNames: { '#slot': `s${slot}` },

@@ -1,9 +1,10 @@
 /**
  * The single table: its definition (shared by infra, the local stack and tests) and every key
  * format. This is the ONLY place key formats live. Every item of a business has `BIZ#<id>` at the
- * start of its partition key, so no query can cross tenants. Two global item families exist and
- * are documented below: the API-key hash lookup (the tenant is what it yields) and the phone-number
- * lookup for inbound calls (the carrier tells us the number, not the business).
+ * start of its partition key, so no query can cross tenants. The global item families are
+ * documented below: the API-key hash lookup (the tenant is what it yields), the phone-number
+ * lookup for inbound calls (the carrier tells us the number, not the business), and the calendar
+ * feed's token lookup and rate-limit logs (the feed carries no key).
  */
 
 /** GSI names; dependency-free so `infra/` may import them. */
@@ -130,6 +131,11 @@ export const keys = {
 
   /** Rate-limit log of one API key: its own partition, so one key's traffic never touches another's. */
   rateLimit: (businessId: number, keyId: string) => ({ pk: `${biz(businessId)}#RL#${keyId}`, sk: 'LOG' }),
+  /**
+   * Global: the public calendar feed's rate-limit log of one subject (`ADDR#<client address>` or
+   * `TOKEN#<SHA-256 of the token>`); the feed is read before any business is known.
+   */
+  feedRateLimit: (subject: string) => ({ pk: `FEEDRL#${subject}`, sk: 'LOG' }),
 
   /** Idempotency record, scoped to business + method + route + client key. */
   idempotency: (businessId: number, scope: string, key: string) => ({ pk: biz(businessId), sk: `IDEM#${scope}#${key}` }),

@@ -14,15 +14,15 @@ export const REDACT_KINDS = ['card', 'ssn', 'email', 'phone', 'dob'] as const;
 export const SERVER_EVENT_KINDS = ['call.started', 'call.transferred', 'call.completed'] as const;
 
 /** A waiver value: text or an integer (spec: "string or integer"). */
-const WaiverValueSchema = v.union([stringField({ max: 500 }), intField()]);
+const WaiverValueSchema = v.union([stringField({ max: 500, lines: true }), intField()]);
 
 /** Call handling, privacy and webhook settings (spec AdvancedCfg). */
 export const AdvancedCfgSchema = strictDict({
   max_duration_s: v.optional(intField({ ge: 30, le: 3600 }), 600),
   silence_timeout_s: v.optional(intField({ ge: 5, le: 120 }), 12),
-  idle_messages: v.optional(listField(stringField({ max: 300 }), 5), []),
+  idle_messages: v.optional(listField(stringField({ max: 300, lines: true }), 5), []),
   idle_max: v.optional(intField({ ge: 1, le: 5 }), 2),
-  end_call_message: v.optional(stringField({ max: 300 }), ''),
+  end_call_message: v.optional(stringField({ max: 300, lines: true }), ''),
   end_call_phrases: v.optional(listField(stringField({ max: 100 }), 20), []),
   recording: v.optional(v.boolean(), true),
   recording_notice: v.optional(v.boolean(), true),
@@ -39,7 +39,7 @@ export const AdvancedCfgSchema = strictDict({
   interrupt_min_words: v.optional(intField({ ge: 1, le: 5 }), 1),
   background: v.optional(v.picklist(BACKGROUND_SOUNDS), 'off'),
   voicemail_detection: v.optional(v.boolean(), true),
-  voicemail_message: v.optional(stringField({ max: 600 }), ''),
+  voicemail_message: v.optional(stringField({ max: 600, lines: true }), ''),
   server_url: v.optional(stringField({ max: 500 }), ''),
   hipaa: v.optional(v.boolean(), false),
   memory: v.optional(v.boolean(), true),

@@ -20,9 +20,9 @@ export const SimpleSetupSchema = strictDict({
   role: v.optional(v.picklist(SETUP_ROLES), 'receptionist'),
   name: v.optional(stringField({ max: 40 }), ''),
   tone: v.optional(v.picklist(SETUP_TONES), 'friendly'),
-  helps_with: v.optional(stringField({ max: 1500 }), ''),
-  always: v.optional(stringField({ max: 1500 }), ''),
-  never: v.optional(stringField({ max: 1500 }), ''),
+  helps_with: v.optional(stringField({ max: 1500, lines: true }), ''),
+  always: v.optional(stringField({ max: 1500, lines: true }), ''),
+  never: v.optional(stringField({ max: 1500, lines: true }), ''),
 });
 
 /** A parsed SimpleSetup; every field present. */
@@ -128,7 +128,7 @@ export const BuiltinToolsSchema = strictDict({
 export const StructuredFieldSchema = strictDict({
   name: stringField({ max: 60, pattern: /^[A-Za-z_][A-Za-z0-9_]*$/ }),
   type: v.optional(v.picklist(STRUCTURED_TYPES), 'string'),
-  description: v.optional(stringField({ max: 300 }), ''),
+  description: v.optional(stringField({ max: 300, lines: true }), ''),
   options: v.optional(listField(stringField({ max: 100 }), 30), []),
 });
 
@@ -137,8 +137,8 @@ export type StructuredField = v.InferOutput<typeof StructuredFieldSchema>;
 
 /** Post-call analysis settings (spec AnalysisCfg). */
 export const AnalysisCfgSchema = strictDict({
-  summary_prompt: v.optional(stringField({ max: 2000 }), ''),
-  success_rubric: v.optional(stringField({ max: 2000 }), ''),
+  summary_prompt: v.optional(stringField({ max: 2000, lines: true }), ''),
+  success_rubric: v.optional(stringField({ max: 2000, lines: true }), ''),
   success_scale: v.optional(v.picklist(SUCCESS_SCALES), 'score_10'),
   structured: v.optional(listField(StructuredFieldSchema, 40), []),
 });

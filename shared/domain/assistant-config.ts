@@ -51,7 +51,7 @@ export const VARIABLES_BOUNDS = { maxEntries: 100, maxValueChars: 1000 } as cons
 
 /** `{{name}}` placeholder values: string to string, within {@link VARIABLES_BOUNDS}. */
 export function variablesField() {
-  return recordField(stringField({ max: VARIABLES_BOUNDS.maxValueChars }), VARIABLES_BOUNDS.maxEntries);
+  return recordField(stringField({ max: VARIABLES_BOUNDS.maxValueChars, lines: true }), VARIABLES_BOUNDS.maxEntries);
 }
 
 const LANGUAGE_DESCRIPTION =
@@ -62,8 +62,8 @@ const LANGUAGE_DESCRIPTION =
 /** The AssistantConfig fields before `model`, in the spec's order (stored and returned forms). */
 const CONFIG_HEAD = {
   first_message_mode: v.optional(v.picklist(FIRST_MESSAGE_MODES), 'assistant_first'),
-  first_message: v.optional(stringField({ max: 1000 }), ''),
-  system_prompt: v.optional(stringField({ max: 30_000 }), ''),
+  first_message: v.optional(stringField({ max: 1000, lines: true }), ''),
+  system_prompt: v.optional(stringField({ max: 30_000, lines: true }), ''),
   business_context: v.optional(v.boolean(), true),
   language: v.optional(v.pipe(stringField({ max: 16 }), v.metadata({ description: LANGUAGE_DESCRIPTION })), 'en'),
   mode: v.optional(v.picklist(ASSISTANT_MODES), 'standard'),

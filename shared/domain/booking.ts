@@ -31,7 +31,7 @@ export const BookInputSchema = strictDict({
   service: v.optional(stringField({ max: 80 })),
   phone: v.optional(stringField({ pattern: E164_PATTERN })),
   email: v.optional(stringField({ max: 254 })),
-  notes: v.optional(stringField({ max: 1000 })),
+  notes: v.optional(stringField({ max: 1000, lines: true })),
   call_id: v.optional(idField()),
   assistant_id: v.optional(idField()),
 });

@@ -5,7 +5,17 @@ import { isValidTimezone, type BusinessProfile } from './business-profile';
 import { CLOCK_PATTERN, dayProblems, GRANULE_MINUTES, WEEKDAYS, type Weekday } from './opening-hours';
 import { E164_PATTERN, e164Field } from './phone-number';
 import { isSmsRegion, SMS_REGIONS_MAX, teamPhoneProblem } from './texting';
-import { intField, listField, numberField, parseWith, readOnlyEcho, strictDict, stringField, type Loc } from './validation';
+import {
+  intField,
+  listField,
+  numberField,
+  parseWith,
+  readOnlyEcho,
+  REFUSED_IN_TEXT,
+  strictDict,
+  stringField,
+  type Loc,
+} from './validation';
 
 /**
  * The longest span one booking may hold (its duration plus the buffer after it), in minutes: a
@@ -16,6 +26,9 @@ export const MAX_BOOKING_SPAN_MINUTES = 240;
 /** The longest service and buffer: together exactly {@link MAX_BOOKING_SPAN_MINUTES}, so no pair can exceed it. */
 const MAX_DURATION_MINUTES = 180;
 const MAX_BUFFER_MINUTES = MAX_BOOKING_SPAN_MINUTES - MAX_DURATION_MINUTES;
+
+/** A team address: one `@`, no whitespace and none of the characters free text refuses. */
+const EMAIL_PATTERN = new RegExp(`^[^\\s@${REFUSED_IN_TEXT}]+@[^\\s@${REFUSED_IN_TEXT}]+$`);
 
 /** `YYYY-MM-DD`. */
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -62,9 +75,9 @@ export const BusinessPatchSchema = strictDict({
   timezone: v.optional(v.pipe(stringField({ min: 1, max: 64 }), v.metadata({ examples: ['America/New_York'] }))),
   hours: v.optional(WeeklyHoursPatchSchema),
   closed_dates: v.optional(listField(stringField({ pattern: DATE_PATTERN }), 366)),
-  address: v.optional(stringField({ max: 300 })),
+  address: v.optional(stringField({ max: 300, lines: true })),
   transfer_number: v.optional(v.union([e164Field(), v.literal('')])),
-  team_emails: v.optional(listField(stringField({ min: 3, max: 254, pattern: /^[^\s@]+@[^\s@]+$/ }), 10)),
+  team_emails: v.optional(listField(stringField({ min: 3, max: 254, pattern: EMAIL_PATTERN }), 10)),
   team_phones: v.optional(
     v.pipe(
       listField(stringField({ pattern: E164_PATTERN }), 10),

@@ -41,12 +41,12 @@ export function isTextableNumber(number: string): boolean {
 
 /** What `send_sms` accepts from the model. */
 export const SendSmsArgsSchema = strictDict({
-  body: stringField({ min: 1, max: CONTACT_LIMITS.smsBodyMaxChars }),
+  body: stringField({ min: 1, max: CONTACT_LIMITS.smsBodyMaxChars, lines: true }),
 });
 
 /** What `email_caller` accepts from the model: the address is trimmed and checked. */
 export const EmailCallerArgsSchema = strictDict({
   email: v.pipe(v.string(), v.trim(), v.check(isEmailAddress, 'Not an email address like name@example.com')),
   subject: stringField({ min: 1, max: CONTACT_LIMITS.emailSubjectMaxChars }),
-  body: stringField({ min: 1, max: CONTACT_LIMITS.emailBodyMaxChars }),
+  body: stringField({ min: 1, max: CONTACT_LIMITS.emailBodyMaxChars, lines: true }),
 });

@@ -44,7 +44,7 @@ export const DOCUMENT_STATUSES = ['processing', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 const nameField = () => stringField({ min: 1, max: KNOWLEDGE_LIMITS.nameChars });
-const descriptionField = () => stringField({ max: KNOWLEDGE_LIMITS.descriptionChars });
+const descriptionField = () => stringField({ max: KNOWLEDGE_LIMITS.descriptionChars, lines: true });
 
 /** A knowledge base: a named set of the business's documents an assistant answers from. */
 export const KnowledgeBaseSchema = strictDict({
@@ -153,7 +153,9 @@ export const CreateKnowledgeBaseBodySchema = strictDict({
 export const UpdateKnowledgeBaseBodySchema = strictDict({
   ...echoed,
   name: v.optional(nameField()),
-  description: v.optional(descriptionField()),
+  description: v.optional(
+    v.pipe(v.nullable(descriptionField()), v.metadata({ description: 'The new description; `null` (or `""`) clears it.' })),
+  ),
 });
 
 /** POST /knowledge-bases/{id}/documents: exactly one of `text` and `url` (checked in `parseCreateDocumentBody`). */
@@ -161,7 +163,7 @@ export const CreateDocumentBodySchema = strictDict({
   name: nameField(),
   text: v.optional(
     v.pipe(
-      stringField({ min: 1, max: KNOWLEDGE_LIMITS.textChars }),
+      stringField({ min: 1, max: KNOWLEDGE_LIMITS.textChars, lines: true }),
       v.metadata({ description: `Plain text or Markdown, up to ${KNOWLEDGE_LIMITS.textChars} characters.` }),
     ),
   ),
@@ -174,7 +176,7 @@ export const CreateDocumentBodySchema = strictDict({
 });
 
 export const SearchKnowledgeBodySchema = strictDict({
-  query: stringField({ min: 1, max: KNOWLEDGE_LIMITS.queryChars }),
+  query: stringField({ min: 1, max: KNOWLEDGE_LIMITS.queryChars, lines: true }),
   top_k: v.optional(intField({ ge: 1, le: KNOWLEDGE_LIMITS.topK.max }), KNOWLEDGE_LIMITS.topK.default),
 });
 
@@ -190,7 +192,7 @@ export function parseCreateKnowledgeBaseBody(input: unknown): CreateKnowledgeBas
 
 export function parseUpdateKnowledgeBaseBody(input: unknown): UpdateKnowledgeBaseInput {
   const { name, description } = parseWith(UpdateKnowledgeBaseBodySchema, input, ['body']);
-  return { ...(name !== undefined && { name }), ...(description !== undefined && { description }) };
+  return { ...(name !== undefined && { name }), ...(description !== undefined && { description: description ?? '' }) };
 }
 
 export function parseCreateDocumentBody(input: unknown): CreateDocumentInput {

@@ -104,14 +104,14 @@ function isRealInstant(value: string): boolean {
 /** What the `take_message` and `notify_team` tools accept from the model (bounded like every input). */
 export const TakeMessageArgsSchema = strictDict({
   name: stringField({ min: 1, max: MESSAGE_NAME_MAX_CHARS }),
-  message: stringField({ min: 1, max: MESSAGE_BODY_MAX_CHARS }),
+  message: stringField({ min: 1, max: MESSAGE_BODY_MAX_CHARS, lines: true }),
   phone: v.optional(stringField({ max: 40 })),
   urgent: v.optional(v.boolean(), false),
 });
 
 /** `notify_team` arguments. */
 export const NotifyTeamArgsSchema = strictDict({
-  message: stringField({ min: 1, max: MESSAGE_BODY_MAX_CHARS }),
+  message: stringField({ min: 1, max: MESSAGE_BODY_MAX_CHARS, lines: true }),
   urgent: v.optional(v.boolean(), false),
 });
 

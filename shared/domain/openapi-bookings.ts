@@ -165,7 +165,11 @@ export function bookingPaths(): Json {
           '200': calendarResponse('The iCalendar feed.'),
           '304': { description: 'Unchanged since the ETag sent in If-None-Match.' },
           '404': { $ref: '#/components/responses/NotFound' },
-          '429': { description: "API Gateway's stage-wide throttle refused the request; retry later." },
+          '429': jsonResponse(
+            'More than 60 requests a minute from this address, or for this feed (`rate_limited`); wait `Retry-After` seconds.',
+            'ErrorBody',
+            ['X-API-Version', 'RateLimit-Policy', 'Retry-After'],
+          ),
         }),
         security: [],
         parameters: [

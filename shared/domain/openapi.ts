@@ -20,7 +20,11 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** One valibot schema as an inline JSON Schema (parameters and headers). */
 export function inline(schema: v.GenericSchema): Json {
-  const { $schema: _dialect, ...json } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode: 'input' }) as Json;
+  const { $schema: _dialect, ...json } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode: 'input',
+    ignoreActions: ['check'],
+  }) as Json;
   return json;
 }
 

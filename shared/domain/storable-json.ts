@@ -7,9 +7,15 @@
  * Either failure would make the whole write fail: a call's record, or a tool, lost for one value.
  */
 
-/** Whether DynamoDB, through the document client, stores this number as it is. */
+/** The smallest magnitude DynamoDB stores, other than 0. */
+export const MIN_STORABLE_MAGNITUDE = 1e-130;
+
+/**
+ * Whether DynamoDB, through the document client, stores this number as it is. Its 38 significant
+ * digits and 1e126 ceiling never bind past the ±2^53 bound: a JS number has at most 17 digits.
+ */
 export function isStorableNumber(value: number): boolean {
-  return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER && (value === 0 || Math.abs(value) >= 1e-130);
+  return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER && (value === 0 || Math.abs(value) >= MIN_STORABLE_MAGNITUDE);
 }
 
 /** What keeps a JSON value from being stored as it is (a number or an empty key, with where), or null. */

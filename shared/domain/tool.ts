@@ -84,7 +84,7 @@ const defaultParameters = () => ({ type: 'object' as const, properties: {} });
 
 const toolFields = {
   name: customToolName(),
-  description: stringField({ min: 1, max: TOOL_LIMITS.descriptionChars }),
+  description: stringField({ min: 1, max: TOOL_LIMITS.descriptionChars, lines: true }),
   parameters: ToolParametersSchema,
   server_url: stringField({ min: 1, max: TOOL_LIMITS.urlChars }),
   timeout_ms: intField({ ge: TOOL_TIMEOUT_MS.min, le: TOOL_TIMEOUT_MS.max }),

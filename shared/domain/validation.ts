@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ValidationError, type ValidationItem } from '../errors';
+import { isStorableNumber, MIN_STORABLE_MAGNITUDE } from './storable-json';
 
 /** Where a 422 item points: `body`, `query`, `path` or `header`, then keys and array indices. */
 export type Loc = (string | number)[];
@@ -23,12 +24,12 @@ type Described = Pick<ValidationItem, 'type' | 'msg' | 'ctx'>;
 
 /**
  * An integer field with pydantic's strictness: "5" is `int_type`, 5.5 is `int_from_float`, and
- * the bounds are inclusive (`ge`/`le`), reported one at a time (parse with abortPipeEarly).
+ * the bounds are inclusive (`ge`/`le`), reported one at a time (parse with abortPipeEarly). A bound
+ * left out is ±2^53 (`MAX_ID`): DynamoDB's document client refuses a larger number, and a value it
+ * refuses would fail the whole save with a 500 (shared/domain/storable-json.ts).
  */
 export function intField(bounds: { ge?: number; le?: number } = {}): v.GenericSchema<number> {
-  const actions: v.GenericPipeAction<number>[] = [v.integer()];
-  if (bounds.ge !== undefined) actions.push(v.minValue(bounds.ge));
-  if (bounds.le !== undefined) actions.push(v.maxValue(bounds.le));
+  const actions: v.GenericPipeAction<number>[] = [v.integer(), v.minValue(bounds.ge ?? -MAX_ID), v.maxValue(bounds.le ?? MAX_ID)];
   return actions.reduce<v.GenericSchema<number>>((schema, action) => v.pipe(schema, action), v.number(INT_TYPE_MESSAGE));
 }
 
@@ -37,15 +38,49 @@ export function idField(): v.GenericSchema<number> {
   return intField({ ge: 1, le: MAX_ID });
 }
 
-/** A number field (integers accepted, as pydantic's float does) with inclusive bounds. */
+/**
+ * A number field (integers accepted, as pydantic's float does) with inclusive bounds, and only
+ * numbers DynamoDB can store (shared/domain/storable-json.ts): a bound left out is ±2^53, and a
+ * range around 0 refuses the magnitudes under 1e-130 (0 itself is fine). One rule for every number
+ * a client sends, so none can make a save fail with a 500.
+ */
 export function numberField(bounds: { ge?: number; le?: number } = {}): v.GenericSchema<number> {
-  const actions: v.GenericPipeAction<number>[] = [];
-  if (bounds.ge !== undefined) actions.push(v.minValue(bounds.ge));
-  if (bounds.le !== undefined) actions.push(v.maxValue(bounds.le));
+  const ge = bounds.ge ?? -MAX_ID;
+  const le = bounds.le ?? MAX_ID;
+  const actions: v.GenericPipeAction<number>[] = [v.minValue(ge), v.maxValue(le)];
+  if (ge < MIN_STORABLE_MAGNITUDE && le > -MIN_STORABLE_MAGNITUDE) actions.push(storableNearZero());
   return actions.reduce<v.GenericSchema<number>>((schema, action) => v.pipe(schema, action), v.number());
 }
 
-/** A string field; length checks come before the pattern, as in pydantic-core. */
+/**
+ * DynamoDB's "Number underflow": no magnitude under 1e-130 but 0. A `check` (JSON Schema cannot
+ * say "not in this open interval"; the OpenAPI conversion leaves checks out, the README says it).
+ */
+function storableNearZero(): v.GenericPipeAction<number> {
+  return v.check(isStorableNumber, `a number this near 0 cannot be stored: send 0, or one at least ${MIN_STORABLE_MAGNITUDE} from it`);
+}
+
+/**
+ * What every free text refuses (see {@link SINGLE_LINE_TEXT_PATTERN}) as a character-class body, for
+ * a field pattern of its own; written as escapes, so the OpenAPI pattern stays readable.
+ */
+export const REFUSED_IN_TEXT = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069';
+
+/** Tab, line feed and carriage return: refused in single-line text only. */
+const LINE_BREAKS_AND_TABS = '\\u0009\\u000A\\u000D';
+
+/**
+ * The characters no free text may hold: C0 controls (NUL, ESC…), DEL, C1 controls, the Unicode
+ * line and paragraph separators, and the bidi embedding, override and isolate controls
+ * (U+202A-U+202E, U+2066-U+2069), which can reorder what follows them in a text or an email.
+ * Text reaches SMS, emails and prompts, and a NUL once reached an SMS prefix. Multi-line text
+ * (prompts, message bodies, notes) may also hold tab, line feed and carriage return.
+ */
+export const SINGLE_LINE_TEXT_PATTERN = new RegExp(`^[^${LINE_BREAKS_AND_TABS}${REFUSED_IN_TEXT}]*$`);
+
+/** {@link SINGLE_LINE_TEXT_PATTERN} less tab (U+0009), line feed (U+000A) and carriage return (U+000D). */
+export const MULTI_LINE_TEXT_PATTERN = new RegExp(`^[^${REFUSED_IN_TEXT}]*$`);
+
 /**
  * `v.maxLength` counting characters (code points), as JSON Schema's `maxLength` and pydantic do:
  * an emoji is one character, not two UTF-16 units. Same type, so OpenAPI and error mapping see
@@ -78,11 +113,20 @@ function codePoints(text: string): number {
   return count;
 }
 
-export function stringField(bounds: { min?: number; max?: number; pattern?: RegExp } = {}): v.GenericSchema<string> {
+/**
+ * A string field: lengths in characters, then a pattern. Without a pattern of its own the field is
+ * free text and gets {@link SINGLE_LINE_TEXT_PATTERN}, or {@link MULTI_LINE_TEXT_PATTERN} with
+ * `lines: true`; a field's own pattern must refuse those characters itself.
+ *
+ * @example
+ * stringField({ min: 1, max: 120 });                // a name: no control characters at all
+ * stringField({ max: 30_000, lines: true });         // a prompt: tabs and line breaks too
+ */
+export function stringField(bounds: { min?: number; max?: number; pattern?: RegExp; lines?: boolean } = {}): v.GenericSchema<string> {
   const actions: v.GenericPipeAction<string>[] = [];
   if (bounds.min !== undefined) actions.push(v.minLength(bounds.min));
   if (bounds.max !== undefined) actions.push(maxCharacters(bounds.max));
-  if (bounds.pattern !== undefined) actions.push(v.regex(bounds.pattern));
+  actions.push(v.regex(bounds.pattern ?? (bounds.lines ? MULTI_LINE_TEXT_PATTERN : SINGLE_LINE_TEXT_PATTERN)));
   return actions.reduce<v.GenericSchema<string>>((schema, action) => v.pipe(schema, action), v.string());
 }
 
@@ -142,11 +186,12 @@ export function openDict<const E extends v.ObjectEntries>(entries: E): v.ObjectW
 export const MAX_DICT_KEY_CHARS = 100;
 
 /**
- * A string-keyed dictionary (`dict_type` on anything else) with keys of at most
- * {@link MAX_DICT_KEY_CHARS} characters, optionally with at most `maxEntries`.
+ * A string-keyed dictionary (`dict_type` on anything else) with keys of 1 to
+ * {@link MAX_DICT_KEY_CHARS} characters (DynamoDB refuses an empty map key: it was a 500 on save),
+ * optionally with at most `maxEntries`.
  */
 export function recordField<T>(value: v.GenericSchema<T>, maxEntries?: number): v.GenericSchema<Record<string, T>> {
-  const record = refuseArrays(v.record(stringField({ max: MAX_DICT_KEY_CHARS }), value));
+  const record = refuseArrays(v.record(stringField({ min: 1, max: MAX_DICT_KEY_CHARS }), value));
   return maxEntries === undefined ? record : v.pipe(record, v.maxEntries(maxEntries));
 }
 
@@ -202,6 +247,10 @@ function describeValidation(issue: Issue & { requirement?: unknown }): Described
       return { type: 'int_from_float', msg: 'Input should be a valid integer, got a number with a fractional part' };
     case 'regex': {
       const pattern = bound instanceof RegExp ? bound.source : String(bound);
+      if (bound === SINGLE_LINE_TEXT_PATTERN || bound === MULTI_LINE_TEXT_PATTERN) {
+        const except = bound === MULTI_LINE_TEXT_PATTERN ? ' other than tabs and line breaks' : '';
+        return { type: 'string_pattern_mismatch', msg: `String should have no control characters${except}`, ctx: { pattern } };
+      }
       return { type: 'string_pattern_mismatch', msg: `String should match pattern '${pattern}'`, ctx: { pattern } };
     }
     default:

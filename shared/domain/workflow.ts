@@ -1,7 +1,18 @@
 import * as v from 'valibot';
 import { e164Field } from './phone-number';
 import { ACTION_TOOL_NAMES } from './tool';
-import { idField, intField, listField, parseWith, readOnlyEcho, recordField, strictDict, stringField, timestampField } from './validation';
+import {
+  idField,
+  intField,
+  listField,
+  numberField,
+  parseWith,
+  readOnlyEcho,
+  recordField,
+  strictDict,
+  stringField,
+  timestampField,
+} from './validation';
 
 /** A node id, and a collected variable's name (`{{name}}` in texts, `var` in branch cases). */
 export const WORKFLOW_NAME_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
@@ -51,6 +62,8 @@ export const CASE_OPS = ['eq', 'ne', 'gt', 'lt', 'exists', 'in'] as const;
 
 const nodeId = () => stringField({ pattern: WORKFLOW_NAME_PATTERN });
 const text = (max: number) => stringField({ min: 1, max });
+/** Multi-line text a call says or a model reads (tabs and line breaks allowed). */
+const lines = (max: number) => stringField({ min: 1, max, lines: true });
 const maxTurns = () =>
   v.optional(
     v.pipe(
@@ -78,16 +91,16 @@ const EdgeSchema = strictDict({
 const FieldSchema = strictDict({
   name: nodeId(),
   type: v.picklist(FIELD_TYPES),
-  description: v.optional(stringField({ max: WORKFLOW_LIMITS.fieldDescriptionChars }), ''),
+  description: v.optional(stringField({ max: WORKFLOW_LIMITS.fieldDescriptionChars, lines: true }), ''),
   required: v.optional(v.boolean(), true),
   options: v.optional(listField(text(WORKFLOW_LIMITS.optionChars), WORKFLOW_LIMITS.options)),
 });
 
 const CaseValueSchema = v.union([
   stringField({ max: WORKFLOW_LIMITS.optionChars }),
-  v.number(),
+  numberField(),
   v.boolean(),
-  listField(v.union([stringField({ max: WORKFLOW_LIMITS.optionChars }), v.number()]), WORKFLOW_LIMITS.options),
+  listField(v.union([stringField({ max: WORKFLOW_LIMITS.optionChars }), numberField()]), WORKFLOW_LIMITS.options),
 ]);
 
 const CaseSchema = strictDict({
@@ -95,12 +108,12 @@ const CaseSchema = strictDict({
   to: nodeId(),
 });
 
-const SayNode = strictDict({ id: nodeId(), type: v.literal('say'), text: text(WORKFLOW_LIMITS.textChars), next: nodeId() });
+const SayNode = strictDict({ id: nodeId(), type: v.literal('say'), text: lines(WORKFLOW_LIMITS.textChars), next: nodeId() });
 
 const ConversationNode = strictDict({
   id: nodeId(),
   type: v.literal('conversation'),
-  prompt: text(WORKFLOW_LIMITS.promptChars),
+  prompt: lines(WORKFLOW_LIMITS.promptChars),
   edges: v.optional(listField(EdgeSchema, WORKFLOW_LIMITS.edges), []),
   final: v.optional(
     v.pipe(v.boolean(), v.metadata({ description: 'The call may end here (the model hangs up); a node without edges must be final.' })),
@@ -113,7 +126,7 @@ const ConversationNode = strictDict({
 const CollectNode = strictDict({
   id: nodeId(),
   type: v.literal('collect'),
-  prompt: v.optional(stringField({ max: WORKFLOW_LIMITS.promptChars }), ''),
+  prompt: v.optional(stringField({ max: WORKFLOW_LIMITS.promptChars, lines: true }), ''),
   fields: v.pipe(v.array(FieldSchema), v.minLength(1), v.maxLength(WORKFLOW_LIMITS.fields)),
   next: nodeId(),
   max_turns: maxTurns(),
@@ -133,7 +146,7 @@ const ToolNode = strictDict({
   tool: stringField({ min: 1, max: 64 }),
   args: v.optional(
     v.pipe(
-      recordField(stringField({ max: WORKFLOW_LIMITS.argChars }), WORKFLOW_LIMITS.args),
+      recordField(stringField({ max: WORKFLOW_LIMITS.argChars, lines: true }), WORKFLOW_LIMITS.args),
       v.metadata({ description: 'Each argument as text with `{{variables}}`; a lone `{{name}}` passes the value with its type.' }),
     ),
     {},
@@ -146,10 +159,14 @@ const TransferNode = strictDict({
   id: nodeId(),
   type: v.literal('transfer'),
   number: v.optional(v.nullable(e164Field()), null),
-  text: v.optional(stringField({ max: WORKFLOW_LIMITS.textChars }), ''),
+  text: v.optional(stringField({ max: WORKFLOW_LIMITS.textChars, lines: true }), ''),
 });
 
-const EndNode = strictDict({ id: nodeId(), type: v.literal('end'), text: v.optional(stringField({ max: WORKFLOW_LIMITS.textChars }), '') });
+const EndNode = strictDict({
+  id: nodeId(),
+  type: v.literal('end'),
+  text: v.optional(stringField({ max: WORKFLOW_LIMITS.textChars, lines: true }), ''),
+});
 
 /** One step of a workflow; `type` picks its shape. */
 export const WorkflowNodeSchema = v.variant('type', [SayNode, ConversationNode, CollectNode, BranchNode, ToolNode, TransferNode, EndNode]);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Assistant, AssistantList, UpdateAssistantInput } from '../domain/assistant';
 import { parseCreateAssistantBody, parseListAssistantsQuery, parseUpdateAssistantBody } from '../domain/assistant';
 import { MAX_PAGE_BYTES, takeWithinBytes } from '../domain/paging';
@@ -114,6 +115,8 @@ export class AssistantService {
    * `merge`, the body is a merge patch on the current `{name, config}` and the result is validated
    * as a full update. Every write is conditional on the version read, so two concurrent updates
    * never interleave: with If-Match the later one is a 412, without it, it re-reads and applies.
+   * An update that changes nothing (`{}`, or what a GET returned) writes nothing and keeps
+   * `updated_at` (and the version).
    */
   async update(businessId: number, assistantId: number, body: unknown, options: UpdateOptions = {}): Promise<TaggedAssistant> {
     const replacement = options.merge ? undefined : parseUpdateAssistantBody(body);
@@ -123,6 +126,7 @@ export class AssistantService {
       if (!ifMatchAllows(options.ifMatch, version)) throw new PreconditionFailedError();
       const input = replacement ?? parseUpdateAssistantBody(mergedBody(current, body));
       const next = await this.applyUpdate(businessId, current, input);
+      if (isDeepStrictEqual({ ...next, updated_at: current.updated_at }, current)) return tagged(current);
       if ((await this.deps.assistants.replaceAssistant(businessId, next, version)) === 'replaced') {
         return tagged({ ...next, version: version + 1 });
       }

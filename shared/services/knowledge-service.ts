@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
 import { KnowledgeLimitError } from '../db/knowledge-counts';
@@ -117,8 +118,10 @@ export class KnowledgeService {
 
   async update(businessId: number, kbId: number, body: unknown): Promise<KnowledgeBase> {
     const patch = parseUpdateKnowledgeBaseBody(body);
-    const current = await this.find(businessId, kbId);
-    const next = { ...toView(current), ...patch, updated_at: this.later(current.updated_at) };
+    const current = toView(await this.find(businessId, kbId));
+    // A PATCH that changes nothing writes nothing, so `updated_at` keeps saying when it last changed.
+    if (isDeepStrictEqual({ ...current, ...patch }, current)) return current;
+    const next = { ...current, ...patch, updated_at: this.later(current.updated_at) };
     if (!(await this.deps.knowledge.updateBase(businessId, kbId, next))) throw new NotFoundError(`Knowledge base ${kbId} not found.`);
     return next;
   }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
 import { ToolLimitError, ToolNameTakenError, type ToolRecord, type ToolRepository } from '../db/tool-repository';
@@ -83,7 +84,10 @@ export class ToolService {
   async update(businessId: number, toolId: number, body: unknown): Promise<Tool> {
     const patch = this.parsed(() => parseUpdateToolBody(body), body, ['body']);
     const current = await this.find(businessId, toolId);
-    const next: Tool = { ...toToolView(current), ...patch, updated_at: this.later(current) };
+    // A PATCH that changes nothing writes nothing, so `updated_at` keeps saying when it last changed.
+    const view = toToolView(current);
+    if (isDeepStrictEqual({ ...view, ...patch }, view)) return view;
+    const next: Tool = { ...view, ...patch, updated_at: this.later(current) };
     this.checkDeep(next, ['body'], patch);
     if (next.name !== current.name) this.checkNameFree(await this.deps.tools.listTools(businessId), next.name, toolId, ['body']);
     await this.named(() => this.deps.tools.replaceTool(businessId, current, next), ['body']);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
 import type { ToolRepository } from '../db/tool-repository';
@@ -76,6 +77,8 @@ export class WorkflowService {
   async update(businessId: number, workflowId: number, body: unknown): Promise<Workflow> {
     const patch = parseUpdateWorkflowBody(body);
     const current = await this.find(businessId, workflowId);
+    // A PATCH that changes nothing writes nothing, so `updated_at` keeps saying when it last changed.
+    if (isDeepStrictEqual({ ...current, ...patch }, current)) return current;
     const next: Workflow = { ...current, ...patch, updated_at: this.later(current) };
     await this.checkGraph(businessId, next);
     await this.deps.workflows.replaceWorkflow(businessId, current, next);

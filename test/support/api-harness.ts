@@ -63,7 +63,10 @@ export async function createApiHarness(options: HarnessOptions = {}) {
   const logs = captureLogger();
   const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), logs.log, options.clock);
   if (options.now) deps.now = options.now;
-  if (options.unlimited) deps.rateLimiter = { hit: async () => ({ allowed: true, limit: 240, remaining: 240, resetSeconds: 0 }) };
+  if (options.unlimited) {
+    deps.rateLimiter = { hit: async () => ({ allowed: true, limit: 240, remaining: 240, resetSeconds: 0 }) };
+    deps.feedRateLimiter = { hitFeed: async () => ({ allowed: true, limit: 60, remaining: 60, resetSeconds: 0 }) };
+  }
   const app = createApp(deps);
   const admin = createAdminService(core, 'test');
 

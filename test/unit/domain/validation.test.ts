@@ -405,3 +405,56 @@ describe('stringField bounds', () => {
     expect(over.issues?.[0]).toMatchObject({ type: 'max_length', received: '4' });
   });
 });
+
+describe('the storable-number rule (intField, numberField)', () => {
+  const Numbers = strictDict({ n: v.optional(numberField()), p: v.optional(numberField({ ge: 0, le: 10 })), i: v.optional(intField()) });
+  const itemFor = (input: Record<string, unknown>) => {
+    const result = v.safeParse(Numbers, input, { abortPipeEarly: true });
+    return result.success ? undefined : issuesToItems(result.issues, ['body'])[0];
+  };
+
+  it.each([
+    [{ n: 1e300 }, 'less_than_equal'],
+    [{ n: -1e17 }, 'greater_than_equal'],
+    [{ n: 5e-324 }, 'value_error'],
+    [{ p: 1e-200 }, 'value_error'],
+    [{ i: 2 ** 60 }, 'less_than_equal'],
+  ])('refuses %j (%s)', (input, type) => {
+    expect(itemFor(input)).toMatchObject({ type });
+  });
+
+  it.each([{ n: 0 }, { n: 1e-130 }, { n: -9_007_199_254_740_991 }, { p: 0 }, { i: Number.MAX_SAFE_INTEGER }])('takes %j', (input) => {
+    expect(itemFor(input)).toBeUndefined();
+  });
+});
+
+describe('the free-text rule (stringField)', () => {
+  const Text = strictDict({ one: v.optional(stringField({ max: 50 })), many: v.optional(stringField({ max: 50, lines: true })) });
+  const itemFor = (input: Record<string, unknown>) => {
+    const result = v.safeParse(Text, input, { abortPipeEarly: true });
+    return result.success ? undefined : issuesToItems(result.issues, ['body'])[0];
+  };
+
+  it.each(['a\u0000b', 'a\nb', 'a\tb', 'a\rb', 'a\u001bb', 'a\u007fb', 'a\u0085b', 'a\u2028b', 'a\u2029b', 'a\u202eb', 'a\u2066b'])(
+    'single-line text refuses %j',
+    (text) => {
+      expect(itemFor({ one: text })).toMatchObject({ type: 'string_pattern_mismatch', msg: 'String should have no control characters' });
+    },
+  );
+
+  it.each(['a\u0000b', 'a\u000bb', 'a\u007fb', 'a\u0085b', 'a\u2028b', 'a\u202eb'])('multi-line text refuses %j', (text) => {
+    expect(itemFor({ many: text })).toMatchObject({
+      type: 'string_pattern_mismatch',
+      msg: 'String should have no control characters other than tabs and line breaks',
+    });
+  });
+
+  it('takes plain and right-to-left text, and tabs and line breaks where lines are allowed', () => {
+    expect(itemFor({ one: 'Café ☕ — שלום\u200f', many: 'one\n\ttwo\r\nthree' })).toBeUndefined();
+  });
+
+  it('refuses an empty dictionary key (DynamoDB stores none)', () => {
+    const result = v.safeParse(recordField(v.string()), { '': 'x' });
+    expect(result.success).toBe(false);
+  });
+});
