@@ -84,14 +84,12 @@ export class OpenAiSandboxServer {
   /** The WebSocket `/v1/realtime` endpoint (live mode), on the same port. */
   readonly realtime: RealtimeSandbox;
   readonly #http: Server;
-  readonly #options: OpenAiSandboxOptions;
   readonly #failures: SandboxLlmFailure[] = [];
   readonly #transcripts: string[] = [];
   readonly #apiKey: string;
   #timing: { ttftMs: OpenAiSandboxOptions['ttftMs']; tokenIntervalMs: number; embeddingsDelayMs: number };
 
   private constructor(options: OpenAiSandboxOptions) {
-    this.#options = options;
     this.#apiKey = options.apiKey ?? SANDBOX_OPENAI_API_KEY;
     this.script = options.script ?? new SandboxLlmScript();
     this.#timing = {
