@@ -37,6 +37,7 @@ import { benchBaseAtCap } from './lib/knowledge-cap';
 import { benchEstimate } from './lib/knowledge-estimate';
 import { measureSpeculation, type SpeculationProfile } from './lib/speculation';
 import { random } from './lib/random';
+import { SANDBOX_OPENAI_API_KEY } from '../media-service/src/sandbox/openai-auth';
 
 const SPEC_CALLS = Number(process.env.BENCH_SPEC_CALLS ?? 60);
 const SPEC_CONCURRENCY = Number(process.env.BENCH_SPEC_CONCURRENCY ?? 10);
@@ -147,7 +148,7 @@ async function againstStandIns(): Promise<void> {
     const db = createDb({ tableName: `bench-knowledge-${Date.now()}`, region: 'local', endpoint: dynamo.endpoint });
     await ensureTable(db);
     const repo = new KnowledgeRepository(db);
-    const embedder = new OpenAiEmbedder({ apiKey: 'sk-bench', baseURL: openai.baseUrl });
+    const embedder = new OpenAiEmbedder({ apiKey: SANDBOX_OPENAI_API_KEY, baseURL: openai.baseUrl });
     const log = createLogger({ service: 'bench', env: { LOG_LEVEL: 'WARN' } });
     const deps = { knowledge: repo, embedder, urlPolicy: { allowPrivate: true, requireHttps: false }, now: () => new Date(), log };
     const now = new Date().toISOString();

@@ -16,7 +16,8 @@ export function localApiConfig(info: LocalStackInfo): ApiConfig {
     SQS_ENDPOINT: info.sqsEndpoint,
     LOCAL_SECRET_KEY: info.localSecretKey,
     RECORDINGS_BUCKET: info.recordingsBucket,
-    S3_ENDPOINT: info.sqsEndpoint,
+    // The API only presigns recording links with it: against the gate that checks them as S3 does.
+    S3_ENDPOINT: info.recordingLinksEndpoint ?? info.sqsEndpoint,
     ALLOW_PRIVATE_URLS: 'true',
     REQUIRE_HTTPS_URLS: 'false',
   });

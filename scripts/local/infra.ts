@@ -8,6 +8,7 @@ import { createDb } from '../../shared/db/client';
 import { ensureTable } from '../../shared/db/create-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../test/stand-ins/dynamodb-local';
 import { startFauxqsServer, type Fauxqs } from '../../test/stand-ins/fauxqs';
+import { startPresignedS3Gate } from '../../test/stand-ins/presigned-s3-gate';
 
 /** Where the running local stack can be reached; written to .data/dev-stack.json for `npm run admin`. */
 export interface LocalStackInfo {
@@ -17,6 +18,11 @@ export interface LocalStackInfo {
   sqsEndpoint: string;
   outboundQueueUrl: string;
   recordingsBucket: string;
+  /**
+   * The S3 endpoint recording links are presigned against: a gate in front of fauxqs that checks
+   * each link's signature and expiry as S3 does (test/stand-ins/presigned-s3-gate.ts). Unset: fauxqs itself.
+   */
+  recordingLinksEndpoint?: string;
   localSecretKey: string;
   /** The sandbox carrier's auth token: random, created once per data folder (`admin call-in` signs with it). */
   sandboxAuthToken: string;
@@ -54,6 +60,7 @@ export async function startLocalInfra(
   // DynamoDB Local runs with the jar's folder as its working directory: give it an absolute path.
   const dynamo: DynamoDbLocal = await startDynamoDbLocal(options.benchmark ? { background: true } : { path: resolve(dbDir) });
   const fauxqs: Fauxqs = await startFauxqsServer();
+  const linksGate = await startPresignedS3Gate(fauxqs.endpoint);
   await ensureTable(createDb({ tableName: TABLE_NAME, region: REGION, endpoint: dynamo.endpoint }));
   const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   const sqs = new SQSClient({ region: REGION, endpoint: fauxqs.endpoint, credentials });
@@ -77,12 +84,13 @@ export async function startLocalInfra(
     sqsEndpoint: fauxqs.endpoint,
     outboundQueueUrl: queue.QueueUrl!,
     recordingsBucket: 'recordings',
+    recordingLinksEndpoint: linksGate.endpoint,
     // The secret box's key, and the sandbox carrier's auth token (never a constant: it signs the
     // voice webhooks and stream upgrades the local call engine trusts).
     localSecretKey: dataFolderSecret('secret-key', () => randomBytes(32).toString('base64')),
     sandboxAuthToken: dataFolderSecret('sandbox-auth-token', newSandboxAuthToken),
   };
-  return { info, fresh, stop: async () => void (await Promise.all([dynamo.stop(), fauxqs.stop()])) };
+  return { info, fresh, stop: async () => void (await Promise.all([dynamo.stop(), linksGate.stop(), fauxqs.stop()])) };
 }
 
 /** Records where the stack runs, for the admin command line. */

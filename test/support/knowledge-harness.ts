@@ -13,6 +13,7 @@ import { InProcessIngestQueue, type IngestQueue } from '../../shared/queue/knowl
 import type { LookupAll } from '../../shared/security/ssrf';
 import { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { ApiHarness } from './api-harness';
+import { SANDBOX_OPENAI_API_KEY } from '../../media-service/src/sandbox/openai-auth';
 
 /** The knowledge fixtures shipped with the tests. */
 export const KNOWLEDGE_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'knowledge');
@@ -66,7 +67,7 @@ export function knowledgeApi(
   openai: OpenAiSandboxServer,
   options: { lookup?: LookupAll; parser?: DocumentParser; queue?: IngestQueue; repo?: KnowledgeRepository } = {},
 ) {
-  const embedder = new OpenAiEmbedder({ apiKey: 'sk-test', baseURL: openai.baseUrl });
+  const embedder = new OpenAiEmbedder({ apiKey: SANDBOX_OPENAI_API_KEY, baseURL: openai.baseUrl });
   const repo = options.repo ?? new KnowledgeRepository(harness.core.db);
   const searcher = new KnowledgeSearcher(repo, embedder);
   const ingestDeps: IngestDeps = {

@@ -8,11 +8,12 @@ import { SANDBOX_SCENARIO_NAMES } from './scenarios';
 
 /**
  * The REST routes the sandbox serves: the Twilio subset `TwilioTelephony` and `TwilioSms` use plus
- * fetch, and sandbox-only routes for developers (start an inbound call, read a call's record, list
+ * fetch and list, and sandbox-only routes for developers (start an inbound call, read a call's record, list
  * the texts sent).
  */
 export type CarrierRoute =
   | { kind: 'create'; accountSid: string }
+  | { kind: 'list'; accountSid: string; resource: 'calls' | 'messages' }
   | { kind: 'update' | 'fetch'; accountSid: string; callSid: string }
   | { kind: 'sandbox-inbound' }
   | { kind: 'sandbox-call'; callSid: string }
@@ -35,11 +36,13 @@ export function routeOf(method: string, pathname: string): CarrierRoute {
   if (pathname === '/sandbox/messages' && method === 'GET') return { kind: 'sandbox-messages' };
   const messages = MESSAGES.exec(pathname);
   if (messages && method === 'POST') return { kind: 'message-create', accountSid: decodeURIComponent(messages[1]!) };
+  if (messages && method === 'GET') return { kind: 'list', accountSid: decodeURIComponent(messages[1]!), resource: 'messages' };
   const message = MESSAGE.exec(pathname);
   if (message && method === 'GET')
     return { kind: 'message-fetch', accountSid: decodeURIComponent(message[1]!), messageSid: decodeURIComponent(message[2]!) };
   const calls = CALLS.exec(pathname);
   if (calls && method === 'POST') return { kind: 'create', accountSid: decodeURIComponent(calls[1]!) };
+  if (calls && method === 'GET') return { kind: 'list', accountSid: decodeURIComponent(calls[1]!), resource: 'calls' };
   const call = CALL.exec(pathname);
   if (call && (method === 'POST' || method === 'GET')) {
     return {
@@ -138,6 +141,8 @@ export function setupFromForm(form: URLSearchParams, line: SandboxLine): CallSet
   const twiml = form.get('Twiml') ?? undefined;
   const url = form.get('Url') ?? undefined;
   if (!to) return { status: 400, code: 21201, message: "No 'To' number is specified" };
+  // Twilio also dials `client:` and `sip:` addresses; the sandbox network has phone numbers only.
+  if (!E164_PATTERN.test(to)) return { status: 400, code: 21211, message: `Invalid 'To' Phone Number: ${to.slice(0, 40)}` };
   if (!from) return { status: 400, code: 21213, message: "No 'From' number is specified" };
   if (!twiml && !url) return { status: 400, code: 21200, message: 'Url, Twiml or ApplicationSid is required' };
   if (twiml && twiml.length > 4000)

@@ -3,6 +3,7 @@ import type { CalleeRecord } from './callee';
 import type { CallbackRecord } from './carrier-callbacks';
 import type { StreamRecord } from './carrier-stream';
 import type { SandboxLine } from './sandbox-numbers';
+import type { Scenario } from './scenarios';
 
 /** Shared shapes of the sandbox carrier: timing, timers, call setup and the observable call record. */
 
@@ -40,6 +41,12 @@ export interface CarrierTimers {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
+
+/** Node's timers, the default {@link CarrierTimers}. */
+export const REAL_CARRIER_TIMERS: CarrierTimers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 /** How a call was set up (from the create-call form, or `startInboundCall`). */
 export interface CallSetup {
@@ -86,4 +93,20 @@ export interface SandboxCallRecord {
   callbacks: CallbackRecord[];
   streams: StreamRecord[];
   callee?: CalleeRecord;
+}
+
+/** `startInboundCall` input: a simulated person calls one of our numbers. */
+export interface InboundCallRequest {
+  from: string;
+  to: string;
+  /** Our voice webhook (what the number's VoiceUrl would be). */
+  voiceUrl: string;
+  voiceMethod?: 'GET' | 'POST';
+  /** The number's Voice Fallback URL (POST), requested once when `voiceUrl` fails or answers non-2xx. */
+  voiceFallbackUrl?: string;
+  /** What the caller does once connected; default: the default callee script. */
+  scenario?: Scenario;
+  statusCallbackUrl?: string;
+  /** Default: all of initiated ringing answered completed. */
+  statusEvents?: readonly string[];
 }

@@ -15,13 +15,25 @@ import {
   sendTwilioError,
   setupFromForm,
 } from './carrier-rest';
-import { DEFAULT_CARRIER_TIMING, type CallSetup, type CarrierTimers, type CarrierTiming, type SandboxCallRecord } from './carrier-types';
+import {
+  DEFAULT_CARRIER_TIMING,
+  REAL_CARRIER_TIMERS,
+  type CallSetup,
+  type CarrierTimers,
+  type CarrierTiming,
+  type InboundCallRequest,
+  type SandboxCallRecord,
+} from './carrier-types';
 import { twilioSid } from './carrier-wire';
-import { SandboxMessages, type SandboxMessageRecord } from './carrier-messages';
-import { sandboxLineFor, sandboxRefusalFor, type SandboxLine } from './sandbox-numbers';
+import { messageResource, SandboxMessages, type SandboxMessageRecord } from './carrier-messages';
+import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
+import { CreateRefusals } from './carrier-refusals';
+import { answerListPage, filterMatches } from './carrier-lists';
 import { DEFAULT_CALLEE, SANDBOX_SCENARIOS, type Scenario, type UtteranceSink } from './scenarios';
 import { createLogger, type Logger } from '../../../shared/log';
 import { listenSandbox } from './listen';
+
+export type { InboundCallRequest } from './carrier-types';
 
 /** A scenario to play, or a whole line behaviour (busy, no-answer, failed, answer with a scenario). */
 export type ScenarioOrLine = Scenario | SandboxLine;
@@ -56,22 +68,6 @@ export interface SandboxCarrierOptions {
   voiceFallbackUrl?: string;
 }
 
-/** `startInboundCall` input: a simulated person calls one of our numbers. */
-export interface InboundCallRequest {
-  from: string;
-  to: string;
-  /** Our voice webhook (what the number's VoiceUrl would be). */
-  voiceUrl: string;
-  voiceMethod?: 'GET' | 'POST';
-  /** The number's Voice Fallback URL (POST), requested once when `voiceUrl` fails or answers non-2xx. */
-  voiceFallbackUrl?: string;
-  /** What the caller does once connected; default: the default callee script. */
-  scenario?: Scenario;
-  statusCallbackUrl?: string;
-  /** Default: all of initiated ringing answered completed. */
-  statusEvents?: readonly string[];
-}
-
 /** The sandbox account (shape-valid: `AC` + 32 hex). Not a secret: the auth token is. */
 export const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
 
@@ -86,22 +82,15 @@ export function newSandboxAuthToken(): string {
 /** Who calls when `POST /sandbox/inbound-calls` names no `from` (555-01xx: a fictional number). */
 export const SANDBOX_DEFAULT_CALLER = '+14155550100';
 
-const realTimers: CarrierTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 /**
  * The sandbox phone network (docs/design.md §3): an HTTP server speaking the Twilio REST subset
- * (`POST /2010-04-01/Accounts/{Sid}/Calls.json`, `POST|GET …/Calls/{CallSid}.json`, Basic auth,
- * Twilio-shaped JSON and errors) that simulates each call: signed status callbacks, async AMD,
- * and a simulated callee over a real Media Streams WebSocket to the `<Stream url>`. Point
- * `TwilioTelephony` at `baseUrl`.
- *
+ * (`POST|GET /2010-04-01/Accounts/{Sid}/Calls.json`, `POST|GET …/Calls/{CallSid}.json`, Basic auth,
+ * Twilio-shaped JSON, list pages and errors) that simulates each call: signed status callbacks,
+ * async AMD, and a simulated callee over a real Media Streams WebSocket to the `<Stream url>`.
+ * Point `TwilioTelephony` (or the `twilio` SDK, docs/protocols.md "Pointing the SDKs") at `baseUrl`.
  * Special numbers are in `sandbox-numbers.ts`; `registerScenario` and `scenarioFor` override them
  * per number. Every call is observable through `call(sid)` while and after it runs.
- *
- * Texts: `POST …/Messages.json` accepts a text as Twilio does (carrier-messages.ts) and keeps it.
+ * Texts: `POST|GET …/Messages.json` send and list texts as Twilio does (carrier-messages.ts).
  *
  * Sandbox-only routes (same Basic auth) let a developer drive it from outside the process:
  * `POST /sandbox/inbound-calls` `{to, from?, scenario?}` rings `voiceUrl` (201 `{call_sid}`),
@@ -125,8 +114,7 @@ export class SandboxCarrier {
   readonly #timing: CarrierTiming;
   readonly #calls = new Map<string, SandboxCall>();
   readonly #registry = new Map<string, ScenarioOrLine>();
-  /** Create-call requests refused so far by a throttling number, by caller and number. */
-  readonly #throttled = new Map<string, number>();
+  readonly #refusals = new CreateRefusals();
   readonly #log: NonNullable<SandboxCarrierOptions['log']>;
   readonly #messages: SandboxMessages;
 
@@ -248,7 +236,7 @@ export class SandboxCarrier {
       accountSid: this.accountSid,
       authToken: this.authToken,
       scheduler: this.#scheduler,
-      timers: this.#options.timers ?? realTimers,
+      timers: this.#options.timers ?? REAL_CARRIER_TIMERS,
       timing: this.#timing,
       ...(this.#options.utterances && { utterances: this.#options.utterances }),
       callbackTimeoutMs: this.#options.callbackTimeoutMs ?? 5000,
@@ -276,6 +264,7 @@ export class SandboxCarrier {
       if (route.kind === 'unknown' || route.accountSid !== this.accountSid)
         return sendTwilioError(res, 404, 20404, 'The requested resource was not found');
       if (route.kind === 'message-fetch') return this.#messages.answerFetch(route.messageSid, res);
+      if (route.kind === 'list') return this.#list(route.resource, new URL(req.url ?? '/', 'http://sandbox').searchParams, res);
       const form = new URLSearchParams(await readBody(req));
       if (route.kind === 'message-create') return this.#messages.answerCreate(form, res);
       if (route.kind === 'create') return this.#create(form, res);
@@ -323,7 +312,8 @@ export class SandboxCarrier {
   }
 
   #create(form: URLSearchParams, res: ServerResponse): void {
-    const refused = this.#refusal(form.get('To') ?? '', form.get('From') ?? '');
+    const to = form.get('To') ?? '';
+    const refused = this.#registry.has(to) ? undefined : this.#refusals.refusal(to, form.get('From') ?? '');
     if (refused) return sendTwilioError(res, refused.status, refused.code, refused.message);
     const setup = setupFromForm(form, this.#lineFor(form.get('To') ?? '', form.get('From') ?? ''));
     if ('code' in setup) return sendTwilioError(res, setup.status, setup.code, setup.message);
@@ -331,21 +321,16 @@ export class SandboxCarrier {
     sendJson(res, 201, callResource({ ...call.record, status: 'queued' }));
   }
 
-  /** A special number's refusal of a create-call request; a throttling number counts per caller. */
-  #refusal(to: string, from: string): { status: number; code: number; message: string } | undefined {
-    if (this.#registry.has(to)) return undefined;
-    const refusal = sandboxRefusalFor(to);
-    if (refusal?.kind === 'server-error') return { status: 500, code: 20500, message: 'Internal Server Error' };
-    if (refusal?.kind !== 'throttled') return undefined;
-    const key = `${from} ${to}`;
-    const refused = this.#throttled.get(key) ?? 0;
-    if (refused >= refusal.times) {
-      this.#throttled.delete(key);
-      return undefined;
-    }
-    if (this.#throttled.size >= 10_000) this.#throttled.clear(); // bounded: a sandbox, not a ledger
-    this.#throttled.set(key, refused + 1);
-    return { status: 429, code: 20429, message: 'Too Many Requests' };
+  /** `GET …/Calls.json` (To, From, Status) and `GET …/Messages.json` (To, From): Twilio's list pages, newest first. */
+  #list(resource: 'calls' | 'messages', query: URLSearchParams, res: ServerResponse): void {
+    const path = `/2010-04-01/Accounts/${this.accountSid}/${resource === 'calls' ? 'Calls' : 'Messages'}.json`;
+    const byParties = (record: { to: string; from: string }) =>
+      filterMatches(query, 'To', record.to) && filterMatches(query, 'From', record.from);
+    if (resource === 'messages')
+      return answerListPage({ path, key: resource, records: this.#messages.list(), matches: byParties, view: messageResource }, query, res);
+    const records = this.calls();
+    const matches = (call: SandboxCallRecord) => byParties(call) && filterMatches(query, 'Status', call.status);
+    answerListPage({ path, key: resource, records, matches, view: callResource }, query, res);
   }
 
   #update(call: SandboxCall, form: URLSearchParams, res: ServerResponse): void {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -8,13 +8,14 @@ import { DEFAULT_FLUX_TUNING, type FluxTuning } from './flux-turn-detector';
 import type { TranscriptBoard } from './transcript-board';
 import { AURA_2_VOICES, DEEPGRAM_STT_MODELS } from '../../../shared/domain/speech-catalog';
 import { listenSandbox } from './listen';
+import { speakRest } from './aura-rest';
 
 /** The languages `flux-general-multi` hears (Deepgram "Flux Multilingual"). */
 const FLUX_MULTI_LANGUAGES = new Set(['en', 'es', 'fr', 'de', 'hi', 'ru', 'pt', 'ja', 'it', 'nl']);
 
 /**
  * The sandbox Deepgram: ONE loopback HTTP server that upgrades `/v2/listen` (Flux STT) and
- * `/v1/speak` (Aura TTS) WebSockets and speaks their exact wire protocols, so the real adapters
+ * `/v1/speak` (Aura TTS) WebSockets, answers `POST /v1/speak` (Aura over REST), and speaks their exact wire protocols, so the real adapters
  * (and the real `@deepgram/sdk`) run unchanged against it: point them at `baseUrl`.
  *
  * Auth mirrors Deepgram: `Authorization: Token <key>` (or `Bearer <jwt>`); a missing header is
@@ -59,9 +60,7 @@ export class DeepgramSandboxServer {
     this.#options = options;
     this.#fluxTuning = { ...DEFAULT_FLUX_TUNING, ...options.flux };
     this.#auraTuning = { ...DEFAULT_AURA_TUNING, ...options.aura };
-    this.#http = createServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ err_code: 'NOT_FOUND', err_msg: 'WebSocket only.' }));
-    });
+    this.#http = createServer((req, res) => void this.#rest(req, res));
     this.#http.on('upgrade', (req, socket, head) => this.#upgrade(req, socket, head));
   }
 
@@ -77,6 +76,11 @@ export class DeepgramSandboxServer {
     const address = this.#http.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     return `ws://${host}:${address.port}`;
+  }
+
+  /** `http://host:port`: the REST base (`environment.base` of `@deepgram/sdk`) for `POST /v1/speak`. */
+  get httpUrl(): string {
+    return this.baseUrl.replace(/^ws:/, 'http:');
   }
 
   /** Makes every Flux connection opened from now on misbehave (or `'none'` to heal). */
@@ -97,13 +101,31 @@ export class DeepgramSandboxServer {
     await new Promise<void>((resolve) => this.#http.close(() => resolve()));
   }
 
+  #authorized(authorization: string): boolean {
+    const key = /^(?:Token|Bearer)\s+(\S+)$/i.exec(authorization)?.[1];
+    return key !== undefined && (this.#options.apiKey === undefined || key === this.#options.apiKey);
+  }
+
+  /** `POST /v1/speak` (Aura over REST, aura-rest.ts); every other plain HTTP request is a 404. */
+  async #rest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const json = (status: number, body: Record<string, string>) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method !== 'POST' || url.pathname !== '/v1/speak') return void json(404, { err_code: 'NOT_FOUND', err_msg: 'No such route.' });
+    if (!this.#authorized(req.headers.authorization ?? '')) return void json(401, INVALID_AUTH);
+    let body = '';
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      body += chunk.toString('utf8');
+      if (body.length > 64 * 1024) return void json(413, { err_code: 'PAYLOAD_TOO_LARGE', err_msg: 'The body is too large.' });
+    }
+    const answer = speakRest(url.searchParams, body, this.#auraTuning.msPerChar);
+    res.writeHead(answer.status, answer.headers).end(answer.body);
+  }
+
   #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const authorization = req.headers.authorization ?? '';
-    const key = /^(?:Token|Bearer)\s+(\S+)$/i.exec(authorization)?.[1];
-    if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey)) {
-      return reject(socket, 401, { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.' });
-    }
+    if (!this.#authorized(authorization)) return reject(socket, 401, INVALID_AUTH);
     if (url.pathname === '/v2/listen') {
       const query = parseFluxQuery(url.searchParams);
       if (typeof query === 'string') return reject(socket, 400, { err_code: 'Bad Request', err_msg: query });
@@ -133,6 +155,8 @@ export class DeepgramSandboxServer {
     new AuraSession(ws, record, () => this.#auraTuning);
   }
 }
+
+const INVALID_AUTH = { err_code: 'INVALID_AUTH', err_msg: 'Invalid credentials.' };
 
 function reject(socket: Duplex, status: number, body: Record<string, string>): void {
   const text = JSON.stringify(body);

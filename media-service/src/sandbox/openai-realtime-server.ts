@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { apiKeyRefusal, SANDBOX_OPENAI_API_KEY } from './openai-auth';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { DEFAULT_REALTIME_TUNING, type RealtimeFault, type RealtimeTuning } from './realtime-replies';
@@ -14,7 +15,7 @@ export type { TranscriptionConnectionRecord } from './transcription-session';
 /** Options of {@link RealtimeSandbox}. */
 export interface RealtimeSandboxOptions {
   script: SandboxLlmScript;
-  /** When set, only `Bearer <apiKey>` is accepted; otherwise any non-empty bearer token. */
+  /** The one key accepted (`Bearer <apiKey>`); default {@link SANDBOX_OPENAI_API_KEY}. */
   apiKey?: string;
   /** Where simulated callees announce their words; popped by the `tag` query parameter (the call SID). */
   board?: TranscriptBoard;
@@ -76,9 +77,8 @@ export class RealtimeSandbox {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     if (url.pathname !== '/v1/realtime') return refuse(socket, 404, `Unknown URL GET ${url.pathname}.`);
     const authorization = req.headers.authorization ?? '';
-    const key = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-    if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey))
-      return refuse(socket, 401, 'Incorrect API key provided.');
+    const refused = apiKeyRefusal(authorization, this.#options.apiKey ?? SANDBOX_OPENAI_API_KEY);
+    if (refused) return refuse(socket, 401, refused.body.error.message, refused.body.error.code);
     const model = url.searchParams.get('model') ?? '';
     const intent = url.searchParams.get('intent');
     const tag = url.searchParams.get('tag') ?? undefined;
@@ -160,10 +160,8 @@ function defaultSession(model: string): Record<string, unknown> {
   };
 }
 
-function refuse(socket: Duplex, status: number, message: string): void {
-  const text = JSON.stringify({
-    error: { message, type: 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null },
-  });
+function refuse(socket: Duplex, status: number, message: string, code: string | null = null): void {
+  const text = JSON.stringify({ error: { message, type: 'invalid_request_error', param: null, code } });
   const reason = status === 401 ? 'Unauthorized' : status === 400 ? 'Bad Request' : 'Not Found';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,

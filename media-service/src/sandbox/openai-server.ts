@@ -8,9 +8,13 @@ import { RealtimeSandbox, type RealtimeTuning } from './openai-realtime-server';
 import type { TranscriptBoard } from './transcript-board';
 import { listenSandbox } from './listen';
 import { handleEmbeddings } from './sandbox-embeddings';
+import { apiKeyRefusal, SANDBOX_OPENAI_API_KEY } from './openai-auth';
+import { modelsAnswer } from './openai-models';
+import { DEFAULT_SANDBOX_TRANSCRIPT, MAX_TRANSCRIPTION_BYTES, transcribe } from './openai-transcriptions';
 
 /**
- * The sandbox OpenAI: `POST /v1/chat/completions` on loopback, streamed as SSE (`data: {chunk}`
+ * The sandbox OpenAI: `POST /v1/chat/completions` on loopback (beside `/v1/embeddings`,
+ * `GET /v1/models`, `POST /v1/audio/transcriptions` and the `/v1/realtime` WebSocket), streamed as SSE (`data: {chunk}`
  * … `data: [DONE]`, with the usage chunk when `stream_options.include_usage`) or as one JSON
  * completion, exactly as openai-node parses them (docs/protocols.md A3). Replies come from a
  * deterministic {@link SandboxLlmScript}; timing (time to first token, token rate) and failures
@@ -27,7 +31,10 @@ export interface OpenAiSandboxOptions {
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** When set, only `Bearer <apiKey>` is accepted; otherwise any non-empty bearer token. */
+  /**
+   * The one key accepted (`Bearer <apiKey>`), on every route and the realtime upgrade; default
+   * {@link SANDBOX_OPENAI_API_KEY}, the key the local stack uses. Any other key is OpenAI's 401.
+   */
   apiKey?: string;
   /** Delay before the first token (default 150 ms), fixed or per request (e.g. by `index`). */
   ttftMs?: number | ((request: ReceivedLlmRequest) => number);
@@ -77,12 +84,13 @@ export class OpenAiSandboxServer {
   /** The WebSocket `/v1/realtime` endpoint (live mode), on the same port. */
   readonly realtime: RealtimeSandbox;
   readonly #http: Server;
-  readonly #options: OpenAiSandboxOptions;
   readonly #failures: SandboxLlmFailure[] = [];
+  readonly #transcripts: string[] = [];
+  readonly #apiKey: string;
   #timing: { ttftMs: OpenAiSandboxOptions['ttftMs']; tokenIntervalMs: number; embeddingsDelayMs: number };
 
   private constructor(options: OpenAiSandboxOptions) {
-    this.#options = options;
+    this.#apiKey = options.apiKey ?? SANDBOX_OPENAI_API_KEY;
     this.script = options.script ?? new SandboxLlmScript();
     this.#timing = {
       ttftMs: options.ttftMs ?? 150,
@@ -97,7 +105,7 @@ export class OpenAiSandboxServer {
     });
     this.realtime = new RealtimeSandbox({
       script: this.script,
-      ...(options.apiKey && { apiKey: options.apiKey }),
+      apiKey: this.#apiKey,
       ...(options.board && { board: options.board }),
       ...(options.realtime && { tuning: options.realtime }),
     });
@@ -116,6 +124,11 @@ export class OpenAiSandboxServer {
     const address = this.#http.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     return `http://${host}:${address.port}/v1`;
+  }
+
+  /** What the next `POST /v1/audio/transcriptions` hears (queued in order; then a fixed sentence). */
+  queueTranscript(text: string): void {
+    this.#transcripts.push(text);
   }
 
   /** Makes the next `count` requests fail this way. */
@@ -141,12 +154,24 @@ export class OpenAiSandboxServer {
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const text = await readBody(req);
-    if (req.method === 'POST' && new URL(req.url ?? '/', 'http://sandbox').pathname === '/v1/embeddings') {
+    const bytes = await readBody(req);
+    if (bytes === undefined) return sendJson(res, 413, errorBody(413, `Maximum content size limit (${MAX_BODY_BYTES}) exceeded.`));
+    const text = bytes.toString('utf8');
+    const pathname = new URL(req.url ?? '/', 'http://sandbox').pathname;
+    if (req.method === 'POST' && pathname === '/v1/embeddings') {
       this.embeddingRequests++;
       const delayMs = this.#timing.embeddingsDelayMs;
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      return handleEmbeddings(req, res, text, this.#options.apiKey);
+      return handleEmbeddings(req, res, text, this.#apiKey);
+    }
+    const models = req.method === 'GET' ? modelsAnswer(pathname) : undefined;
+    const transcription = req.method === 'POST' && pathname === '/v1/audio/transcriptions';
+    if (models || transcription) {
+      const refused = apiKeyRefusal(req.headers.authorization, this.#apiKey);
+      if (refused) return sendJson(res, refused.status, refused.body);
+      if (models) return sendJson(res, models.status, models.body);
+      const answer = await transcribe(bytes, req.headers['content-type'] ?? '', this.#transcripts.shift() ?? DEFAULT_SANDBOX_TRANSCRIPT);
+      return void res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
     }
     let body: unknown;
     try {
@@ -171,18 +196,17 @@ export class OpenAiSandboxServer {
       if (!res.writableFinished) record.closedEarly = true;
     });
     const refusal = this.#refusal(record, parsed.success ? undefined : parsed.issues[0]?.message);
-    if (refusal) return sendError(res, record, refusal.status, refusal.message);
+    if (refusal) return sendError(res, record, refusal.status, refusal.message, refusal.code);
     const failure = this.#failures.shift();
     if (failure?.kind === 'status') return sendError(res, record, failure.status, failure.message ?? `Sandbox failure ${failure.status}.`);
     await this.#reply(res, record, record.request!, failure);
   }
 
-  #refusal(record: ReceivedLlmRequest, issue: string | undefined): { status: number; message: string } | undefined {
+  #refusal(record: ReceivedLlmRequest, issue: string | undefined): { status: number; message: string; code?: string | null } | undefined {
     if (record.method !== 'POST' || record.path !== '/v1/chat/completions')
       return { status: 404, message: `Unknown URL ${record.method} ${record.path}.` };
-    const key = /^Bearer\s+(\S+)$/i.exec(record.authorization ?? '')?.[1];
-    if (!key || (this.#options.apiKey !== undefined && key !== this.#options.apiKey))
-      return { status: 401, message: 'Incorrect API key provided.' };
+    const refused = apiKeyRefusal(record.authorization, this.#apiKey);
+    if (refused) return { status: 401, message: refused.body.error.message, code: refused.body.error.code };
     if (issue !== undefined) return { status: 400, message: `Invalid request body: ${issue}` };
     return undefined;
   }
@@ -214,16 +238,31 @@ export class OpenAiSandboxServer {
   }
 }
 
-function sendError(res: ServerResponse, record: ReceivedLlmRequest, status: number, message: string): void {
+function sendError(res: ServerResponse, record: ReceivedLlmRequest, status: number, message: string, code?: string | null): void {
   record.status = status;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (status === 429) headers['retry-after'] = '1';
-  res.writeHead(status, headers).end(JSON.stringify(errorBody(status, message)));
+  const body = errorBody(status, message);
+  if (code !== undefined) (body.error as { code: string | null }).code = code;
+  res.writeHead(status, headers).end(JSON.stringify(body));
   record.completed = true;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** The most the sandbox reads of one request: a 25 MB audio file and its form fields. */
+const MAX_BODY_BYTES = MAX_TRANSCRIPTION_BYTES + 1024 * 1024;
+
+/** The whole body, or undefined past {@link MAX_BODY_BYTES} (the rest is not read). */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const parts: Buffer[] = [];
-  for await (const part of req) parts.push(part as Buffer);
-  return Buffer.concat(parts).toString('utf8');
+  let size = 0;
+  for await (const part of req as AsyncIterable<Buffer>) {
+    size += part.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
 }

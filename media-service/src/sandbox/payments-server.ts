@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { currencyDecimals } from '../../../shared/domain/payment-amount';
 import { readBody } from './carrier-rest';
-import { parseBracketForm, sessionParams, stripeError, WireError } from './payments-wire';
+import { listParams, parseBracketForm, sessionParams, stripeError, WireError } from './payments-wire';
 
 /**
  * The key every business uses in the local stack until it sets its own (README "Payment links"):
@@ -44,14 +44,15 @@ export interface PaymentsSandboxOptions {
 /** At most this many sessions (and idempotency records) are kept; the oldest go first. */
 const MAX_KEPT = 10_000;
 const SESSION_PATH = /^\/v1\/checkout\/sessions\/(cs_test_[A-Za-z0-9]{1,64})$/;
+const EXPIRE_PATH = /^\/v1\/checkout\/sessions\/(cs_test_[A-Za-z0-9]{1,64})\/expire$/;
 const PAY_PATH = /^\/pay\/(cs_test_[A-Za-z0-9]{1,64})$/;
 
 type Kept = { account: string; session: SandboxCheckoutSession };
 type Replay = { fingerprint: string; status: number; body: unknown };
 
 /**
- * A local Stripe for payment links: the Checkout Session routes stripe-node calls (pointed here
- * with `host`/`port`/`protocol: 'http'`), with Bearer `sk_test_` auth, `Idempotency-Key` replays,
+ * A local Stripe for payment links: the Checkout Session routes stripe-node calls (create,
+ * retrieve, list, expire; pointed here with `host`/`port`/`protocol: 'http'`), with Bearer `sk_test_` auth, `Idempotency-Key` replays,
  * `Request-Id` and Stripe's error envelope (`Stripe-Should-Retry: false` on 4xx), and a working
  * payment page: `GET /pay/:id` shows the amount and description, its button (`POST /pay/:id`) pays
  * it. Sessions are per key, as Stripe accounts are; `GET /sandbox/checkout-sessions` lists them all.
@@ -102,7 +103,7 @@ export class PaymentsSandboxServer {
     return [...this.#sessions.values()].map(({ session }) => ({ ...this.#current(session), metadata: { ...session.metadata } }));
   }
 
-  /** The next `count` creates are carried out, then their connection is dropped unanswered (a lost response: the SDK retries). */
+  /** The next `count` successful POSTs are carried out, then their connection is dropped unanswered (a lost response: the SDK retries). */
   dropNextResponses(count = 1): void {
     this.#dropNext += count;
   }
@@ -124,19 +125,68 @@ export class PaymentsSandboxServer {
     if (!account)
       return this.#json(res, 401, stripeError('invalid_request_error', 'Invalid API Key provided.', { code: 'api_key_invalid' }));
     res.setHeader('stripe-version', String(req.headers['stripe-version'] ?? '2026-07-29.dahlia').slice(0, 40));
-    if (pathname === '/v1/checkout/sessions' && method === 'POST') return this.#create(req, res, account);
+    if (pathname === '/v1/checkout/sessions' && method === 'POST')
+      return this.#idempotent(req, res, account, (body) => this.#created(body, account));
+    if (pathname === '/v1/checkout/sessions' && method === 'GET') return this.#list(req, res, account);
+    const expire = EXPIRE_PATH.exec(pathname);
+    if (expire && method === 'POST') return this.#idempotent(req, res, account, () => this.#expired(expire[1]!, account));
     const get = SESSION_PATH.exec(pathname);
     const kept = get && method === 'GET' ? this.#sessions.get(get[1]!) : undefined;
     if (kept && kept.account === account) return this.#json(res, 200, this.#current(kept.session));
-    if (get) return this.#json(res, 404, stripeError('invalid_request_error', 'No such checkout.session.', { code: 'resource_missing' }));
+    if (get) return this.#json(res, 404, noSuchSession(get[1]!));
     this.#json(res, 404, stripeError('invalid_request_error', `Unrecognized request URL (${method} ${pathname.slice(0, 100)}).`));
   }
 
-  async #create(req: IncomingMessage, res: ServerResponse, account: string): Promise<void> {
+  /** `GET /v1/checkout/sessions`: the account's sessions, newest first, a page at a time (Stripe's list object). */
+  #list(req: IncomingMessage, res: ServerResponse, account: string): void {
+    const query = new URL(req.url ?? '/', 'http://sandbox').search.slice(1);
+    try {
+      const params = listParams(parseBracketForm(query));
+      const mine = [...this.#sessions.values()]
+        .filter((kept) => kept.account === account)
+        .map(({ session }) => this.#current(session))
+        .filter((session) => (params.status ?? session.status) === session.status)
+        .filter((session) => params.paymentIntent === undefined || session.payment_intent === params.paymentIntent)
+        .reverse();
+      const cursor = params.startingAfter ?? params.endingBefore;
+      const at = cursor === undefined ? -1 : mine.findIndex((session) => session.id === cursor);
+      if (cursor !== undefined && at < 0)
+        return this.#json(res, 400, noSuchSession(cursor, params.startingAfter ? 'starting_after' : 'ending_before'));
+      const [from, to] = params.endingBefore ? [Math.max(0, at - params.limit), at] : [at + 1, at + 1 + params.limit];
+      const data = mine.slice(from, to);
+      const hasMore = params.endingBefore ? from > 0 : to < mine.length;
+      this.#json(res, 200, { object: 'list', data, has_more: hasMore, url: '/v1/checkout/sessions' });
+    } catch (error) {
+      if (!(error instanceof WireError)) throw error;
+      this.#json(res, 400, stripeError('invalid_request_error', error.message, { ...(error.param && { param: error.param }) }));
+    }
+  }
+
+  /** `POST /v1/checkout/sessions/:id/expire`: only an `open` session can be expired (Stripe "Expire a Checkout Session"). */
+  #expired(id: string, account: string): [number, unknown] {
+    const kept = this.#sessions.get(id);
+    if (!kept || kept.account !== account) return [404, noSuchSession(id)];
+    const session = this.#current(kept.session);
+    if (session.status !== 'open')
+      return [
+        400,
+        stripeError('invalid_request_error', `Only Checkout Sessions with a status of open can be expired; this one is ${session.status}.`),
+      ];
+    Object.assign(kept.session, { status: 'expired', url: null });
+    return [200, this.#current(kept.session)];
+  }
+
+  /**
+   * Runs a POST once per `Idempotency-Key` (per account): the same key again replays the first
+   * answer, with other parameters (or on another route) it is Stripe's `idempotency_error`.
+   */
+  async #idempotent(req: IncomingMessage, res: ServerResponse, account: string, run: (body: string) => [number, unknown]): Promise<void> {
     const body = await readBody(req).catch(() => undefined);
     if (body === undefined) return this.#json(res, 413, stripeError('invalid_request_error', 'The request body is too large.'));
     const key = String(req.headers['idempotency-key'] ?? '').slice(0, 255);
-    const fingerprint = createHash('sha256').update(body).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${req.url ?? ''}\n${body}`)
+      .digest('hex');
     const replay = key ? this.#replays.get(`${account}:${key}`) : undefined;
     if (replay && replay.fingerprint !== fingerprint)
       return this.#json(
@@ -148,7 +198,7 @@ export class PaymentsSandboxServer {
         ),
       );
     if (replay) return this.#json(res.setHeader('idempotent-replayed', 'true'), replay.status, replay.body);
-    const [status, answer] = this.#created(body, account);
+    const [status, answer] = run(body);
     if (key) keep(this.#replays, `${account}:${key}`, { fingerprint, status, body: answer });
     if (status === 200 && this.#dropNext > 0) {
       this.#dropNext--;
@@ -237,6 +287,14 @@ export class PaymentsSandboxServer {
 function accountOf(header: string | undefined): string | undefined {
   const key = /^Bearer (sk_test_[A-Za-z0-9_]{1,200})$/.exec(header ?? '')?.[1];
   return key && createHash('sha256').update(key).digest('hex').slice(0, 32);
+}
+
+/** Stripe's 404 (or 400, for a list cursor) for a session id the account does not have. */
+function noSuchSession(id: string, param?: string) {
+  return stripeError('invalid_request_error', `No such checkout.session: '${id.slice(0, 80)}'`, {
+    code: 'resource_missing',
+    ...(param && { param }),
+  });
 }
 
 function keep<V>(map: Map<string, V>, key: string, value: V): void {

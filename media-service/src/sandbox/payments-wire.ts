@@ -156,3 +156,39 @@ function metadataOf(value: FormValue | undefined): Record<string, string> {
 export function stripeError(type: string, message: string, extra: { code?: string; param?: string } = {}) {
   return { error: { type, message, ...extra } };
 }
+
+/** What `GET /v1/checkout/sessions` asks for: a page size, a cursor, and the filters the sandbox can apply. */
+export interface ListParams {
+  limit: number;
+  startingAfter: string | undefined;
+  endingBefore: string | undefined;
+  status: string | undefined;
+  paymentIntent: string | undefined;
+}
+
+const LIST_FILTERS = new Set(['limit', 'starting_after', 'ending_before', 'status', 'payment_intent', 'expand']);
+
+/**
+ * Validates a list query (stripe-node sends list params in the query string): `limit` 1–100
+ * (default 10), `starting_after` xor `ending_before`, `status` one of Stripe's three. A parameter
+ * the sandbox does not filter by (customer, created, …) is refused as Stripe refuses unknown ones.
+ */
+export function listParams(query: Record<string, FormValue>): ListParams {
+  const unknown = Object.keys(query).find((key) => !LIST_FILTERS.has(key));
+  if (unknown !== undefined) throw new WireError(`Received unknown parameter: ${unknown.slice(0, 60)}`, unknown);
+  const limit = text(query, 'limit');
+  const startingAfter = text(query, 'starting_after');
+  const endingBefore = text(query, 'ending_before');
+  if (startingAfter !== undefined && endingBefore !== undefined)
+    throw new WireError('You may only specify one of these parameters: ending_before, starting_after.', 'ending_before');
+  const status = text(query, 'status');
+  if (status !== undefined && !['open', 'complete', 'expired'].includes(status))
+    throw new WireError('Invalid status: must be one of open, complete, or expired', 'status');
+  return {
+    limit: limit === undefined ? 10 : integer(limit, 'limit', 1, 100),
+    startingAfter,
+    endingBefore,
+    status,
+    paymentIntent: text(query, 'payment_intent'),
+  };
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { apiKeyRefusal } from './openai-auth';
 
 /** Default vector sizes by model (the `dimensions` request field shortens them). */
 const MODEL_DIMENSIONS: Record<string, number> = {
@@ -69,9 +70,9 @@ function fail(res: ServerResponse, status: number, message: string, param: strin
  * `POST /v1/embeddings` of the sandbox OpenAI (docs/protocols.md): string or string[] input,
  * `dimensions`, and both encodings (base64 little-endian float32, the SDK's default, or float).
  */
-export function handleEmbeddings(req: IncomingMessage, res: ServerResponse, text: string, apiKey: string | undefined): void {
-  const key = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-  if (!key || (apiKey !== undefined && key !== apiKey)) return fail(res, 401, 'Incorrect API key provided.');
+export function handleEmbeddings(req: IncomingMessage, res: ServerResponse, text: string, apiKey: string): void {
+  const refused = apiKeyRefusal(req.headers.authorization, apiKey);
+  if (refused) return sendJson(res, refused.status, refused.body);
   let body: { input?: unknown; model?: unknown; dimensions?: unknown; encoding_format?: unknown };
   try {
     body = JSON.parse(text) as typeof body;

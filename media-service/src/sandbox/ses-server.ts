@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { listenSandbox } from './listen';
+import { isTemplateFailure, SesTemplates } from './ses-templates';
 
 /** One email the stand-in accepted, in aws-ses-v2-local's `GET /store` shape (so tests read either). */
 export interface SandboxEmail {
@@ -58,9 +59,19 @@ const SendEmailSchema = v.object({
       }),
     ),
     Raw: v.optional(v.object({ Data: v.string() })),
-    Template: v.optional(v.object({ TemplateName: v.optional(v.string()), TemplateData: v.optional(v.string()) })),
+    Template: v.optional(
+      v.object({
+        TemplateName: v.optional(v.string()),
+        TemplateContent: v.optional(
+          v.object({ Subject: v.optional(v.string()), Text: v.optional(v.string()), Html: v.optional(v.string()) }),
+        ),
+        TemplateData: v.optional(v.string()),
+      }),
+    ),
   }),
 });
+
+const TEMPLATE_PATH = /^\/v2\/email\/templates\/([^/]{1,200})$/;
 
 const ADDRESS = /^(?:[^<>]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/;
 
@@ -68,7 +79,9 @@ const ADDRESS = /^(?:[^<>]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/;
  * A local Amazon SES v2 for `npm run dev` and tests: `POST /v2/email/outbound-emails` (SendEmail)
  * as the official SDK sends it (restJson1, SigV4 `Authorization` required but not verified), 200
  * `{MessageId}` with `x-amzn-RequestId`, errors with `x-amzn-ErrorType` and `{__type, message}` so
- * the SDK raises the modeled class (BadRequestException, MessageRejected, …). Sent mail is kept
+ * the SDK raises the modeled class (BadRequestException, MessageRejected, …). Templates
+ * (`CreateEmailTemplate`, `GetEmailTemplate`, sending with `Content.Template`) live in
+ * ses-templates.ts: an unknown template is SES's 404 NotFoundException. Sent mail is kept
  * and listed like aws-ses-v2-local: `GET /store[?since=<epoch s>]`, `POST /clear-store`,
  * `GET /health-check`. Tests make sends fail with {@link failNext} or {@link failFor}. Our own rather than
  * aws-ses-v2-local: its errors carry no error type, so the SDK could only raise `Unknown`.
@@ -85,6 +98,7 @@ export class SesSandboxServer {
   readonly #failures: SesFailure[] = [];
   readonly #failFor = new Map<string, SesFailure>();
   readonly #keep: number;
+  readonly #templates = new SesTemplates();
 
   private constructor(options: SesSandboxOptions) {
     this.#keep = options.keep ?? 1000;
@@ -137,6 +151,9 @@ export class SesSandboxServer {
         return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"Cleared"}');
       }
       if (req.method === 'POST' && url.pathname === '/v2/email/outbound-emails') return await this.#sendEmail(req, res);
+      const template = TEMPLATE_PATH.exec(url.pathname);
+      if ((req.method === 'POST' && url.pathname === '/v2/email/templates') || (req.method === 'GET' && template))
+        return await this.#template(req, res, template ? decodeURIComponent(template[1]!) : undefined);
       fail(res, { type: 'NotFoundException', status: 404, message: `No route for ${req.method} ${url.pathname.slice(0, 100)}` });
     } catch (error) {
       const tooLarge = error instanceof BodyTooLargeError;
@@ -155,13 +172,22 @@ export class SesSandboxServer {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ templates: {}, emails }));
   }
 
+  /** `CreateEmailTemplate` (POST, `name` undefined) or `GetEmailTemplate` (GET `name`). */
+  async #template(req: IncomingMessage, res: ServerResponse, name: string | undefined): Promise<void> {
+    if (!/^AWS4-HMAC-SHA256 /.test(req.headers.authorization ?? ''))
+      return fail(res, { type: 'MissingAuthenticationTokenException', status: 403, message: 'Missing Authentication Token' });
+    const answer = name === undefined ? (this.#templates.create(await readLimited(req, 1024 * 1024)) ?? {}) : this.#templates.get(name);
+    if (isTemplateFailure(answer)) return fail(res, answer);
+    res.writeHead(200, { 'content-type': 'application/json', 'x-amzn-RequestId': randomUUID() }).end(JSON.stringify(answer));
+  }
+
   async #sendEmail(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!/^AWS4-HMAC-SHA256 /.test(req.headers.authorization ?? ''))
       return fail(res, { type: 'MissingAuthenticationTokenException', status: 403, message: 'Missing Authentication Token' });
     const text = await readLimited(req, SES_SANDBOX_MAX_BODY_BYTES);
     const injected = this.#failures.shift();
     if (injected) return fail(res, injected);
-    const email = parseSendEmail(text);
+    const email = parseSendEmail(text, this.#templates);
     if ('type' in email) return fail(res, email);
     const { to, cc, bcc } = email.destination;
     const refused = [...to, ...cc, ...bcc].map((address) => this.#failFor.get(address.toLowerCase())).find(Boolean);
@@ -177,7 +203,7 @@ export class SesSandboxServer {
 const bad = (message: string): SesFailure => ({ type: 'BadRequestException', status: 400, message });
 
 /** A SendEmail body → the email to keep, or the error SES would answer. */
-export function parseSendEmail(text: string): SandboxEmail | SesFailure {
+export function parseSendEmail(text: string, templates: SesTemplates): SandboxEmail | SesFailure {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -196,18 +222,20 @@ export function parseSendEmail(text: string): SandboxEmail | SesFailure {
   const invalid = [input.FromEmailAddress, ...everyone, ...input.ReplyToAddresses].find((address) => !ADDRESS.test(address));
   if (invalid !== undefined) return bad(`Illegal address: ${invalid.slice(0, 100)}`);
   if (Simple && !Simple.Body.Text && !Simple.Body.Html) return bad('Body must have Text or Html.');
+  const rendered = Template ? templates.render(Template) : undefined;
+  if (rendered && 'type' in rendered) return rendered;
   const decoded = (base64: string) => Buffer.from(base64, 'base64');
   return {
     messageId: `${Date.now().toString(16)}-${randomUUID()}-000000`,
     from: input.FromEmailAddress,
     replyTo: input.ReplyToAddresses,
     destination: { to, cc, bcc },
-    subject: Simple?.Subject.Data ?? '',
+    subject: Simple?.Subject.Data ?? rendered?.subject ?? '',
     body: Simple
       ? { ...(Simple.Body.Text && { text: Simple.Body.Text.Data }), ...(Simple.Body.Html && { html: Simple.Body.Html.Data }) }
       : Raw
         ? { text: decoded(Raw.Data).toString('utf8') }
-        : { text: Template?.TemplateData ?? '' },
+        : { ...(rendered?.text !== undefined && { text: rendered.text }), ...(rendered?.html !== undefined && { html: rendered.html }) },
     attachments: (Simple?.Attachments ?? []).map((file) => ({
       content: file.RawContent,
       contentType: file.ContentType ?? 'application/octet-stream',

@@ -15,6 +15,7 @@ import type { LookupAll } from '../../../shared/security/ssrf';
 import { freePort } from '../../stand-ins/dynamodb-local';
 import { createApiHarness, type ApiHarness, type TenantClient } from '../../support/api-harness';
 import { knowledgeApi } from '../../support/knowledge-harness';
+import { SANDBOX_OPENAI_API_KEY } from '../../../media-service/src/sandbox/openai-auth';
 
 type Json = Record<string, any>;
 const json = async (response: Response): Promise<Json> => (await response.json()) as Json;
@@ -230,7 +231,7 @@ describe('a URL that cannot be fetched', () => {
 });
 
 describe('the sandbox OpenAI embeddings limits, as OpenAI has them', () => {
-  const client = () => new OpenAI({ apiKey: 'sk-test', baseURL: openai.baseUrl, maxRetries: 0 });
+  const client = () => new OpenAI({ apiKey: SANDBOX_OPENAI_API_KEY, baseURL: openai.baseUrl, maxRetries: 0 });
 
   it('refuses an input over 8,191 tokens with a 400 and an error object', async () => {
     // Act
@@ -254,7 +255,7 @@ describe('the sandbox OpenAI embeddings limits, as OpenAI has them', () => {
 
   it('takes 120 texts of 7,000 bytes (840,000 in all) from the embedder, split into requests within the limits', async () => {
     // Arrange
-    const embedder = new OpenAiEmbedder({ apiKey: 'sk-test', baseURL: openai.baseUrl });
+    const embedder = new OpenAiEmbedder({ apiKey: SANDBOX_OPENAI_API_KEY, baseURL: openai.baseUrl });
     const before = openai.embeddingRequests;
     // Act
     const vectors = await embedder.embed(Array.from({ length: 120 }, (_, i) => `${i} ${'字'.repeat(2_333)}`));

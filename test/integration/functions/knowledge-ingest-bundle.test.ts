@@ -14,6 +14,7 @@ import type { IngestJob } from '../../../shared/domain/knowledge';
 import { createApiHarness, type TenantClient } from '../../support/api-harness';
 import { KNOWLEDGE_FIXTURES, knowledgeApi, startFixtureServer } from '../../support/knowledge-harness';
 import { blankBombPdf } from '../../support/pdf-bombs';
+import { SANDBOX_OPENAI_API_KEY } from '../../../media-service/src/sandbox/openai-auth';
 
 type Json = Record<string, any>;
 const json = async (response: Response): Promise<Json> => (await response.json()) as Json;
@@ -60,7 +61,7 @@ process.stdout.write('\\n' + JSON.stringify(await handler({ Records: ${JSON.stri
       AWS_ENDPOINT_URL_DYNAMODB: inject('dynamoEndpoint'),
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
-      OPENAI_API_KEY: 'sk-test',
+      OPENAI_API_KEY: SANDBOX_OPENAI_API_KEY,
       OPENAI_BASE_URL: openai.baseUrl,
       ALLOW_PRIVATE_URLS: 'true',
       REQUIRE_HTTPS_URLS: 'false',

@@ -8,6 +8,7 @@ import { pinnedFetch } from '../../../shared/security/pinned-fetch';
 import { OpenAiLanguageModel } from '../../../media-service/src/adapters/openai-language-model';
 import type { LlmChunk, LlmRequest } from '../../../media-service/src/ports/language-model';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
+import { SANDBOX_OPENAI_API_KEY } from '../../../media-service/src/sandbox/openai-auth';
 
 /**
  * The real chat-completions adapter (through the real openai SDK) against the sandbox OpenAI
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 function llm() {
-  return new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-test', baseURL: openai.baseUrl });
+  return new OpenAiLanguageModel({ provider: 'openai', apiKey: SANDBOX_OPENAI_API_KEY, baseURL: openai.baseUrl });
 }
 
 function request(extra: Partial<LlmRequest> = {}): LlmRequest {
@@ -74,7 +75,7 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
     expect(stream.serviceTier).toBe('default');
     expect(openai.requests).toHaveLength(before + 1);
     const seen = openai.requests.at(-1)!;
-    expect(seen.authorization).toBe('Bearer sk-test');
+    expect(seen.authorization).toBe(`Bearer ${SANDBOX_OPENAI_API_KEY}`);
     expect(seen.body).toMatchObject({
       model: 'gpt-4.1-mini',
       stream: true,
@@ -308,7 +309,7 @@ describe('OpenAiLanguageModel against the sandbox chat completions', () => {
       'assistant: Perfect, you are booked for a cleaning. How many people is the party size?',
       'user: The party size is 2. Thanks, goodbye!',
     ].join('\n');
-    const client = new OpenAI({ apiKey: 'sk-test', baseURL: openai.baseUrl, maxRetries: 0 });
+    const client = new OpenAI({ apiKey: SANDBOX_OPENAI_API_KEY, baseURL: openai.baseUrl, maxRetries: 0 });
     // Act
     const response = await client.chat.completions.create({
       model: 'gpt-4.1-mini',

@@ -4,6 +4,7 @@ import { OpenAiSpeechToText } from '../../../media-service/src/adapters/openai-s
 import type { SttEvent, SttOpenOptions, SttStream } from '../../../media-service/src/ports/speech-to-text';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { TranscriptBoard } from '../../../media-service/src/sandbox/transcript-board';
+import { SANDBOX_OPENAI_API_KEY } from '../../../media-service/src/sandbox/openai-auth';
 
 /**
  * The real OpenAI transcription adapter (`ws`, GA `?intent=transcription`) against the sandbox
@@ -61,7 +62,7 @@ function options(tag: string, extra: Partial<SttOpenOptions> = {}): SttOpenOptio
   return { model: 'gpt-transcribe', language: 'en', keyterms: [], eotThreshold: 0.7, tag, signal: new AbortController().signal, ...extra };
 }
 
-const adapter = (apiKey = 'sk-test') => new OpenAiSpeechToText({ apiKey, baseUrl: openai.baseUrl, sendTag: true });
+const adapter = (apiKey = SANDBOX_OPENAI_API_KEY) => new OpenAiSpeechToText({ apiKey, baseUrl: openai.baseUrl, sendTag: true });
 
 describe('OpenAiSpeechToText against the sandbox OpenAI', () => {
   it('maps server VAD and transcription onto start of turn, growing interim text and end of turn', async () => {
@@ -83,7 +84,7 @@ describe('OpenAiSpeechToText against the sandbox OpenAI', () => {
     expect(updates).toEqual(['Quiero', 'Quiero reservar', 'Quiero reservar una', 'Quiero reservar una limpieza']);
     expect(events.some((e) => e.type === 'eager_end_of_turn' || e.type === 'turn_resumed' || e.type === 'error')).toBe(false);
     const record = openai.realtime.transcriptions.at(-1)!;
-    expect(record.authorization).toBe('Bearer sk-test');
+    expect(record.authorization).toBe(`Bearer ${SANDBOX_OPENAI_API_KEY}`);
     expect(record.received[0]).toEqual({
       type: 'session.update',
       session: {

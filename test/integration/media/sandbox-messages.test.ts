@@ -1,31 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
-import type RequestClient from 'twilio/lib/base/RequestClient';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TwilioSms } from '../../../media-service/src/adapters/twilio-sms';
 import { SandboxCarrier } from '../../../media-service/src/sandbox/carrier';
 import { ProviderError } from '../../../shared/errors';
 import { silentLogger } from '../../../shared/log';
+import { LoopbackRequestClient } from '../../support/twilio-loopback';
 
 /**
  * The sandbox carrier's Messages, driven by the official `twilio` SDK (so the stand-in speaks what
  * Twilio's own client expects) and by our `TwilioSms` adapter; the adapter's retry rules against
  * a loopback server that answers what the test says.
  */
-
-type RequestOptions<TData> = RequestClient.RequestOptions<TData>;
-
-/** twilio-node has no base-URL option: its documented route is a custom httpClient (protocols note §1). */
-class LoopbackRequestClient extends twilio.RequestClient {
-  constructor(private readonly origin: string) {
-    super();
-  }
-  override request<TData>(opts: RequestOptions<TData>) {
-    const uri = new URL(opts.uri);
-    return super.request<TData>({ ...opts, uri: `${this.origin}${uri.pathname}${uri.search}` });
-  }
-}
 
 let carrier: SandboxCarrier;
 let client: ReturnType<typeof twilio>;
