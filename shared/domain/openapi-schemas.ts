@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'booking_cancelled',
   'tool_in_use',
   'workflow_in_use',
+  'knowledge_base_in_use',
+  'quota_exceeded',
   'rate_limited',
   'internal',
 ] as const;

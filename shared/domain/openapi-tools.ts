@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { body, idParam, jsonResponse, op, responses } from './openapi';
+import { DEFAULT_QUOTAS } from './quota';
 import { CreateToolBodySchema, DeleteToolResultSchema, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
 
 type Json = Record<string, unknown>;
@@ -47,8 +48,9 @@ export function toolPaths(): Json {
         ...op(
           'createTool',
           'Tools',
-          'Create a custom tool: `parameters` must be a valid JSON Schema (draft 2020-12) object, `server_url` a public https URL.',
-          responses(jsonResponse('The new tool.', 'Tool'), BODY_ERRORS),
+          'Create a custom tool: `parameters` must be a valid JSON Schema (draft 2020-12) object, `server_url` a public https URL. ' +
+            `At most the business's \`tools\` quota (default ${DEFAULT_QUOTAS.tools}).`,
+          responses(jsonResponse('The new tool.', 'Tool'), { '409': 'QuotaExceeded', ...BODY_ERRORS }),
         ),
         requestBody: body('CreateToolBody'),
       },

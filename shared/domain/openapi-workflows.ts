@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { body, idParam, jsonResponse, op, responses } from './openapi';
+import { DEFAULT_QUOTAS } from './quota';
 import {
   CreateWorkflowBodySchema,
   DeleteWorkflowResultSchema,
@@ -68,8 +69,9 @@ export function workflowPaths(): Json {
           'createWorkflow',
           'Workflows',
           'Create a workflow. Besides each field, the graph is checked: unique node ids, edges to existing nodes, every node ' +
-            "reachable from `start`, a way out of every conversation, fields in every collect, and tools the business has; each problem's `loc` points into `nodes`.",
-          responses(jsonResponse('The new workflow.', 'Workflow'), BODY_ERRORS),
+            "reachable from `start`, a way out of every conversation, fields in every collect, and tools the business has; each problem's `loc` points into `nodes`. " +
+            `At most the business's \`workflows\` quota (default ${DEFAULT_QUOTAS.workflows}).`,
+          responses(jsonResponse('The new workflow.', 'Workflow'), { '409': 'QuotaExceeded', ...BODY_ERRORS }),
         ),
         requestBody: body('CreateWorkflowBody'),
       },

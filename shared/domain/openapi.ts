@@ -10,6 +10,7 @@ import { KNOWLEDGE_TAGS, knowledgeErrorResponses, knowledgePaths } from './opena
 import { WORKFLOW_TAGS, workflowErrorResponses, workflowPaths } from './openapi-workflows';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
+import { DEFAULT_QUOTAS } from './quota';
 
 type Json = Record<string, unknown>;
 
@@ -65,6 +66,10 @@ const ERROR_RESPONSES: Record<string, Json> = {
     [...COMMON_HEADERS, 'Retry-After'],
   ),
   Internal: jsonResponse('Unexpected error (`internal`), with a request id to quote.', 'ErrorBody'),
+  QuotaExceeded: jsonResponse(
+    'The business is at one of its quotas (`quota_exceeded`); the detail names the quota and its value. A delete frees a place; ops can raise it.',
+    'ErrorBody',
+  ),
   ...bookingErrorResponses(),
   ...toolErrorResponses(),
   ...knowledgeErrorResponses(),
@@ -132,8 +137,8 @@ function assistantPaths(): Json {
         ...op(
           'createAssistant',
           'Assistants',
-          'Create an assistant from a template or a full config.',
-          responses(jsonResponse('The new assistant.', 'Assistant'), BODY_ERRORS),
+          `Create an assistant from a template or a full config (at most the business's \`assistants\` quota, default ${DEFAULT_QUOTAS.assistants}).`,
+          responses(jsonResponse('The new assistant.', 'Assistant'), { '409': 'QuotaExceeded', ...BODY_ERRORS }),
         ),
         requestBody: body('CreateAssistantBody'),
       },

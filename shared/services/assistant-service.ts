@@ -9,6 +9,8 @@ import type { AssistantRecord, AssistantRepository } from '../db/assistant-repos
 import type { BusinessRepository } from '../db/business-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { IdAllocator } from '../db/ids';
+import { ReferenceMissingError } from '../db/references';
+import { ValidationError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
 import { checkConfigReferences, type UrlPolicy, type WorkflowLookup } from './config-checks';
 
@@ -83,7 +85,7 @@ export class AssistantService {
         ? { custom_key_sealed: await this.deps.secretBox.seal(input.customKey, customKeyContext(businessId)) }
         : {}),
     };
-    return toAssistantView(await this.deps.assistants.insertAssistant(businessId, record));
+    return toAssistantView(await referencesExisting(config, () => this.deps.assistants.insertAssistant(businessId, record)));
   }
 
   /** `config` replaces the whole configuration; a name-only update leaves it untouched. */
@@ -101,7 +103,7 @@ export class AssistantService {
         delete next.custom_key_sealed;
       }
     }
-    await this.deps.assistants.replaceAssistant(businessId, next);
+    await referencesExisting(next.config, () => this.deps.assistants.replaceAssistant(businessId, next, current));
     return toAssistantView(next);
   }
 
@@ -121,6 +123,26 @@ export class AssistantService {
       config.business_context,
     );
     return { ...config, setup: ruled.setup, system_prompt: ruled.system_prompt } as AssistantConfig;
+  }
+}
+
+/**
+ * Runs an assistant write; a resource its config names that was deleted after the config was
+ * checked (the write's transaction refuses it) is the same 422 as one seen missing.
+ */
+async function referencesExisting<T>(config: AssistantConfig, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof ReferenceMissingError)) throw error;
+    const { kind, id } = error.ref;
+    const field = kind === 'tool' ? 'tool_ids' : kind === 'knowledge_base' ? 'knowledge_ids' : 'workflow_id';
+    const index =
+      kind === 'tool' ? [config.tool_ids.indexOf(id)] : kind === 'knowledge_base' ? [(config.knowledge_ids ?? []).indexOf(id)] : [];
+    const what = kind === 'knowledge_base' ? 'knowledge base' : kind;
+    throw new ValidationError([
+      { loc: ['body', 'config', field, ...index], msg: `Value error, ${what} ${id} does not exist`, type: 'value_error', input: id },
+    ]);
   }
 }
 
