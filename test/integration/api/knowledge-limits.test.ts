@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe('the limit of 50 knowledge bases a business', () => {
-  it('holds under 60 concurrent creates, and a base deleted (twice at once) frees exactly one place', async () => {
+  it('holds under 60 concurrent creates, and a base deleted (twice at once) frees exactly one place', { timeout: 120_000 }, async () => {
     // Arrange
     const tenant = await harness.newTenant({ numbers: 0 });
     // Act: 60 creates at once
@@ -64,7 +64,7 @@ describe('the limit of 50 knowledge bases a business', () => {
     expect(await stored(keys.knowledgeBaseCount(tenant.businessId), 'bases')).toBe(50);
   });
 
-  it('keeps the count exact through deletes, and counts only its own business', async () => {
+  it('keeps the count exact through deletes, and counts only its own business', { timeout: 120_000 }, async () => {
     // Arrange
     const [tenant, other] = await Promise.all([harness.newTenant({ numbers: 0 }), harness.newTenant({ numbers: 0 })]);
     const bases = await Promise.all(
