@@ -8,6 +8,7 @@ import { localApiConfig } from './local/config';
 import { stageResourceNames } from '../infra/names';
 import { E164_PATTERN } from '../shared/domain/phone-number';
 import { parseWeeklyHours } from '../shared/domain/opening-hours';
+import { QUOTA_NAMES, type Quotas } from '../shared/domain/quota';
 import { SANDBOX_ACCOUNT_SID } from '../media-service/src/sandbox/carrier';
 import { SANDBOX_SCENARIO_NAMES, type SandboxScenarioName } from '../media-service/src/sandbox/scenarios';
 
@@ -19,6 +20,8 @@ const USAGE = `usage: npm run -s admin -- <command> [options] [--stage NAME]
   add-tool --business N --name NAME --description D --server-url URL [--parameters JSON] [--timeout-ms MS] [--filler TEXT]
   set-minutes --business N --minutes M
   set-max-concurrent-calls --business N --max M
+  set-quota --business N [--assistants A] [--workflows W] [--tools T] [--knowledge-bases K] [--documents D] [--phone-numbers P]
+              (documents: per knowledge base; each 0 to 1000; the rest keep theirs)
   deliveries --business N [--call ID]
   set-profile --business N [--display-name ..] [--timezone IANA] [--hours "Mon-Fri 09:00-17:00; Sat 10:00-14:00"]
               [--closed-dates 2026-12-25,2026-12-26] [--address ..] [--transfer-number +1..] [--team-email a@x,b@y]
@@ -41,6 +44,12 @@ const options = {
   'timeout-ms': { type: 'string' },
   filler: { type: 'string' },
   max: { type: 'string' },
+  assistants: { type: 'string' },
+  workflows: { type: 'string' },
+  tools: { type: 'string' },
+  'knowledge-bases': { type: 'string' },
+  documents: { type: 'string' },
+  'phone-numbers': { type: 'string' },
   call: { type: 'string' },
   'display-name': { type: 'string' },
   timezone: { type: 'string' },
@@ -88,6 +97,7 @@ const COMMANDS = [
   'add-tool',
   'set-minutes',
   'set-max-concurrent-calls',
+  'set-quota',
   'set-profile',
   'deliveries',
   'call-in',
@@ -120,6 +130,8 @@ async function run(command: string | undefined, args: Args): Promise<unknown> {
       return admin.setMinutes(int(args.business, 'business'), int(args.minutes, 'minutes'));
     case 'set-max-concurrent-calls':
       return admin.setMaxConcurrentCalls(int(args.business, 'business'), int(args.max, 'max'));
+    case 'set-quota':
+      return admin.setQuota(int(args.business, 'business'), quotaInput(args));
     case 'deliveries':
       return admin.deliveries(int(args.business, 'business'), args.call === undefined ? null : int(args.call, 'call'));
     case 'set-profile':
@@ -196,6 +208,17 @@ function toolInput(args: Args): Record<string, unknown> {
     filler: args.filler,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** The set-quota flags given, by quota name (`--knowledge-bases` sets `knowledge_bases`). */
+function quotaInput(args: Args): Partial<Quotas> {
+  const changes: Partial<Quotas> = {};
+  for (const name of QUOTA_NAMES) {
+    const flag = name.replace('_', '-') as keyof Args;
+    const value = args[flag];
+    if (typeof value === 'string') changes[name] = int(value, flag);
+  }
+  return changes;
 }
 
 /** The set-profile flags as a PATCH /business body (`--json` first, the flags over it). */

@@ -48,6 +48,21 @@ export class PreconditionFailedError extends AppError {
   }
 }
 
+/**
+ * A create past one of the business's quotas (shared/domain/quota.ts): a 409, like every refusal
+ * that depends on what the business already holds; a delete (or ops raising the quota) frees it.
+ */
+export class QuotaExceededError extends ConflictError {
+  constructor(
+    readonly quota: string,
+    readonly value: number,
+    message: string,
+  ) {
+    super('quota_exceeded', message);
+    this.name = 'QuotaExceededError';
+  }
+}
+
 /** The plan has no minutes left for an outbound call. */
 export class InsufficientMinutesError extends AppError {
   constructor(message = 'The plan has no minutes left for an outbound call.') {

@@ -25,6 +25,7 @@ import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../../shared/secur
 import { AssistantService } from '../../shared/services/assistant-service';
 import { AdminService } from '../../shared/services/admin-service';
 import { ToolService } from '../../shared/services/tool-service';
+import { QuotaRepository } from '../../shared/db/quotas';
 import { ToolRepository } from '../../shared/db/tool-repository';
 import { WorkflowRepository } from '../../shared/db/workflow-repository';
 import { WorkflowService } from '../../shared/services/workflow-service';
@@ -203,7 +204,6 @@ export function createBookingService(core: CoreDeps, now: () => Date = () => new
 export function createToolService(core: CoreDeps, now: () => Date = () => new Date()): ToolService {
   return new ToolService({
     tools: new ToolRepository(core.db),
-    assistants: core.assistantRepo,
     ids: core.ids,
     urlPolicy: core.urlPolicy,
     now,
@@ -240,7 +240,6 @@ export function knowledgeIngestDeps(repo: KnowledgeRepository, embedder: Embedde
 export function createKnowledgeService(core: CoreDeps, now: () => Date = () => new Date()): KnowledgeService {
   return new KnowledgeService({
     knowledge: core.knowledge.repo,
-    assistants: core.assistantRepo,
     ids: core.ids,
     urlPolicy: core.urlPolicy,
     queue: core.knowledge.queue,
@@ -254,7 +253,6 @@ export function createWorkflowService(core: CoreDeps, now: () => Date = () => ne
   return new WorkflowService({
     workflows: new WorkflowRepository(core.db),
     tools: new ToolRepository(core.db),
-    assistants: core.assistantRepo,
     ids: core.ids,
     now,
   });
@@ -309,5 +307,6 @@ export function createAdminService(core: CoreDeps, keyEnvironment: KeyEnvironmen
     now: () => new Date(),
     tools: createToolService(core),
     deliveries: new DeliveryRepository(core.db),
+    quotas: new QuotaRepository(core.db),
   });
 }

@@ -1,10 +1,28 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssistantConfig } from '../domain/assistant-config';
-import { NotFoundError, PreconditionFailedError } from '../errors';
+import { quotaExceeded } from '../domain/quota';
+import { ConflictError, NotFoundError, PreconditionFailedError } from '../errors';
 import type { Db } from './client';
+import { isCancelledTransaction, isConditionFailure } from './conditions';
+import { transactCounted } from './counted-transaction';
 import { fromItem, queryBusinessPrefix } from './items';
+import { QuotaRepository, quotaCount, quotaGiveBack, quotaTake } from './quotas';
+import {
+  configReferences,
+  ReferenceMissingError,
+  referenceAdd,
+  referenceRemove,
+  referencesCount,
+  referencesLeft,
+  type Reference,
+} from './references';
 import { keys } from './table';
-import { conditionFailureItem, isCancelledTransaction, isConditionFailure } from './conditions';
+
+/** DynamoDB's most items in one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
+
+/** Writes of an assistant that keeps changing under them before one is a 409. */
+const WRITE_ATTEMPTS = 5;
 
 /** An assistant as stored: the config without its write-only key, which is kept sealed beside it. */
 export interface AssistantRecord {
@@ -50,7 +68,11 @@ const lost = (error: unknown) => isConditionFailure(error) || isCancelledTransac
  * default" is kept by conditional writes on that one attribute, never by a read-then-write.
  */
 export class AssistantRepository {
-  constructor(private readonly db: Db) {}
+  private readonly quotas: QuotaRepository;
+
+  constructor(private readonly db: Db) {
+    this.quotas = new QuotaRepository(db);
+  }
 
   /** All assistants of the business (at most a few hundred; sorted newest first by the caller). */
   async listAssistants(businessId: number): Promise<AssistantRecord[]> {
@@ -58,8 +80,10 @@ export class AssistantRepository {
   }
 
   /** One assistant, or undefined when missing (another business's id is simply missing here). */
-  async findAssistant(businessId: number, assistantId: number): Promise<AssistantRecord | undefined> {
-    const result = await this.db.doc.send(new GetCommand({ TableName: this.db.tableName, Key: keys.assistant(businessId, assistantId) }));
+  async findAssistant(businessId: number, assistantId: number, consistent = false): Promise<AssistantRecord | undefined> {
+    const result = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.assistant(businessId, assistantId), ConsistentRead: consistent }),
+    );
     return result.Item ? fromItem<AssistantRecord>(result.Item) : undefined;
   }
 
@@ -70,119 +94,149 @@ export class AssistantRepository {
     return found;
   }
 
-  /** Inserts a new assistant; it becomes the default when the business has none. Returns the stored record. */
+  /**
+   * Inserts a new assistant, taking one of the business's assistant quota and recording the
+   * resources its config names, in one transaction; it becomes the default when the business has
+   * none. Returns the stored record.
+   * @throws QuotaExceededError, ReferenceMissingError
+   */
   async insertAssistant(businessId: number, record: Omit<AssistantRecord, 'is_default' | 'version'>): Promise<AssistantRecord> {
-    const asDefault = { ...record, is_default: true, version: 1 };
-    try {
-      await this.db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: this.putNew(businessId, asDefault) },
-            {
-              Update: {
-                TableName: this.db.tableName,
-                Key: keys.business(businessId),
-                UpdateExpression: 'SET default_assistant_id = :id',
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(default_assistant_id)',
-                ExpressionAttributeValues: { ':id': record.id },
-              },
-            },
-          ],
-        }),
-      );
-      return asDefault;
-    } catch (error) {
-      if (!lost(error)) throw error;
+    const quota = await this.quotas.quotaOf(businessId, 'assistants');
+    const refs = configReferences(record.config);
+    for (const isDefault of [true, false]) {
+      const stored = { ...record, is_default: isDefault, version: 1 };
+      const items = [
+        { Put: this.putNew(businessId, stored) },
+        quotaTake(this.db, businessId, 'assistants', quota),
+        ...refs.map((ref) => referenceAdd(this.db, businessId, ref, record.id)),
+      ];
+      if (isDefault) items.push(this.claimDefault(businessId, record.id));
+      const counts = [
+        quotaCount(this.db, businessId, 'assistants', 1),
+        ...refs.map((ref, i) => referencesCount(this.db, businessId, ref, 2 + i)),
+      ];
+      try {
+        await transactCounted(this.db, items, counts);
+        return stored;
+      } catch (error) {
+        if (isCancelledTransaction(error, 1)) throw quotaExceeded('assistants', quota);
+        const missing = refs.find((_, i) => isCancelledTransaction(error, 2 + i));
+        if (missing) throw new ReferenceMissingError(missing);
+        if (!isDefault || !isCancelledTransaction(error, items.length - 1)) throw error;
+      }
     }
-    const plain = { ...record, is_default: false, version: 1 };
-    await this.db.doc.send(new PutCommand(this.putNew(businessId, plain)));
-    return plain;
+    throw new Error('unreachable: an assistant that is not the default claims nothing');
   }
 
   /**
-   * Replaces an assistant that is still at `expectedVersion` (the version read), writing it as the
-   * next version: 'moved' when another write came first, NotFoundError when it is gone.
+   * Replaces name/config of an assistant that is still at the version read (`before`), writing it
+   * as the next version, with the references its config gains and loses, in one transaction (the
+   * removals in a second one when together they pass DynamoDB's 100 items): 'moved' when another
+   * write came first (the caller reads again and re-applies its change), NotFoundError when gone.
+   * @throws NotFoundError, ReferenceMissingError
    */
-  async replaceAssistant(businessId: number, record: AssistantRecord, expectedVersion: number): Promise<'replaced' | 'moved'> {
+  async replaceAssistant(businessId: number, record: AssistantRecord, before: AssistantRecord): Promise<'replaced' | 'moved'> {
+    const version = assistantVersion(before);
+    const after = configReferences(record.config);
+    const added = referencesLeft(after, configReferences(before.config));
+    const removed = referencesLeft(configReferences(before.config), after);
+    const put = {
+      Put: {
+        TableName: this.db.tableName,
+        Item: { ...keys.assistant(businessId, record.id), entity: 'assistant', ...record, is_default: before.is_default, version: version + 1 },
+        ...atVersion(version),
+      },
+    };
+    const adds = added.map((ref) => referenceAdd(this.db, businessId, ref, record.id));
+    const removals = removed.map((ref) => referenceRemove(this.db, businessId, ref, record.id));
+    const together = 1 + adds.length + removals.length <= MAX_TRANSACTION_ITEMS;
+    const first = together ? [put, ...adds, ...removals] : [put, ...adds];
+    const refs = together ? [...added, ...removed] : added;
     try {
-      await this.db.doc.send(
-        new PutCommand({
-          TableName: this.db.tableName,
-          Item: { ...keys.assistant(businessId, record.id), entity: 'assistant', ...record, version: expectedVersion + 1 },
-          ...atVersion(expectedVersion),
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
+      await transactCounted(
+        this.db,
+        first,
+        refs.map((ref, i) => referencesCount(this.db, businessId, ref, 1 + i)),
       );
-      return 'replaced';
     } catch (error) {
-      const failed = conditionFailureItem(error);
-      if (!failed) throw error;
-      if (!failed.item) throw new NotFoundError(`Assistant ${record.id} not found.`);
+      const missing = added.find((_, i) => isCancelledTransaction(error, 1 + i));
+      if (missing) throw new ReferenceMissingError(missing);
+      if (!isCancelledTransaction(error, 0)) throw error;
+      if (!(await this.findAssistant(businessId, record.id, true))) throw new NotFoundError(`Assistant ${record.id} not found.`);
       return 'moved';
     }
+    if (!together) await this.removeReferences(businessId, record.id, removed);
+    return 'replaced';
   }
 
   /**
-   * Deletes an assistant; deleting the default promotes the oldest remaining assistant. With
+   * Deletes an assistant, giving back its quota and its references, in one transaction; deleting
+   * the default promotes the oldest remaining assistant. The assistant is deleted as it now is (read
+   * again consistently), so the references given back are those of the config deleted. With
    * `expectedVersion` (If-Match), only that version is deleted: a newer one is a 412.
+   * @throws NotFoundError, PreconditionFailedError
    */
   async deleteAssistant(businessId: number, assistant: AssistantRecord, expectedVersion?: number): Promise<void> {
-    if (!assistant.is_default) {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.findAssistant(businessId, assistant.id, true);
+      if (!current) throw new NotFoundError(`Assistant ${assistant.id} not found.`);
+      if (expectedVersion !== undefined && assistantVersion(current) !== expectedVersion) throw new PreconditionFailedError();
+      const refs = configReferences(current.config);
+      const items = [
+        { Delete: { TableName: this.db.tableName, Key: keys.assistant(businessId, current.id), ...atVersion(assistantVersion(current)) } },
+        quotaGiveBack(this.db, businessId, 'assistants'),
+        ...refs.map((ref) => referenceRemove(this.db, businessId, ref, current.id)),
+      ];
+      if (current.is_default) items.push(this.releaseDefault(businessId, current.id));
+      const counts = [
+        quotaCount(this.db, businessId, 'assistants', 1),
+        ...refs.map((ref, i) => referencesCount(this.db, businessId, ref, 2 + i)),
+      ];
       try {
-        await this.db.doc.send(
-          new DeleteCommand({
-            TableName: this.db.tableName,
-            Key: keys.assistant(businessId, assistant.id),
-            ...atVersion(expectedVersion, { expression: 'is_default = :false', values: { ':false': false } }),
-          }),
-        );
+        await transactCounted(this.db, items, counts);
+        if (current.is_default) await this.promoteOldest(businessId);
         return;
       } catch (error) {
         if (!lost(error)) throw error;
-        const current = await this.currentAt(businessId, assistant.id, expectedVersion);
-        if (!current.is_default) throw error;
+        if (attempt === WRITE_ATTEMPTS) throw new ConflictError('conflict', `Assistant ${assistant.id} kept changing; retry the delete.`);
       }
     }
-    await this.deleteDefault(businessId, assistant.id, expectedVersion);
-    await this.promoteOldest(businessId);
   }
 
-  /** The assistant after a lost conditional write: 404 when gone, 412 when past `expectedVersion`. */
-  private async currentAt(businessId: number, assistantId: number, expectedVersion: number | undefined): Promise<AssistantRecord> {
-    const current = await this.getAssistant(businessId, assistantId);
-    if (expectedVersion !== undefined && assistantVersion(current) !== expectedVersion) throw new PreconditionFailedError();
-    return current;
-  }
-
-  private async deleteDefault(businessId: number, assistantId: number, expectedVersion: number | undefined): Promise<void> {
-    try {
-      await this.db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.db.tableName,
-                Key: keys.assistant(businessId, assistantId),
-                ...atVersion(expectedVersion),
-              },
-            },
-            {
-              Update: {
-                TableName: this.db.tableName,
-                Key: keys.business(businessId),
-                UpdateExpression: 'REMOVE default_assistant_id',
-                ConditionExpression: 'default_assistant_id = :id',
-                ExpressionAttributeValues: { ':id': assistantId },
-              },
-            },
-          ],
-        }),
+  /** The second transaction of a replace too large for one: the references the config lost. */
+  private async removeReferences(businessId: number, assistantId: number, removed: readonly Reference[]): Promise<void> {
+    for (let i = 0; i < removed.length; i += MAX_TRANSACTION_ITEMS) {
+      const part = removed.slice(i, i + MAX_TRANSACTION_ITEMS);
+      await transactCounted(
+        this.db,
+        part.map((ref) => referenceRemove(this.db, businessId, ref, assistantId)),
+        part.map((ref, index) => referencesCount(this.db, businessId, ref, index)),
       );
-    } catch (error) {
-      if (!lost(error)) throw error;
-      if (expectedVersion !== undefined) await this.currentAt(businessId, assistantId, expectedVersion);
-      throw new NotFoundError(`Assistant ${assistantId} not found.`);
     }
+  }
+
+  private claimDefault(businessId: number, assistantId: number) {
+    return {
+      Update: {
+        TableName: this.db.tableName,
+        Key: keys.business(businessId),
+        UpdateExpression: 'SET default_assistant_id = :id',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(default_assistant_id)',
+        ExpressionAttributeValues: { ':id': assistantId },
+      },
+    };
+  }
+
+  private releaseDefault(businessId: number, assistantId: number) {
+    return {
+      Update: {
+        TableName: this.db.tableName,
+        Key: keys.business(businessId),
+        UpdateExpression: 'REMOVE default_assistant_id',
+        ConditionExpression: 'default_assistant_id = :id',
+        ExpressionAttributeValues: { ':id': assistantId },
+      },
+    };
   }
 
   private async promoteOldest(businessId: number): Promise<void> {
@@ -198,7 +252,6 @@ export class AssistantRepository {
                 Update: {
                   TableName: this.db.tableName,
                   Key: keys.assistant(businessId, oldest.id),
-                  // A new default is a new version: its ETag must change with is_default.
                   UpdateExpression: 'SET is_default = :true ADD version :one',
                   ConditionExpression: 'attribute_exists(pk)',
                   ExpressionAttributeValues: { ':true': true, ':one': 1 },

@@ -1,8 +1,11 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PhoneNumber } from '../domain/phone-number';
+import { quotaExceeded } from '../domain/quota';
 import { ConflictError } from '../errors';
 import type { Db } from './client';
 import { isCancelledTransaction } from './conditions';
+import { transactCounted } from './counted-transaction';
+import { QuotaRepository, quotaCount, quotaTake } from './quotas';
 import { fromItem, queryBusinessPrefix } from './items';
 import { keys } from './table';
 
@@ -18,37 +21,40 @@ export interface NumberLookup {
  * themselves live in tool-repository.ts).
  */
 export class CatalogRepository {
-  constructor(private readonly db: Db) {}
+  private readonly quotas: QuotaRepository;
 
-  /** Adds a number; a number belongs to one business service-wide (global lookup written together). */
+  constructor(private readonly db: Db) {
+    this.quotas = new QuotaRepository(db);
+  }
+
+  /**
+   * Adds a number, taking one of the business's `phone_numbers` quota; a number belongs to one
+   * business service-wide (global lookup written together).
+   * @throws QuotaExceededError, ConflictError `number_taken`
+   */
   async insertPhoneNumber(businessId: number, number: PhoneNumber): Promise<void> {
+    const quota = await this.quotas.quotaOf(businessId, 'phone_numbers');
+    const items = [
+      {
+        Put: {
+          TableName: this.db.tableName,
+          Item: { ...keys.phoneNumber(businessId, number.id), entity: 'phone_number', ...number },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: this.db.tableName,
+          Item: { ...keys.numberLookup(number.number), entity: 'number_lookup', business_id: businessId, phone_number_id: number.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      quotaTake(this.db, businessId, 'phone_numbers', quota),
+    ];
     try {
-      await this.db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.db.tableName,
-                Item: { ...keys.phoneNumber(businessId, number.id), entity: 'phone_number', ...number },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: this.db.tableName,
-                Item: {
-                  ...keys.numberLookup(number.number),
-                  entity: 'number_lookup',
-                  business_id: businessId,
-                  phone_number_id: number.id,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
+      await transactCounted(this.db, items, quotaCount(this.db, businessId, 'phone_numbers', 2));
     } catch (error) {
+      if (isCancelledTransaction(error, 2)) throw quotaExceeded('phone_numbers', quota);
       if (isCancelledTransaction(error)) {
         throw new ConflictError('number_taken', `${number.number} is already assigned.`, { cause: error });
       }

@@ -19,16 +19,20 @@ export interface CountInTransaction {
   index: number;
   /** The count's item, as the cancelled transaction saw it, has no count yet. */
   unseeded(item: Record<string, unknown> | undefined): boolean;
-  /** Counts the items and writes the count, unless another writer seeded it first. */
-  seed(): Promise<void>;
+  /**
+   * Counts the items and writes the count, unless another writer seeded it first; `false` when
+   * there is nothing to seed it from (the transaction's refusal then stands).
+   */
+  seed(): Promise<void | false>;
 }
 
 /**
  * Runs a transaction, again with full jitter while it loses only to concurrent transactions, and
- * again once its count is seeded when it had none. Any other cancellation is thrown for the caller
- * to read (`isCancelledTransaction(error, index)`).
+ * again once its counts are seeded when some had none. Any other cancellation is thrown for the
+ * caller to read (`isCancelledTransaction(error, index)`).
  */
-export async function transactCounted(db: Db, items: object[], count?: CountInTransaction): Promise<void> {
+export async function transactCounted(db: Db, items: object[], counts?: CountInTransaction | readonly CountInTransaction[]): Promise<void> {
+  const all = counts === undefined ? [] : Array.isArray(counts) ? counts : [counts as CountInTransaction];
   for (let attempt = 0; ; attempt++) {
     try {
       await db.doc.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -39,9 +43,13 @@ export async function transactCounted(db: Db, items: object[], count?: CountInTr
         await new Promise((resolve) => setTimeout(resolve, fullJitterMs(attempt, CONFLICT_BACKOFF, Math.random)));
         continue;
       }
-      const lost = count ? cancelledTransactionItem(error, count.index) : undefined;
-      if (!count || !lost || !count.unseeded(lost.item)) throw error;
-      await count.seed();
+      const unseeded = all.filter((count) => {
+        const lost = cancelledTransactionItem(error, count.index);
+        return lost !== undefined && count.unseeded(lost.item);
+      });
+      if (unseeded.length === 0) throw error;
+      const seeded = await Promise.all(unseeded.map((count) => count.seed()));
+      if (seeded.includes(false)) throw error;
     }
   }
 }

@@ -1,88 +1,73 @@
-import { paginateQuery, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { KNOWLEDGE_LIMITS } from '../domain/knowledge';
 import type { Db } from './client';
-import { countBusinessItems, unlessSeeded, type CountInTransaction } from './counted-transaction';
+import { unlessSeeded, type CountInTransaction } from './counted-transaction';
 import { keys } from './table';
 
 /**
- * The counts behind the knowledge limits (docs/decisions.md "Knowledge bases", the limits): a
- * business's bases in its `KBCOUNT` item (`bases`), a base's documents and the passages of its
- * ready documents on the base item itself (`documents`, `chunks`, so those counts are deleted with
- * their base). Every create (or document made ready) and delete changes its count
- * in its own transaction, a create only while the count is under the limit, so concurrent creates
- * cannot pass it. A count missing (data from before the counts) makes every counted write fail, so
- * it is counted from the items once and seeded, and nothing counted can change while it is counted.
+ * The counts kept on a knowledge base item (docs/decisions.md "Knowledge bases", the limits, and
+ * "Quotas"): its documents that are not failed (`live_documents`, under the business's
+ * `documents` quota) and the passages of its ready documents (`chunks`), so both are deleted with
+ * their base. (The business's bases are counted with the other quotas, shared/db/quotas.ts.)
+ * Every create (or document made ready, or failed) and delete changes its count in its own
+ * transaction, a create only while the count is under the limit, so concurrent creates cannot pass
+ * it. A count missing (data from before the count) makes every counted write fail, so it is counted
+ * from the items once and seeded, and nothing counted can change while it is counted. A failed
+ * document gives its place back when it fails, so `documents` counted failed ones and was replaced.
  */
 
-/** A create past a knowledge limit (a lost race with concurrent creates included). */
-export class KnowledgeLimitError extends Error {
-  constructor(readonly limit: 'basesPerBusiness' | 'documentsPerBase') {
-    super(`${limit === 'basesPerBusiness' ? 'A business' : 'A knowledge base'} is at its limit of ${KNOWLEDGE_LIMITS[limit]}.`);
-    this.name = 'KnowledgeLimitError';
-  }
-}
+/** A base's count of documents that are not failed (the `documents` quota counts these). */
+export const LIVE_DOCUMENTS = 'live_documents';
 
-/** Counts one more base only under the limit, one fewer only when counted (a missing count fails both). */
-export function baseCountChange(db: Db, businessId: number, delta: 1 | -1): object {
+/** Counts one more document of a base only under `quota` (and only while the base exists). */
+export function documentCountAdd(db: Db, businessId: number, kbId: number, quota: number): object {
   return {
     Update: {
       TableName: db.tableName,
-      Key: keys.knowledgeBaseCount(businessId),
-      UpdateExpression: 'SET bases = bases + :delta',
-      ConditionExpression: delta > 0 ? 'bases < :max' : 'attribute_exists(bases)',
-      ExpressionAttributeValues: { ':delta': delta, ...(delta > 0 && { ':max': KNOWLEDGE_LIMITS.basesPerBusiness }) },
+      Key: keys.knowledgeBase(businessId, kbId),
+      UpdateExpression: 'SET live_documents = live_documents + :one',
+      ConditionExpression: 'live_documents < :quota',
+      ExpressionAttributeValues: { ':one': 1, ':quota': quota },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }
 
-/** The business's base count at `index` of a transaction, seeded from its `KB#` items. */
-export function baseCount(db: Db, businessId: number, index: number): CountInTransaction {
-  return {
-    index,
-    unseeded: (item) => item?.bases === undefined,
-    seed: async () => {
-      const bases = await countBusinessItems(db, businessId, keys.knowledgeBasePrefix());
-      await unlessSeeded(
-        db.doc.send(
-          new PutCommand({
-            TableName: db.tableName,
-            Item: { ...keys.knowledgeBaseCount(businessId), entity: 'knowledge_base_count', bases },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        ),
-      );
-    },
-  };
-}
-
 /**
- * Counts one more document of a base only under the limit (and only while the base exists), or
- * one fewer, also bumping the base's `version` (its searchable content changed) and, for a ready
- * document, giving back its `chunks` passages (the delete must have read it ready).
+ * Counts one fewer document of a base (one deleted, not failed), also bumping the base's
+ * `version` (its searchable content changed) and, for a ready document, giving back its `chunks`
+ * passages (the delete must have read it ready).
  */
-export function documentCountChange(db: Db, businessId: number, kbId: number, delta: 1 | -1, chunks = 0): object {
+export function documentCountRemove(db: Db, businessId: number, kbId: number, chunks = 0): object {
   return {
     Update: {
       TableName: db.tableName,
       Key: keys.knowledgeBase(businessId, kbId),
-      ...(delta > 0
+      ...(chunks > 0
         ? {
-            UpdateExpression: 'SET documents = documents + :one',
-            ConditionExpression: 'documents < :max',
-            ExpressionAttributeValues: { ':one': 1, ':max': KNOWLEDGE_LIMITS.documentsPerBase },
+            UpdateExpression: 'SET live_documents = live_documents - :one, chunks = chunks - :chunks ADD version :one',
+            ConditionExpression: 'attribute_exists(live_documents) AND attribute_exists(chunks)',
+            ExpressionAttributeValues: { ':one': 1, ':chunks': chunks },
           }
-        : chunks > 0
-          ? {
-              UpdateExpression: 'SET documents = documents - :one, chunks = chunks - :chunks ADD version :one',
-              ConditionExpression: 'attribute_exists(documents) AND attribute_exists(chunks)',
-              ExpressionAttributeValues: { ':one': 1, ':chunks': chunks },
-            }
-          : {
-              UpdateExpression: 'SET documents = documents - :one ADD version :one',
-              ConditionExpression: 'attribute_exists(documents)',
-              ExpressionAttributeValues: { ':one': 1 },
-            }),
+        : {
+            UpdateExpression: 'SET live_documents = live_documents - :one ADD version :one',
+            ConditionExpression: 'attribute_exists(live_documents)',
+            ExpressionAttributeValues: { ':one': 1 },
+          }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+/** A document failed: its place on the base is given back (only when counted: a missing count is seeded first). */
+export function documentFailed(db: Db, businessId: number, kbId: number): object {
+  return {
+    Update: {
+      TableName: db.tableName,
+      Key: keys.knowledgeBase(businessId, kbId),
+      UpdateExpression: 'SET live_documents = live_documents - :one',
+      ConditionExpression: 'attribute_exists(live_documents)',
+      ExpressionAttributeValues: { ':one': 1 },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
@@ -107,14 +92,15 @@ export function chunkCountAdd(db: Db, businessId: number, kbId: number, chunks: 
 }
 
 /** A count kept on the base item. */
-type BaseItemCount = 'documents' | 'chunks';
+type BaseItemCount = typeof LIVE_DOCUMENTS | 'chunks';
 
 /**
- * The counts on a base item at `index` of a transaction, each seeded when missing: `documents`
- * from its `KBDOC#` items, `chunks` from its ready documents' `chunk_count` (a base gone has
- * none to seed). While a count is missing every write that changes it fails, so the items it is
- * counted from cannot change under the seed (a document becomes ready, or a ready one is
- * deleted, only by changing `chunks`).
+ * The counts on a base item at `index` of a transaction, each seeded when missing:
+ * `live_documents` from its `KBDOC#` items not failed, `chunks` from its ready documents'
+ * `chunk_count` (a base gone has none to seed). While a count is missing every write that changes
+ * it fails, so the items it is counted from cannot change under the seed (a document is added,
+ * fails, or a live one is deleted, only by changing `live_documents`; becomes ready, or a ready
+ * one is deleted, only by changing `chunks`).
  */
 export function baseItemCounts(
   db: Db,
@@ -129,9 +115,7 @@ export function baseItemCounts(
     seed: async () => {
       for (const count of counts) {
         const value =
-          count === 'documents'
-            ? await countBusinessItems(db, businessId, keys.knowledgeDocumentPrefix(kbId))
-            : await sumReadyChunks(db, businessId, kbId);
+          count === LIVE_DOCUMENTS ? await countLiveDocuments(db, businessId, kbId) : await sumReadyChunks(db, businessId, kbId);
         await unlessSeeded(
           db.doc.send(
             new UpdateCommand({
@@ -149,9 +133,32 @@ export function baseItemCounts(
   };
 }
 
-/** A base's document count at `index` of a transaction, seeded from its `KBDOC#` items. */
+/** A base's count of documents not failed at `index` of a transaction, seeded from its `KBDOC#` items. */
 export function documentCount(db: Db, businessId: number, kbId: number, index: number): CountInTransaction {
-  return baseItemCounts(db, businessId, kbId, index, ['documents']);
+  return baseItemCounts(db, businessId, kbId, index, [LIVE_DOCUMENTS]);
+}
+
+/** A base's documents not failed, read consistently (a seed must not miss a write just made). */
+async function countLiveDocuments(db: Db, businessId: number, kbId: number): Promise<number> {
+  let count = 0;
+  const pages = paginateQuery(
+    { client: db.doc },
+    {
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: '#status <> :failed',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':pk': keys.business(businessId).pk,
+        ':prefix': keys.knowledgeDocumentPrefix(kbId),
+        ':failed': 'failed',
+      },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) count += page.Count ?? 0;
+  return count;
 }
 
 /** The passages of a base's ready documents, read consistently (a seed must not miss a write just made). */

@@ -6,24 +6,27 @@ import type { Db } from './client';
 import { cancelledTransactionItem, isCancelledTransaction, isConditionFailure } from './conditions';
 import { transactCounted } from './counted-transaction';
 import {
-  baseCount,
-  baseCountChange,
   baseItemCounts,
   chunkCountAdd,
   documentCount,
-  documentCountChange,
-  KnowledgeLimitError,
+  documentCountAdd,
+  documentCountRemove,
+  documentFailed,
+  LIVE_DOCUMENTS,
 } from './knowledge-counts';
+import { quotaExceeded } from '../domain/quota';
+import { QuotaRepository, quotaCount, quotaGiveBack, quotaTake } from './quotas';
+import { namingAssistants, referencesCount, referencesCreate, referencesDelete, ResourceInUseError } from './references';
 import { fromItem, queryBusinessPrefix } from './items';
 import { chunkPages, ChunksTooLargeError, isItemTooLarge, type ChunkPage } from './knowledge-chunk-pages';
 import { keys } from './table';
 
 /**
  * A knowledge base as stored: `version` grows whenever its searchable content changes;
- * `documents` counts its documents and `chunks` the passages of its ready documents (each absent
- * on a base from before the count, until first needed).
+ * `live_documents` counts its documents that are not failed and `chunks` the passages of its ready
+ * documents (each absent on a base from before the count, until first needed).
  */
-export type KnowledgeBaseRecord = KnowledgeBase & { version: number; documents?: number; chunks?: number };
+export type KnowledgeBaseRecord = KnowledgeBase & { version: number; live_documents?: number; chunks?: number };
 
 /**
  * How recording a document's outcome went: `finished`; `gone` (the document or its base was
@@ -62,25 +65,39 @@ interface ChunkPageItem extends ChunkPage {
  * at most 10,000 chunks in at most 100 documents, loaded with one paged query).
  */
 export class KnowledgeRepository {
-  constructor(private readonly db: Db) {}
+  private readonly quotas: QuotaRepository;
+
+  constructor(private readonly db: Db) {
+    this.quotas = new QuotaRepository(db);
+  }
 
   /**
-   * Adds a base with no documents and counts it, in one transaction: past the business's limit the
-   * count refuses it, however many creates run at once.
-   * @throws KnowledgeLimitError
+   * Adds a base with no documents, takes one of the business's `knowledge_bases` quota and creates
+   * its references item, in one transaction: past the quota the count refuses it, however many
+   * creates run at once.
+   * @throws QuotaExceededError
    */
   async insertBase(businessId: number, base: KnowledgeBaseRecord): Promise<void> {
+    const quota = await this.quotas.quotaOf(businessId, 'knowledge_bases');
     const put = {
       Put: {
         TableName: this.db.tableName,
-        Item: { ...keys.knowledgeBase(businessId, base.id), entity: 'knowledge_base', ...base, documents: 0, chunks: 0 },
+        Item: { ...keys.knowledgeBase(businessId, base.id), entity: 'knowledge_base', ...base, [LIVE_DOCUMENTS]: 0, chunks: 0 },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
     try {
-      await transactCounted(this.db, [put, baseCountChange(this.db, businessId, 1)], baseCount(this.db, businessId, 1));
+      await transactCounted(
+        this.db,
+        [
+          put,
+          quotaTake(this.db, businessId, 'knowledge_bases', quota),
+          referencesCreate(this.db, businessId, { kind: 'knowledge_base', id: base.id }),
+        ],
+        quotaCount(this.db, businessId, 'knowledge_bases', 1),
+      );
     } catch (error) {
-      if (isCancelledTransaction(error, 1)) throw new KnowledgeLimitError('basesPerBusiness');
+      if (isCancelledTransaction(error, 1)) throw quotaExceeded('knowledge_bases', quota);
       throw error;
     }
   }
@@ -116,25 +133,30 @@ export class KnowledgeRepository {
   }
 
   /**
-   * Deletes a base and uncounts it in one transaction (once, however many deletes race: the base
-   * must exist), then everything under it (documents, sources, chunks). The sweep comes after,
-   * because a document can only be added to a base that exists (so it misses none), and its
-   * document count went with the base item.
+   * Deletes a base no assistant names and gives back its quota, in one transaction (once, however
+   * many deletes race: the base must exist; its references item is the in-use check), then
+   * everything under it (documents, sources, chunks). The sweep comes after, because a document can
+   * only be added to a base that exists (so it misses none), and its document count went with the
+   * base item.
    * @returns false when a concurrent delete had already removed it (the sweep runs anyway).
+   * @throws ResourceInUseError (nothing is deleted)
    */
   async deleteBase(businessId: number, kbId: number): Promise<boolean> {
     const remove = {
       Delete: { TableName: this.db.tableName, Key: keys.knowledgeBase(businessId, kbId), ConditionExpression: 'attribute_exists(pk)' },
     };
+    const ref = { kind: 'knowledge_base' as const, id: kbId };
     const deleted = await transactCounted(
       this.db,
-      [remove, baseCountChange(this.db, businessId, -1)],
-      baseCount(this.db, businessId, 1),
+      [remove, quotaGiveBack(this.db, businessId, 'knowledge_bases'), referencesDelete(this.db, businessId, ref)],
+      [quotaCount(this.db, businessId, 'knowledge_bases', 1), referencesCount(this.db, businessId, ref, 2)],
     ).then(
       () => true,
       (error: unknown) => {
-        if (!isCancelledTransaction(error, 0)) throw error;
-        return false;
+        if (isCancelledTransaction(error, 0)) return false;
+        const refs = cancelledTransactionItem(error, 2);
+        if (refs?.item) throw new ResourceInUseError(ref, namingAssistants(refs.item));
+        throw error;
       },
     );
     const under = await Promise.all([
@@ -148,13 +170,14 @@ export class KnowledgeRepository {
 
   /**
    * Adds a document (and a text document's source) to a base that exists, counting it on the base
-   * in the same transaction: past the base's limit the count refuses it.
-   * @returns false when the base is gone. @throws KnowledgeLimitError
+   * in the same transaction: past the business's `documents` quota (per base) the count refuses it.
+   * @returns false when the base is gone. @throws QuotaExceededError
    */
   async insertDocument(businessId: number, doc: KnowledgeDocument, sourceText: string | undefined): Promise<boolean> {
     const kbId = doc.knowledge_base_id;
+    const quota = await this.quotas.quotaOf(businessId, 'documents');
     const items: object[] = [
-      documentCountChange(this.db, businessId, kbId, 1),
+      documentCountAdd(this.db, businessId, kbId, quota),
       {
         Put: {
           TableName: this.db.tableName,
@@ -177,7 +200,7 @@ export class KnowledgeRepository {
       const base = cancelledTransactionItem(error, 0);
       if (base === undefined) throw error;
       if (base.item === undefined) return false;
-      throw new KnowledgeLimitError('documentsPerBase');
+      throw quotaExceeded('documents', quota);
     }
   }
 
@@ -278,10 +301,11 @@ export class KnowledgeRepository {
       { Delete: { TableName: this.db.tableName, Key: keys.knowledgeSource(businessId, kbId, doc.id) } },
     ];
     const ready = outcome.status === 'ready';
-    if (ready) items.push(chunkCountAdd(this.db, businessId, kbId, outcome.chunk_count));
+    // A ready document counts its passages; a failed one gives its place under the quota back.
+    items.push(ready ? chunkCountAdd(this.db, businessId, kbId, outcome.chunk_count) : documentFailed(this.db, businessId, kbId));
     try {
       // With conflict retries: creates, deletes and finishes of the base's other documents write its item too.
-      await transactCounted(this.db, items, ready ? baseItemCounts(this.db, businessId, kbId, 2, ['chunks']) : undefined);
+      await transactCounted(this.db, items, baseItemCounts(this.db, businessId, kbId, 2, [ready ? 'chunks' : LIVE_DOCUMENTS]));
       return { kind: 'finished' };
     } catch (error) {
       const document = cancelledTransactionItem(error, 0);
@@ -318,7 +342,7 @@ export class KnowledgeRepository {
     const kbId = doc.knowledge_base_id;
     const passages = doc.status === 'ready' ? doc.chunk_count : 0;
     const docKeys = [keys.knowledgeDocument(businessId, kbId, doc.id), keys.knowledgeSource(businessId, kbId, doc.id)];
-    const items = [
+    const items: object[] = [
       {
         Delete: {
           TableName: this.db.tableName,
@@ -330,9 +354,10 @@ export class KnowledgeRepository {
         },
       },
       { Delete: { TableName: this.db.tableName, Key: docKeys[1] } },
-      documentCountChange(this.db, businessId, kbId, -1, passages),
     ];
-    const counts = baseItemCounts(this.db, businessId, kbId, 2, passages > 0 ? ['documents', 'chunks'] : ['documents']);
+    // A failed document gave its place back when it failed, and had nothing searchable.
+    if (doc.status !== 'failed') items.push(documentCountRemove(this.db, businessId, kbId, passages));
+    const counts = baseItemCounts(this.db, businessId, kbId, 2, passages > 0 ? [LIVE_DOCUMENTS, 'chunks'] : [LIVE_DOCUMENTS]);
     try {
       await transactCounted(this.db, items, counts);
       return 'deleted';

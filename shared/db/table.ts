@@ -70,9 +70,24 @@ export const keys = {
 
   assistant: (businessId: number, assistantId: number) => ({ pk: biz(businessId), sk: `ASSISTANT#${padId(assistantId)}` }),
   assistantPrefix: () => 'ASSISTANT#',
+  /** How many assistants a business has (`assistants`), kept in their own transactions (docs/decisions.md "Quotas"). */
+  assistantCount: (businessId: number) => ({ pk: biz(businessId), sk: 'ASSISTANTCOUNT' }),
+  /** Ops' quota overrides of a business (shared/domain/quota.ts); absent: every default. */
+  quotas: (businessId: number) => ({ pk: biz(businessId), sk: 'QUOTAS' }),
+  /**
+   * Which assistants name a tool, knowledge base or workflow in their config (`assistants`, a number
+   * set): written with the resource and with every assistant write that changes its references, so
+   * the resource's delete checks this one item instead of reading every assistant.
+   */
+  references: (businessId: number, kind: 'tool' | 'knowledge_base' | 'workflow', id: number) => ({
+    pk: biz(businessId),
+    sk: `REFS#${kind.toUpperCase()}#${padId(id)}`,
+  }),
 
   phoneNumber: (businessId: number, numberId: number) => ({ pk: biz(businessId), sk: `PHONE#${padId(numberId)}` }),
   phoneNumberPrefix: () => 'PHONE#',
+  /** How many phone numbers a business has (`phone_numbers`), kept in their own transactions. */
+  phoneNumberCount: (businessId: number) => ({ pk: biz(businessId), sk: 'PHONECOUNT' }),
   /** Global lookup: an E.164 number → the business and number record (inbound calls). */
   numberLookup: (e164: string) => ({ pk: `NUMBER#${e164}`, sk: 'NUMBER' }),
 
@@ -85,6 +100,8 @@ export const keys = {
 
   workflow: (businessId: number, workflowId: number) => ({ pk: biz(businessId), sk: `WORKFLOW#${padId(workflowId)}` }),
   workflowPrefix: () => 'WORKFLOW#',
+  /** How many workflows a business has (`workflows`), kept in their own transactions. */
+  workflowCount: (businessId: number) => ({ pk: biz(businessId), sk: 'WORKFLOWCOUNT' }),
 
   /** The call record (list fields only; the transcript lives in its own item). */
   call: (businessId: number, callId: number) => ({ pk: biz(businessId), sk: `CALL#${padId(callId)}#MAIN` }),

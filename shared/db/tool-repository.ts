@@ -1,9 +1,12 @@
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tool } from '../domain/tool';
 import { ConflictError, NotFoundError } from '../errors';
 import type { Db } from './client';
-import { isCancelledTransaction } from './conditions';
-import { countBusinessItems, transactCounted, unlessSeeded, type CountInTransaction } from './counted-transaction';
+import { quotaExceeded } from '../domain/quota';
+import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
+import { transactCounted } from './counted-transaction';
+import { QuotaRepository, quotaCount, quotaGiveBack, quotaTake } from './quotas';
+import { namingAssistants, referencesCount, referencesCreate, referencesDelete, ResourceInUseError } from './references';
 import { fromItem, queryBusinessPrefix } from './items';
 import { keys } from './table';
 
@@ -15,14 +18,6 @@ export class ToolNameTakenError extends ConflictError {
   constructor(readonly toolName: string) {
     super('conflict', `A tool named ${toolName} already exists.`);
     this.name = 'ToolNameTakenError';
-  }
-}
-
-/** The business has as many tools as it may (a lost race with concurrent creates included). */
-export class ToolLimitError extends Error {
-  constructor(readonly max: number) {
-    super(`A business has at most ${max} tools.`);
-    this.name = 'ToolLimitError';
   }
 }
 
@@ -46,7 +41,11 @@ function unchangedSince(tool: ToolRecord): Condition {
  * in one transaction, so two saves can never leave two tools of one name in a business.
  */
 export class ToolRepository {
-  constructor(private readonly db: Db) {}
+  private readonly quotas: QuotaRepository;
+
+  constructor(private readonly db: Db) {
+    this.quotas = new QuotaRepository(db);
+  }
 
   private put(businessId: number, tool: Tool, condition: Condition) {
     return { Put: { TableName: this.db.tableName, Item: { ...keys.tool(businessId, tool.id), entity: 'tool', ...tool }, ...condition } };
@@ -67,53 +66,30 @@ export class ToolRepository {
   }
 
   /**
-   * Adds a tool, claims its name and counts it, in one transaction: the count item refuses the
-   * tool at `max`, so concurrent creates cannot pass the cap. A business whose tools predate the
-   * count has it seeded from its tools first (shared/db/counted-transaction.ts).
-   * @throws ToolNameTakenError, ToolLimitError
+   * Adds a tool, claims its name, takes one of the business's tool quota and creates its references
+   * item, in one transaction: the count refuses the tool at the quota, so concurrent creates cannot
+   * pass it. A business whose tools predate the count has it seeded from its tools first
+   * (shared/db/counted-transaction.ts).
+   * @throws ToolNameTakenError, QuotaExceededError
    */
-  async insertTool(businessId: number, tool: Tool, max: number): Promise<void> {
-    const count = {
-      Update: {
-        TableName: this.db.tableName,
-        Key: keys.toolCount(businessId),
-        UpdateExpression: 'SET tools = tools + :one',
-        ConditionExpression: 'tools < :max',
-        ExpressionAttributeValues: { ':one': 1, ':max': max },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    };
+  async insertTool(businessId: number, tool: Tool): Promise<void> {
+    const quota = await this.quotas.quotaOf(businessId, 'tools');
     try {
       await transactCounted(
         this.db,
-        [this.put(businessId, tool, { ConditionExpression: 'attribute_not_exists(pk)' }), this.claimName(businessId, tool), count],
-        this.toolCount(businessId, 2),
+        [
+          this.put(businessId, tool, { ConditionExpression: 'attribute_not_exists(pk)' }),
+          this.claimName(businessId, tool),
+          quotaTake(this.db, businessId, 'tools', quota),
+          referencesCreate(this.db, businessId, { kind: 'tool', id: tool.id }),
+        ],
+        quotaCount(this.db, businessId, 'tools', 2),
       );
     } catch (error) {
       if (isCancelledTransaction(error, 1)) throw new ToolNameTakenError(tool.name);
-      if (isCancelledTransaction(error, 2)) throw new ToolLimitError(max);
+      if (isCancelledTransaction(error, 2)) throw quotaExceeded('tools', quota);
       throw error;
     }
-  }
-
-  /** The business's tool count at `index` of a transaction, seeded from its `TOOL#` items. */
-  private toolCount(businessId: number, index: number): CountInTransaction {
-    return {
-      index,
-      unseeded: (item) => item?.tools === undefined,
-      seed: async () => {
-        const tools = await countBusinessItems(this.db, businessId, keys.toolPrefix());
-        await unlessSeeded(
-          this.db.doc.send(
-            new PutCommand({
-              TableName: this.db.tableName,
-              Item: { ...keys.toolCount(businessId), entity: 'tool_count', tools },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            }),
-          ),
-        );
-      },
-    };
   }
 
   /**
@@ -150,6 +126,8 @@ export class ToolRepository {
         await this.#deleteOnce(businessId, current);
         return;
       } catch (error) {
+        const refs = cancelledTransactionItem(error, 3);
+        if (refs?.item) throw new ResourceInUseError({ kind: 'tool', id: tool.id }, namingAssistants(refs.item));
         if (!isCancelledTransaction(error, 0)) throw error;
       }
       const fresh = await this.findTool(businessId, tool.id);
@@ -159,25 +137,21 @@ export class ToolRepository {
     }
   }
 
-  /** A count missing (tools older than it) is seeded first, so a delete never sets it below the tools left. */
+  /**
+   * A count missing (tools older than it) is seeded first, so a delete never sets it below the tools
+   * left; the references item refuses the delete while an assistant names the tool.
+   */
   #deleteOnce(businessId: number, tool: ToolRecord) {
+    const ref = { kind: 'tool' as const, id: tool.id };
     return transactCounted(
       this.db,
       [
         { Delete: { TableName: this.db.tableName, Key: keys.tool(businessId, tool.id), ...unchangedSince(tool) } },
         this.releaseName(businessId, tool.name),
-        {
-          Update: {
-            TableName: this.db.tableName,
-            Key: keys.toolCount(businessId),
-            UpdateExpression: 'SET tools = tools - :one',
-            ConditionExpression: 'attribute_exists(tools)',
-            ExpressionAttributeValues: { ':one': 1 },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          },
-        },
+        quotaGiveBack(this.db, businessId, 'tools'),
+        referencesDelete(this.db, businessId, ref),
       ],
-      this.toolCount(businessId, 2),
+      [quotaCount(this.db, businessId, 'tools', 2), referencesCount(this.db, businessId, ref, 3)],
     );
   }
 

@@ -15,6 +15,7 @@ export const API_ERROR_CODES = [
   'tool_in_use', // 409
   'workflow_in_use', // 409
   'knowledge_base_in_use', // 409
+  'quota_exceeded', // 409, a create past a business quota
   'precondition_failed', // 412, a stale If-Match
   'payload_too_large', // 413
   'unsupported_media_type', // 415

@@ -13,6 +13,7 @@ import {
   UpdateKnowledgeBaseBodySchema,
 } from './knowledge';
 import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
+import { DEFAULT_QUOTAS } from './quota';
 
 type Json = Record<string, unknown>;
 
@@ -77,8 +78,8 @@ export function knowledgePaths(): Json {
         ...op(
           'createKnowledgeBase',
           TAG,
-          `Create a knowledge base (at most ${KNOWLEDGE_LIMITS.basesPerBusiness} per business).`,
-          responses(jsonResponse('The new base.', 'KnowledgeBase'), { '409': 'IdempotencyConflict', ...BODY_ERRORS }),
+          `Create a knowledge base (at most the business's \`knowledge_bases\` quota, default ${DEFAULT_QUOTAS.knowledge_bases}).`,
+          responses(jsonResponse('The new base.', 'KnowledgeBase'), { '409': 'CreateConflict', ...BODY_ERRORS }),
         ),
         parameters: [idempotencyKeyParam()],
         requestBody: body('CreateKnowledgeBaseBody'),
@@ -122,13 +123,13 @@ export function knowledgePaths(): Json {
           TAG,
           'Add a document: `text` (plain text or Markdown) or `url` (a public web page or PDF, fetched once). ' +
             'It is returned `processing`; ingestion runs in the background and ends `ready` or `failed` with a reason. ' +
-            `At most ${KNOWLEDGE_LIMITS.documentsPerBase} documents per base, and ${KNOWLEDGE_LIMITS.chunksPerBase.toLocaleString('en-US')} passages ` +
+            `At most the business's \`documents\` quota of documents per base (default ${DEFAULT_QUOTAS.documents}; a failed one does not count), and ${KNOWLEDGE_LIMITS.chunksPerBase.toLocaleString('en-US')} passages ` +
             '(`chunk_count`) across its ready documents: a document that would pass that ends `failed`, its reason saying how full the base is. ' +
             `A document keeps its first ${KNOWLEDGE_LIMITS.extractedChars.toLocaleString('en-US')} characters and ${KNOWLEDGE_LIMITS.chunksPerDocument.toLocaleString('en-US')} passages: ` +
             'past those it still ends `ready`, with `truncated` true, and the rest is not searchable.',
           responses(jsonResponse('The document, processing.', 'KnowledgeDocument'), {
             ...NOT_FOUND,
-            '409': 'IdempotencyConflict',
+            '409': 'CreateConflict',
             ...BODY_ERRORS,
             '503': 'IngestionUnavailable',
           }),

@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
 import { CreateToolBodySchema, DeleteToolResultSchema, TOOL_TIMEOUT_MS, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
 import { ToolCallEventSchema } from './tool-call-event';
+import { DEFAULT_QUOTAS } from './quota';
 
 type Json = Record<string, unknown>;
 
@@ -100,8 +101,9 @@ export function toolPaths(): Json {
         ...op(
           'createTool',
           'Tools',
-          'Create a custom tool: `parameters` must be a valid JSON Schema (draft 2020-12) object, `server_url` a public https URL.',
-          responses(jsonResponse('The new tool.', 'Tool'), { '409': 'IdempotencyConflict', ...BODY_ERRORS }),
+          'Create a custom tool: `parameters` must be a valid JSON Schema (draft 2020-12) object, `server_url` a public https URL. ' +
+            `At most the business's \`tools\` quota (default ${DEFAULT_QUOTAS.tools}).`,
+          responses(jsonResponse('The new tool.', 'Tool'), { '409': 'CreateConflict', ...BODY_ERRORS }),
         ),
         parameters: [idempotencyKeyParam()],
         requestBody: body('CreateToolBody'),

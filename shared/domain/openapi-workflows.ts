@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
+import { DEFAULT_QUOTAS } from './quota';
 import {
   CreateWorkflowBodySchema,
   DeleteWorkflowResultSchema,
@@ -67,8 +68,9 @@ export function workflowPaths(): Json {
           'createWorkflow',
           'Workflows',
           'Create a workflow. Besides each field, the graph is checked: unique node ids, edges to existing nodes, every node ' +
-            "reachable from `start`, a way out of every conversation, fields in every collect, and tools the business has; each problem's `loc` points into `nodes`.",
-          responses(jsonResponse('The new workflow.', 'Workflow'), { '409': 'IdempotencyConflict', ...BODY_ERRORS }),
+            "reachable from `start`, a way out of every conversation, fields in every collect, and tools the business has; each problem's `loc` points into `nodes`. " +
+            `At most the business's \`workflows\` quota (default ${DEFAULT_QUOTAS.workflows}).`,
+          responses(jsonResponse('The new workflow.', 'Workflow'), { '409': 'CreateConflict', ...BODY_ERRORS }),
         ),
         parameters: [idempotencyKeyParam()],
         requestBody: body('CreateWorkflowBody'),

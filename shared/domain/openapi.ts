@@ -10,6 +10,7 @@ import { KNOWLEDGE_TAGS, knowledgeErrorResponses, knowledgePaths } from './opena
 import { WORKFLOW_TAGS, workflowErrorResponses, workflowPaths } from './openapi-workflows';
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
+import { DEFAULT_QUOTAS } from './quota';
 
 type Json = Record<string, unknown>;
 
@@ -85,6 +86,11 @@ const ERROR_RESPONSES: Record<string, Json> = {
     [...COMMON_HEADERS, 'Retry-After'],
   ),
   Internal: jsonResponse('Unexpected error (`internal`), with a request id to quote.', 'ErrorBody'),
+  CreateConflict: jsonResponse(
+    'Idempotency-Key reused with a different body, or its first request still running after 10 s (`idempotency_conflict`); ' +
+      'or the business is at one of its quotas (`quota_exceeded`): the detail names the quota and its value, a delete frees a place and ops can raise it.',
+    'ErrorBody',
+  ),
   ...bookingErrorResponses(),
   ...toolErrorResponses(),
   ...knowledgeErrorResponses(),
@@ -183,8 +189,8 @@ function assistantPaths(): Json {
         ...op(
           'createAssistant',
           'Assistants',
-          'Create an assistant from a template or a full config.',
-          responses(jsonResponse('The new assistant.', 'Assistant', TAGGED), { '409': 'IdempotencyConflict', ...BODY_ERRORS }),
+          `Create an assistant from a template or a full config (at most the business's \`assistants\` quota, default ${DEFAULT_QUOTAS.assistants}).`,
+          responses(jsonResponse('The new assistant.', 'Assistant', TAGGED), { '409': 'CreateConflict', ...BODY_ERRORS }),
         ),
         parameters: [idempotencyKeyParam()],
         requestBody: body('CreateAssistantBody'),

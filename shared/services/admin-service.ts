@@ -8,6 +8,8 @@ import type { IdAllocator } from '../db/ids';
 import { defaultBusinessProfile } from '../domain/business-profile';
 import { applyBusinessPatch } from '../domain/business-settings';
 import { lineRegions } from '../domain/texting';
+import { MAX_QUOTA, QUOTA_NAMES, type Quotas } from '../domain/quota';
+import type { QuotaRepository } from '../db/quotas';
 import type { PhoneNumber } from '../domain/phone-number';
 import { AppError, NotFoundError, ValidationError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
@@ -30,6 +32,8 @@ export interface AdminDeps {
   tools: ToolService;
   /** For `deliveries` (webhook attempts). */
   deliveries?: DeliveryRepository;
+  /** For `set-quota`. */
+  quotas?: QuotaRepository;
 }
 
 /** A bad ops command argument (the CLI prints it as JSON and exits non-zero). */
@@ -40,6 +44,9 @@ export class AdminInputError extends AppError {
   }
 }
 
+/** The set-quota flags, for messages. */
+const QUOTA_FLAGS = QUOTA_NAMES.map((name) => `--${name.replace('_', '-')}`).join(', ');
+
 /** Minutes a new business gets when ops do not say (enough for a trial of the sandbox). */
 export const DEFAULT_STARTING_MINUTES = 100;
 
@@ -48,7 +55,7 @@ export function webhookSecretContext(businessId: number): Record<string, string>
   return { business_id: String(businessId), purpose: 'webhook_secret' };
 }
 
-/** Ops use cases behind `npm run admin`: businesses, keys, numbers, tools, minutes, profile. */
+/** Ops use cases behind `npm run admin`: businesses, keys, numbers, tools, minutes, quotas, profile. */
 export class AdminService {
   constructor(private readonly deps: AdminDeps) {}
 
@@ -139,6 +146,25 @@ export class AdminService {
     if (!Number.isInteger(max) || max < 1 || max > 1000) throw new AdminInputError('--max must be 1 to 1000.');
     const business = await this.deps.businesses.updateBusiness(businessId, { max_concurrent_calls: max });
     return { business_id: businessId, max_concurrent_calls: business.max_concurrent_calls };
+  }
+
+  /**
+   * Sets some of the business's quotas (docs/decisions.md "Quotas"); the others keep theirs. A quota
+   * below what the business holds refuses new creates until it is back under; nothing is deleted.
+   * Returns every quota with what the business holds of each.
+   */
+  async setQuota(businessId: number, changes: Partial<Quotas>) {
+    if (!this.deps.quotas) throw new AdminInputError('Quotas are not available here.');
+    const given = QUOTA_NAMES.filter((name) => changes[name] !== undefined);
+    if (given.length === 0) throw new AdminInputError(`Give at least one quota to set: ${QUOTA_FLAGS}.`);
+    for (const name of given) {
+      const value = changes[name]!;
+      if (!Number.isInteger(value) || value < 0 || value > MAX_QUOTA)
+        throw new AdminInputError(`--${name.replace('_', '-')} must be a whole number from 0 to ${MAX_QUOTA}.`);
+    }
+    await this.deps.businesses.getBusiness(businessId);
+    const quotas = await this.deps.quotas.setQuotas(businessId, changes);
+    return { business_id: businessId, quotas, held: await this.deps.quotas.usage(businessId) };
   }
 
   /**

@@ -13,6 +13,7 @@ import { ConflictError, PreconditionFailedError, ValidationError } from '../erro
 import type { BusinessRepository } from '../db/business-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { IdAllocator } from '../db/ids';
+import { ReferenceMissingError } from '../db/references';
 import type { SecretBox } from '../security/secret-box';
 import { checkConfigReferences, type UrlPolicy, type WorkflowLookup } from './config-checks';
 
@@ -107,7 +108,7 @@ export class AssistantService {
         ? { custom_key_sealed: await this.deps.secretBox.seal(input.customKey, customKeyContext(businessId)) }
         : {}),
     };
-    return tagged(await this.deps.assistants.insertAssistant(businessId, record));
+    return tagged(await referencesExisting(config, () => this.deps.assistants.insertAssistant(businessId, record)));
   }
 
   /**
@@ -127,7 +128,8 @@ export class AssistantService {
       const input = replacement ?? parseUpdateAssistantBody(mergedBody(current, body));
       const next = await this.applyUpdate(businessId, current, input);
       if (isDeepStrictEqual({ ...next, updated_at: current.updated_at }, current)) return tagged(current);
-      if ((await this.deps.assistants.replaceAssistant(businessId, next, version)) === 'replaced') {
+      const outcome = await referencesExisting(next.config, () => this.deps.assistants.replaceAssistant(businessId, next, current));
+      if (outcome === 'replaced') {
         return tagged({ ...next, version: version + 1 });
       }
       if (options.ifMatch?.kind === 'tags') throw new PreconditionFailedError();
@@ -169,6 +171,26 @@ export class AssistantService {
       config.business_context,
     );
     return { ...config, setup: ruled.setup, system_prompt: ruled.system_prompt } as AssistantConfig;
+  }
+}
+
+/**
+ * Runs an assistant write; a resource its config names that was deleted after the config was
+ * checked (the write's transaction refuses it) is the same 422 as one seen missing.
+ */
+async function referencesExisting<T>(config: AssistantConfig, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof ReferenceMissingError)) throw error;
+    const { kind, id } = error.ref;
+    const field = kind === 'tool' ? 'tool_ids' : kind === 'knowledge_base' ? 'knowledge_ids' : 'workflow_id';
+    const index =
+      kind === 'tool' ? [config.tool_ids.indexOf(id)] : kind === 'knowledge_base' ? [(config.knowledge_ids ?? []).indexOf(id)] : [];
+    const what = kind === 'knowledge_base' ? 'knowledge base' : kind;
+    throw new ValidationError([
+      { loc: ['body', 'config', field, ...index], msg: `Value error, ${what} ${id} does not exist`, type: 'value_error', input: id },
+    ]);
   }
 }
 

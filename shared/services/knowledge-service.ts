@@ -1,10 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
-import { KnowledgeLimitError } from '../db/knowledge-counts';
+import { ResourceInUseError } from '../db/references';
 import type { KnowledgeBaseRecord, KnowledgeRepository } from '../db/knowledge-repository';
 import {
-  KNOWLEDGE_LIMITS,
   parseCreateDocumentBody,
   parseCreateKnowledgeBaseBody,
   parseSearchKnowledgeBody,
@@ -14,7 +12,7 @@ import {
   type KnowledgeDocument,
   type KnowledgeHit,
 } from '../domain/knowledge';
-import { AppError, ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { IngestQueue } from '../queue/knowledge-ingest';
 import type { KnowledgeSearcher } from '../knowledge/index-cache';
 import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
@@ -23,7 +21,6 @@ import type { UrlPolicy } from './config-checks';
 /** What the knowledge-base use cases need; built once per process by the composition root. */
 export interface KnowledgeServiceDeps {
   knowledge: KnowledgeRepository;
-  assistants: AssistantRepository;
   ids: Pick<IdAllocator, 'nextId'>;
   urlPolicy: UrlPolicy;
   queue: IngestQueue;
@@ -43,26 +40,6 @@ export class KnowledgeBaseInUseError extends ConflictError {
         'remove it from their config first.',
     );
     this.name = 'KnowledgeBaseInUseError';
-  }
-}
-
-function valueError(loc: (string | number)[], message: string, input: unknown): ValidationItem {
-  return { loc, msg: `Value error, ${message}`, type: 'value_error', input };
-}
-
-/** What a create past a limit answers: a 422 on the body, the limit in words. */
-const LIMIT_MESSAGES = {
-  basesPerBusiness: `a business has at most ${KNOWLEDGE_LIMITS.basesPerBusiness} knowledge bases`,
-  documentsPerBase: `a knowledge base has at most ${KNOWLEDGE_LIMITS.documentsPerBase} documents`,
-} as const;
-
-/** Runs a counted create; the repository's refusal at a limit becomes the 422. */
-async function withinLimit<T>(create: () => Promise<T>): Promise<T> {
-  try {
-    return await create();
-  } catch (error) {
-    if (error instanceof KnowledgeLimitError) throw new ValidationError([valueError(['body'], LIMIT_MESSAGES[error.limit], undefined)]);
-    throw error;
   }
 }
 
@@ -97,7 +74,7 @@ const toDocumentView = (doc: KnowledgeDocument): KnowledgeDocument => ({
 export class KnowledgeService {
   constructor(private readonly deps: KnowledgeServiceDeps) {}
 
-  /** Every base of the business, newest first (at most `KNOWLEDGE_LIMITS.basesPerBusiness`). */
+  /** Every base of the business, newest first (at most its `knowledge_bases` quota). */
   async list(businessId: number): Promise<{ data: KnowledgeBase[] }> {
     const bases = await this.deps.knowledge.listBases(businessId);
     return { data: bases.map(toView).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id) };
@@ -107,12 +84,12 @@ export class KnowledgeService {
     return toView(await this.find(businessId, kbId));
   }
 
-  /** Creates a base; the count in its transaction refuses one past the limit, however many race (422). */
+  /** Creates a base; the count in its transaction refuses one past the quota, however many race (409 `quota_exceeded`). */
   async create(businessId: number, body: unknown): Promise<KnowledgeBase> {
     const input = parseCreateKnowledgeBaseBody(body);
     const now = this.deps.now().toISOString();
     const record: KnowledgeBaseRecord = { id: await this.deps.ids.nextId(), ...input, created_at: now, updated_at: now, version: 0 };
-    await withinLimit(() => this.deps.knowledge.insertBase(businessId, record));
+    await this.deps.knowledge.insertBase(businessId, record);
     return toView(record);
   }
 
@@ -126,16 +103,21 @@ export class KnowledgeService {
     return next;
   }
 
-  /** Deletes a base no assistant names, with its documents and chunks; one still named is refused (409). */
+  /**
+   * Deletes a base no assistant names, with its documents and chunks; one still named is refused
+   * (409; its references item, in the delete's own transaction: no assistant is read).
+   */
   async delete(businessId: number, kbId: number): Promise<{ id: number; deleted: true }> {
     await this.find(businessId, kbId);
-    const users = (await this.deps.assistants.listAssistants(businessId))
-      .filter((assistant) => (assistant.config.knowledge_ids ?? []).includes(kbId))
-      .map((assistant) => assistant.id)
-      .sort((a, b) => a - b);
-    if (users.length > 0) throw new KnowledgeBaseInUseError(kbId, users);
+    let deleted: boolean;
+    try {
+      deleted = await this.deps.knowledge.deleteBase(businessId, kbId);
+    } catch (error) {
+      if (error instanceof ResourceInUseError) throw new KnowledgeBaseInUseError(kbId, error.assistantIds);
+      throw error;
+    }
     // The loser of two deletes at once is a 404, as for every resource.
-    if (!(await this.deps.knowledge.deleteBase(businessId, kbId))) throw new NotFoundError(`Knowledge base ${kbId} not found.`);
+    if (!deleted) throw new NotFoundError(`Knowledge base ${kbId} not found.`);
     return { id: kbId, deleted: true };
   }
 
@@ -149,8 +131,9 @@ export class KnowledgeService {
   }
 
   /**
-   * Stores a document as `processing` (counted on its base: past the limit a 422, however many
-   * race) and queues its ingestion; the response does not wait for it.
+   * Stores a document as `processing` (counted on its base until it fails: past the `documents`
+   * quota a 409 `quota_exceeded`, however many race) and queues its ingestion; the response does
+   * not wait for it.
    */
   async addDocument(businessId: number, kbId: number, body: unknown): Promise<KnowledgeDocument> {
     const input = parseCreateDocumentBody(body);
@@ -167,7 +150,7 @@ export class KnowledgeService {
       url: input.url ?? null,
       now,
     });
-    if (!(await withinLimit(() => this.deps.knowledge.insertDocument(businessId, doc, input.text))))
+    if (!(await this.deps.knowledge.insertDocument(businessId, doc, input.text)))
       throw new NotFoundError(`Knowledge base ${kbId} not found.`);
     try {
       await this.deps.queue.enqueue({ business_id: businessId, knowledge_base_id: kbId, document_id: doc.id });

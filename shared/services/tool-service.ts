@@ -1,13 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
-import { ToolLimitError, ToolNameTakenError, type ToolRecord, type ToolRepository } from '../db/tool-repository';
+import { ResourceInUseError } from '../db/references';
+import { ToolNameTakenError, type ToolRecord, type ToolRepository } from '../db/tool-repository';
 import {
   isReservedToolName,
   parseCreateToolBody,
   parseUpdateToolBody,
   RESERVED_NAME_MESSAGE,
-  TOOL_LIMITS,
   toToolView,
   type CreateToolInput,
   type Tool,
@@ -21,7 +20,6 @@ import type { UrlPolicy } from './config-checks';
 /** What the tool use cases need; built once per process by the composition root. */
 export interface ToolServiceDeps {
   tools: ToolRepository;
-  assistants: AssistantRepository;
   ids: Pick<IdAllocator, 'nextId'>;
   urlPolicy: UrlPolicy;
   now: () => Date;
@@ -69,14 +67,9 @@ export class ToolService {
   async create(businessId: number, body: unknown, loc: (string | number)[] = ['body']): Promise<Tool> {
     const input = this.parsed(() => parseCreateToolBody(body, loc), body, loc);
     this.checkDeep(input, loc);
-    const existing = await this.deps.tools.listTools(businessId);
-    if (existing.length >= TOOL_LIMITS.toolsPerBusiness) {
-      throw new ValidationError([valueError(loc, `a business has at most ${TOOL_LIMITS.toolsPerBusiness} tools`, undefined)]);
-    }
-    this.checkNameFree(existing, input.name, undefined, loc);
     const now = this.deps.now().toISOString();
     const tool: Tool = { id: await this.deps.ids.nextId(), ...input, created_at: now, updated_at: now };
-    await this.named(() => this.deps.tools.insertTool(businessId, tool, TOOL_LIMITS.toolsPerBusiness), loc);
+    await this.named(() => this.deps.tools.insertTool(businessId, tool), loc);
     return tool;
   }
 
@@ -94,15 +87,18 @@ export class ToolService {
     return next;
   }
 
-  /** Deletes a tool no assistant names; one still named is refused with the assistants listed. */
+  /**
+   * Deletes a tool no assistant names; one still named is refused with the assistants listed (its
+   * references item, read in the delete's own transaction: no assistant is read).
+   */
   async delete(businessId: number, toolId: number): Promise<{ id: number; deleted: true }> {
     const current = await this.find(businessId, toolId);
-    const users = (await this.deps.assistants.listAssistants(businessId))
-      .filter((assistant) => (assistant.config.tool_ids ?? []).includes(toolId))
-      .map((assistant) => assistant.id)
-      .sort((a, b) => a - b);
-    if (users.length > 0) throw new ToolInUseError(toolId, users);
-    await this.deps.tools.deleteTool(businessId, current);
+    try {
+      await this.deps.tools.deleteTool(businessId, current);
+    } catch (error) {
+      if (error instanceof ResourceInUseError) throw new ToolInUseError(toolId, error.assistantIds);
+      throw error;
+    }
     return { id: toolId, deleted: true };
   }
 
@@ -172,8 +168,6 @@ export class ToolService {
       await write();
     } catch (error) {
       if (error instanceof ToolNameTakenError) throw nameTaken(error.toolName, loc);
-      if (error instanceof ToolLimitError)
-        throw new ValidationError([valueError(loc, `a business has at most ${error.max} tools`, undefined)]);
       throw error;
     }
   }

@@ -1,13 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AssistantRepository } from '../db/assistant-repository';
 import type { IdAllocator } from '../db/ids';
+import { ResourceInUseError } from '../db/references';
 import type { ToolRepository } from '../db/tool-repository';
 import type { WorkflowRepository } from '../db/workflow-repository';
 import {
   parseCreateWorkflowBody,
   parseUpdateWorkflowBody,
   WORKFLOW_BUILTIN_TOOLS,
-  WORKFLOW_LIMITS,
   workflowProblems,
   type CreateWorkflowInput,
   type Workflow,
@@ -18,7 +17,6 @@ import { ConflictError, NotFoundError, ValidationError, type ValidationItem } fr
 export interface WorkflowServiceDeps {
   workflows: WorkflowRepository;
   tools: Pick<ToolRepository, 'listTools'>;
-  assistants: Pick<AssistantRepository, 'listAssistants'>;
   ids: Pick<IdAllocator, 'nextId'>;
   now: () => Date;
 }
@@ -41,7 +39,8 @@ export class WorkflowInUseError extends ConflictError {
 const newestFirst = (a: Workflow, b: Workflow) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
 
 /**
- * Workflows (docs/design.md §7): the shape from the body's schema, then the graph as a whole
+ * Workflows (docs/design.md §7), at most the business's `workflows` quota (taken in the create's
+ * transaction, a 409 `quota_exceeded` past it): the shape from the body's schema, then the graph as a whole
  * (`workflowProblems`) against the business's tools, every problem in one 422 with its `loc`.
  */
 export class WorkflowService {
@@ -58,15 +57,6 @@ export class WorkflowService {
   async create(businessId: number, body: unknown): Promise<Workflow> {
     const input = parseCreateWorkflowBody(body);
     await this.checkGraph(businessId, input);
-    if ((await this.deps.workflows.listWorkflows(businessId)).length >= WORKFLOW_LIMITS.workflowsPerBusiness) {
-      throw new ValidationError([
-        {
-          loc: ['body'],
-          msg: `Value error, a business has at most ${WORKFLOW_LIMITS.workflowsPerBusiness} workflows`,
-          type: 'value_error',
-        },
-      ]);
-    }
     const now = this.deps.now().toISOString();
     const workflow: Workflow = { id: await this.deps.ids.nextId(), ...input, created_at: now, updated_at: now };
     await this.deps.workflows.insertWorkflow(businessId, workflow);
@@ -85,15 +75,15 @@ export class WorkflowService {
     return next;
   }
 
-  /** Deletes a workflow no assistant uses; one in use is refused with the assistants listed. */
+  /** Deletes a workflow no assistant uses; one in use is refused with the assistants listed (one item read, in the delete's transaction). */
   async delete(businessId: number, workflowId: number): Promise<{ id: number; deleted: true }> {
     await this.find(businessId, workflowId);
-    const users = (await this.deps.assistants.listAssistants(businessId))
-      .filter((assistant) => assistant.config.workflow_id === workflowId)
-      .map((assistant) => assistant.id)
-      .sort((a, b) => a - b);
-    if (users.length > 0) throw new WorkflowInUseError(workflowId, users);
-    await this.deps.workflows.deleteWorkflow(businessId, workflowId);
+    try {
+      await this.deps.workflows.deleteWorkflow(businessId, workflowId);
+    } catch (error) {
+      if (error instanceof ResourceInUseError) throw new WorkflowInUseError(workflowId, error.assistantIds);
+      throw error;
+    }
     return { id: workflowId, deleted: true };
   }
 

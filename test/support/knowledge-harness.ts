@@ -83,7 +83,6 @@ export function knowledgeApi(
   const queue = options.queue ?? inProcess;
   const service = new KnowledgeService({
     knowledge: repo,
-    assistants: harness.core.assistantRepo,
     ids: harness.core.ids,
     urlPolicy: harness.core.urlPolicy,
     queue,

@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe('the limit of 50 knowledge bases a business', () => {
-  it('holds under 60 concurrent creates, and a base deleted (twice at once) frees exactly one place', async () => {
+  it('holds under 60 concurrent creates, and a base deleted (twice at once) frees exactly one place', { timeout: 120_000 }, async () => {
     // Arrange
     const tenant = await harness.newTenant({ numbers: 0 });
     // Act: 60 creates at once
@@ -51,19 +51,20 @@ describe('the limit of 50 knowledge bases a business', () => {
     const again = await call(tenant, 'POST', '/knowledge-bases', { name: 'Again' });
     const over = await call(tenant, 'POST', '/knowledge-bases', { name: 'Over' });
     // Assert
-    expect(statusCounts(created)).toEqual({ 200: 50, 422: 10 });
-    expect(await json(created.find((r) => r.status === 422)!)).toEqual({
-      detail: [{ loc: ['body'], msg: 'Value error, a business has at most 50 knowledge bases', type: 'value_error' }],
+    expect(statusCounts(created)).toEqual({ 200: 50, 409: 10 });
+    expect(await json(created.find((r) => r.status === 409)!)).toEqual({
+      code: 'quota_exceeded',
+      detail: 'This business has reached its quota of 50 knowledge bases (quota: knowledge_bases = 50).',
     });
     // Both deletes answer as a delete or a 404 (the loser finds it gone); the base is uncounted once
     expect(deletes.every((r) => [200, 404].includes(r.status))).toBe(true);
     expect(again.status).toBe(200);
-    expect(over.status).toBe(422);
+    expect(over.status).toBe(409);
     expect((await json(await call(tenant, 'GET', '/knowledge-bases'))).data).toHaveLength(50);
     expect(await stored(keys.knowledgeBaseCount(tenant.businessId), 'bases')).toBe(50);
   });
 
-  it('keeps the count exact through deletes, and counts only its own business', async () => {
+  it('keeps the count exact through deletes, and counts only its own business', { timeout: 120_000 }, async () => {
     // Arrange
     const [tenant, other] = await Promise.all([harness.newTenant({ numbers: 0 }), harness.newTenant({ numbers: 0 })]);
     const bases = await Promise.all(
@@ -103,18 +104,19 @@ describe('the limit of 100 documents a base', () => {
       const again = await unqueued.request(tenant.apiKey, 'POST', docs, { name: 'Again', text: 'Again.' });
       const over = await unqueued.request(tenant.apiKey, 'POST', docs, { name: 'Over', text: 'Over.' });
       // Assert
-      expect(statusCounts(created)).toEqual({ 200: 100, 422: 20 });
-      expect(await json(created.find((r) => r.status === 422)!)).toEqual({
-        detail: [{ loc: ['body'], msg: 'Value error, a knowledge base has at most 100 documents', type: 'value_error' }],
+      expect(statusCounts(created)).toEqual({ 200: 100, 409: 20 });
+      expect(await json(created.find((r) => r.status === 409)!)).toEqual({
+        code: 'quota_exceeded',
+        detail: 'This knowledge base has reached its quota of 100 documents (quota: documents = 100, per knowledge base).',
       });
       expect(deletes.every((r) => [200, 404].includes(r.status))).toBe(true);
       expect(again.status).toBe(200);
-      expect(over.status).toBe(422);
+      expect(over.status).toBe(409);
       const listed = (await json(await unqueued.request(tenant.apiKey, 'GET', docs))).data as Json[];
       expect(listed).toHaveLength(100);
       expect(listed.every((doc) => doc.status === 'processing')).toBe(true);
       expect(recorded.length).toBeGreaterThanOrEqual(101);
-      expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'documents')).toBe(100);
+      expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'live_documents')).toBe(100);
     },
   );
 
@@ -140,17 +142,17 @@ describe('the limit of 100 documents a base', () => {
           .flatMap((doc, i) => (i < 2 ? [doc, doc] : [doc]))
           .map((doc) => call(tenant, 'DELETE', `/knowledge-bases/${kb.id}/documents/${doc.id}`)),
       );
-      const afterDeletes = await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'documents');
+      const afterDeletes = await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'live_documents');
       await api.idle();
       const deleted = await call(tenant, 'DELETE', `/knowledge-bases/${kb.id}`);
       // Assert
       expect(afterDeletes).toBe(2);
       expect(deleted.status).toBe(200);
-      expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'documents')).toBeUndefined();
+      expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'live_documents')).toBeUndefined();
       expect(await api.repo.listDocuments(tenant.businessId, kb.id)).toEqual([]);
       expect(await api.repo.loadChunks(tenant.businessId, kb.id)).toEqual([]);
       expect(await stored(keys.knowledgeBaseCount(tenant.businessId), 'bases')).toBe(1);
-      expect(await stored(keys.knowledgeBase(tenant.businessId, kept.id), 'documents')).toBe(0);
+      expect(await stored(keys.knowledgeBase(tenant.businessId, kept.id), 'live_documents')).toBe(0);
     },
   );
 });
@@ -227,6 +229,6 @@ describe('a document whose ingestion cannot be queued', () => {
     expect(response.status).toBe(503);
     expect(await json(response)).toMatchObject({ code: 'ingestion_unavailable' });
     expect((await json(await refusing.request(tenant.apiKey, 'GET', `/knowledge-bases/${kb.id}/documents`))).data).toEqual([]);
-    expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'documents')).toBe(0);
+    expect(await stored(keys.knowledgeBase(tenant.businessId, kb.id), 'live_documents')).toBe(0);
   });
 });

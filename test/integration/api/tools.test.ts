@@ -199,12 +199,15 @@ describe('the cap of 100 tools a business', () => {
     const over = await tenant.request('POST', '/tools', toolBody('cap_over'));
     // Assert
     expect(statuses.filter((status) => status === 200)).toHaveLength(100);
-    expect(statuses.filter((status) => status === 422)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(10);
     // Both deletes answer as a delete (the loser finds it gone), and the tool is uncounted once: one place frees, not two
     expect(deletes.every((response) => [200, 404].includes(response.status))).toBe(true);
     expect(again.status).toBe(200);
-    expect(over.status).toBe(422);
-    expect((await json(over)).detail[0].msg).toContain('at most 100 tools');
+    expect(over.status).toBe(409);
+    expect(await json(over)).toEqual({
+      code: 'quota_exceeded',
+      detail: 'This business has reached its quota of 100 tools (quota: tools = 100).',
+    });
     expect((await json(await tenant.request('GET', '/tools'))).data).toHaveLength(100);
   });
 });

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
-import { KnowledgeLimitError } from '../../../shared/db/knowledge-counts';
+import { QuotaExceededError } from '../../../shared/errors';
 import { KnowledgeRepository, type KnowledgeBaseRecord } from '../../../shared/db/knowledge-repository';
 import { keys } from '../../../shared/db/table';
 import { processingDocument } from '../../../shared/domain/knowledge';
@@ -69,7 +69,7 @@ describe('counts of data written before the counts existed', () => {
     // Act
     const results = await Promise.allSettled([1, 2, 3].map(async () => repo.insertBase(businessId, await newBase())));
     // Assert
-    expect(outcomes(results)).toEqual(['KnowledgeLimitError', 'KnowledgeLimitError', 'ok']);
+    expect(outcomes(results)).toEqual(['QuotaExceededError', 'QuotaExceededError', 'ok']);
     expect(await stored(keys.knowledgeBaseCount(businessId), 'bases')).toBe(50);
     expect(await repo.listBases(businessId)).toHaveLength(50);
   });
@@ -96,7 +96,7 @@ describe('counts of data written before the counts existed', () => {
     await Promise.all(bases.slice(0, 2).map((base) => repo.deleteBase(businessId, base.id)));
     await repo.insertBase(businessId, await newBase());
     // Assert
-    expect(over).toBeInstanceOf(KnowledgeLimitError);
+    expect(over).toBeInstanceOf(QuotaExceededError);
     expect(await stored(keys.knowledgeBaseCount(businessId), 'bases')).toBe(50);
   });
 
@@ -110,8 +110,8 @@ describe('counts of data written before the counts existed', () => {
       [1, 2, 3].map(async () => repo.insertDocument(businessId, await newDocument(base!.id), 'text')),
     );
     // Assert
-    expect(outcomes(results)).toEqual(['KnowledgeLimitError', 'KnowledgeLimitError', 'ok']);
-    expect(await stored(keys.knowledgeBase(businessId, base!.id), 'documents')).toBe(100);
+    expect(outcomes(results)).toEqual(['QuotaExceededError', 'QuotaExceededError', 'ok']);
+    expect(await stored(keys.knowledgeBase(businessId, base!.id), 'live_documents')).toBe(100);
     expect(await repo.listDocuments(businessId, base!.id)).toHaveLength(100);
   });
 
@@ -123,7 +123,7 @@ describe('counts of data written before the counts existed', () => {
     // Act
     await Promise.all([1, 2, 3].map(() => repo.deleteDocument(businessId, base!.id, doc!.id)));
     // Assert
-    expect(await stored(keys.knowledgeBase(businessId, base!.id), 'documents')).toBe(3);
+    expect(await stored(keys.knowledgeBase(businessId, base!.id), 'live_documents')).toBe(3);
     expect(await stored(keys.knowledgeBase(businessId, base!.id), 'version')).toBe(1);
   });
 });
@@ -157,8 +157,8 @@ describe('documents of a base that is gone', () => {
     await Promise.all([1, 2].map(() => repo.deleteBase(businessId, base.id)));
     // Assert
     expect(await stored(keys.knowledgeBaseCount(businessId), 'bases')).toBe(1);
-    expect(await stored(keys.knowledgeBase(businessId, base.id), 'documents')).toBeUndefined();
+    expect(await stored(keys.knowledgeBase(businessId, base.id), 'live_documents')).toBeUndefined();
     expect(await repo.listDocuments(businessId, base.id)).toEqual([]);
-    expect(await stored(keys.knowledgeBase(businessId, other.id), 'documents')).toBe(0);
+    expect(await stored(keys.knowledgeBase(businessId, other.id), 'live_documents')).toBe(0);
   });
 });
