@@ -165,12 +165,13 @@ describe('buildOpenApiDocument', () => {
     ['/workflows'],
     ['/knowledge-bases'],
     ['/knowledge-bases/{knowledge_base_id}/documents'],
-  ])('documents Idempotency-Key and its 409 on POST %s', (path) => {
+  ])('documents Idempotency-Key and its 409 (idempotency conflict or quota) on POST %s', (path) => {
     // Arrange
     const create = doc.paths[path].post;
     // Assert
     expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }));
-    expect(create.responses['409']).toEqual({ $ref: '#/components/responses/IdempotencyConflict' });
+    expect(create.responses['409']).toEqual({ $ref: '#/components/responses/CreateConflict' });
+    expect(doc.components.responses.CreateConflict.description).toMatch(/idempotency_conflict.*quota_exceeded/);
   });
 
   it('documents merge patch, ETag, If-Match and 412 on the assistant', () => {
