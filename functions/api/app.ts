@@ -3,17 +3,18 @@ import { requestId } from 'hono/request-id';
 import { buildOpenApiDocument, OPENAPI_VERSION } from '../../shared/domain/openapi';
 import { boundedInput } from '../../shared/domain/validation';
 import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, ValidationError } from '../../shared/errors';
-import type { CatalogRepository } from '../../shared/db/catalog-repository';
 import type { AssistantService } from '../../shared/services/assistant-service';
 import type { BookingService } from '../../shared/services/booking-service';
 import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
 import type { MessageService } from '../../shared/services/message-service';
+import type { PhoneNumberService } from '../../shared/services/phone-number-service';
 import type { ToolService } from '../../shared/services/tool-service';
 import type { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { WorkflowService } from '../../shared/services/workflow-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
+import { refuseUnreadQuery } from './middleware/query-params';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
 import { assistantRoutes } from './routes/assistants';
 import { availabilityRoutes, bookingRoutes, bookingsIcsRoute, calendarFeedRoute } from './routes/bookings';
@@ -34,7 +35,7 @@ export interface ApiDeps {
   messages: MessageService;
   business: BusinessService;
   bookings: BookingService;
-  catalog: CatalogRepository;
+  phoneNumbers: PhoneNumberService;
   tools: ToolService;
   /** Knowledge bases, their documents and search. */
   knowledge: KnowledgeService;
@@ -47,6 +48,9 @@ export interface ApiDeps {
   /** The client's address, for throttling failed authentications (default: from the platform's event or socket). */
   sourceAddress?: SourceAddress;
 }
+
+/** Where the API's routes live (spec: `{base_url}` ends in it). */
+const API_PREFIX = '/api/v1';
 
 /** The public API version, sent as `X-API-Version` on every response. */
 export const API_VERSION = OPENAPI_VERSION;
@@ -71,6 +75,7 @@ export function createApp(deps: ApiDeps) {
       }),
     )
     .use(rateLimit(deps.rateLimiter))
+    .use(refuseUnreadQuery(API_PREFIX))
     .route('/assistants', assistantRoutes(deps.assistants))
     .route('/calls', callRoutes(deps.calls))
     .route('/usage', usageRoutes(deps.calls))
@@ -82,7 +87,7 @@ export function createApp(deps: ApiDeps) {
     .route('/tools', toolRoutes(deps.tools))
     .route('/knowledge-bases', knowledgeRoutes(deps.knowledge))
     .route('/workflows', workflowRoutes(deps.workflows))
-    .route('/', catalogRoutes(deps.catalog));
+    .route('/', catalogRoutes(deps.phoneNumbers));
 
   const app = new Hono<ApiEnv>();
   // A client's X-Request-Id is kept only when it is 1-128 of [A-Za-z0-9_=-] (else one is made up),
@@ -93,7 +98,7 @@ export function createApp(deps: ApiDeps) {
     c.header('X-API-Version', API_VERSION);
     c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
   });
-  app.route('/api/v1', api);
+  app.route(API_PREFIX, api);
   app.notFound((c) => c.json({ code: 'not_found', detail: `No route for ${c.req.method} ${c.req.path}.` }, 404));
   app.onError((error, c) => {
     c.header('X-API-Version', API_VERSION);

@@ -3,7 +3,8 @@ import type { AssistantConfig } from '../domain/assistant-config';
 import { NotFoundError } from '../errors';
 import type { Db } from './client';
 import { fromItem, queryBusinessPrefix } from './items';
-import { keys } from './table';
+import { businessPrefixQuery, readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
+import { keys, pageKeyAttributes } from './table';
 import { isCancelledTransaction, isConditionFailure } from './conditions';
 
 /** An assistant as stored: the config without its write-only key, which is kept sealed beside it. */
@@ -30,6 +31,11 @@ export class AssistantRepository {
   /** All assistants of the business (at most a few hundred; sorted newest first by the caller). */
   async listAssistants(businessId: number): Promise<AssistantRecord[]> {
     return queryBusinessPrefix<AssistantRecord>(this.db, businessId, keys.assistantPrefix());
+  }
+
+  /** GET /assistants: one page, newest (highest id) first, read by key (O(limit) items, never the partition). */
+  async pageAssistants(businessId: number, request: KeyPageRequest): Promise<KeyPage<AssistantRecord>> {
+    return readKeyPage(this.db, businessPrefixQuery(businessId, keys.assistantPrefix(), 'newest-first'), pageKeyAttributes(), request);
   }
 
   /** One assistant, or undefined when missing (another business's id is simply missing here). */

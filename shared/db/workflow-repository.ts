@@ -4,7 +4,8 @@ import { ConflictError, NotFoundError } from '../errors';
 import type { Db } from './client';
 import { isConditionFailure } from './conditions';
 import { fromItem, queryBusinessPrefix } from './items';
-import { keys } from './table';
+import { businessPrefixQuery, readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
+import { keys, pageKeyAttributes } from './table';
 
 /** A business's workflows, one item each under its business partition. */
 export class WorkflowRepository {
@@ -52,6 +53,11 @@ export class WorkflowRepository {
   }
 
   /** The business's workflows (at most `WORKFLOW_LIMITS.workflowsPerBusiness`, so one query). */
+  /** GET /workflows: one page, newest (highest id) first, read by key. */
+  async pageWorkflows(businessId: number, request: KeyPageRequest): Promise<KeyPage<Workflow>> {
+    return readKeyPage(this.db, businessPrefixQuery(businessId, keys.workflowPrefix(), 'newest-first'), pageKeyAttributes(), request);
+  }
+
   async listWorkflows(businessId: number): Promise<Workflow[]> {
     return queryBusinessPrefix<Workflow>(this.db, businessId, keys.workflowPrefix());
   }

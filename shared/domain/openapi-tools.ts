@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { body, idParam, jsonResponse, op, responses } from './openapi';
+import { body, cursorListParameters, idParam, jsonResponse, op, responses } from './openapi';
 import { CreateToolBodySchema, DeleteToolResultSchema, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
 
 type Json = Record<string, unknown>;
@@ -42,7 +42,15 @@ const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
 export function toolPaths(): Json {
   return {
     '/tools': {
-      get: op('listTools', 'Tools', "List the business's custom tools, newest first.", responses(jsonResponse('The tools.', 'ToolList'))),
+      get: {
+        ...op(
+          'listTools',
+          'Tools',
+          "List the business's custom tools, newest first, one page at a time.",
+          responses(jsonResponse('One page of tools.', 'ToolList'), { '422': 'ValidationFailed' }),
+        ),
+        parameters: cursorListParameters(),
+      },
       post: {
         ...op(
           'createTool',

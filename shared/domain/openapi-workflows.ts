@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { body, idParam, jsonResponse, op, responses } from './openapi';
+import { body, cursorListParameters, idParam, jsonResponse, op, responses } from './openapi';
 import {
   CreateWorkflowBodySchema,
   DeleteWorkflowResultSchema,
@@ -57,12 +57,15 @@ const BODY_ERRORS = { '413': 'PayloadTooLarge', ...INVALID };
 export function workflowPaths(): Json {
   return {
     '/workflows': {
-      get: op(
-        'listWorkflows',
-        'Workflows',
-        "List the business's workflows, newest first.",
-        responses(jsonResponse('The workflows.', 'WorkflowList')),
-      ),
+      get: {
+        ...op(
+          'listWorkflows',
+          'Workflows',
+          "List the business's workflows, newest first, one page at a time.",
+          responses(jsonResponse('One page of workflows.', 'WorkflowList'), { '422': 'ValidationFailed' }),
+        ),
+        parameters: cursorListParameters(),
+      },
       post: {
         ...op(
           'createWorkflow',

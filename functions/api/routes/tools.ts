@@ -7,7 +7,7 @@ import type { ApiEnv } from '../env';
 /** /tools: the business's custom tools (docs/design.md §7): list, create, get, update, delete. */
 export function toolRoutes(service: ToolService) {
   return new Hono<ApiEnv>()
-    .get('/', async (c) => c.json(await service.list(c.get('businessId'))))
+    .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))
     .post('/', async (c) => c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))))
     .get('/:tool_id', async (c) => {
       const id = parseIdParam(c.req.param('tool_id'), 'tool_id');

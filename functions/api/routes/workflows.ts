@@ -7,7 +7,7 @@ import type { ApiEnv } from '../env';
 /** /workflows: the business's workflows (docs/design.md §7): list, create, get, update, delete. */
 export function workflowRoutes(service: WorkflowService) {
   return new Hono<ApiEnv>()
-    .get('/', async (c) => c.json(await service.list(c.get('businessId'))))
+    .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))
     .post('/', async (c) => c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))))
     .get('/:workflow_id', async (c) => {
       const id = parseIdParam(c.req.param('workflow_id'), 'workflow_id');
