@@ -5,19 +5,20 @@ import { buildOpenApiDocument, OPENAPI_VERSION } from '../../shared/domain/opena
 import type { ApiErrorCode } from '../../shared/domain/error-codes';
 import { boundedInput } from '../../shared/domain/validation';
 import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, ValidationError } from '../../shared/errors';
-import type { CatalogRepository } from '../../shared/db/catalog-repository';
 import type { IdempotencyRepository } from '../../shared/db/idempotency-repository';
 import type { AssistantService } from '../../shared/services/assistant-service';
 import type { BookingService } from '../../shared/services/booking-service';
 import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
 import type { MessageService } from '../../shared/services/message-service';
+import type { PhoneNumberService } from '../../shared/services/phone-number-service';
 import type { ToolService } from '../../shared/services/tool-service';
 import type { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { WorkflowService } from '../../shared/services/workflow-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
 import { feedRateLimit, type FeedRateLimit } from './middleware/feed-rate-limit';
+import { refuseUnreadQuery } from './middleware/query-params';
 import { RATE_LIMIT_POLICY, rateLimit, type RateLimit } from './middleware/rate-limit';
 import { assistantRoutes } from './routes/assistants';
 import { availabilityRoutes, bookingRoutes, bookingsIcsRoute, calendarFeedRoute } from './routes/bookings';
@@ -38,7 +39,7 @@ export interface ApiDeps {
   messages: MessageService;
   business: BusinessService;
   bookings: BookingService;
-  catalog: CatalogRepository;
+  phoneNumbers: PhoneNumberService;
   tools: ToolService;
   /** Knowledge bases, their documents and search. */
   knowledge: KnowledgeService;
@@ -55,6 +56,9 @@ export interface ApiDeps {
   /** The client's address, for throttling failed authentications and the calendar feed (default: from the platform's event or socket). */
   sourceAddress?: SourceAddress;
 }
+
+/** Where the API's routes live (spec: `{base_url}` ends in it). */
+const API_PREFIX = '/api/v1';
 
 /** The public API version, sent as `X-API-Version` on every response. */
 export const API_VERSION = OPENAPI_VERSION;
@@ -84,6 +88,7 @@ export function createApp(deps: ApiDeps) {
       }),
     )
     .use(rateLimit(deps.rateLimiter))
+    .use(refuseUnreadQuery(API_PREFIX))
     .route('/assistants', assistantRoutes(deps.assistants, idempotency))
     .route('/calls', callRoutes(deps.calls))
     .route('/usage', usageRoutes(deps.calls))
@@ -95,7 +100,7 @@ export function createApp(deps: ApiDeps) {
     .route('/tools', toolRoutes(deps.tools, idempotency))
     .route('/knowledge-bases', knowledgeRoutes(deps.knowledge, idempotency))
     .route('/workflows', workflowRoutes(deps.workflows, idempotency))
-    .route('/', catalogRoutes(deps.catalog));
+    .route('/', catalogRoutes(deps.phoneNumbers));
 
   const app = new Hono<ApiEnv>();
   // A client's X-Request-Id is kept only when it is 1-128 of [A-Za-z0-9_=-] (else one is made up),
@@ -117,7 +122,7 @@ export function createApp(deps: ApiDeps) {
         }),
     }),
   );
-  app.route('/api/v1', api);
+  app.route(API_PREFIX, api);
   app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
   app.onError((error, c) => {
     c.header('X-API-Version', API_VERSION);

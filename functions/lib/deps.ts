@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { KnowledgeRepository } from '../../shared/db/knowledge-repository';
@@ -22,6 +23,7 @@ import { IdAllocator } from '../../shared/db/ids';
 import { RateLimiter } from '../../shared/db/rate-limiter';
 import { SqsOutboundCallQueue, type OutboundCallQueue } from '../../shared/queue/outbound-calls';
 import { KmsSecretBox, LocalSecretBox, type SecretBox } from '../../shared/security/secret-box';
+import { PageCursors } from '../../shared/db/page-cursor';
 import { AssistantService } from '../../shared/services/assistant-service';
 import { AdminService } from '../../shared/services/admin-service';
 import { ToolService } from '../../shared/services/tool-service';
@@ -33,6 +35,7 @@ import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { KeyEnvironment } from '../../shared/auth/api-key';
 import { CallService, type RecordingLinks } from '../../shared/services/call-service';
 import { MessageService } from '../../shared/services/message-service';
+import { PhoneNumberService } from '../../shared/services/phone-number-service';
 import { BookingRepository } from '../../shared/db/booking-repository';
 import { CalendarFeedRepository } from '../../shared/db/calendar-feed-repository';
 import { BookingService } from '../../shared/services/booking-service';
@@ -59,6 +62,8 @@ export const ApiConfigSchema = v.object({
   SQS_ENDPOINT: v.optional(v.string()),
   KMS_KEY_ID: v.optional(v.string()),
   LOCAL_SECRET_KEY: v.optional(v.string()),
+  /** The secret list cursors are signed with (Secrets Manager, AWS); locally it is derived from LOCAL_SECRET_KEY. */
+  CURSOR_SECRET_ARN: v.optional(v.string()),
   /** Off by default: only the local stack allows webhook/custom-LLM URLs on loopback or private networks. */
   ALLOW_PRIVATE_URLS: flag('false'),
   REQUIRE_HTTPS_URLS: flag('true'),
@@ -94,6 +99,8 @@ export interface CoreDeps {
   messages: MessageRepository;
   ids: IdAllocator;
   secretBox: SecretBox;
+  /** Signs and opens every list's `cursor` (one secret for the whole API, so any instance opens any cursor). */
+  cursors: PageCursors;
   urlPolicy: UrlPolicy;
   recordingLinks?: RecordingLinks;
   /** Knowledge bases: storage, the embeddings client, the shared index cache and the ingestion queue. */
@@ -127,6 +134,7 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
     messages: new MessageRepository(db),
     ids: new IdAllocator(db),
     secretBox,
+    cursors: new PageCursors(cursorSecret(config)),
     urlPolicy,
     ...(config.RECORDINGS_BUCKET
       ? {
@@ -165,6 +173,7 @@ export function createApiDeps(
       catalog: core.catalog,
       ids: core.ids,
       secretBox: core.secretBox,
+      cursors: core.cursors,
       urlPolicy: core.urlPolicy,
       workflows: new WorkflowRepository(core.db),
       now,
@@ -176,13 +185,14 @@ export function createApiDeps(
       calls: core.callRepo,
       idempotency,
       ids: core.ids,
+      cursors: core.cursors,
       queue,
       now,
       log,
       ...(core.recordingLinks ? { recordingLinks: core.recordingLinks } : {}),
     }),
-    messages: new MessageService({ messages: core.messages, ids: core.ids, now }),
-    catalog: core.catalog,
+    messages: new MessageService({ messages: core.messages, ids: core.ids, now, cursors: core.cursors }),
+    phoneNumbers: new PhoneNumberService({ catalog: core.catalog, cursors: core.cursors }),
     tools: createToolService(core, now),
     knowledge: createKnowledgeService(core, now),
     workflows: createWorkflowService(core, now),
@@ -197,7 +207,13 @@ export function createApiDeps(
 
 /** The booking use cases (the API's routes and the call engine's booking tools share them). */
 export function createBookingService(core: CoreDeps, now: () => Date = () => new Date()): BookingService {
-  return new BookingService({ businesses: core.businesses, bookings: new BookingRepository(core.db), ids: core.ids, now });
+  return new BookingService({
+    businesses: core.businesses,
+    bookings: new BookingRepository(core.db),
+    ids: core.ids,
+    now,
+    cursors: core.cursors,
+  });
 }
 
 /** The custom-tool use cases (the API's /tools routes and the ops `add-tool` share them). */
@@ -207,6 +223,7 @@ export function createToolService(core: CoreDeps, now: () => Date = () => new Da
     ids: core.ids,
     urlPolicy: core.urlPolicy,
     now,
+    cursors: core.cursors,
   });
 }
 
@@ -245,6 +262,7 @@ export function createKnowledgeService(core: CoreDeps, now: () => Date = () => n
     queue: core.knowledge.queue,
     searcher: core.knowledge.searcher,
     now,
+    cursors: core.cursors,
   });
 }
 
@@ -255,6 +273,7 @@ export function createWorkflowService(core: CoreDeps, now: () => Date = () => ne
     tools: new ToolRepository(core.db),
     ids: core.ids,
     now,
+    cursors: core.cursors,
   });
 }
 
@@ -282,6 +301,27 @@ export function openAiKeySource(
     if (!key) throw new Error('The OpenAI secret has no api_key.');
     return key;
   };
+}
+
+/**
+ * The key list cursors are signed with: the generated Secrets Manager secret on AWS (read on the
+ * first list request), or one derived from LOCAL_SECRET_KEY on the local stack and in tests. Every
+ * API instance must share it, or a cursor from one would be refused by the next.
+ */
+export function cursorSecret(config: Pick<ApiConfig, 'CURSOR_SECRET_ARN' | 'LOCAL_SECRET_KEY' | 'AWS_REGION'>): () => Promise<Uint8Array> {
+  const arn = config.CURSOR_SECRET_ARN;
+  if (arn) {
+    return async () => {
+      const secret = await new SecretsManagerClient({ region: config.AWS_REGION }).send(new GetSecretValueCommand({ SecretId: arn }));
+      if (!secret.SecretString) throw new Error('The list-cursor secret is empty.');
+      return Buffer.from(secret.SecretString, 'utf8');
+    };
+  }
+  const local = config.LOCAL_SECRET_KEY;
+  // Thrown on the first cursor, not here: the ops command line shares these deps and lists nothing.
+  if (!local) return () => Promise.reject(new Error('Set CURSOR_SECRET_ARN (AWS) or LOCAL_SECRET_KEY (local stack) to sign list cursors.'));
+  const key = createHash('sha256').update(`list-cursor:${local}`).digest();
+  return async () => key;
 }
 
 /** The SQS outbound queue from config (fauxqs locally). */

@@ -116,6 +116,8 @@ export class ApiStack extends Stack {
       .bindQueue('KNOWLEDGE_QUEUE_URL', this.knowledgeIngest.queue.queue, 'send')
       // Seals custom LLM keys; it never opens them (only `custom_key_set` is ever returned).
       .bindSecretsKey(data.secretsKey, ['encrypt'])
+      // Signs and opens list cursors (read once per cold start, on the first list request).
+      .bindSecret('CURSOR_SECRET_ARN', data.secrets.listCursor)
       // Presigns GET /calls/{id} recording_url: S3 authorises a presigned URL as its signer, so the
       // API needs GetObject (and Decrypt on the bucket key) on recordings, and nothing else there.
       .bindRecordings(recordingsBucketName(this, config.stage), data.recordingsKey, 'read');

@@ -28,6 +28,8 @@ export interface ProviderSecrets {
   readonly openai: Secret;
   /** Generated: signs the media-stream tokens the engine hands Twilio. */
   readonly streamToken: Secret;
+  /** Generated: signs the API's list cursors (every API instance must share it). */
+  readonly listCursor: Secret;
 }
 
 /**
@@ -196,11 +198,23 @@ export class DataStack extends Stack {
       'AwsSolutions-SMG4',
       'Rotating it invalidates the tokens of calls being connected; rotate by hand between deploys (docs/deploy.md).',
     );
+    const listCursor = new Secret(this, 'ListCursorSecret', {
+      secretName: secretName('list-cursor'),
+      description: "Signs the API's list cursors (next_cursor), so a client cannot forge or alter one.",
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    acknowledge(
+      listCursor,
+      'AwsSolutions-SMG4',
+      'Rotating it only makes cursors given out before refused (422); rotate by hand between deploys.',
+    );
     return {
       twilio: secret('TwilioSecret', 'twilio', 'Twilio: {"account_sid": "AC...", "auth_token": "..."}', ['account_sid', 'auth_token']),
       deepgram: secret('DeepgramSecret', 'deepgram', 'Deepgram: {"api_key": "..."}', ['api_key']),
       openai: secret('OpenAiSecret', 'openai', 'OpenAI: {"api_key": "sk-..."}', ['api_key']),
       streamToken,
+      listCursor,
     };
   }
 }

@@ -3,6 +3,7 @@ import type { AssistantConfig } from '../domain/assistant-config';
 import { quotaExceeded } from '../domain/quota';
 import { ConflictError, NotFoundError, PreconditionFailedError } from '../errors';
 import type { Db } from './client';
+import { businessPrefixQuery, readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
 import { isCancelledTransaction, isConditionFailure } from './conditions';
 import { transactCounted } from './counted-transaction';
 import { fromItem, queryBusinessPrefix } from './items';
@@ -16,7 +17,7 @@ import {
   referencesLeft,
   type Reference,
 } from './references';
-import { keys } from './table';
+import { keys, pageKeyAttributes } from './table';
 
 /** DynamoDB's most items in one transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -77,6 +78,11 @@ export class AssistantRepository {
   /** All assistants of the business (at most a few hundred; sorted newest first by the caller). */
   async listAssistants(businessId: number): Promise<AssistantRecord[]> {
     return queryBusinessPrefix<AssistantRecord>(this.db, businessId, keys.assistantPrefix());
+  }
+
+  /** GET /assistants: one page, newest (highest id) first, read by key (O(limit) items, never the partition). */
+  async pageAssistants(businessId: number, request: KeyPageRequest): Promise<KeyPage<AssistantRecord>> {
+    return readKeyPage(this.db, businessPrefixQuery(businessId, keys.assistantPrefix(), 'newest-first'), pageKeyAttributes(), request);
   }
 
   /** One assistant, or undefined when missing (another business's id is simply missing here). */

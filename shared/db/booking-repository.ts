@@ -5,7 +5,8 @@ import { MAX_BOOKING_SPAN_MINUTES } from '../domain/business-settings';
 import type { Db } from './client';
 import { isCancelledTransaction, isTransactionConflict } from './conditions';
 import { fromItem } from './items';
-import { GSI1, GSI2, TTL_ATTRIBUTE, keys } from './table';
+import { readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
+import { GSI1, GSI2, TTL_ATTRIBUTE, keys, pageKeyAttributes } from './table';
 
 /** A stored booking: instants in ms, the zone it was made in, and a sequence bumped on every change (iCalendar). */
 export interface BookingRecord {
@@ -229,16 +230,16 @@ export class BookingRepository {
   }
 
   /**
-   * Up to `count` bookings starting in `[fromMs, toMs)`, earliest first, matching the filters
-   * (applied by DynamoDB); stops reading once it has them. GET /bookings pages over this.
+   * GET /bookings: one page of bookings starting in `[fromMs, toMs)`, earliest first, matching the
+   * filters (applied by DynamoDB), read by key (at most `MAX_EXAMINED_PER_PAGE` examined per page).
    */
-  async findBookings(
+  async pageBookings(
     businessId: number,
     filter: { fromMs: number; toMs: number; status?: BookingStatus; callId?: number },
-    count: number,
-  ): Promise<BookingRecord[]> {
+    request: KeyPageRequest,
+  ): Promise<KeyPage<BookingRecord>> {
     const range = startKeyRange(filter.fromMs, filter.toMs);
-    if (range === null) return [];
+    if (range === null) return { entries: [], next: undefined };
     const conditions: string[] = [];
     const values: Record<string, unknown> = {
       ':pk': keys.bookingByStartPartition(businessId),
@@ -254,23 +255,14 @@ export class BookingRepository {
       conditions.push('call_id = :call');
       values[':call'] = filter.callId;
     }
-    const pages = paginateQuery(
-      { client: this.db.doc, pageSize: Math.min(1000, count * 2) },
-      {
-        TableName: this.db.tableName,
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-        FilterExpression: ['start_ms < :toMs', ...conditions].join(' AND '),
-        ...(filter.status ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
-        ExpressionAttributeValues: values,
-      },
-    );
-    const records: BookingRecord[] = [];
-    for await (const page of pages) {
-      records.push(...(page.Items ?? []).map((item) => fromItem<BookingRecord>(item)));
-      if (records.length >= count) break;
-    }
-    return records.slice(0, count);
+    const query = {
+      IndexName: GSI1,
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+      FilterExpression: ['start_ms < :toMs', ...conditions].join(' AND '),
+      ...(filter.status ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ExpressionAttributeValues: values,
+    };
+    return readKeyPage<BookingRecord>(this.db, query, pageKeyAttributes(GSI1), request);
   }
 
   /**

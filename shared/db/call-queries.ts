@@ -3,8 +3,9 @@ import type { WebhookDeliveryView } from '../domain/call';
 import type { CallDetailRecord, CallRecord, ListCallsOptions } from './call-record';
 import type { Db } from './client';
 import { deliveryViewsFromItems } from './delivery-repository';
-import { firstItems, fromItem } from './items';
-import { GSI1, GSI2, callItemKind, keys } from './table';
+import { fromItem } from './items';
+import { readKeyPage, type KeyPage } from './key-pages';
+import { GSI1, GSI2, callItemKind, keys, pageKeyAttributes } from './table';
 
 /** A call as GET /calls/{id} reads it: the record, its detail and its webhook deliveries. */
 export interface FoundCall {
@@ -35,35 +36,47 @@ export async function findCall(db: Db, businessId: number, callId: number, nowEp
 }
 
 /**
- * One page of calls, newest first. DynamoDB has no offset, so the query walks the index until
- * offset + limit + 1 matching items are seen: cost grows with the offset (bounded by the API's
- * limit of 200 per page); the extra item tells `has_more`.
+ * One page of calls, newest first by creation, read by key: the creation window is the index's
+ * key range; `direction`, `status`, `outcome` and the expiry (`keep_days`) are filters, so a page
+ * examines at most `MAX_EXAMINED_PER_PAGE` calls. An `offset` skips that many matching calls first,
+ * reading their keys: the one cost that grows with the request (README "Paging").
  */
-export async function listCalls(db: Db, businessId: number, options: ListCallsOptions): Promise<{ calls: CallRecord[]; hasMore: boolean }> {
-  const wanted = options.offset + options.limit + 1;
+export async function listCalls(db: Db, businessId: number, options: ListCallsOptions): Promise<KeyPage<CallRecord>> {
   const byAssistant = options.assistantId !== undefined;
   const filters = ['(attribute_not_exists(expires_at) OR expires_at > :now)'];
+  const names: Record<string, string> = {};
   const values: Record<string, unknown> = {
     ':pk': byAssistant ? keys.callByAssistantPartition(businessId, options.assistantId!) : keys.callByBusinessPartition(businessId),
     ':now': options.nowEpochSeconds,
+    // Keys are `<created_at>#<id>`: `after` itself sorts before `after#id` (inclusive), `before`
+    // before `before#id` (exclusive); '0' and '~' sort before and after every timestamp.
+    ':after': options.createdAfter ?? '0',
+    ':before': options.createdBefore ?? '~',
   };
-  if (options.direction) {
-    filters.push('direction = :direction');
-    values[':direction'] = options.direction;
+  for (const [field, value] of [
+    ['direction', options.direction],
+    ['status', options.status],
+    ['outcome', options.outcome],
+  ] as const) {
+    if (value === undefined) continue;
+    filters.push(`#${field} = :${field}`);
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
   }
-  const found = await firstItems(
+  const index = byAssistant ? GSI2 : GSI1;
+  return readKeyPage<CallRecord>(
     db,
     {
-      IndexName: byAssistant ? GSI2 : GSI1,
-      KeyConditionExpression: byAssistant ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :after AND :before`,
       FilterExpression: filters.join(' AND '),
+      ...(Object.keys(names).length > 0 && { ExpressionAttributeNames: names }),
       ExpressionAttributeValues: values,
       ScanIndexForward: false,
     },
-    wanted,
+    pageKeyAttributes(index),
+    options,
   );
-  const pageItems = found.slice(options.offset, options.offset + options.limit);
-  return { calls: pageItems.map((item) => fromItem<CallRecord>(item)), hasMore: found.length > options.offset + options.limit };
 }
 
 function isExpired(item: Record<string, unknown>, nowEpochSeconds: number): boolean {

@@ -1,5 +1,6 @@
 import type { CallWorkflow } from '../domain/workflow';
-import type { Call, CallMetrics, DerivedCallField, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
+import type { Call, CallMetrics, CallStatus, DerivedCallField, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
+import type { KeyPageRequest } from './key-pages';
 import type { ToolAction } from '../domain/tool-action';
 
 /**
@@ -118,10 +119,14 @@ export type Transition = { written: true; call: CallRecord } | { written: false;
 export type StreamRefusal = 'unknown_call' | 'already_ended' | 'wrong_call' | 'already_attached';
 
 /** Filters and page of GET /calls. */
-export interface ListCallsOptions {
-  limit: number;
-  offset: number;
+export interface ListCallsOptions extends KeyPageRequest {
   assistantId?: number;
   direction?: 'inbound' | 'outbound';
+  status?: CallStatus;
+  outcome?: Outcome;
+  /** UTC ISO: created at or after (inclusive). */
+  createdAfter?: string;
+  /** UTC ISO: created before (exclusive). */
+  createdBefore?: string;
   nowEpochSeconds: number;
 }

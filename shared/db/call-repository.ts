@@ -16,6 +16,7 @@ import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
 import { fromItem } from './items';
 import { countOpenCalls, listOpenCalls, type OpenCalls } from './open-calls';
 import { findCall, listCalls, type FoundCall } from './call-queries';
+import type { KeyPage } from './key-pages';
 import { keys } from './table';
 import { requeueUndialled, type UndialledRequeue } from './undialled-calls';
 
@@ -119,8 +120,8 @@ export class CallRepository {
     return result.Item ? fromItem<CallRecord>(result.Item) : undefined;
   }
 
-  /** One page of calls, newest first (see {@link listCalls}). */
-  async listCalls(businessId: number, options: ListCallsOptions): Promise<{ calls: CallRecord[]; hasMore: boolean }> {
+  /** One page of calls, newest first, read by key (see {@link listCalls}). */
+  async listCalls(businessId: number, options: ListCallsOptions): Promise<KeyPage<CallRecord>> {
     return listCalls(this.db, businessId, options);
   }
 

@@ -7,7 +7,8 @@ import { isCancelledTransaction } from './conditions';
 import { transactCounted } from './counted-transaction';
 import { QuotaRepository, quotaCount, quotaTake } from './quotas';
 import { fromItem, queryBusinessPrefix } from './items';
-import { keys } from './table';
+import { businessPrefixQuery, readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
+import { keys, pageKeyAttributes } from './table';
 
 /** Where an inbound number leads: the owning business and the number record. */
 export interface NumberLookup {
@@ -60,6 +61,11 @@ export class CatalogRepository {
       }
       throw error;
     }
+  }
+
+  /** GET /phone-numbers: one page, newest (highest id) first, read by key. */
+  async pagePhoneNumbers(businessId: number, request: KeyPageRequest): Promise<KeyPage<PhoneNumber>> {
+    return readKeyPage(this.db, businessPrefixQuery(businessId, keys.phoneNumberPrefix(), 'newest-first'), pageKeyAttributes(), request);
   }
 
   /** The business's numbers, lowest id first (the first is the default caller id). */

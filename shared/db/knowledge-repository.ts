@@ -19,7 +19,8 @@ import { QuotaRepository, quotaCount, quotaGiveBack, quotaTake } from './quotas'
 import { namingAssistants, referencesCount, referencesCreate, referencesDelete, ResourceInUseError } from './references';
 import { fromItem, queryBusinessPrefix } from './items';
 import { chunkPages, ChunksTooLargeError, isItemTooLarge, type ChunkPage } from './knowledge-chunk-pages';
-import { keys } from './table';
+import { businessPrefixQuery, readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
+import { keys, pageKeyAttributes } from './table';
 
 /**
  * A knowledge base as stored: `version` grows whenever its searchable content changes;
@@ -108,6 +109,22 @@ export class KnowledgeRepository {
   }
 
   /** The business's bases (at most `KNOWLEDGE_LIMITS.basesPerBusiness`). */
+  /** GET /knowledge-bases: one page, newest (highest id) first, read by key. */
+  async pageBases(businessId: number, request: KeyPageRequest): Promise<KeyPage<KnowledgeBaseRecord>> {
+    return readKeyPage(this.db, businessPrefixQuery(businessId, keys.knowledgeBasePrefix(), 'newest-first'), pageKeyAttributes(), request);
+  }
+
+  /** GET /knowledge-bases/{id}/documents: one page, oldest first, read by key. */
+  async pageDocuments(businessId: number, kbId: number, request: KeyPageRequest): Promise<KeyPage<KnowledgeDocument>> {
+    const page = await readKeyPage<Record<string, unknown>>(
+      this.db,
+      businessPrefixQuery(businessId, keys.knowledgeDocumentPrefix(kbId), 'oldest-first'),
+      pageKeyAttributes(),
+      request,
+    );
+    return { ...page, entries: page.entries.map((entry) => ({ ...entry, record: documentOf(entry.record) })) };
+  }
+
   async listBases(businessId: number): Promise<KnowledgeBaseRecord[]> {
     return queryBusinessPrefix<KnowledgeBaseRecord>(this.db, businessId, keys.knowledgeBasePrefix());
   }

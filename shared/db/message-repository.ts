@@ -1,8 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListMessagesOptions, Message } from '../domain/message';
 import type { Db } from './client';
-import { firstItems, fromItem } from './items';
-import { GSI1, keys } from './table';
+import { fromItem } from './items';
+import { readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
+import { GSI1, keys, pageKeyAttributes } from './table';
 
 /**
  * Messages callers left with an assistant (take_message, notify_team). Each lives in its business's
@@ -36,12 +37,10 @@ export class MessageRepository {
   }
 
   /**
-   * One page of messages, newest first: `from`/`to` narrow the index's key range, `call_id` and
-   * `urgent` filter. As for calls, the query walks until offset + limit + 1 matches are seen (the
-   * offset is bounded by the API), and the extra one tells `has_more`.
+   * One page of messages, newest first, read by key: `from`/`to` narrow the index's key range,
+   * `call_id` and `urgent` filter (at most `MAX_EXAMINED_PER_PAGE` examined per page).
    */
-  async listMessages(businessId: number, options: ListMessagesOptions): Promise<{ messages: Message[]; hasMore: boolean }> {
-    const wanted = options.offset + options.limit + 1;
+  async listMessages(businessId: number, options: Omit<ListMessagesOptions, 'cursor'> & KeyPageRequest): Promise<KeyPage<Message>> {
     const values: Record<string, unknown> = {
       ':pk': keys.messageByBusinessPartition(businessId),
       // Keys are `<created_at>#<id>`: `from` itself sorts before `from#id` (inclusive) and `to` before
@@ -58,18 +57,13 @@ export class MessageRepository {
       filters.push('urgent = :urgent');
       values[':urgent'] = options.urgent;
     }
-    const found = await firstItems(
-      this.db,
-      {
-        IndexName: GSI1,
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
-        ...(filters.length > 0 && { FilterExpression: filters.join(' AND ') }),
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-      },
-      wanted,
-    );
-    const page = found.slice(options.offset, options.offset + options.limit);
-    return { messages: page.map((item) => fromItem<Message>(item)), hasMore: found.length > options.offset + options.limit };
+    const query = {
+      IndexName: GSI1,
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+      ...(filters.length > 0 && { FilterExpression: filters.join(' AND ') }),
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+    };
+    return readKeyPage<Message>(this.db, query, pageKeyAttributes(GSI1), options);
   }
 }

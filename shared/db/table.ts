@@ -228,6 +228,31 @@ export const keys = {
   calendarFeedLookup: (tokenHash: string) => ({ pk: `CALFEED#${tokenHash}`, sk: 'CALFEED' }),
 } as const;
 
+/** A DynamoDB key as a list page ends on it (`LastEvaluatedKey`): the table's key plus the index's, all strings. */
+export type TableKey = Record<string, string>;
+
+/** The attributes of the key a query of the table (or of one index) pages by. */
+export function pageKeyAttributes(index?: typeof GSI1 | typeof GSI2): readonly string[] {
+  if (index === undefined) return ['pk', 'sk'];
+  return ['pk', 'sk', `${index}pk`, `${index}sk`];
+}
+
+/**
+ * Whether every partition-key value of `key` (`pk`, `gsi1pk`, …) lies in this business's
+ * partitions and the key holds nothing else than key attributes: a key a client sends back (a
+ * list cursor) must never start a read in another business's data.
+ */
+export function isBusinessKey(businessId: number, key: Record<string, unknown>): boolean {
+  const own = biz(businessId);
+  const names = Object.keys(key);
+  if (!names.includes('pk') || !names.includes('sk')) return false;
+  return names.every((name) => {
+    const value = key[name];
+    if (!/^(?:gsi[12])?[ps]k$/.test(name) || typeof value !== 'string') return false;
+    return !name.endsWith('pk') || value === own || value.startsWith(`${own}#`);
+  });
+}
+
 /** Which of a call's items a sort key from the `callItemsPrefix` query names. */
 export function callItemKind(sk: unknown): 'main' | 'detail' | 'delivery' | undefined {
   if (typeof sk !== 'string' || !sk.startsWith('CALL#')) return undefined;

@@ -8,7 +8,8 @@ import { transactCounted } from './counted-transaction';
 import { QuotaRepository, quotaCount, quotaGiveBack, quotaTake } from './quotas';
 import { namingAssistants, referencesCount, referencesCreate, referencesDelete, ResourceInUseError } from './references';
 import { fromItem, queryBusinessPrefix } from './items';
-import { keys } from './table';
+import { businessPrefixQuery, readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
+import { keys, pageKeyAttributes } from './table';
 
 /** A tool as stored: records from before `filler`/`updated_at` lack them (see `toToolView`). */
 export type ToolRecord = Omit<Tool, 'filler' | 'updated_at'> & Partial<Pick<Tool, 'filler' | 'updated_at'>>;
@@ -162,6 +163,11 @@ export class ToolRepository {
   }
 
   /** The business's tools (at most `TOOL_LIMITS.toolsPerBusiness`, so one query). */
+  /** GET /tools: one page, newest (highest id) first, read by key. */
+  async pageTools(businessId: number, request: KeyPageRequest): Promise<KeyPage<ToolRecord>> {
+    return readKeyPage(this.db, businessPrefixQuery(businessId, keys.toolPrefix(), 'newest-first'), pageKeyAttributes(), request);
+  }
+
   async listTools(businessId: number): Promise<ToolRecord[]> {
     return queryBusinessPrefix<ToolRecord>(this.db, businessId, keys.toolPrefix());
   }

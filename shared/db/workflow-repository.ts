@@ -8,7 +8,8 @@ import { transactCounted } from './counted-transaction';
 import { QuotaRepository, quotaCount, quotaGiveBack, quotaTake } from './quotas';
 import { namingAssistants, referencesCount, referencesCreate, referencesDelete, ResourceInUseError } from './references';
 import { fromItem, queryBusinessPrefix } from './items';
-import { keys } from './table';
+import { businessPrefixQuery, readKeyPage, type KeyPage, type KeyPageRequest } from './key-pages';
+import { keys, pageKeyAttributes } from './table';
 
 /** A business's workflows, one item each under its business partition. */
 export class WorkflowRepository {
@@ -104,6 +105,11 @@ export class WorkflowRepository {
   }
 
   /** The business's workflows (at most `WORKFLOW_LIMITS.workflowsPerBusiness`, so one query). */
+  /** GET /workflows: one page, newest (highest id) first, read by key. */
+  async pageWorkflows(businessId: number, request: KeyPageRequest): Promise<KeyPage<Workflow>> {
+    return readKeyPage(this.db, businessPrefixQuery(businessId, keys.workflowPrefix(), 'newest-first'), pageKeyAttributes(), request);
+  }
+
   async listWorkflows(businessId: number): Promise<Workflow[]> {
     return queryBusinessPrefix<Workflow>(this.db, businessId, keys.workflowPrefix());
   }

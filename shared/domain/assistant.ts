@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { AssistantConfigSchema, AssistantConfigViewSchema, completeAssistantConfig, type AssistantConfig } from './assistant-config';
 import { TEMPLATE_NAMES, type TemplateName } from './templates';
-import { MAX_LIST_OFFSET, pageQueryFields, parseListQuery } from './paging';
+import { MAX_LIST_OFFSET, nextCursorField, offsetWithCursorItems, pageQueryFields, parseListQuery } from './paging';
 import { idField, intField, parseWith, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
 
 export { TEMPLATE_NAMES, type TemplateName } from './templates';
@@ -51,9 +51,9 @@ export const ListAssistantsQuerySchema = v.object(pageQueryFields(MAX_ASSISTANTS
 /** A validated GET /assistants query. */
 export type ListAssistantsQuery = v.InferOutput<typeof ListAssistantsQuerySchema>;
 
-/** Parses GET /assistants query strings (422 items at `['query', name]`); unknown parameters are ignored. */
+/** Parses GET /assistants query strings (422 items at `['query', name]`, unknown parameters included). */
 export function parseListAssistantsQuery(query: Record<string, string | undefined>): ListAssistantsQuery {
-  return parseListQuery(ListAssistantsQuerySchema, new Set(['limit', 'offset']), query);
+  return parseListQuery(ListAssistantsQuerySchema, new Set(['limit', 'offset']), query, (values) => offsetWithCursorItems(values, query));
 }
 
 /**
@@ -65,6 +65,7 @@ export const AssistantListSchema = strictDict({
   limit: intField({ ge: 1, le: MAX_ASSISTANTS_PAGE }),
   offset: intField({ ge: 0, le: MAX_LIST_OFFSET }),
   has_more: v.boolean(),
+  next_cursor: nextCursorField(),
 });
 
 /** A page of assistants as GET /assistants returns it. */

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ValidationError } from '../errors';
 import { LOCAL_START_PATTERN } from './availability';
 import { DATE_PATTERN } from './business-settings';
-import { MAX_LIST_OFFSET, parseListQuery } from './paging';
+import { nextCursorField, offsetWithCursorItems, pageQueryFields, parseListQuery } from './paging';
 import { E164_PATTERN } from './phone-number';
 import { idField, intField, parseWith, strictDict, stringField, timestampField } from './validation';
 
@@ -75,6 +75,7 @@ export const BookingsPageSchema = strictDict({
   limit: intField(),
   offset: intField(),
   has_more: v.boolean(),
+  next_cursor: nextCursorField(),
 });
 
 /** GET /availability: the free slots of the days asked, as the assistant offers them. */
@@ -92,8 +93,7 @@ export const ListBookingsQuerySchema = v.object({
   to: v.optional(instantOrDate()),
   status: v.optional(v.picklist(BOOKING_STATUSES)),
   call_id: v.optional(idField()),
-  limit: v.optional(intField({ ge: 1, le: 200 }), 50),
-  offset: v.optional(intField({ ge: 0, le: MAX_LIST_OFFSET }), 0),
+  ...pageQueryFields(200, 50),
 });
 
 /** GET /availability query parameters. */
@@ -111,6 +111,7 @@ export interface ListBookingsQuery {
   callId?: number;
   limit: number;
   offset: number;
+  cursor?: string;
 }
 
 /** `from` (a date: its start) or `to` (a date: its end) in the business's zone, as ms; undefined when unreadable. */
@@ -122,7 +123,9 @@ function boundMs(value: string, zone: string, edge: 'from' | 'to'): number | und
 
 /** Parses GET /bookings (dates read in the business's `zone`; timestamps need an offset). */
 export function parseListBookingsQuery(query: Record<string, string | undefined>, zone: string): ListBookingsQuery {
-  const parsed = parseListQuery(ListBookingsQuerySchema, new Set(['call_id', 'limit', 'offset']), query);
+  const parsed = parseListQuery(ListBookingsQuerySchema, new Set(['call_id', 'limit', 'offset']), query, (values) =>
+    offsetWithCursorItems(values, query),
+  );
   const range: Pick<ListBookingsQuery, 'fromMs' | 'toMs'> = {};
   for (const edge of ['from', 'to'] as const) {
     const raw = parsed[edge];
@@ -134,7 +137,7 @@ export function parseListBookingsQuery(query: Record<string, string | undefined>
     }
     range[edge === 'from' ? 'fromMs' : 'toMs'] = ms;
   }
-  return { ...range, status: parsed.status, callId: parsed.call_id, limit: parsed.limit, offset: parsed.offset };
+  return { ...range, status: parsed.status, callId: parsed.call_id, limit: parsed.limit, offset: parsed.offset, cursor: parsed.cursor };
 }
 
 /** Parses GET /availability; `date` must exist (no 30 February, no month 13). */

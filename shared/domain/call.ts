@@ -2,7 +2,18 @@ import { CallWorkflowSchema, type CallWorkflow } from './workflow';
 import * as v from 'valibot';
 import { ValidationError } from '../errors';
 import { SERVER_EVENT_KINDS, variablesField } from './assistant-config';
-import { parseListQuery, pageQueryFields, withRawInput } from './paging';
+import {
+  cursorPageFields,
+  instantItems,
+  instantQueryField,
+  nextCursorField,
+  offsetWithCursorItems,
+  parseListQuery,
+  uncappedOffsetField,
+  utcIso,
+  windowItems,
+  withRawInput,
+} from './paging';
 import { E164_PATTERN } from './phone-number';
 import { ToolActionSchema, type ToolAction } from './tool-action';
 import {
@@ -86,21 +97,40 @@ export function parseCreateCallBody(input: unknown): CreateCallInput {
   return parseWith(CreateCallBodySchema, input, ['body']);
 }
 
-/** GET /calls query parameters (spec), as numbers once their strings are parsed. */
+/**
+ * GET /calls query parameters (spec `limit`, `offset`, `assistant_id`, `direction`, plus `cursor`
+ * and the `status`, `outcome` and `created_after`/`created_before` filters), as numbers once their
+ * strings are parsed. The creation window is half-open: `created_after` inclusive, `created_before` exclusive.
+ */
 export const ListCallsQuerySchema = v.object({
-  ...pageQueryFields(200, 50),
+  limit: cursorPageFields(200, 50).limit,
+  offset: uncappedOffsetField(),
+  cursor: cursorPageFields(200, 50).cursor,
   assistant_id: v.optional(idField()),
   direction: v.optional(v.picklist(CALL_DIRECTIONS)),
+  status: v.optional(v.picklist(CALL_STATUSES)),
+  outcome: v.optional(v.picklist(OUTCOMES)),
+  created_after: v.optional(instantQueryField()),
+  created_before: v.optional(instantQueryField()),
 });
 
-/** A validated GET /calls query. */
+/** A validated GET /calls query, the window's ends as UTC ISO timestamps. */
 export type ListCallsQuery = v.InferOutput<typeof ListCallsQuerySchema>;
 
 const INT_QUERY_NAMES: ReadonlySet<string> = new Set(['limit', 'offset', 'assistant_id']);
 
-/** Parses GET /calls query strings ({@link parseListQuery}). */
+/** Parses GET /calls query strings ({@link parseListQuery}); `created_after` after `created_before` is a 422. */
 export function parseListCallsQuery(query: Record<string, string | undefined>): ListCallsQuery {
-  return parseListQuery(ListCallsQuerySchema, INT_QUERY_NAMES, query);
+  const parsed = parseListQuery(ListCallsQuerySchema, INT_QUERY_NAMES, query, (values) => {
+    const bad = instantItems(values, ['created_after', 'created_before']);
+    if (bad.length > 0) return bad;
+    const [after, before] = [utcIso(values.created_after), utcIso(values.created_before)];
+    return [
+      ...offsetWithCursorItems(values, query),
+      ...windowItems({ name: 'created_after', iso: after }, { name: 'created_before', iso: before }),
+    ];
+  });
+  return { ...parsed, created_after: utcIso(parsed.created_after), created_before: utcIso(parsed.created_before) };
 }
 
 /** An id in a path: a positive integer (`int_parsing`, then `greater_than_equal` ge 1). */
@@ -196,13 +226,14 @@ export type DerivedCallField =
 /** A call as the API returns it. */
 export type Call = v.InferOutput<typeof CallSchema>;
 
-/** One page of a list route (`{data, limit, offset, has_more}`, docs/design.md §4). */
+/** One page of a list route that keeps `offset` (`{data, limit, offset, has_more, next_cursor}`, docs/design.md §4). */
 export function pageSchema<const S extends v.GenericSchema>(item: S) {
   return strictDict({
     data: v.array(item),
     limit: intField({ ge: 1, le: 200 }),
     offset: intField({ ge: 0, le: MAX_ID }),
     has_more: v.boolean(),
+    next_cursor: nextCursorField(),
   });
 }
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ValidationError } from '../errors';
+import { cursorPageSchema } from './paging';
 import {
   boundedInput,
   idField,
@@ -56,7 +57,7 @@ export const KnowledgeBaseSchema = strictDict({
 });
 export type KnowledgeBase = v.InferOutput<typeof KnowledgeBaseSchema>;
 
-export const KnowledgeBaseListSchema = strictDict({ data: v.array(KnowledgeBaseSchema) });
+export const KnowledgeBaseListSchema = cursorPageSchema(KnowledgeBaseSchema);
 export const DeleteKnowledgeResultSchema = strictDict({ id: idField(), deleted: v.literal(true) });
 
 /** A document of a knowledge base, with where its ingestion is. */
@@ -129,7 +130,7 @@ export function processingDocument(fields: {
   };
 }
 
-export const KnowledgeDocumentListSchema = strictDict({ data: v.array(KnowledgeDocumentSchema) });
+export const KnowledgeDocumentListSchema = cursorPageSchema(KnowledgeDocumentSchema);
 
 /** One passage found, as the assistant would get it. */
 export const KnowledgeHitSchema = strictDict({

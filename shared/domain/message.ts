@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { pageSchema } from './call';
-import { MAX_LIST_OFFSET, parseListQuery } from './paging';
+import { instantItems, instantQueryField, offsetWithCursorItems, pageQueryFields, parseListQuery, utcIso, windowItems } from './paging';
 import { E164_PATTERN } from './phone-number';
-import { idField, intField, strictDict, stringField, timestampField } from './validation';
+import { idField, strictDict, stringField, timestampField } from './validation';
 
 /** The longest message body a caller may leave (about two minutes of speech). */
 export const MESSAGE_BODY_MAX_CHARS = 2000;
@@ -38,19 +38,14 @@ export type Message = v.InferOutput<typeof MessageSchema>;
 /** GET /messages: one page, newest first (docs/design.md §4). */
 export const MessagesPageSchema = pageSchema(MessageSchema);
 
-/** ISO 8601 date (`2026-11-26`) or UTC date-time with `Z` or an offset. */
-const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
-
-// The pattern is the documented form; a real calendar date is checked after it (parseListMessagesQuery).
-const instantField = () =>
-  v.pipe(stringField({ max: 40, pattern: INSTANT_PATTERN }), v.metadata({ examples: ['2026-11-26', '2026-11-26T09:00:00Z'] }));
-
-/** GET /messages query parameters: a page, a created_at window (`from` inclusive, `to` exclusive), a call, urgency. */
+/**
+ * GET /messages query parameters: a page (`limit`, `offset` or `cursor`), a created_at window
+ * (`from` inclusive, `to` exclusive), a call, urgency.
+ */
 export const ListMessagesQuerySchema = v.object({
-  limit: v.optional(intField({ ge: 1, le: 200 }), 50),
-  offset: v.optional(intField({ ge: 0, le: MAX_LIST_OFFSET }), 0),
-  from: v.optional(instantField()),
-  to: v.optional(instantField()),
+  ...pageQueryFields(200, 50),
+  from: v.optional(instantQueryField()),
+  to: v.optional(instantQueryField()),
   call_id: v.optional(idField()),
   urgent: v.optional(v.picklist(['true', 'false'])),
 });
@@ -59,6 +54,7 @@ export const ListMessagesQuerySchema = v.object({
 export interface ListMessagesOptions {
   limit: number;
   offset: number;
+  cursor?: string;
   from?: string;
   to?: string;
   callId?: number;
@@ -69,36 +65,25 @@ const INT_NAMES: ReadonlySet<string> = new Set(['limit', 'offset', 'call_id']);
 
 /**
  * Parses GET /messages query strings (as GET /calls does: every problem at once, loc
- * `['query', name]`); a date means its midnight UTC.
+ * `['query', name]`); a date means its midnight UTC, and `from` after `to` is a 422.
  */
 export function parseListMessagesQuery(query: Record<string, string | undefined>): ListMessagesOptions {
-  const parsed = parseListQuery(ListMessagesQuerySchema, INT_NAMES, query, (values) =>
-    (['from', 'to'] as const)
-      .filter((name) => values[name] !== undefined && !isRealInstant(values[name]))
-      .map((name) => ({
-        loc: ['query', name],
-        msg: 'Input should be a valid date or datetime',
-        type: 'datetime_parsing',
-        input: values[name],
-      })),
-  );
-  const { limit, offset, from, to, call_id: callId, urgent } = parsed;
+  const parsed = parseListQuery(ListMessagesQuerySchema, INT_NAMES, query, (values) => {
+    const bad = instantItems(values, ['from', 'to']);
+    if (bad.length > 0) return bad;
+    const [from, to] = [utcIso(values.from), utcIso(values.to)];
+    return [...offsetWithCursorItems(values, query), ...windowItems({ name: 'from', iso: from }, { name: 'to', iso: to })];
+  });
+  const { limit, offset, cursor, from, to, call_id: callId, urgent } = parsed;
   return {
     limit,
     offset,
-    ...(from !== undefined && { from: new Date(from).toISOString() }),
-    ...(to !== undefined && { to: new Date(to).toISOString() }),
+    ...(cursor !== undefined && { cursor }),
+    ...(from !== undefined && { from: utcIso(from) }),
+    ...(to !== undefined && { to: utcIso(to) }),
     ...(callId !== undefined && { callId }),
     ...(urgent !== undefined && { urgent: urgent === 'true' }),
   };
-}
-
-/** A date or date-time that names a real instant (`2026-02-30` does not: JavaScript would roll it into March). */
-function isRealInstant(value: string): boolean {
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  const sameDay = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  return sameDay && !Number.isNaN(Date.parse(value));
 }
 
 /** What the `take_message` and `notify_team` tools accept from the model (bounded like every input). */

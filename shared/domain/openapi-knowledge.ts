@@ -12,7 +12,7 @@ import {
   SearchKnowledgeBodySchema,
   UpdateKnowledgeBaseBodySchema,
 } from './knowledge';
-import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, cursorListParameters, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
 import { DEFAULT_QUOTAS } from './quota';
 
 type Json = Record<string, unknown>;
@@ -68,12 +68,15 @@ export function knowledgePaths(): Json {
   const docParam = idParam('document_id');
   return {
     '/knowledge-bases': {
-      get: op(
-        'listKnowledgeBases',
-        TAG,
-        "List the business's knowledge bases, newest first.",
-        responses(jsonResponse('The bases.', 'KnowledgeBaseList')),
-      ),
+      get: {
+        ...op(
+          'listKnowledgeBases',
+          TAG,
+          "List the business's knowledge bases, newest first, one page at a time.",
+          responses(jsonResponse('One page of bases.', 'KnowledgeBaseList'), { '422': 'ValidationFailed' }),
+        ),
+        parameters: cursorListParameters(),
+      },
       post: {
         ...op(
           'createKnowledgeBase',
@@ -111,12 +114,15 @@ export function knowledgePaths(): Json {
     },
     '/knowledge-bases/{knowledge_base_id}/documents': {
       parameters: [kbParam],
-      get: op(
-        'listKnowledgeDocuments',
-        TAG,
-        'List the documents of a knowledge base, oldest first, with their status.',
-        responses(jsonResponse('The documents.', 'KnowledgeDocumentList'), { ...NOT_FOUND, ...INVALID }),
-      ),
+      get: {
+        ...op(
+          'listKnowledgeDocuments',
+          TAG,
+          'List the documents of a knowledge base, oldest first, with their status, one page at a time.',
+          responses(jsonResponse('One page of documents.', 'KnowledgeDocumentList'), { ...NOT_FOUND, ...INVALID }),
+        ),
+        parameters: cursorListParameters(),
+      },
       post: {
         ...op(
           'addKnowledgeDocument',

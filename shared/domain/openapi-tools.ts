@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, cursorListParameters, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
 import { CreateToolBodySchema, DeleteToolResultSchema, TOOL_TIMEOUT_MS, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
 import { ToolCallEventSchema } from './tool-call-event';
 import { DEFAULT_QUOTAS } from './quota';
@@ -96,7 +96,15 @@ const INVALID = { '422': 'ValidationFailed' };
 export function toolPaths(): Json {
   return {
     '/tools': {
-      get: op('listTools', 'Tools', "List the business's custom tools, newest first.", responses(jsonResponse('The tools.', 'ToolList'))),
+      get: {
+        ...op(
+          'listTools',
+          'Tools',
+          "List the business's custom tools, newest first, one page at a time.",
+          responses(jsonResponse('One page of tools.', 'ToolList'), { '422': 'ValidationFailed' }),
+        ),
+        parameters: cursorListParameters(),
+      },
       post: {
         ...op(
           'createTool',

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, cursorListParameters, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
 import { DEFAULT_QUOTAS } from './quota';
 import {
   CreateWorkflowBodySchema,
@@ -57,12 +57,15 @@ const INVALID = { '422': 'ValidationFailed' };
 export function workflowPaths(): Json {
   return {
     '/workflows': {
-      get: op(
-        'listWorkflows',
-        'Workflows',
-        "List the business's workflows, newest first.",
-        responses(jsonResponse('The workflows.', 'WorkflowList')),
-      ),
+      get: {
+        ...op(
+          'listWorkflows',
+          'Workflows',
+          "List the business's workflows, newest first, one page at a time.",
+          responses(jsonResponse('One page of workflows.', 'WorkflowList'), { '422': 'ValidationFailed' }),
+        ),
+        parameters: cursorListParameters(),
+      },
       post: {
         ...op(
           'createWorkflow',

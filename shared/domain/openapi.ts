@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import * as assistant from './assistant';
 import * as call from './call';
 import { ListMessagesQuerySchema } from './message';
+import { CursorListQuerySchema, MAX_EXAMINED_PER_PAGE } from './paging';
 import { componentSchemas } from './openapi-schemas';
 import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
 import { TOOL_CALL_PARAMETERS, TOOL_TAGS, toolErrorResponses, toolPaths, toolWebhooks } from './openapi-tools';
@@ -135,7 +136,7 @@ export function idParam(name: string): Json {
 }
 
 /** The query parameters of a list, from the schema that parses them; `descriptions` by name. */
-function queryParams(query: v.ObjectSchema<v.ObjectEntries, undefined>, descriptions: Record<string, string> = {}): Json[] {
+export function queryParams(query: v.ObjectSchema<v.ObjectEntries, undefined>, descriptions: Record<string, string> = {}): Json[] {
   return Object.entries(query.entries).map(([name, schema]) => ({
     name,
     in: 'query',
@@ -145,12 +146,40 @@ function queryParams(query: v.ObjectSchema<v.ObjectEntries, undefined>, descript
   }));
 }
 
+const BYTE_BUDGET =
+  'A page also stops before the item that would take its items past 4 MiB of JSON (`has_more` is then true), so it can hold fewer.';
+const CURSOR =
+  'The `next_cursor` of the previous page, unchanged, with the same filters; a cursor of another list, business or filter is a 422.';
+
 const ASSISTANT_PAGE_PARAMS = {
-  limit:
-    'At most this many assistants (default and maximum 200). A page also stops before the assistant that would take its ' +
-    'items past 4 MiB of JSON (`has_more` is then true), so it can hold fewer: the next page starts at `offset + data.length`.',
-  offset: 'Assistants to skip, newest first (0 to 1000).',
+  limit: `At most this many assistants (default and maximum 200). ${BYTE_BUDGET}`,
+  offset: 'Assistants to skip, newest first (0 to 1000); not with `cursor`.',
+  cursor: CURSOR,
 };
+
+const CALL_PAGE_PARAMS = {
+  limit: `At most this many calls (1 to 200, default 50). ${BYTE_BUDGET}`,
+  offset:
+    'Calls to skip, newest first (spec; no upper bound). Skipping N calls reads N keys, so a deep offset is slow: walk with `cursor` instead, ' +
+    'which costs one page at any depth. Not with `cursor`.',
+  cursor: CURSOR,
+  status: 'Only calls in this status.',
+  outcome: 'Only calls with this outcome.',
+  created_after: 'Only calls created at or after this instant (ISO 8601; a date is its midnight UTC).',
+  created_before: 'Only calls created before this instant (exclusive); after `created_after` or equal to it.',
+};
+
+const CURSOR_LIST_PARAMS = { limit: `At most this many items (1 to 200, default 200). ${BYTE_BUDGET}`, cursor: CURSOR };
+
+/** The query of a list paged by cursor only (`limit`, `cursor`). */
+export function cursorListParameters(): Json[] {
+  return queryParams(CursorListQuerySchema, CURSOR_LIST_PARAMS);
+}
+
+/** What every list page says about reading: filters examine a bounded number of items, so a page may come back short. */
+export const LIST_PAGING_NOTE =
+  ` Filters are applied as items are read, at most ${MAX_EXAMINED_PER_PAGE} a page: a page may hold fewer than \`limit\` items, even none, ` +
+  'while `has_more` is true; follow `next_cursor` until it is null.';
 
 const NOT_FOUND = { '404': 'NotFound' };
 const INVALID = { '422': 'ValidationFailed' };
@@ -254,10 +283,10 @@ function callPaths(): Json {
         ...op(
           'listCalls',
           'Calls',
-          'List calls, newest first, one page at a time.',
+          `List calls, newest first, one page at a time.${LIST_PAGING_NOTE}`,
           responses(jsonResponse('One page of calls.', 'CallsPage'), INVALID),
         ),
-        parameters: queryParams(call.ListCallsQuerySchema),
+        parameters: queryParams(call.ListCallsQuerySchema, CALL_PAGE_PARAMS),
       },
       post: {
         ...op(
@@ -288,12 +317,12 @@ function callPaths(): Json {
 }
 
 function messagePaths(): Json {
-  const list = 'List the messages callers left (take_message, notify_team), newest first; `from` inclusive, `to` exclusive.';
+  const list = `List the messages callers left (take_message, notify_team), newest first; \`from\` inclusive, \`to\` exclusive, \`from\` not after \`to\`.${LIST_PAGING_NOTE}`;
   return {
     '/messages': {
       get: {
         ...op('listMessages', 'Messages', list, responses(jsonResponse('One page of messages.', 'MessagesPage'), INVALID)),
-        parameters: queryParams(ListMessagesQuerySchema),
+        parameters: queryParams(ListMessagesQuerySchema, { cursor: CURSOR, offset: 'Messages to skip (0 to 1000); not with `cursor`.' }),
       },
     },
     '/messages/{message_id}': {
@@ -311,12 +340,15 @@ function messagePaths(): Json {
 function catalogPaths(): Json {
   return {
     '/phone-numbers': {
-      get: op(
-        'listPhoneNumbers',
-        'Phone numbers',
-        "List the business's phone numbers, newest first.",
-        responses(jsonResponse('The phone numbers.', 'PhoneNumberList')),
-      ),
+      get: {
+        ...op(
+          'listPhoneNumbers',
+          'Phone numbers',
+          "List the business's phone numbers, newest first, one page at a time.",
+          responses(jsonResponse('One page of phone numbers.', 'PhoneNumberList'), INVALID),
+        ),
+        parameters: cursorListParameters(),
+      },
     },
     '/usage': {
       get: op(

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { idField, parseWith, strictDict, stringField, timestampField } from './validation';
+import { cursorPageSchema } from './paging';
 
 /**
  * Strict E.164: `+`, a non-zero country-code digit, at most 15 digits in all. A bad number is a
@@ -32,7 +33,7 @@ export const PhoneNumberSchema = strictDict({
 export type PhoneNumber = v.InferOutput<typeof PhoneNumberSchema>;
 
 /** GET /phone-numbers: newest first (docs/design.md §4). */
-export const PhoneNumberListSchema = strictDict({ data: v.array(PhoneNumberSchema) });
+export const PhoneNumberListSchema = cursorPageSchema(PhoneNumberSchema);
 
 /**
  * The ops `add-number` input. Sandbox is the default provider, so a number added without

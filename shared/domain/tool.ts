@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { idField, intField, openDict, parseWith, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
+import { cursorPageSchema } from './paging';
 
 /** A tool name the LLM can call: a function name, as OpenAI's tool API accepts it. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -75,7 +76,7 @@ export const ToolSchema = strictDict({
 export type Tool = v.InferOutput<typeof ToolSchema>;
 
 /** GET /tools: newest first (docs/design.md §4). */
-export const ToolListSchema = strictDict({ data: v.array(ToolSchema) });
+export const ToolListSchema = cursorPageSchema(ToolSchema);
 
 /** DELETE /tools/{id}. */
 export const DeleteToolResultSchema = strictDict({ id: idField(), deleted: v.literal(true) });

@@ -13,6 +13,7 @@ import {
   stringField,
   timestampField,
 } from './validation';
+import { cursorPageSchema } from './paging';
 
 /** A node id, and a collected variable's name (`{{name}}` in texts, `var` in branch cases). */
 export const WORKFLOW_NAME_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
@@ -196,7 +197,7 @@ export const WorkflowSchema = strictDict({
 export type Workflow = v.InferOutput<typeof WorkflowSchema>;
 
 /** GET /workflows: newest first. */
-export const WorkflowListSchema = strictDict({ data: v.array(WorkflowSchema) });
+export const WorkflowListSchema = cursorPageSchema(WorkflowSchema);
 
 /** DELETE /workflows/{id}. */
 export const DeleteWorkflowResultSchema = strictDict({ id: idField(), deleted: v.literal(true) });

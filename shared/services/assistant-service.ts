@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Assistant, AssistantList, UpdateAssistantInput } from '../domain/assistant';
 import { parseCreateAssistantBody, parseListAssistantsQuery, parseUpdateAssistantBody } from '../domain/assistant';
-import { MAX_PAGE_BYTES, takeWithinBytes } from '../domain/paging';
 import * as v from 'valibot';
 import { AssistantConfigStoredSchema, parseAssistantConfig, toConfigView, type AssistantConfig } from '../domain/assistant-config';
 import { applySetupRule } from '../domain/setup-prompt';
@@ -13,9 +12,11 @@ import { ConflictError, PreconditionFailedError, ValidationError } from '../erro
 import type { BusinessRepository } from '../db/business-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { IdAllocator } from '../db/ids';
+import type { PageCursors } from '../db/page-cursor';
 import { ReferenceMissingError } from '../db/references';
 import type { SecretBox } from '../security/secret-box';
 import { checkConfigReferences, type UrlPolicy, type WorkflowLookup } from './config-checks';
+import { listPage, openCursor } from './list-page';
 
 /** What the assistant use cases need; built once per process by the composition root. */
 export interface AssistantServiceDeps {
@@ -24,6 +25,8 @@ export interface AssistantServiceDeps {
   catalog: CatalogRepository;
   ids: IdAllocator;
   secretBox: SecretBox;
+  /** Signs and opens the list's cursors. */
+  cursors: PageCursors;
   urlPolicy: UrlPolicy;
   /** The business's workflows, for `workflow_id` (absent: no workflow id is accepted). */
   workflows?: WorkflowLookup;
@@ -76,15 +79,21 @@ export class AssistantService {
   constructor(private readonly deps: AssistantServiceDeps) {}
 
   /**
-   * One page, newest first: at most `limit` assistants from `offset`, fewer when the next one would
-   * take the page past {@link MAX_PAGE_BYTES} (a response Lambda can always return).
+   * One page, newest (highest id) first: at most `limit` assistants after `cursor` (or `offset`),
+   * read by key, so it costs O(limit) reads; fewer when the next one would take the page past
+   * `MAX_PAGE_BYTES` (a response Lambda can always return).
    */
   async list(businessId: number, query: Record<string, string | undefined>): Promise<AssistantList> {
-    const { limit, offset } = parseListAssistantsQuery(query);
-    const records = await this.deps.assistants.listAssistants(businessId);
-    records.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
-    const data = takeWithinBytes(records.slice(offset, offset + limit).map(toAssistantView), MAX_PAGE_BYTES);
-    return { data, limit, offset, has_more: offset + data.length < records.length };
+    const { limit, offset, cursor } = parseListAssistantsQuery(query);
+    const scope = { businessId, route: 'assistants' };
+    const after = await openCursor(this.deps.cursors, scope, cursor);
+    const page = await listPage(
+      await this.deps.assistants.pageAssistants(businessId, { limit, offset, after }),
+      toAssistantView,
+      this.deps.cursors,
+      scope,
+    );
+    return { data: page.data, limit, offset, has_more: page.has_more, next_cursor: page.next_cursor };
   }
 
   async get(businessId: number, assistantId: number): Promise<TaggedAssistant> {

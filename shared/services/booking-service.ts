@@ -14,6 +14,8 @@ import { DATE_PATTERN } from '../domain/business-settings';
 import type { BookingRecord, BookingRepository } from '../db/booking-repository';
 import type { BusinessRepository } from '../db/business-repository';
 import type { IdAllocator } from '../db/ids';
+import type { PageCursors } from '../db/page-cursor';
+import { listCursors, listPage, openCursor } from './list-page';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 
 /** What the booking use cases need. */
@@ -22,6 +24,8 @@ export interface BookingServiceDeps {
   bookings: BookingRepository;
   ids: Pick<IdAllocator, 'nextId'>;
   now: () => Date;
+  /** Signs and opens GET /bookings cursors; absent where nothing lists (the call engine's booking tools). */
+  cursors?: PageCursors;
 }
 
 /** A booking that could not be made, with a sentence the assistant can say. */
@@ -256,17 +260,21 @@ export class BookingService {
     return toBooking({ ...record, ...span, timezone: profile.timezone, updated_at: now, sequence: record.sequence + 1 });
   }
 
-  /** GET /bookings: one page by start time, earliest first. */
+  /** GET /bookings: one page by start time, earliest first: `{data, limit, offset, has_more, next_cursor}`. */
   async list(businessId: number, query: Record<string, string | undefined>) {
     const profile = await this.profile(businessId);
-    const parsed = parseListBookingsQuery(query, profile.timezone);
-    const found = await this.deps.bookings.findBookings(
-      businessId,
-      { fromMs: parsed.fromMs ?? 0, toMs: parsed.toMs ?? END_OF_TIME_MS, status: parsed.status, callId: parsed.callId },
-      parsed.offset + parsed.limit + 1,
+    const { limit, offset, cursor, ...parsed } = parseListBookingsQuery(query, profile.timezone);
+    const filter = { fromMs: parsed.fromMs ?? 0, toMs: parsed.toMs ?? END_OF_TIME_MS, status: parsed.status, callId: parsed.callId };
+    const cursors = listCursors(this.deps.cursors);
+    const scope = { businessId, route: 'bookings', query: filter };
+    const after = await openCursor(cursors, scope, cursor);
+    const page = await listPage(
+      await this.deps.bookings.pageBookings(businessId, filter, { limit, offset, after }),
+      toBooking,
+      cursors,
+      scope,
     );
-    const page = found.slice(parsed.offset, parsed.offset + parsed.limit);
-    return { data: page.map(toBooking), limit: parsed.limit, offset: parsed.offset, has_more: found.length > parsed.offset + parsed.limit };
+    return { data: page.data, limit, offset, has_more: page.has_more, next_cursor: page.next_cursor };
   }
 
   /** Every booking starting in `[fromMs, toMs)`, for the calendar feed. */

@@ -5,11 +5,13 @@ import type { CallRepository } from '../db/call-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
 import type { IdempotencyRepository } from '../db/idempotency-repository';
 import type { IdAllocator } from '../db/ids';
+import type { PageCursors } from '../db/page-cursor';
 import type { Usage } from '../domain/usage';
 import { InsufficientMinutesError, NotFoundError, ValidationError } from '../errors';
 import { checkIdempotencyKey, claimIdempotencyKey, fingerprint } from './idempotency';
 import type { OutboundCallQueue } from '../queue/outbound-calls';
 import { initialCallRecord, toCallDetailView, toCallView } from './call-views';
+import { listPage, openCursor } from './list-page';
 import type { Logger } from '../log';
 
 /** What the call use cases need; built once per process by the composition root. */
@@ -20,6 +22,8 @@ export interface CallServiceDeps {
   calls: CallRepository;
   idempotency: IdempotencyRepository;
   ids: IdAllocator;
+  /** Signs and opens GET /calls cursors. */
+  cursors: PageCursors;
   queue: OutboundCallQueue;
   now: () => Date;
   log: Logger;
@@ -132,17 +136,24 @@ export class CallService {
     }
   }
 
-  /** One page of calls, newest first, with `has_more`. */
+  /** One page of calls, newest first: `{data, limit, offset, has_more, next_cursor}`. */
   async list(businessId: number, query: Record<string, string | undefined>) {
-    const options = parseListCallsQuery(query);
+    const { limit, offset, cursor, ...filters } = parseListCallsQuery(query);
+    const scope = { businessId, route: 'calls', query: filters };
     const page = await this.deps.calls.listCalls(businessId, {
-      limit: options.limit,
-      offset: options.offset,
-      assistantId: options.assistant_id,
-      direction: options.direction,
+      limit,
+      offset,
+      after: await openCursor(this.deps.cursors, scope, cursor),
+      assistantId: filters.assistant_id,
+      direction: filters.direction,
+      status: filters.status,
+      outcome: filters.outcome,
+      createdAfter: filters.created_after,
+      createdBefore: filters.created_before,
       nowEpochSeconds: Math.floor(this.deps.now().getTime() / 1000),
     });
-    return { data: page.calls.map(toCallView), limit: options.limit, offset: options.offset, has_more: page.hasMore };
+    const { data, has_more, next_cursor } = await listPage(page, toCallView, this.deps.cursors, scope);
+    return { data, limit, offset, has_more, next_cursor };
   }
 
   /** The call with transcript, metrics, recording link and webhook deliveries. */

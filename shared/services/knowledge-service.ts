@@ -17,6 +17,9 @@ import type { IngestQueue } from '../queue/knowledge-ingest';
 import type { KnowledgeSearcher } from '../knowledge/index-cache';
 import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
 import type { UrlPolicy } from './config-checks';
+import type { PageCursors } from '../db/page-cursor';
+import { parseCursorListQuery } from '../domain/paging';
+import { listPage, openCursor, type ListPage } from './list-page';
 
 /** What the knowledge-base use cases need; built once per process by the composition root. */
 export interface KnowledgeServiceDeps {
@@ -26,6 +29,8 @@ export interface KnowledgeServiceDeps {
   queue: IngestQueue;
   searcher: KnowledgeSearcher;
   now: () => Date;
+  /** Signs and opens the list's cursors. */
+  cursors: PageCursors;
 }
 
 /** A knowledge base still named by assistants' `knowledge_ids`: deleting it is refused (docs/decisions.md). */
@@ -74,10 +79,12 @@ const toDocumentView = (doc: KnowledgeDocument): KnowledgeDocument => ({
 export class KnowledgeService {
   constructor(private readonly deps: KnowledgeServiceDeps) {}
 
-  /** Every base of the business, newest first (at most its `knowledge_bases` quota). */
-  async list(businessId: number): Promise<{ data: KnowledgeBase[] }> {
-    const bases = await this.deps.knowledge.listBases(businessId);
-    return { data: bases.map(toView).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id) };
+  /** GET /knowledge-bases: one page of the business's bases, newest (highest id) first. */
+  async list(businessId: number, query: Record<string, string | undefined>): Promise<ListPage<KnowledgeBase>> {
+    const { limit, cursor } = parseCursorListQuery(query);
+    const scope = { businessId, route: 'knowledge-bases' };
+    const after = await openCursor(this.deps.cursors, scope, cursor);
+    return listPage(await this.deps.knowledge.pageBases(businessId, { limit, after }), toView, this.deps.cursors, scope);
   }
 
   async get(businessId: number, kbId: number): Promise<KnowledgeBase> {
@@ -121,9 +128,13 @@ export class KnowledgeService {
     return { id: kbId, deleted: true };
   }
 
-  async listDocuments(businessId: number, kbId: number): Promise<{ data: KnowledgeDocument[] }> {
+  /** GET /knowledge-bases/{id}/documents: one page of the base's documents, oldest first (a cursor is bound to its base). */
+  async listDocuments(businessId: number, kbId: number, query: Record<string, string | undefined>): Promise<ListPage<KnowledgeDocument>> {
+    const { limit, cursor } = parseCursorListQuery(query);
     await this.find(businessId, kbId);
-    return { data: (await this.deps.knowledge.listDocuments(businessId, kbId)).map(toDocumentView) };
+    const scope = { businessId, route: 'knowledge-documents', query: { knowledge_base_id: kbId } };
+    const after = await openCursor(this.deps.cursors, scope, cursor);
+    return listPage(await this.deps.knowledge.pageDocuments(businessId, kbId, { limit, after }), toDocumentView, this.deps.cursors, scope);
   }
 
   async getDocument(businessId: number, kbId: number, docId: number): Promise<KnowledgeDocument> {

@@ -16,6 +16,9 @@ import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
 import { MAX_VALIDATION_ITEMS } from '../domain/validation';
 import { toolParametersProblem } from '../tools/tool-schema';
 import type { UrlPolicy } from './config-checks';
+import type { PageCursors } from '../db/page-cursor';
+import { parseCursorListQuery } from '../domain/paging';
+import { listPage, openCursor, type ListPage } from './list-page';
 
 /** What the tool use cases need; built once per process by the composition root. */
 export interface ToolServiceDeps {
@@ -23,6 +26,8 @@ export interface ToolServiceDeps {
   ids: Pick<IdAllocator, 'nextId'>;
   urlPolicy: UrlPolicy;
   now: () => Date;
+  /** Signs and opens the list's cursors. */
+  cursors: PageCursors;
 }
 
 /** A tool still named by assistants' `tool_ids`: deleting it is refused (docs/decisions.md "Custom tools"). */
@@ -44,8 +49,6 @@ function valueError(loc: (string | number)[], message: string, input: unknown): 
   return { loc, msg: `Value error, ${message}`, type: 'value_error', input };
 }
 
-const newestFirst = (a: Tool, b: Tool) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
-
 /**
  * Custom tools (docs/design.md §7): the API's /tools routes and the ops `add-tool` write through
  * here, so both apply the same checks: the body's schema, the parameters against a real JSON
@@ -54,9 +57,12 @@ const newestFirst = (a: Tool, b: Tool) => b.created_at.localeCompare(a.created_a
 export class ToolService {
   constructor(private readonly deps: ToolServiceDeps) {}
 
-  /** Every tool of the business, newest first (at most `TOOL_LIMITS.toolsPerBusiness`). */
-  async list(businessId: number): Promise<{ data: Tool[] }> {
-    return { data: (await this.deps.tools.listTools(businessId)).map(toToolView).sort(newestFirst) };
+  /** GET /tools: one page of the business's tools, newest (highest id) first. */
+  async list(businessId: number, query: Record<string, string | undefined>): Promise<ListPage<Tool>> {
+    const { limit, cursor } = parseCursorListQuery(query);
+    const scope = { businessId, route: 'tools' };
+    const after = await openCursor(this.deps.cursors, scope, cursor);
+    return listPage(await this.deps.tools.pageTools(businessId, { limit, after }), toToolView, this.deps.cursors, scope);
   }
 
   async get(businessId: number, toolId: number): Promise<Tool> {

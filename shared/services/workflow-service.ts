@@ -12,6 +12,9 @@ import {
   type Workflow,
 } from '../domain/workflow';
 import { ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
+import type { PageCursors } from '../db/page-cursor';
+import { parseCursorListQuery } from '../domain/paging';
+import { listPage, openCursor, type ListPage } from './list-page';
 
 /** What the workflow use cases need; built once per process by the composition root. */
 export interface WorkflowServiceDeps {
@@ -19,6 +22,8 @@ export interface WorkflowServiceDeps {
   tools: Pick<ToolRepository, 'listTools'>;
   ids: Pick<IdAllocator, 'nextId'>;
   now: () => Date;
+  /** Signs and opens the list's cursors. */
+  cursors: PageCursors;
 }
 
 /** A workflow still named by assistants' `workflow_id`: deleting it is refused (docs/decisions.md "Workflows"). */
@@ -36,8 +41,6 @@ export class WorkflowInUseError extends ConflictError {
   }
 }
 
-const newestFirst = (a: Workflow, b: Workflow) => b.created_at.localeCompare(a.created_at) || b.id - a.id;
-
 /**
  * Workflows (docs/design.md §7), at most the business's `workflows` quota (taken in the create's
  * transaction, a 409 `quota_exceeded` past it): the shape from the body's schema, then the graph as a whole
@@ -46,8 +49,17 @@ const newestFirst = (a: Workflow, b: Workflow) => b.created_at.localeCompare(a.c
 export class WorkflowService {
   constructor(private readonly deps: WorkflowServiceDeps) {}
 
-  async list(businessId: number): Promise<{ data: Workflow[] }> {
-    return { data: (await this.deps.workflows.listWorkflows(businessId)).sort(newestFirst) };
+  /** GET /workflows: one page of the business's workflows, newest (highest id) first. */
+  async list(businessId: number, query: Record<string, string | undefined>): Promise<ListPage<Workflow>> {
+    const { limit, cursor } = parseCursorListQuery(query);
+    const scope = { businessId, route: 'workflows' };
+    const after = await openCursor(this.deps.cursors, scope, cursor);
+    return listPage(
+      await this.deps.workflows.pageWorkflows(businessId, { limit, after }),
+      (workflow) => workflow,
+      this.deps.cursors,
+      scope,
+    );
   }
 
   async get(businessId: number, workflowId: number): Promise<Workflow> {

@@ -88,6 +88,7 @@ export function knowledgeApi(
     queue,
     searcher,
     now: () => new Date(),
+    cursors: harness.core.cursors,
   });
   const app = createApp({ ...harness.deps, knowledge: service });
   return {

@@ -10,7 +10,7 @@ export function knowledgeRoutes(service: KnowledgeService, idempotency: Idempote
   const kb = (raw: string | undefined) => parseIdParam(raw ?? '', 'knowledge_base_id');
   const doc = (raw: string | undefined) => parseIdParam(raw ?? '', 'document_id');
   return new Hono<ApiEnv>()
-    .get('/', async (c) => c.json(await service.list(c.get('businessId'))))
+    .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))
     .post('/', idempotent(idempotency, 'POST /knowledge-bases'), async (c) =>
       c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))),
     )
@@ -20,7 +20,10 @@ export function knowledgeRoutes(service: KnowledgeService, idempotency: Idempote
       return c.json(await service.update(c.get('businessId'), id, await readJsonBody(c, {})));
     })
     .delete('/:kb', async (c) => c.json(await service.delete(c.get('businessId'), kb(c.req.param('kb')))))
-    .get('/:kb/documents', async (c) => c.json(await service.listDocuments(c.get('businessId'), kb(c.req.param('kb')))))
+    .get('/:kb/documents', async (c) => {
+      const id = kb(c.req.param('kb'));
+      return c.json(await service.listDocuments(c.get('businessId'), id, c.req.query()));
+    })
     .post('/:kb/documents', idempotent(idempotency, 'POST /knowledge-bases/{id}/documents'), async (c) => {
       const id = kb(c.req.param('kb'));
       return c.json(await service.addDocument(c.get('businessId'), id, await readJsonBody(c, undefined)));

@@ -8,7 +8,7 @@ import { idempotent, type IdempotencyOptions } from '../middleware/idempotency';
 /** /tools: the business's custom tools (docs/design.md §7): list, create, get, update, delete. */
 export function toolRoutes(service: ToolService, idempotency: IdempotencyOptions) {
   return new Hono<ApiEnv>()
-    .get('/', async (c) => c.json(await service.list(c.get('businessId'))))
+    .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))
     .post('/', idempotent(idempotency, 'POST /tools'), async (c) =>
       c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))),
     )

@@ -8,7 +8,7 @@ import { idempotent, type IdempotencyOptions } from '../middleware/idempotency';
 /** /workflows: the business's workflows (docs/design.md §7): list, create, get, update, delete. */
 export function workflowRoutes(service: WorkflowService, idempotency: IdempotencyOptions) {
   return new Hono<ApiEnv>()
-    .get('/', async (c) => c.json(await service.list(c.get('businessId'))))
+    .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))
     .post('/', idempotent(idempotency, 'POST /workflows'), async (c) =>
       c.json(await service.create(c.get('businessId'), await readJsonBody(c, undefined))),
     )

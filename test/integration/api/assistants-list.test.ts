@@ -58,7 +58,7 @@ describe('GET /assistants pages', () => {
     expect(first.data.map((a: Json) => a.name)).toEqual(['e', 'd']);
     expect(last).toMatchObject({ limit: 2, offset: 4, has_more: false });
     expect(last.data.map((a: Json) => a.name)).toEqual(['a']);
-    expect(beyond).toEqual({ data: [], limit: 200, offset: 9, has_more: false });
+    expect(beyond).toEqual({ data: [], limit: 200, offset: 9, has_more: false, next_cursor: null });
     expect(first.data[0]).toEqual(all.data[0]);
   });
 
@@ -104,7 +104,7 @@ describe('GET /assistants pages', () => {
     // Assert
     expect(page.data.map((a: Json) => a.id).sort()).toEqual([...myIds].sort());
     expect(page.has_more).toBe(false);
-    expect(next).toEqual({ data: [], limit: 2, offset: 2, has_more: false });
+    expect(next).toEqual({ data: [], limit: 2, offset: 2, has_more: false, next_cursor: null });
   });
 
   it.each([

@@ -168,10 +168,15 @@ describe('parseListCallsQuery', () => {
   describe.each<[string, Record<string, string | undefined>, object]>([
     ['no parameters', {}, { limit: 50, offset: 0 }],
     ['the smallest page', { limit: '1', offset: '0' }, { limit: 1, offset: 0 }],
-    ['the largest page at the deepest offset', { limit: '200', offset: '1000' }, { limit: 200, offset: 1000 }],
+    ['the largest page at a deep offset (no upper bound)', { limit: '200', offset: '100000' }, { limit: 200, offset: 100000 }],
     ['filters', { assistant_id: '12', direction: 'outbound' }, { limit: 50, offset: 0, assistant_id: 12, direction: 'outbound' }],
     ['inbound calls', { direction: 'inbound' }, { limit: 50, offset: 0, direction: 'inbound' }],
-    ['unknown parameters', { page: 'x', sort: 'asc', limit: undefined }, { limit: 50, offset: 0 }],
+    [
+      'a creation window',
+      { created_after: '2026-11-01', created_before: '2026-12-01T00:00:00+01:00' },
+      { limit: 50, offset: 0, created_after: '2026-11-01T00:00:00.000Z', created_before: '2026-11-30T23:00:00.000Z' },
+    ],
+    ['status and outcome', { status: 'ended', outcome: 'resolved' }, { limit: 50, offset: 0, status: 'ended', outcome: 'resolved' }],
   ])('%s', (_name, query, expected) => {
     it('parses to numbers with defaults', () => {
       // Arrange / Act / Assert

@@ -124,7 +124,7 @@ describe('buildOpenApiDocument', () => {
     expect(model.required).toContain('custom_key_set');
     expect(model.properties.custom_key).toBeUndefined();
     expect(schemas.Assistant!.properties.config).toEqual({ $ref: '#/components/schemas/AssistantConfig' });
-    expect(schemas.CallsPage!.required).toEqual(['data', 'limit', 'offset', 'has_more']);
+    expect(schemas.CallsPage!.required).toEqual(['data', 'limit', 'offset', 'has_more', 'next_cursor']);
     expect(schemas.DeleteResult!.properties.deleted).toEqual({ const: true });
   });
 
@@ -137,11 +137,17 @@ describe('buildOpenApiDocument', () => {
     expect(list.parameters.map((p: Json) => [p.name, p.in, p.schema.default])).toEqual([
       ['limit', 'query', 50],
       ['offset', 'query', 0],
+      ['cursor', 'query', undefined],
       ['assistant_id', 'query', undefined],
       ['direction', 'query', undefined],
+      ['status', 'query', undefined],
+      ['outcome', 'query', undefined],
+      ['created_after', 'query', undefined],
+      ['created_before', 'query', undefined],
     ]);
     expect(list.parameters[0].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
-    expect(list.parameters[1].schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 1000 });
+    expect(list.parameters[1].schema).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(list.parameters[1].schema.maximum).toBeUndefined();
     expect(create.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
     expect(Object.keys(create.responses)).toEqual(['200', '401', '402', '404', '409', '413', '415', '422', '429', '500']);
     expect(doc.components.responses.Unauthorized.headers['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });

@@ -44,6 +44,7 @@ describe('the API function', () => {
           KNOWLEDGE_QUEUE_URL: Match.anyValue(),
           KNOWLEDGE_FUNCTION_NAME: Match.anyValue(),
           KMS_KEY_ID: Match.anyValue(),
+          CURSOR_SECRET_ARN: Match.anyValue(),
           RECORDINGS_BUCKET: 'voice-agent-test-recordings-123456789012-eu-west-1',
           REQUIRE_HTTPS_URLS: 'true',
           ALLOW_PRIVATE_URLS: 'false',
