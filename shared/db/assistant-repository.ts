@@ -149,7 +149,13 @@ export class AssistantRepository {
     const put = {
       Put: {
         TableName: this.db.tableName,
-        Item: { ...keys.assistant(businessId, record.id), entity: 'assistant', ...record, is_default: before.is_default, version: version + 1 },
+        Item: {
+          ...keys.assistant(businessId, record.id),
+          entity: 'assistant',
+          ...record,
+          is_default: before.is_default,
+          version: version + 1,
+        },
         ...atVersion(version),
       },
     };
