@@ -4,6 +4,7 @@ import { BookingRepository } from '../../../shared/db/booking-repository';
 import { BusinessRepository } from '../../../shared/db/business-repository';
 import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
+import { PageCursors } from '../../../shared/db/page-cursor';
 import { keys } from '../../../shared/db/table';
 import type { Booking } from '../../../shared/domain/booking';
 import { defaultBusinessProfile, type BusinessProfile } from '../../../shared/domain/business-profile';
@@ -14,7 +15,8 @@ const ids = new IdAllocator(db);
 const businesses = new BusinessRepository(db);
 /** Wednesday 25 November 2026, 07:00 in New York. */
 const NOW = new Date('2026-11-25T12:00:00Z');
-const service = new BookingService({ businesses, bookings: new BookingRepository(db), ids, now: () => NOW });
+const cursors = new PageCursors(async () => new Uint8Array(32).fill(7));
+const service = new BookingService({ businesses, bookings: new BookingRepository(db), ids, now: () => NOW, cursors });
 
 /** A fresh business in New York with the given booking settings. */
 async function seedBusiness(booking: Partial<BusinessProfile['booking']> = {}): Promise<number> {

@@ -105,7 +105,7 @@ describe('the passage limit of a knowledge base', () => {
     expect(refused).toEqual({ kind: 'over-limit', held: CAP });
     expect(accepted).toEqual({ kind: 'finished' });
     expect(await baseAttribute(businessId, base.id, 'chunks')).toBe(8500);
-    expect(await baseAttribute(businessId, base.id, 'documents')).toBe(5);
+    expect(await baseAttribute(businessId, base.id, 'live_documents')).toBe(5);
   });
 
   it('stays exact when deletes race finishes of the same documents', async () => {
@@ -121,7 +121,7 @@ describe('the passage limit of a knowledge base', () => {
     // Assert: every racing document is gone, and only the first one's passages are counted
     expect(await repo.listDocuments(businessId, base.id)).toHaveLength(1);
     expect(await baseAttribute(businessId, base.id, 'chunks')).toBe(1000);
-    expect(await baseAttribute(businessId, base.id, 'documents')).toBe(1);
+    expect(await baseAttribute(businessId, base.id, 'live_documents')).toBe(1);
   });
 
   it('goes with its base when the base is deleted', async () => {
@@ -174,7 +174,8 @@ describe('the passage count of a base from before the count', () => {
     await repo.deleteDocument(businessId, base.id, docs[0]!.id);
     // Assert
     expect(await baseAttribute(businessId, base.id, 'chunks')).toBe(1500);
-    expect(await baseAttribute(businessId, base.id, 'documents')).toBe(3);
+    // The ready and the processing one: a failed document holds no place
+    expect(await baseAttribute(businessId, base.id, 'live_documents')).toBe(2);
   });
 
   it('is seeded on a finish, which the old passages can refuse: 9,000 old + 1,500 is over, + 1,000 fits', async () => {
