@@ -137,6 +137,12 @@ export function parseListBookingsQuery(query: Record<string, string | undefined>
     }
     range[edge === 'from' ? 'fromMs' : 'toMs'] = ms;
   }
+  if (range.fromMs !== undefined && range.toMs !== undefined && range.fromMs > range.toMs) {
+    const error = 'from must not be after to';
+    throw new ValidationError([
+      { loc: ['query', 'from'], msg: `Value error, ${error}`, type: 'value_error', input: parsed.from, ctx: { error } },
+    ]);
+  }
   return { ...range, status: parsed.status, callId: parsed.call_id, limit: parsed.limit, offset: parsed.offset, cursor: parsed.cursor };
 }
 

@@ -142,6 +142,8 @@ describe('attack: lists walked by cursor', () => {
     ['a creation time that is no date', '/calls?created_after=yesterday', 'created_after', 'string_pattern_mismatch'],
     ['offset with a cursor', '/calls?offset=1&cursor=abc.def', 'cursor', 'value_error'],
     ['messages from after to', '/messages?from=2030-01-01&to=2020-01-01', 'from', 'value_error'],
+    ['bookings from after to', '/bookings?from=2030-01-01&to=2020-01-01', 'from', 'value_error'],
+    ['bookings from after to (timestamps)', '/bookings?from=2026-12-02T10:00:00Z&to=2026-12-02T09:00:00Z', 'from', 'value_error'],
   ])('refuses %s with a 422', async (_case, path, name, type) => {
     // Act
     const response = await tenant.request('GET', path);
