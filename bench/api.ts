@@ -119,6 +119,12 @@ async function main(): Promise<void> {
       ['GET /calls', (t) => call(t.key, 'GET', '/calls?limit=20')],
       ['GET /calls/{id}', (t) => call(t.key, 'GET', `/calls/${t.callId}`)],
       ['GET /phone-numbers', (t) => call(t.key, 'GET', '/phone-numbers')],
+      // A create takes its place in the business's quota in the same transaction.
+      ['POST /knowledge-bases', (t, i) => call(t.key, 'POST', '/knowledge-bases', { name: `Bench ${i}` })],
+      [
+        'POST /knowledge-bases (Idempotency-Key)',
+        (t, i) => call(t.key, 'POST', '/knowledge-bases', { name: `Keyed ${i}` }, { 'idempotency-key': `bench-kb-${i}` }),
+      ],
     ];
     const rows: string[] = [];
     let tenantCursor = 0;

@@ -221,7 +221,17 @@ function mergedBody(current: AssistantRecord, patch: unknown): unknown {
   const view = toAssistantView(current);
   const merged = applyMergePatch({ name: view.name, config: view.config }, patch);
   requireMembers(merged, ['name', 'config']);
+  // A name the patch leaves as it is is not an update of it: an assistant created without a name
+  // (allowed) stays patchable, although a name sent to change it must be 1 to 120 characters.
+  if (isRecord(merged) && merged.name === view.name) {
+    const { name: _unchanged, ...rest } = merged;
+    return rest;
+  }
   return merged;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Refuses (422 `missing`) a merged document without one of `names` (the schema checks the rest). */

@@ -4,7 +4,7 @@ import { OpenAiEmbedder } from '../../shared/llm/embeddings-client';
 import { tableBackedWorkflows } from '../../media-service/src/call/workflow/workflow-source';
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
-import { tableBackedToolPorts, type ToolSenders } from '../../media-service/src/tools/tool-ports';
+import { tableBackedToolPorts, textsToSandbox, type ToolSenders } from '../../media-service/src/tools/tool-ports';
 import { tableBackedCustomTools } from '../../media-service/src/tools/custom-tools';
 import type { ToolPorts } from '../../media-service/src/tools/tool-types';
 import type { Logger } from '../../shared/log';
@@ -144,7 +144,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
   const telephony = new TwilioTelephony(account);
   const senders: ToolSenders = {
     sms: new TwilioSms(account),
-    smsSandbox: true,
+    smsSandbox: textsToSandbox(SANDBOX_PROVIDER_LABELS),
     // As in `npm run dev`: a business without its own key uses the sandbox test key.
     payments: new StripePaymentLinks({ secretBox: core.secretBox, ...payments.sdkTarget, fallbackKey: SANDBOX_PAYMENT_KEY }),
     email: new SesEmail({

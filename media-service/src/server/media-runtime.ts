@@ -1,7 +1,7 @@
 import { tableBackedWorkflows } from '../call/workflow/workflow-source';
 import { randomUUID } from 'node:crypto';
 import { tableBackedSessionDeps } from '../call/session-defaults';
-import { tableBackedToolPorts } from '../tools/tool-ports';
+import { tableBackedToolPorts, textsToSandbox } from '../tools/tool-ports';
 import { tableBackedCustomTools } from '../tools/custom-tools';
 import { KnowledgeRepository } from '../../../shared/db/knowledge-repository';
 import { KnowledgeSearcher } from '../../../shared/knowledge/index-cache';
@@ -214,7 +214,7 @@ function sessionDeps(
     toolPorts: tableBackedToolPorts(built.db, new IdAllocator(built.db), built.log, {
       sms: providers.sms,
       // Texts to the sandbox carrier (in this process or the local stack's): fictional numbers are the line's region.
-      smsSandbox: providers.labels.telephony === 'sandbox',
+      smsSandbox: textsToSandbox(providers.labels),
       email: providers.email,
       // Each business's own Stripe key, opened at call time and kept open 5 minutes (one KMS call per business, not per link).
       payments: new StripePaymentLinks({

@@ -7,6 +7,8 @@ import type { Logger } from '../../../shared/log';
 import { BookingService } from '../../../shared/services/booking-service';
 import { MessageService } from '../../../shared/services/message-service';
 import { MessagingTeamNotifier } from '../adapters/messaging-team-notifier';
+import { isSandboxLabel } from '../call/call-metrics';
+import type { ProviderLabels } from '../call/session-types';
 import type { ToolPorts } from './tool-types';
 
 /**
@@ -14,6 +16,15 @@ import type { ToolPorts } from './tool-types';
  * SES or the local SES; Stripe or the sandbox payment server).
  */
 export type ToolSenders = Pick<ToolPorts, 'sms' | 'smsSandbox' | 'email' | 'payments'>;
+
+/**
+ * Whether texts go to the sandbox carrier (in this process or the local stack's), where fictional
+ * numbers count as the line's region: decided from the telephony label the calls' metrics show
+ * (`twilio-sandbox`), so the composition roots cannot disagree with the label.
+ */
+export function textsToSandbox(labels: Pick<ProviderLabels, 'telephony'>): boolean {
+  return isSandboxLabel(labels.telephony);
+}
 
 /**
  * The built-in tools' back ends every composition (the media runtime, the test stack, the

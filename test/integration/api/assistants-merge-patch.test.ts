@@ -59,6 +59,19 @@ describe('PATCH /assistants/{id} with application/merge-patch+json', () => {
     expect(await json(await tenant.request('GET', `/assistants/${id}`))).toEqual(after);
   });
 
+  it('patches an assistant created without a name (the empty name it keeps is not an update of it)', async () => {
+    // Arrange
+    const tenant = await harness.newTenant();
+    const id = (await json(await tenant.request('POST', '/assistants', {}))).id;
+    // Act
+    const response = await tenant.request('PATCH', `/assistants/${id}`, { config: { model: { max_tokens: 300 } } }, MERGE);
+    const renamed = await tenant.request('PATCH', `/assistants/${id}`, { name: '' }, MERGE);
+    // Assert
+    expect(response.status).toBe(200);
+    expect(await json(response)).toMatchObject({ name: '', config: { model: { max_tokens: 300 } } });
+    expect(renamed.status).toBe(200);
+  });
+
   it('removes a member sent as null (a variable; an optional setting returns to its default)', async () => {
     // Arrange
     const { tenant, id } = await tenantWithAssistant();

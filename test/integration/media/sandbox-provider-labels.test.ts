@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readMediaConfig } from '../../../media-service/src/config';
 import { startProviders } from '../../../media-service/src/server/providers';
+import { textsToSandbox } from '../../../media-service/src/tools/tool-ports';
 import { captureLogger } from '../../support/capture-logger';
 
 /** `npm run dev` without secrets: every provider a loopback sandbox, the sandbox carrier on. */
@@ -28,6 +29,18 @@ describe('provider labels in call metrics, in the sandbox', () => {
       });
       expect(providers.openaiStt.label).toBe('openai-sandbox');
       expect(providers.carrier && providers.deepgramSandbox && providers.openAiSandbox).toBeDefined();
+    } finally {
+      await providers.close();
+    }
+  });
+
+  it('send texts by the sandbox rule, where the sandbox line +1555… counts as its region (the media runtime reads it from the label)', async () => {
+    // Act
+    const providers = await startProviders(readMediaConfig(SANDBOX), { log: captureLogger().log });
+    // Assert
+    try {
+      expect(textsToSandbox(providers.labels)).toBe(true);
+      expect(textsToSandbox({ telephony: 'twilio' })).toBe(false);
     } finally {
       await providers.close();
     }
