@@ -86,7 +86,7 @@ export async function pdfToText(
   bytes: Uint8Array,
   maxChars: number = KNOWLEDGE_LIMITS.extractedChars,
   budgetMs: number = PDF_READ_BUDGET_MS,
-): Promise<ReadText> {
+): Promise<ReadText & { charsRead: number }> {
   const deadline = performance.now() + budgetMs;
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   try {
@@ -113,7 +113,8 @@ export async function pdfToText(
       total += text.length;
     }
     const text = pages.join('\n\n');
-    return { text: text.slice(0, maxChars), truncated: stopped || text.length > maxChars };
+    // charsRead: how much was read before stopping (a little past `maxChars` when the budget cut it).
+    return { text: text.slice(0, maxChars), truncated: stopped || text.length > maxChars, charsRead: total };
   } finally {
     await destroyed(pdf);
   }

@@ -13,18 +13,18 @@ describe('pdfToText', () => {
     await pdf.destroy();
     const whole = (pages as string[]).map((page) => page.trim()).join('\n\n');
     expect(whole.length).toBeGreaterThan(100);
-    expect(await pdfToText(bytes)).toEqual({ text: whole, truncated: false });
+    expect(await pdfToText(bytes)).toMatchObject({ text: whole, truncated: false });
   });
 
   it('stops a decompression bomb at the character budget instead of reading all of it', async () => {
     // 180 KB of PDF, 46 MB of content and 40 M characters of text: read whole it took 15 s.
     const bytes = textBombPdf(200_000);
     expect(bytes.length).toBeLessThan(250_000);
-    const started = performance.now();
-    const { text, truncated } = await pdfToText(bytes, 100_000);
+    // Only the character budget may stop it (a time budget of ten minutes): no wall-clock assertion.
+    const { text, truncated, charsRead } = await pdfToText(bytes, 100_000, 600_000);
     expect(text.length).toBe(100_000);
     expect(truncated).toBe(true);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(charsRead).toBeLessThan(1_000_000);
   });
 
   it('stops at the time budget, and one cut document after another all come back', async () => {
@@ -44,8 +44,8 @@ describe('pdfToText', () => {
     // Act
     const [exact, under] = await Promise.all([pdfToText(bytes, text.length), pdfToText(bytes, text.length - 1)]);
     // Assert
-    expect(exact).toEqual({ text, truncated: false });
-    expect(under).toEqual({ text: text.slice(0, -1), truncated: true });
+    expect(exact).toMatchObject({ text, truncated: false });
+    expect(under).toMatchObject({ text: text.slice(0, -1), truncated: true });
   });
 });
 
