@@ -229,7 +229,19 @@ describe('the knowledge index cache', () => {
       vectors,
     });
     await db.doc.send(new PutCommand({ TableName: db.tableName, Item: pageItem(page!.vectors.slice(0, 8)) }));
-    const searcher = new KnowledgeSearcher(repo, embedder);
+    // The three searches reach the index together (each reads its base first: on a busy machine one
+    // read could come back after another search's load had already failed, and load again).
+    const gated = Object.create(repo) as typeof repo;
+    let arrived = 0;
+    let release!: () => void;
+    const allArrived = new Promise<void>((resolve) => (release = resolve));
+    gated.findBase = async (...args) => {
+      const found = await repo.findBase(...args);
+      if (++arrived === 3) release();
+      await allArrived;
+      return found;
+    };
+    const searcher = new KnowledgeSearcher(gated, embedder);
     // Act
     const failed = await Promise.allSettled([1, 2, 3].map(() => searcher.search(businessId, [base.id], 'opening hours', 3)));
     const loadsAfterFailure = searcher.loads;
