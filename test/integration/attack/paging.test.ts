@@ -4,6 +4,7 @@ import { MAX_PAGE_BYTES } from '../../../shared/domain/paging';
 import { keys } from '../../../shared/db/table';
 import { initialCallRecord } from '../../../shared/services/call-views';
 import { createApiHarness, type ApiHarness, type TenantClient } from '../../support/api-harness';
+import { countItemsRead as itemsRead } from '../../support/items-read';
 
 /**
  * Attack suite, list paging: every list walks to its end by cursor (more than the old 1,200-call
@@ -53,27 +54,8 @@ async function seedCalls(businessId: number, assistantId: number): Promise<void>
   }
 }
 
-/** Counts the items DynamoDB read (Query and GetItem) while `work` runs. */
-async function countItemsRead(work: () => Promise<void>): Promise<number> {
-  let read = 0;
-  const name = `count-items-${Math.random()}`;
-  harness.core.db.doc.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      const output = result.output as { ScannedCount?: number; Item?: unknown };
-      if (context.commandName === 'QueryCommand') read += output.ScannedCount ?? 0;
-      if (context.commandName === 'GetItemCommand' && output.Item) read += 1;
-      return result;
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await work();
-  } finally {
-    harness.core.db.doc.middlewareStack.remove(name);
-  }
-  return read;
-}
+/** The items DynamoDB read while `work` ran (through the harness's client). */
+const countItemsRead = (work: () => Promise<void>) => itemsRead(harness.core.db, work);
 
 /** Every page of `path` by cursor; the ids in order. */
 async function walk(client: TenantClient, path: string): Promise<{ ids: number[]; pages: Json[] }> {

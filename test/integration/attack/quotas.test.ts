@@ -4,6 +4,7 @@ import { keys } from '../../../shared/db/table';
 import { processingDocument } from '../../../shared/domain/knowledge';
 import { QuotaExceededError } from '../../../shared/errors';
 import { createApiHarness, type ApiHarness, type TenantClient } from '../../support/api-harness';
+import { countItemsRead as itemsRead } from '../../support/items-read';
 
 /**
  * Attack suite, quotas: parallel creates past a business's quota, deletes that give places back,
@@ -27,29 +28,8 @@ const toolBody = (name: string): Json => ({
   server_url: 'https://tools.example.com/lookup',
 });
 
-/** The items DynamoDB returned to reads (GetItem, BatchGetItem, Query, Scan) while `work` ran. */
-async function countItemsRead(work: () => Promise<void>): Promise<number> {
-  let items = 0;
-  const name = `count-items-${Math.random()}`;
-  harness.core.db.doc.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      const output = result.output as Json;
-      if (context.commandName === 'GetItemCommand' && output.Item) items++;
-      if (context.commandName === 'QueryCommand' || context.commandName === 'ScanCommand') items += output.ScannedCount ?? 0;
-      if (context.commandName === 'BatchGetItemCommand')
-        for (const found of Object.values((output.Responses ?? {}) as Record<string, unknown[]>)) items += found.length;
-      return result;
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await work();
-  } finally {
-    harness.core.db.doc.middlewareStack.remove(name);
-  }
-  return items;
-}
+/** The items DynamoDB read while `work` ran (through the harness's client). */
+const countItemsRead = (work: () => Promise<void>) => itemsRead(harness.core.db, work);
 
 /** `count` creates one after another, each expected to succeed. */
 async function createInOrder(tenant: TenantClient, path: string, body: (i: number) => Json, count: number): Promise<Json[]> {
