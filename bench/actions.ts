@@ -30,7 +30,7 @@ import { defaultAssistantConfig } from '../shared/domain/assistant-config';
 import { defaultBusinessProfile, type BusinessProfile } from '../shared/domain/business-profile';
 import { WEEKDAYS } from '../shared/domain/opening-hours';
 import { silentLogger } from '../shared/log';
-import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { startDynamoDbLocal } from '../scripts/local/stand-ins/dynamodb-local';
 import { seedBusiness } from './lib/bench-business';
 
 const RUNS = Number(process.env.BENCH_TOOL_RUNS ?? 500);

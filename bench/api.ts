@@ -14,8 +14,8 @@ import { readConfig } from '../shared/config';
 import { createDb } from '../shared/db/client';
 import { ensureTable } from '../shared/db/create-table';
 import { SqsOutboundCallQueue } from '../shared/queue/outbound-calls';
-import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
-import { startFauxqsServer } from '../test/stand-ins/fauxqs';
+import { startDynamoDbLocal } from '../scripts/local/stand-ins/dynamodb-local';
+import { startFauxqsServer } from '../scripts/local/stand-ins/fauxqs';
 import { silentLogger } from '../shared/log';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);

@@ -36,7 +36,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { ApiConfigSchema, createCoreDeps } from '../functions/lib/deps';
 import { readConfig } from '../shared/config';
 import { startLocalInfra } from '../scripts/local/infra';
-import { runInRealTime } from '../test/stand-ins/priority';
+import { runInRealTime } from '../scripts/local/stand-ins/priority';
 import { measureFloor } from './lib/floor';
 import { REAL_TIME } from './lib/providers-child';
 import { CROWD_MS, runCalls, type BenchEnv, type RunResult } from './lib/run';

@@ -31,7 +31,7 @@ import { ingestDocument } from '../shared/knowledge/ingest';
 import { KnowledgeIndex, type IndexedChunk } from '../shared/knowledge/search-index';
 import { OpenAiEmbedder } from '../shared/llm/embeddings-client';
 import { createLogger } from '../shared/log';
-import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { startDynamoDbLocal } from '../scripts/local/stand-ins/dynamodb-local';
 import { measureIngestFairness } from './lib/ingest-fairness';
 import { benchBaseAtCap } from './lib/knowledge-cap';
 import { benchEstimate } from './lib/knowledge-estimate';

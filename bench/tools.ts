@@ -13,7 +13,7 @@ import { IdAllocator } from '../shared/db/ids';
 import { findService, freeSlots, type BusyInterval } from '../shared/domain/availability';
 import { defaultBusinessProfile, type BusinessProfile } from '../shared/domain/business-profile';
 import { BookingService } from '../shared/services/booking-service';
-import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { startDynamoDbLocal } from '../scripts/local/stand-ins/dynamodb-local';
 import { seedBusiness } from './lib/bench-business';
 
 const pct = (values: number[], p: number) =>

@@ -25,7 +25,7 @@ import { OpenAiAnalysisClient } from '../shared/llm/analysis-client';
 import { LocalSecretBox } from '../shared/security/secret-box';
 import { webhookSecretContext } from '../shared/services/admin-service';
 import { generateWebhookSecret } from '../shared/webhooks/secret';
-import { startDynamoDbLocal } from '../test/stand-ins/dynamodb-local';
+import { startDynamoDbLocal } from '../scripts/local/stand-ins/dynamodb-local';
 import { silentLogger } from '../shared/log';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100);

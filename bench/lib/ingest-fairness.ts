@@ -5,7 +5,7 @@ import type { KnowledgeRepository } from '../../shared/db/knowledge-repository';
 import { processingDocument } from '../../shared/domain/knowledge';
 import { ingestDocument, type IngestDeps } from '../../shared/knowledge/ingest';
 import { pollIngestQueue, SqsIngestQueue, type IngestPollLimits } from '../../shared/queue/knowledge-ingest';
-import { startFauxqsServer } from '../../test/stand-ins/fauxqs';
+import { startFauxqsServer } from '../../scripts/local/stand-ins/fauxqs';
 
 const SLOW_DOCUMENTS = 10;
 

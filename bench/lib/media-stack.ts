@@ -18,7 +18,7 @@ import { MinutesRepository } from '../../shared/db/minutes-repository';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { CallLifecycle } from '../../shared/services/call-lifecycle';
-import { freePort } from '../../test/stand-ins/dynamodb-local';
+import { freePort } from '../../scripts/local/stand-ins/dynamodb-local';
 import type { BenchProviderUrls } from '../calls-providers';
 import type { PlacedCall } from './tenants';
 import { createLogger } from '../../shared/log';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { lowerPriority, runInRealTime } from '../../test/stand-ins/priority';
+import { lowerPriority, runInRealTime } from '../../scripts/local/stand-ins/priority';
 import type { BenchProviderReport, BenchProviderUrls, ChildReport, NetworkUrls, ProviderRole, VoiceUrls } from '../calls-providers';
 
 /** Sandbox provider latencies for one run (ms). */

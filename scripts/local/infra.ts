@@ -6,9 +6,9 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { newSandboxAuthToken } from '../../media-service/src/sandbox/carrier';
 import { createDb } from '../../shared/db/client';
 import { ensureTable } from '../../shared/db/create-table';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../test/stand-ins/dynamodb-local';
-import { startFauxqsServer, type Fauxqs } from '../../test/stand-ins/fauxqs';
-import { startPresignedS3Gate } from '../../test/stand-ins/presigned-s3-gate';
+import { startDynamoDbLocal, type DynamoDbLocal } from './stand-ins/dynamodb-local';
+import { startFauxqsServer, type Fauxqs } from './stand-ins/fauxqs';
+import { startPresignedS3Gate } from './stand-ins/presigned-s3-gate';
 
 /** Where the running local stack can be reached; written to .data/dev-stack.json for `npm run admin`. */
 export interface LocalStackInfo {
@@ -20,7 +20,7 @@ export interface LocalStackInfo {
   recordingsBucket: string;
   /**
    * The S3 endpoint recording links are presigned against: a gate in front of fauxqs that checks
-   * each link's signature and expiry as S3 does (test/stand-ins/presigned-s3-gate.ts). Unset: fauxqs itself.
+   * each link's signature and expiry as S3 does (scripts/local/stand-ins/presigned-s3-gate.ts). Unset: fauxqs itself.
    */
   recordingLinksEndpoint?: string;
   localSecretKey: string;
@@ -49,7 +49,7 @@ function dataFolderSecret(name: string, create: () => string): string {
  * Starts DynamoDB Local (data kept in .data/dynamodb) and fauxqs, and creates the table, the
  * outbound-calls queue with its DLQ, and the recordings bucket. `benchmark`: DynamoDB Local keeps
  * nothing on disk and runs as a low-priority background stand-in (`background` in
- * test/stand-ins/dynamodb-local.ts), so it costs the measured process as little CPU as it can.
+ * scripts/local/stand-ins/dynamodb-local.ts), so it costs the measured process as little CPU as it can.
  */
 export async function startLocalInfra(
   options: { benchmark?: boolean } = {},

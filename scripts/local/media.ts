@@ -9,7 +9,7 @@ import { TranscriptBoard } from '../../media-service/src/sandbox/transcript-boar
 import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import { startProviders } from '../../media-service/src/server/providers';
 import type { EventBus } from '../../shared/events/event-bus';
-import { freePort } from '../../test/stand-ins/dynamodb-local';
+import { freePort } from './stand-ins/dynamodb-local';
 import type { LocalStackInfo } from './infra';
 import type { RoundRobinProxy } from './round-robin-proxy';
 import type { Logger } from '../../shared/log';

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDb } from '../../shared/db/client';
-import { runInIdleTime, runInRealTime } from '../stand-ins/priority';
+import { runInIdleTime, runInRealTime } from '../../scripts/local/stand-ins/priority';
 
 /** The scheduling policy of each thread of `pid` (/proc/<pid>/task/<tid>/sched: 0 normal, 2 round-robin real time, 5 idle). */
 const threadPolicies = (pid: number) => new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [Number(tid), policyOf(pid, Number(tid))]));

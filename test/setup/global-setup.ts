@@ -1,8 +1,8 @@
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../../shared/db/client';
 import { ensureTable } from '../../shared/db/create-table';
-import { startDynamoDbLocal } from '../stand-ins/dynamodb-local';
-import { startFauxqsServer } from '../stand-ins/fauxqs';
+import { startDynamoDbLocal } from '../../scripts/local/stand-ins/dynamodb-local';
+import { startFauxqsServer } from '../../scripts/local/stand-ins/fauxqs';
 
 declare module 'vitest' {
   export interface ProvidedContext {

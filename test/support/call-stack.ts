@@ -41,7 +41,7 @@ import { CallLifecycle } from '../../shared/services/call-lifecycle';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3RecordingStore } from '../../media-service/src/adapters/s3-recording-store';
 import { createApiHarness, type ApiHarness } from './api-harness';
-import { freePort } from '../stand-ins/dynamodb-local';
+import { freePort } from '../../scripts/local/stand-ins/dynamodb-local';
 import { startRoundRobinProxy } from '../../scripts/local/round-robin-proxy';
 import { captureLogger } from './capture-logger';
 

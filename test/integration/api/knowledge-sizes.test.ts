@@ -12,7 +12,7 @@ import type { Chunk } from '../../../shared/knowledge/chunker';
 import { EMBEDDING_MODEL } from '../../../shared/knowledge/embeddings';
 import { OpenAiEmbedder } from '../../../shared/llm/embeddings-client';
 import type { LookupAll } from '../../../shared/security/ssrf';
-import { freePort } from '../../stand-ins/dynamodb-local';
+import { freePort } from '../../../scripts/local/stand-ins/dynamodb-local';
 import { createApiHarness, type ApiHarness, type TenantClient } from '../../support/api-harness';
 import { knowledgeApi } from '../../support/knowledge-harness';
 import { SANDBOX_OPENAI_API_KEY } from '../../../media-service/src/sandbox/openai-auth';

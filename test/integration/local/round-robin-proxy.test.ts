@@ -4,7 +4,7 @@ import twilio from 'twilio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../../../scripts/local/round-robin-proxy';
-import { freePort } from '../../stand-ins/dynamodb-local';
+import { freePort } from '../../../scripts/local/stand-ins/dynamodb-local';
 
 /**
  * The local load balancer in front of the call-engine processes: requests and stream upgrades take

@@ -1,7 +1,7 @@
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { S3RecordingLinks } from '../../../functions/lib/recording-links';
-import { LOCAL_S3_CREDENTIALS, startPresignedS3Gate, type PresignedS3Gate } from '../../stand-ins/presigned-s3-gate';
+import { LOCAL_S3_CREDENTIALS, startPresignedS3Gate, type PresignedS3Gate } from '../../../scripts/local/stand-ins/presigned-s3-gate';
 
 /**
  * Recording links on the local stack are checked as S3 checks a presigned URL: the link
