@@ -2,12 +2,12 @@ import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
-import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
-import { callEndedWithErrorEmf } from '../../media-service/src/server/active-calls-metric';
+import { callEndedWithErrorEmf } from '../../shared/metrics/active-calls-metric';
 import { readConfig } from '../../shared/config';
 import { createDb } from '../../shared/db/client';
 import { EventBridgeBus } from '../../shared/events/event-bus';
 import { SqsOutboundCallQueue } from '../../shared/queue/outbound-calls';
+import { TwilioHangup } from '../../shared/telephony/twilio-hangup';
 import type { CallSweeper, CarrierHangup } from '../../shared/services/call-sweeper';
 import { functionLogger } from '../lib/deps';
 import { createSweeper } from './deps';
@@ -34,7 +34,7 @@ async function carrier(): Promise<CarrierHangup | undefined> {
   );
   const twilio = JSON.parse(secret.SecretString ?? '{}') as { account_sid?: string; auth_token?: string };
   if (!twilio.account_sid || !twilio.auth_token) return undefined;
-  return new TwilioTelephony({ accountSid: twilio.account_sid, authToken: twilio.auth_token });
+  return new TwilioHangup({ accountSid: twilio.account_sid, authToken: twilio.auth_token });
 }
 
 let sweeper: Promise<CallSweeper> | undefined;

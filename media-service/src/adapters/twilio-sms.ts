@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ProviderError } from '../../../shared/errors';
 import type { OutgoingSms, SentSms, SmsSender } from '../ports/sms-sender';
-import { neverReachedTwilio, twilioPost, type TwilioAccount } from './twilio-rest';
+import { neverReachedTwilio, twilioPost, type TwilioAccount } from '../../../shared/telephony/twilio-rest';
 
 /** Construction options for {@link TwilioSms}: the same account and base URL as `TwilioTelephony`. */
 export interface TwilioSmsOptions extends TwilioAccount {

@@ -11,7 +11,8 @@ import {
   type Telephony,
 } from '../ports/telephony';
 import { connectStreamTwiml, dialTwiml } from '../telephony/twiml';
-import { neverReachedTwilio, twilioPost, type TwilioAccount } from './twilio-rest';
+import { hangupTwilioCall } from '../../../shared/telephony/twilio-hangup';
+import { neverReachedTwilio, twilioPost, type TwilioAccount } from '../../../shared/telephony/twilio-rest';
 
 /** Construction options for {@link TwilioTelephony}. */
 export interface TwilioTelephonyOptions extends TwilioAccount {
@@ -83,13 +84,8 @@ export class TwilioTelephony implements Telephony {
   }
 
   /** Ends the call; a call that is already gone (404, Twilio code 20404) counts as ended. */
-  async hangup(callSid: string): Promise<void> {
-    try {
-      await this.post(`Calls/${encodeURIComponent(callSid)}.json`, new URLSearchParams({ Status: 'completed' }));
-    } catch (error) {
-      if (error instanceof ProviderError && error.statusCode === 404) return;
-      throw error;
-    }
+  hangup(callSid: string): Promise<void> {
+    return hangupTwilioCall(this.options, callSid, this.options.timeoutMs);
   }
 
   /** Replaces the call's TwiML with `<Dial>`: Twilio stops the media stream and bridges the caller. */

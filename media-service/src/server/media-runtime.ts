@@ -29,7 +29,7 @@ import { dialOutbound } from '../calls/dial-outbound';
 import { OutboundConsumer, type DialAdmission } from '../calls/outbound-consumer';
 import type { MediaConfig } from '../config';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
-import { callEndedWithErrorEmf, publishActiveCalls } from './active-calls-metric';
+import { callEndedWithErrorEmf, publishActiveCalls } from '../../../shared/metrics/active-calls-metric';
 import { languageModels } from './language-models';
 import { MediaServer } from './media-server';
 import type { MediaProviders } from './providers';

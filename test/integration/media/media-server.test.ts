@@ -8,7 +8,7 @@ import {
   activeCallsEmf,
   CALLS_ENDED_WITH_ERROR_METRIC_NAME,
   callEndedWithErrorEmf,
-} from '../../../media-service/src/server/active-calls-metric';
+} from '../../../shared/metrics/active-calls-metric';
 import { MediaServer } from '../../../media-service/src/server/media-server';
 import { SessionRegistry } from '../../../media-service/src/server/session-registry';
 import { signStreamToken } from '../../../media-service/src/telephony/stream-token';

@@ -1,6 +1,6 @@
 /**
  * Names the infra autoscaling policy tracks (infra/constants.ts: METRIC_NAMESPACE,
- * ACTIVE_CALLS_METRIC, STAGE_DIMENSION). Repeated here because media-service may not import infra;
+ * ACTIVE_CALLS_METRIC, STAGE_DIMENSION). Repeated here because runtime code may not import infra;
  * test/integration/media/media-server.test.ts pins them to the infra constants.
  */
 export const ACTIVE_CALLS_NAMESPACE = 'VoiceAgent';

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../../shared/errors';
+import { ProviderError } from '../errors';
 
 /** The Twilio account an adapter acts as, and where its REST API is. */
 export interface TwilioAccount {
