@@ -40,7 +40,7 @@ import { BookingRepository } from '../../shared/db/booking-repository';
 import { CalendarFeedRepository } from '../../shared/db/calendar-feed-repository';
 import { BookingService } from '../../shared/services/booking-service';
 import { BusinessService } from '../../shared/services/business-service';
-import type { UrlPolicy } from '../../shared/services/config-checks';
+import type { UrlPolicy } from '../../shared/security/ssrf';
 import type { ApiDeps } from '../api/app';
 import { FEED_RATE_LIMIT } from '../api/middleware/feed-rate-limit';
 import { kmsClient } from './kms';

@@ -1,4 +1,4 @@
-import type { Chunk } from '../knowledge/chunker';
+import type { Chunk } from '../domain/knowledge';
 
 /**
  * How a document's chunks and vectors are cut into stored items ("pages"), so no page passes

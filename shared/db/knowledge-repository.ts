@@ -1,7 +1,7 @@
 import { ConflictError } from '../errors';
 import { BatchWriteCommand, GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KnowledgeBase, KnowledgeDocument } from '../domain/knowledge';
-import type { Chunk } from '../knowledge/chunker';
+import type { Chunk } from '../domain/knowledge';
 import type { Db } from './client';
 import { cancelledTransactionItem, isCancelledTransaction, isConditionFailure } from './conditions';
 import { transactCounted } from './counted-transaction';

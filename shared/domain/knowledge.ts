@@ -228,3 +228,12 @@ export function parseIngestJob(body: string): IngestJob | undefined {
   const job = v.safeParse(IngestJobSchema, message);
   return job.success ? job.output : undefined;
 }
+
+/**
+ * One passage of a document, with the heading it sits under: what the chunker makes, the
+ * repository stores and search returns (here so shared/db need not import the knowledge pipeline).
+ */
+export interface Chunk {
+  heading: string;
+  text: string;
+}

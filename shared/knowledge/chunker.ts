@@ -1,8 +1,4 @@
-/** One passage of a document, with the heading it sits under. */
-export interface Chunk {
-  heading: string;
-  text: string;
-}
+import type { Chunk } from '../domain/knowledge';
 
 /**
  * Chunk sizes in characters (UTF-16 code units): a passage is a few paragraphs, short enough to

@@ -1,7 +1,7 @@
 import { convert } from 'html-to-text';
 import { getDocumentProxy } from 'unpdf';
-import { KNOWLEDGE_LIMITS } from '../domain/knowledge';
-import { chunkUpTo, type Chunk } from './chunker';
+import { KNOWLEDGE_LIMITS, type Chunk } from '../domain/knowledge';
+import { chunkUpTo } from './chunker';
 import type { DocumentKind } from './document-kind';
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;

@@ -2,8 +2,7 @@ import type { FinishResult, KnowledgeRepository } from '../db/knowledge-reposito
 import { KNOWLEDGE_LIMITS, parseIngestJob, overPassageLimitReason, type KnowledgeDocument } from '../domain/knowledge';
 import type { Logger } from '../log';
 import { guardedFetch, RequestTimeoutError } from '../security/guarded-fetch';
-import { BlockedUrlError, type LookupAll } from '../security/ssrf';
-import type { UrlPolicy } from '../services/config-checks';
+import { BlockedUrlError, type LookupAll, type UrlPolicy } from '../security/ssrf';
 import { ChunksTooLargeError } from '../db/knowledge-chunk-pages';
 import { chunkSearchText } from './chunker';
 import type { Embedder } from './embeddings';

@@ -15,7 +15,7 @@ import { AppError, NotFoundError, ValidationError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
 import { generateWebhookSecret } from '../webhooks/secret';
 import { profileUpdate } from './business-service';
-import type { UrlPolicy } from './config-checks';
+import type { UrlPolicy } from '../security/ssrf';
 import type { ToolService } from './tool-service';
 
 /** What the ops use cases need. */

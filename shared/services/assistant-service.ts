@@ -15,7 +15,8 @@ import type { IdAllocator } from '../db/ids';
 import type { PageCursors } from '../db/page-cursor';
 import { ReferenceMissingError } from '../db/references';
 import type { SecretBox } from '../security/secret-box';
-import { checkConfigReferences, type UrlPolicy, type WorkflowLookup } from './config-checks';
+import { checkConfigReferences, type WorkflowLookup } from './config-checks';
+import type { UrlPolicy } from '../security/ssrf';
 import { listPage, openCursor } from './list-page';
 
 /** What the assistant use cases need; built once per process by the composition root. */

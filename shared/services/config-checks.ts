@@ -1,13 +1,7 @@
 import type { AssistantConfig } from '../domain/assistant-config';
 import type { CatalogRepository } from '../db/catalog-repository';
 import { ValidationError, type ValidationItem } from '../errors';
-import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
-
-/** Which URLs a business may save: https-only in production; private targets only when allowed. */
-export interface UrlPolicy {
-  allowPrivate: boolean;
-  requireHttps: boolean;
-}
+import { checkUrlSyntax, urlValidationItem, type UrlPolicy } from '../security/ssrf';
 
 function valueError(loc: (string | number)[], message: string, input: unknown): ValidationItem {
   return { loc, msg: `Value error, ${message}`, type: 'value_error', input };

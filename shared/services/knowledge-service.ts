@@ -15,8 +15,7 @@ import {
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { IngestQueue } from '../queue/knowledge-ingest';
 import type { KnowledgeSearcher } from '../knowledge/index-cache';
-import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
-import type { UrlPolicy } from './config-checks';
+import { checkUrlSyntax, urlValidationItem, type UrlPolicy } from '../security/ssrf';
 import type { PageCursors } from '../db/page-cursor';
 import { parseCursorListQuery } from '../domain/paging';
 import { listPage, openCursor, type ListPage } from './list-page';

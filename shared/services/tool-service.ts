@@ -12,10 +12,9 @@ import {
   type Tool,
 } from '../domain/tool';
 import { ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
-import { checkUrlSyntax, urlValidationItem } from '../security/ssrf';
+import { checkUrlSyntax, urlValidationItem, type UrlPolicy } from '../security/ssrf';
 import { MAX_VALIDATION_ITEMS } from '../domain/validation';
 import { toolParametersProblem } from '../tools/tool-schema';
-import type { UrlPolicy } from './config-checks';
 import type { PageCursors } from '../db/page-cursor';
 import { parseCursorListQuery } from '../domain/paging';
 import { listPage, openCursor, type ListPage } from './list-page';

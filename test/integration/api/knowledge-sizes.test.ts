@@ -7,8 +7,7 @@ import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-s
 import { HEADING_CHARS } from '../../../shared/knowledge/chunker';
 import { KnowledgeRepository } from '../../../shared/db/knowledge-repository';
 import { keys } from '../../../shared/db/table';
-import { KNOWLEDGE_LIMITS } from '../../../shared/domain/knowledge';
-import type { Chunk } from '../../../shared/knowledge/chunker';
+import { KNOWLEDGE_LIMITS, type Chunk } from '../../../shared/domain/knowledge';
 import { EMBEDDING_MODEL } from '../../../shared/knowledge/embeddings';
 import { OpenAiEmbedder } from '../../../shared/llm/embeddings-client';
 import type { LookupAll } from '../../../shared/security/ssrf';

@@ -3,7 +3,7 @@ import { createDb } from '../../../shared/db/client';
 import { IdAllocator } from '../../../shared/db/ids';
 import { chunkPageBytes, ChunksTooLargeError, DYNAMODB_ITEM_BYTES } from '../../../shared/db/knowledge-chunk-pages';
 import { KnowledgeRepository } from '../../../shared/db/knowledge-repository';
-import type { Chunk } from '../../../shared/knowledge/chunker';
+import type { Chunk } from '../../../shared/domain/knowledge';
 
 const db = createDb({ tableName: inject('tableName'), region: 'local', endpoint: inject('dynamoEndpoint') });
 const repo = new KnowledgeRepository(db);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_PAGE_BYTES, CHUNKS_PER_ITEM, chunkPageBytes, chunkPages, isItemTooLarge } from '../../../shared/db/knowledge-chunk-pages';
-import type { Chunk } from '../../../shared/knowledge/chunker';
+import type { Chunk } from '../../../shared/domain/knowledge';
 
 const DIMENSIONS = 256;
 const vectorFor = (i: number) => new Float32Array(DIMENSIONS).fill(i);
