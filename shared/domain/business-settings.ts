@@ -4,7 +4,6 @@ import { ValidationError, type ValidationItem } from '../errors';
 import { isValidTimezone, type BusinessProfile } from './business-profile';
 import { CLOCK_PATTERN, dayProblems, GRANULE_MINUTES, WEEKDAYS, type Weekday } from './opening-hours';
 import { E164_PATTERN, e164Field } from './phone-number';
-import { isSmsRegion, SMS_REGIONS_MAX, teamPhoneProblem } from './texting';
 import {
   intField,
   listField,
@@ -32,6 +31,9 @@ const EMAIL_PATTERN = new RegExp(`^[^\\s@${REFUSED_IN_TEXT}]+@[^\\s@${REFUSED_IN
 
 /** `YYYY-MM-DD`. */
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The most regions a business may add with `sms_regions`. */
+export const SMS_REGIONS_MAX = 20;
 
 const clock = () => v.pipe(stringField({ pattern: CLOCK_PATTERN }), v.metadata({ examples: ['09:00'] }));
 const TimeRangeSchema = strictDict({ start: clock(), end: clock() });
@@ -149,11 +151,28 @@ function problem(loc: Loc, input: unknown, error: string): ValidationItem {
 }
 
 /**
+ * The numbering-plan rules the texting settings are checked with. They need Google's numbering
+ * plans (libphonenumber-js), which the domain does not import: the services pass
+ * `TEXTING_RULES` from shared/phone/texting.ts.
+ */
+export interface TextingRules {
+  /** True for an ISO 3166 alpha-2 code (upper case) that has a numbering plan. */
+  isSmsRegion(code: string): boolean;
+  /** What is wrong with a team phone given the regions the business texts (`null`: nothing). */
+  teamPhoneProblem(number: string, allowed: readonly string[]): string | null;
+}
+
+/**
  * The texting settings: `sms_regions` must be regions with a numbering plan, and (when either
  * changes) each team phone a mobile number of a region the business texts: its lines' regions
  * (`lineRegions`) and `sms_regions`.
  */
-function textingProblems(profile: BusinessProfile, patch: BusinessPatch, lineRegions: readonly string[]): ValidationItem[] {
+function textingProblems(
+  profile: BusinessProfile,
+  patch: BusinessPatch,
+  lineRegions: readonly string[],
+  { isSmsRegion, teamPhoneProblem }: TextingRules,
+): ValidationItem[] {
   const items: ValidationItem[] = [];
   patch.sms_regions?.forEach((code, i) => {
     if (!isSmsRegion(code)) items.push(problem(['sms_regions', i], code, 'not an ISO 3166 alpha-2 region with a telephone numbering plan'));
@@ -201,15 +220,16 @@ function profileProblems(profile: BusinessProfile, patch: BusinessPatch): Valida
  * (schema bounds first, then the rules that need the merged profile). Returns the new profile and
  * what to do with the payment key (`undefined`: keep, `null`: remove, a string: seal and store).
  * `lineRegions` are the regions of the business's own numbers (`lineRegion`), which its team
- * phones may be in without `sms_regions`.
+ * phones may be in without `sms_regions`; `texting` checks numbers and regions.
  *
  * @example
- * const { profile, paymentKey } = applyBusinessPatch(business.profile, await c.req.json(), ['US']);
+ * const { profile, paymentKey } = applyBusinessPatch(business.profile, await c.req.json(), ['US'], TEXTING_RULES);
  */
 export function applyBusinessPatch(
   profile: BusinessProfile,
   body: unknown,
-  lineRegions: readonly string[] = [],
+  lineRegions: readonly string[],
+  texting: TextingRules,
 ): { profile: BusinessProfile; paymentKey: string | null | undefined } {
   const patch = parseWith(BusinessPatchSchema, body, ['body']);
   const { hours, booking, payment, calendar_feed_enabled: _feed, ...plain } = patch;
@@ -222,7 +242,7 @@ export function applyBusinessPatch(
     booking: { ...profile.booking, ...Object.fromEntries(Object.entries(booking ?? {}).filter(([, value]) => value !== undefined)) },
     payment: { ...profile.payment, ...Object.fromEntries(Object.entries(paymentFields).filter(([, value]) => value !== undefined)) },
   };
-  const items = [...profileProblems(next, patch), ...textingProblems(next, patch, lineRegions)];
+  const items = [...profileProblems(next, patch), ...textingProblems(next, patch, lineRegions, texting)];
   if (items.length > 0) throw new ValidationError(items);
   return { profile: next, paymentKey };
 }

@@ -7,7 +7,7 @@ import type { DeliveryRepository } from '../db/delivery-repository';
 import type { IdAllocator } from '../db/ids';
 import { defaultBusinessProfile } from '../domain/business-profile';
 import { applyBusinessPatch } from '../domain/business-settings';
-import { lineRegions } from '../domain/texting';
+import { lineRegions, TEXTING_RULES } from '../phone/texting';
 import { MAX_QUOTA, QUOTA_NAMES, type Quotas } from '../domain/quota';
 import type { QuotaRepository } from '../db/quotas';
 import type { PhoneNumber } from '../domain/phone-number';
@@ -204,7 +204,7 @@ export class AdminService {
     ]);
     let applied: ReturnType<typeof applyBusinessPatch>;
     try {
-      applied = applyBusinessPatch(business.profile, patch, lineRegions(lines));
+      applied = applyBusinessPatch(business.profile, patch, lineRegions(lines), TEXTING_RULES);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       throw new AdminInputError(error.items.map((item) => `${item.loc.slice(1).join('.')}: ${item.msg}`).join('; '));

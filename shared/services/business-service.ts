@@ -3,7 +3,7 @@ import { applyBusinessPatch, toBusinessView, type BusinessView } from '../domain
 import type { Business, BusinessRepository } from '../db/business-repository';
 import type { CalendarFeedRepository } from '../db/calendar-feed-repository';
 import type { CatalogRepository } from '../db/catalog-repository';
-import { lineRegions } from '../domain/texting';
+import { lineRegions, TEXTING_RULES } from '../phone/texting';
 import { ConflictError, NotFoundError } from '../errors';
 import type { SecretBox } from '../security/secret-box';
 import { bookingsCalendar, DEFAULT_UID_DOMAIN } from './bookings-calendar';
@@ -84,7 +84,7 @@ export class BusinessService {
       this.deps.businesses.getBusiness(businessId),
       this.deps.catalog.listPhoneNumbers(businessId),
     ]);
-    const applied = applyBusinessPatch(business.profile, body, lineRegions(lines));
+    const applied = applyBusinessPatch(business.profile, body, lineRegions(lines), TEXTING_RULES);
     const fields = await profileUpdate(this.deps.secretBox, businessId, applied);
     return this.view(await this.deps.businesses.updateBusiness(businessId, fields));
   }

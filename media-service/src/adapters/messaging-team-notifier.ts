@@ -1,4 +1,4 @@
-import { textRefusal } from '../../../shared/domain/texting';
+import { textRefusal } from '../../../shared/phone/texting';
 import type { Logger } from '../../../shared/log';
 import type { EmailSender } from '../ports/email-sender';
 import type { SmsSender } from '../ports/sms-sender';

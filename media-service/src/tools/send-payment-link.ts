@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { defaultBusinessProfile } from '../../../shared/domain/business-profile';
 import { isTextableNumber } from '../../../shared/domain/caller-contact';
-import { textRefusal } from '../../../shared/domain/texting';
+import { textRefusal } from '../../../shared/phone/texting';
 import { checkAmount, PAYMENT_DESCRIPTION_MAX_CHARS, SendPaymentLinkArgsSchema } from '../../../shared/domain/payment-amount';
 import { PaymentLinkError, type PaymentLink } from '../ports/payment-links';
 import { textCaller, textingLine } from './send-sms';

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { businessName } from '../../../shared/domain/business-profile';
 import { CONTACT_LIMITS, isTextableNumber, SendSmsArgsSchema } from '../../../shared/domain/caller-contact';
-import { textRefusal, type TextingLine } from '../../../shared/domain/texting';
+import { textRefusal, type TextingLine } from '../../../shared/phone/texting';
 import { withAllowance } from './call-allowance';
 import { ToolRefusal, type BuiltinTool, type ToolContext } from './tool-types';
 

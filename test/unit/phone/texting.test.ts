@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSmsRegion, lineRegion, lineRegions, teamPhoneProblem, textRefusal, type TextingLine } from '../../../shared/domain/texting';
+import { isSmsRegion, lineRegion, lineRegions, teamPhoneProblem, textRefusal, type TextingLine } from '../../../shared/phone/texting';
 
 /** A real US line, judged by the real rule (not the sandbox). */
 const US: TextingLine = { number: '+14155550100', regions: [], sandbox: false };

@@ -1,5 +1,6 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/max/metadata';
+import type { TextingRules } from '../domain/business-settings';
 
 /**
  * Who a line may text: the one rule every text the platform sends obeys (`send_sms`, payment
@@ -32,9 +33,6 @@ const TYPE_NAMES: Record<NonNullable<NumberType>, string> = {
   UAN: 'universal access (company)',
   VOICEMAIL: 'voicemail access',
 };
-
-/** The most regions a business may add with `sms_regions`. */
-export const SMS_REGIONS_MAX = 20;
 
 /** True for an ISO 3166 alpha-2 code (upper case) that has a numbering plan: what `sms_regions` takes. */
 export function isSmsRegion(code: string): boolean {
@@ -149,3 +147,6 @@ export function teamPhoneProblem(number: string, allowed: readonly string[]): st
 export function lineRegions(lines: readonly { number: string; provider: string }[]): string[] {
   return [...new Set(lines.flatMap((line) => lineRegion(line.number, line.provider === 'sandbox') ?? []))];
 }
+
+/** The rules PATCH /business checks the texting settings with (`applyBusinessPatch`'s `texting`). */
+export const TEXTING_RULES: TextingRules = { isSmsRegion, teamPhoneProblem };
