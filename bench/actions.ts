@@ -13,7 +13,7 @@
  *
  * Env: BENCH_TOOL_RUNS (500 sequential), BENCH_TOOL_CONCURRENCY (50), BENCH_TOOL_ROUNDS (10).
  */
-import { realTimers } from '../media-service/src/call/session-defaults';
+import { realTimers } from '../media-service/src/server/session-defaults';
 import { SesEmail } from '../media-service/src/adapters/ses-email';
 import { TwilioSms } from '../media-service/src/adapters/twilio-sms';
 import { SesSandboxServer } from '../media-service/src/sandbox/ses-server';

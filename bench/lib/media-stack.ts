@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
+import { tableBackedSessionDeps } from '../../media-service/src/server/session-defaults';
 import { tableBackedToolPorts } from '../../media-service/src/tools/tool-ports';
 import type { CoreDeps } from '../../functions/lib/deps';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';

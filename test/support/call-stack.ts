@@ -1,9 +1,9 @@
 import { KnowledgeRepository } from '../../shared/db/knowledge-repository';
 import { KnowledgeSearcher } from '../../shared/knowledge/index-cache';
 import { OpenAiEmbedder } from '../../shared/llm/embeddings-client';
-import { tableBackedWorkflows } from '../../media-service/src/call/workflow/workflow-source';
+import { tableBackedWorkflows } from '../../media-service/src/server/table-workflows';
 import { randomUUID } from 'node:crypto';
-import { tableBackedSessionDeps } from '../../media-service/src/call/session-defaults';
+import { tableBackedSessionDeps } from '../../media-service/src/server/session-defaults';
 import { tableBackedToolPorts, textsToSandbox, type ToolSenders } from '../../media-service/src/tools/tool-ports';
 import { tableBackedCustomTools } from '../../media-service/src/tools/custom-tools';
 import type { ToolPorts } from '../../media-service/src/tools/tool-types';

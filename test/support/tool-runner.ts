@@ -1,4 +1,4 @@
-import { realTimers } from '../../media-service/src/call/session-defaults';
+import { realTimers } from '../../media-service/src/server/session-defaults';
 import { CallAllowance } from '../../media-service/src/tools/call-allowance';
 import { ToolRunner } from '../../media-service/src/tools/tool-runner';
 import type { BuiltinTool, ToolContext, ToolPorts } from '../../media-service/src/tools/tool-types';

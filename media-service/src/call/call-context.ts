@@ -1,4 +1,4 @@
-import type { CallRecord, StreamRefusal } from '../../../shared/db/call-repository';
+import type { CallRecord, StreamRefusal } from '../ports/call-records';
 import { defaultAssistantConfig, type AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { BusinessProfile } from '../../../shared/domain/business-profile';
 import { buildCallScript, offeredBuiltins, type CallScript } from '../../../shared/domain/call-script';

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../../../shared/db/call-repository';
+import type { CallRecord } from '../ports/call-records';
 import type { EndedReason } from '../../../shared/domain/call';
 import { noticesDue } from '../../../shared/domain/call-script';
 import { OfficeAmbience } from '../audio/mix';

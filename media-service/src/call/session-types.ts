@@ -1,10 +1,7 @@
-import type { CallRepository } from '../../../shared/db/call-repository';
 import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
-import type { AssistantRepository } from '../../../shared/db/assistant-repository';
-import type { BusinessRepository } from '../../../shared/db/business-repository';
-import type { CallLifecycle } from '../../../shared/services/call-lifecycle';
 import type { Pacer } from '../pipeline/pacer';
 import type { PacerScheduler } from '../pipeline/pacer-scheduler';
+import type { AssistantRecords, BusinessRecords, CallProgress, CallRecords } from '../ports/call-records';
 import type { CallTransport, CallTransportEvent } from '../ports/call-transport';
 import type { LanguageModel } from '../ports/language-model';
 import type { RecordingStore } from '../ports/recording-store';
@@ -24,7 +21,7 @@ import type { CustomToolBackend } from '../tools/custom-tools';
 import type { KnowledgeBackend } from '../tools/search-knowledge';
 import type { NoticeOutcome } from './notice';
 import type { CallWorkflow } from '../../../shared/domain/workflow';
-import type { WorkflowSource } from './workflow/workflow-source';
+import type { WorkflowSource } from '../ports/workflow-source';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -77,10 +74,10 @@ export interface CallSessionDeps {
   /** Speech-to-speech for `mode: live` assistants; absent, a live call ends `error` with a log line. */
   realtime?: SpeechToSpeech;
   scheduler: PacerScheduler;
-  calls: CallRepository;
-  assistants: AssistantRepository;
-  businesses: BusinessRepository;
-  lifecycle: CallLifecycle;
+  calls: CallRecords;
+  assistants: AssistantRecords;
+  businesses: BusinessRecords;
+  lifecycle: CallProgress;
   /** The back ends of the built-in tools (messages, team notices). */
   toolPorts: ToolPorts;
   /** The business's custom tools (`tool_ids`); absent, calls offer the built-ins only. */
@@ -125,7 +122,7 @@ export interface SessionTuning {
 export interface ConversationBaseDeps {
   context: CallContext;
   telephony: Telephony;
-  lifecycle: CallLifecycle;
+  lifecycle: CallProgress;
   callSid: string;
   counters: CallCounters;
   tuning: SessionTuning;

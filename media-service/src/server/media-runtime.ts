@@ -1,6 +1,6 @@
-import { tableBackedWorkflows } from '../call/workflow/workflow-source';
+import { tableBackedWorkflows } from './table-workflows';
 import { randomUUID } from 'node:crypto';
-import { tableBackedSessionDeps } from '../call/session-defaults';
+import { tableBackedSessionDeps } from './session-defaults';
 import { tableBackedToolPorts, textsToSandbox } from '../tools/tool-ports';
 import { tableBackedCustomTools } from '../tools/custom-tools';
 import { KnowledgeRepository } from '../../../shared/db/knowledge-repository';
@@ -149,7 +149,15 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
-type OutboundRepos = Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & {
+/** The table-backed records built once per process: sessions see them through ports, the dialler whole. */
+interface TableRepos {
+  calls: CallRepository;
+  assistants: AssistantRepository;
+  businesses: BusinessRepository;
+  lifecycle: CallLifecycle;
+}
+
+type OutboundRepos = TableRepos & {
   minutes: MinutesRepository;
   slots: CallSlotsRepository;
 };
@@ -183,10 +191,7 @@ function startOutbound(options: MediaRuntimeOptions, repos: OutboundRepos, admis
 }
 
 /** Everything a call session needs, built once per process. */
-function sessionDeps(
-  options: MediaRuntimeOptions,
-  built: Pick<CallSessionDeps, 'calls' | 'assistants' | 'businesses' | 'lifecycle'> & { db: ReturnType<typeof createDb>; log: Logger },
-): CallSessionDeps {
+function sessionDeps(options: MediaRuntimeOptions, built: TableRepos & { db: ReturnType<typeof createDb>; log: Logger }): CallSessionDeps {
   const { config, providers } = options;
   const memory = new CallerMemoryRepository(built.db);
   const s3 = config.RECORDINGS_BUCKET

@@ -2,7 +2,7 @@ import type { CallerMemoryRepository } from '../../../shared/db/caller-memory-re
 import type { CallRepository } from '../../../shared/db/call-repository';
 import { memoryContext } from '../../../shared/domain/memory-prompt';
 import { writeHeartbeat } from '../calls/heartbeat';
-import type { CallSessionDeps, SessionTimers } from './session-types';
+import type { CallSessionDeps, SessionTimers } from '../call/session-types';
 
 /** Node's timers as the session sees them. */
 export const realTimers: SessionTimers = {

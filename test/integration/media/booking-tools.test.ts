@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { realTimers } from '../../../media-service/src/call/session-defaults';
+import { realTimers } from '../../../media-service/src/server/session-defaults';
 import { CallAllowance } from '../../../media-service/src/tools/call-allowance';
 import { offeredTools } from '../../../media-service/src/tools/registry';
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
