@@ -66,6 +66,11 @@ describe('layer rules: a probe import of each kind is an error', () => {
       'media-service/src/call/call-session.ts',
       "await import('../../../shared/db/tool-repository');",
     ],
+    [
+      'call → a repository, as an import() type',
+      'media-service/src/call/call-session.ts',
+      "export type Calls = import('../../../shared/db/call-repository').CallRepository;",
+    ],
   ])('%s', async (_kind, file, code) => {
     // Act
     const errors = await layerErrors(file, code);
