@@ -69,7 +69,7 @@ describe('error codes: one list, the OpenAPI enum and the source agree', () => {
     expect(schemas.ErrorBody.properties.code.enum).toEqual([...API_ERROR_CODES]);
   });
 
-  it("is listed in the Errors table of docs/api-tour.md, code by code", () => {
+  it('is listed in the Errors table of docs/api-tour.md, code by code', () => {
     // Arrange
     const tour = readFileSync(join(ROOT, 'docs', 'api-tour.md'), 'utf8');
     const errors = tour.slice(tour.indexOf('### Errors'), tour.indexOf('### Input rules'));
