@@ -5,7 +5,8 @@ import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { createApiHarness, type TenantClient } from '../../support/api-harness';
-import { parseTour, runStep, type Tour } from '../../support/doc-tour';
+import { parseTour, type Tour } from '../../support/doc-tour';
+import { runStep } from '../../support/doc-tour-replay';
 import { knowledgeApi, startFixtureServer } from '../../support/knowledge-harness';
 
 /**
