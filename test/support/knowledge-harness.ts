@@ -92,6 +92,8 @@ export function knowledgeApi(
   });
   const app = createApp({ ...harness.deps, knowledge: service });
   return {
+    /** The API itself, to serve on loopback. */
+    app,
     repo,
     searcher,
     /** What its ingestion handler runs with (a test can run `ingestDocument` itself). */

@@ -51,7 +51,7 @@ describe('error codes: one list, the OpenAPI enum and the source agree', () => {
       if ((API_ERROR_CODES as readonly string[]).includes(code)) return false;
       return NON_API_PLACES[code as keyof typeof NON_API_PLACES] !== file;
     });
-    // Assert: add a new code to shared/domain/error-codes.ts (and the README's Errors table)
+    // Assert: add a new code to shared/domain/error-codes.ts (and the Errors table of docs/api-tour.md)
     expect(misplaced).toEqual([]);
   });
 
@@ -69,10 +69,10 @@ describe('error codes: one list, the OpenAPI enum and the source agree', () => {
     expect(schemas.ErrorBody.properties.code.enum).toEqual([...API_ERROR_CODES]);
   });
 
-  it("is listed in the README's Errors table, code by code", () => {
+  it('is listed in the Errors table of docs/api-tour.md, code by code', () => {
     // Arrange
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const errors = readme.slice(readme.indexOf('### Errors'), readme.indexOf('### Rate limits'));
+    const tour = readFileSync(join(ROOT, 'docs', 'api-tour.md'), 'utf8');
+    const errors = tour.slice(tour.indexOf('### Errors'), tour.indexOf('### Input rules'));
     // Assert
     expect(API_ERROR_CODES.filter((code) => !errors.includes(`\`${code}\``))).toEqual([]);
   });
