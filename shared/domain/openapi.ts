@@ -395,7 +395,7 @@ export function op(operationId: string, tag: string, summary: string, operationR
 /**
  * The OpenAPI 3.1 document served at `GET /api/v1/openapi.json`. Bodies, resources and errors
  * are generated from the same valibot schemas the API parses with, so the document cannot
- * drift from the validation (docs/design.md §4: never hand-written).
+ * drift from the validation (docs/design.md "Limits and versions": never hand-written).
  */
 export function buildOpenApiDocument(): Json {
   return {

@@ -13,7 +13,7 @@ export interface Guess {
 }
 
 /**
- * Eager end of turn (docs/design.md §6): on Flux `EagerEndOfTurn` the model starts on the words so
+ * Eager end of turn (docs/design.md "The call engine"): on Flux `EagerEndOfTurn` the model starts on the words so
  * far; `EndOfTurn` with the same words keeps that reply (saving the model's first-token time),
  * anything else discards it. At most one guess runs at a time.
  */
