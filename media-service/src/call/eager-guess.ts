@@ -1,7 +1,7 @@
 import type { LanguageModel, LlmRequest, LlmStream } from '../ports/language-model';
 import type { CallCounters } from './call-metrics';
 
-/** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (docs/protocols.md B4). */
+/** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (docs/protocols.md "Lessons from open-source voice pipelines"). */
 const EAGER_MAX_WORDS = 60;
 
 /** A reply started on a guess of the caller's words, reused when the turn ends as guessed. */
