@@ -73,7 +73,7 @@ export const DLQ_RETENTION_DAYS = 14;
  */
 export const OUTBOUND_VISIBILITY_TIMEOUT_S = 60;
 
-/** Webhook delivery: 10 s HTTP timeout per attempt (docs/design.md §4). */
+/** Webhook delivery: 10 s HTTP timeout per attempt (docs/design.md "Webhooks"). */
 export const WEBHOOK_HTTP_TIMEOUT_S = 10;
 /** Records per invocation: two sequential 10 s attempts plus DynamoDB/KMS calls fit in 30 s. */
 export const WEBHOOK_BATCH_SIZE = 2;

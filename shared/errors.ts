@@ -110,7 +110,7 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
-/** One item of a 422 body, in pydantic v2's vocabulary (docs/design.md §4). */
+/** One item of a 422 body, in pydantic v2's vocabulary (docs/design.md "Errors"). */
 export interface ValidationItem {
   loc: (string | number)[];
   msg: string;

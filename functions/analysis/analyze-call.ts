@@ -129,7 +129,7 @@ async function publishCompleted(call: CallRecord, config: AssistantConfig, event
 }
 
 /**
- * Post-call analysis for a `call.ended` event (docs/design.md §4): a call that never became a conversation
+ * Post-call analysis for a `call.ended` event (docs/design.md "Resources"): a call that never became a conversation
  * gets its outcome from `ended_reason` with no LLM request; otherwise the model reads the
  * (redacted) transcript under a strict JSON schema built from `config.analysis`, and summary,
  * score, outcome, intent, caller name and `analysis` are stored, redacted per `advanced.redact`

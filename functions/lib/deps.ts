@@ -107,7 +107,7 @@ export interface CoreDeps {
   knowledge: KnowledgeDeps;
 }
 
-/** The knowledge-base pieces of a process (docs/design.md §7). */
+/** The knowledge-base pieces of a process (docs/design.md "Knowledge bases"). */
 export interface KnowledgeDeps {
   repo: KnowledgeRepository;
   embedder: Embedder;

@@ -141,7 +141,7 @@ async function callPayloadData(
 }
 
 /**
- * Handles ONE queue message (docs/design.md §4 "Events"): checks the subscription, creates or loads the
+ * Handles ONE queue message (docs/design.md "Webhooks"): checks the subscription, creates or loads the
  * delivery record, makes one signed attempt, records it, and schedules the next attempt through a
  * delayed message (hopping in ≤ 15-minute steps) or settles the record as delivered or failed.
  * Receiver failures never throw; only our own infrastructure errors do, and the batch loop reports

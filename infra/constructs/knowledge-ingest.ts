@@ -33,7 +33,7 @@ export interface KnowledgeIngestProps {
 }
 
 /**
- * Knowledge-base ingestion off the request path (docs/design.md §7): the API sends one message
+ * Knowledge-base ingestion off the request path (docs/design.md "Knowledge bases"): the API sends one message
  * per document to the queue, with its business as MessageGroupId, which makes it an SQS fair queue
  * (no queue setting is needed); this function (functions/knowledge-ingest) fetches, chunks, embeds
  * and stores it. A failed document is retried, then dead-lettered after 5 receives.

@@ -31,7 +31,7 @@ export interface AdmissionStats {
 }
 
 /**
- * A call's two writes on its business's item (docs/scaling.md, "Hot business item"): at the start
+ * A call's two writes on its business's item (docs/scaling.md "Hot business item"): at the start
  * one transaction takes a concurrency slot AND reserves the call's minutes; at the end one
  * transaction gives the slot back AND settles the minutes. The call item's flags (`slot_held`,
  * `reserved_minutes`, then `slot_released`, `settled`) make both idempotent, exactly as the

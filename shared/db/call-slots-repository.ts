@@ -9,7 +9,7 @@ import { keys } from './table';
 const MAX_TRIES = 12;
 
 /**
- * The plan's concurrency cap (docs/design.md §4): `live_calls` on the business item counts the calls
+ * The plan's concurrency cap (docs/design.md "Other rules"): `live_calls` on the business item counts the calls
  * holding a slot (ringing or in progress), never above `max_concurrent_calls`. A slot is taken and
  * given back in one transaction with the call item, whose `slot_held` / `slot_released` flags make
  * both idempotent: a redelivered job never takes two slots, a retried ending never frees two. A

@@ -16,7 +16,7 @@ const MAX_TRIES = 12;
 export type SettleState = Pick<CallRecord, 'reserved_minutes' | 'settled'>;
 
 /**
- * The plan's minutes ledger (docs/design.md §4). Before dialling, the engine reserves the call's possible
+ * The plan's minutes ledger (docs/design.md "Other rules"). Before dialling, the engine reserves the call's possible
  * length from what is left, with a write conditioned on there still being room for it, so two
  * calls can never reserve the same minute and calls dialled together do not fail each other. When
  * the call ends, one transaction guarded by the call's `settled` flag charges the real minutes and

@@ -196,7 +196,7 @@ export const keys = {
    */
   slotLock: (businessId: number, instantIso: string) => ({ pk: biz(businessId), sk: `SLOTLOCK#${instantIso}` }),
 
-  /** A knowledge base (docs/design.md §7); its `version` grows with every document ready or deleted. */
+  /** A knowledge base (docs/design.md "Knowledge bases"); its `version` grows with every document ready or deleted. */
   knowledgeBase: (businessId: number, kbId: number) => ({ pk: biz(businessId), sk: `KB#${padId(kbId)}` }),
   knowledgeBasePrefix: () => 'KB#',
   /**

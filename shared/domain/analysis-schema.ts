@@ -38,7 +38,7 @@ export interface AnalysisConfig {
   structured: readonly StructuredFieldConfig[];
 }
 
-/** The outcomes the conversation decides (docs/design.md §4); the others follow from `ended_reason`. */
+/** The outcomes the conversation decides (docs/design.md "Resources"); the others follow from `ended_reason`. */
 export const LLM_OUTCOMES = [
   'resolved',
   'unresolved',
@@ -68,7 +68,7 @@ export const OUTCOME_MEANINGS: Readonly<Record<LlmOutcome, string>> = {
   transferred: 'the caller was transferred to a person',
 };
 
-/** The `success_evaluation` schema per scale (docs/design.md §4: score_10 is an integer 1..10). */
+/** The `success_evaluation` schema per scale (docs/design.md "Resources": score_10 is an integer 1..10). */
 export function successEvaluationSchema(scale: SuccessScale): JsonSchema {
   switch (scale) {
     case 'pass_fail':

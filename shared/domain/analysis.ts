@@ -15,7 +15,7 @@ import {
 /** A structured value once checked against its field type; null when absent or not of that type. */
 export type StructuredValue = string | number | boolean | null;
 
-/** The raw `success_evaluation` (docs/design.md §4): a 1..10 integer, "pass"/"fail", or text. */
+/** The raw `success_evaluation` (docs/design.md "Resources"): a 1..10 integer, "pass"/"fail", or text. */
 export type SuccessEvaluation = number | string | null;
 
 /** The analysis of one call, checked field by field; shaped for the Call resource. */
@@ -98,7 +98,7 @@ export function buildAnalysisMessages(cfg: AnalysisConfig, transcriptText: strin
 }
 
 /**
- * The call's `score` from its evaluation (docs/design.md §4): score_10 → the integer 1..10; pass_fail →
+ * The call's `score` from its evaluation (docs/design.md "Resources"): score_10 → the integer 1..10; pass_fail →
  * 1 for "pass", 0 for "fail"; descriptive → null. Anything else → null.
  */
 export function scoreFor(scale: SuccessScale, evaluation: unknown): number | null {

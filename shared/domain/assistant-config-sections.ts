@@ -110,7 +110,7 @@ export const VoiceCfgSchema = strictDict({
 
 /**
  * Built-in tools the assistant may use. `sms` and `payment_links` default to false: nothing that
- * sends messages or money is on unless asked for (docs/design.md §4, the machine-readable description).
+ * sends messages or money is on unless asked for (docs/design.md "Other rules", the machine-readable description).
  */
 export const BuiltinToolsSchema = strictDict({
   booking: v.optional(v.boolean(), true),

@@ -6,7 +6,7 @@ import { idField, intField, parseWith, readOnlyEcho, strictDict, stringField, ti
 
 export { TEMPLATE_NAMES, type TemplateName } from './templates';
 
-/** Assistant fields a client reads and may send back unchanged; accepted and ignored (docs/design.md §4). */
+/** Assistant fields a client reads and may send back unchanged; accepted and ignored (docs/design.md "Errors"). */
 const READ_ONLY_ECHOES = {
   id: readOnlyEcho(),
   is_default: readOnlyEcho(),
@@ -29,7 +29,7 @@ export const UpdateAssistantBodySchema = strictDict({
   ...READ_ONLY_ECHOES,
 });
 
-/** The Assistant resource as the API returns it (spec Assistant, docs/design.md §4 timestamps). */
+/** The Assistant resource as the API returns it (spec Assistant; timestamps per docs/design.md "Response shapes"). */
 export const AssistantSchema = strictDict({
   id: idField(),
   name: stringField({ max: 120 }),
@@ -57,7 +57,7 @@ export function parseListAssistantsQuery(query: Record<string, string | undefine
 }
 
 /**
- * GET /assistants: one page of the business's assistants, newest first (docs/design.md §4). A page
+ * GET /assistants: one page of the business's assistants, newest first (docs/design.md "Response shapes"). A page
  * ends early, `has_more` true, when the next assistant would take it past the byte budget (`MAX_PAGE_BYTES`).
  */
 export const AssistantListSchema = strictDict({
@@ -71,7 +71,7 @@ export const AssistantListSchema = strictDict({
 /** A page of assistants as GET /assistants returns it. */
 export type AssistantList = v.InferOutput<typeof AssistantListSchema>;
 
-/** DELETE /assistants/{id} result (docs/design.md §4). */
+/** DELETE /assistants/{id} result (docs/design.md "Response shapes"). */
 export const DeleteAssistantResultSchema = strictDict({ id: idField(), deleted: v.literal(true) });
 
 /** A validated POST /assistants body, the custom key split out of the config. */

@@ -57,7 +57,7 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /**
  * Fills `{{name}}` placeholders from the call's variables, then the assistant's; unknown
- * placeholders are left as they are (docs/design.md §4).
+ * placeholders are left as they are (docs/design.md "Resources").
  *
  * @example fillVariables('Hi {{name}}!', { name: 'Jo' }, {}) // 'Hi Jo!'
  */

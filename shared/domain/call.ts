@@ -31,10 +31,10 @@ import {
   type Loc,
 } from './validation';
 
-/** Call `status` (docs/design.md §4): queued → ringing → in_progress → ended; a call that never starts also ends. */
+/** Call `status` (docs/design.md "Resources"): queued → ringing → in_progress → ended; a call that never starts also ends. */
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
 
-/** Why a call ended (docs/design.md §4); `failed` is the carrier's refusal, `error` is ours. */
+/** Why a call ended (docs/design.md "Resources"); `failed` is the carrier's refusal, `error` is ours. */
 export const ENDED_REASONS = [
   'caller_hung_up',
   'assistant_ended',
@@ -50,7 +50,7 @@ export const ENDED_REASONS = [
   'canceled',
 ] as const;
 
-/** A finished call's `outcome` (docs/design.md §4): analysis picks the first four, `ended_reason` the rest. */
+/** A finished call's `outcome` (docs/design.md "Resources"): analysis picks the first four, `ended_reason` the rest. */
 export const OUTCOMES = [
   'resolved',
   'unresolved',
@@ -66,7 +66,7 @@ export const OUTCOMES = [
 /** Call `direction` values (spec). */
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 
-/** Call `channel` values (docs/design.md §4): `web` is reserved for browser calls. */
+/** Call `channel` values (docs/design.md "Resources"): `web` is reserved for browser calls. */
 export const CALL_CHANNELS = ['phone', 'web'] as const;
 
 /** One of {@link CALL_STATUSES}. */
@@ -157,7 +157,7 @@ export function parseIdParam(value: string, name: string): number {
   return result.output;
 }
 
-/** What analysis produced once the call ended (docs/design.md §4); `{}` before. */
+/** What analysis produced once the call ended (docs/design.md "Resources"); `{}` before. */
 export const CallAnalysisSchema = looseDict({
   summary: v.optional(v.string()),
   success_evaluation: v.optional(v.nullable(v.union([v.number(), v.string()]))),
@@ -175,7 +175,7 @@ export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
 
 const described = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
-/** The Call resource (spec Call + docs/design.md §4), as lists and POST /calls return it. */
+/** The Call resource (spec Call + docs/design.md "Resources"), as lists and POST /calls return it. */
 export const CallSchema = strictDict({
   id: idField(),
   assistant_id: idField(),
@@ -226,7 +226,7 @@ export type DerivedCallField =
 /** A call as the API returns it. */
 export type Call = v.InferOutput<typeof CallSchema>;
 
-/** One page of a list route that keeps `offset` (`{data, limit, offset, has_more, next_cursor}`, docs/design.md §4). */
+/** One page of a list route that keeps `offset` (`{data, limit, offset, has_more, next_cursor}`, docs/design.md "Response shapes"). */
 export function pageSchema<const S extends v.GenericSchema>(item: S) {
   return strictDict({
     data: v.array(item),
@@ -237,7 +237,7 @@ export function pageSchema<const S extends v.GenericSchema>(item: S) {
   });
 }
 
-/** GET /calls: one page, newest first by creation; `has_more` when another page follows (docs/design.md §4). */
+/** GET /calls: one page, newest first by creation; `has_more` when another page follows (docs/design.md "Response shapes"). */
 export const CallsPageSchema = pageSchema(CallSchema);
 
 /** One utterance; times in ms from call start; `interrupted` when the caller cut it off. */
@@ -255,7 +255,7 @@ export type TranscriptEntry = v.InferOutput<typeof TranscriptEntrySchema>;
 const optionalMs = v.optional(v.nullable(numberField({ ge: 0 })));
 
 /**
- * One turn's latency breakdown (docs/design.md §6): end of the caller's speech → Flux end of turn →
+ * One turn's latency breakdown (docs/design.md "Metrics"): end of the caller's speech → Flux end of turn →
  * LLM first token → TTS first byte → first audio played; `latency_ms` is the whole path.
  */
 export const TurnMetricsSchema = looseDict({
@@ -286,7 +286,7 @@ export const TurnMetricsSchema = looseDict({
 const nullableMs = v.nullable(numberField({ ge: 0 }));
 
 /**
- * A finished call's metrics (docs/design.md §4): `turns` is the per-turn breakdown (its length is the
+ * A finished call's metrics (docs/design.md "Metrics"): `turns` is the per-turn breakdown (its length is the
  * number of turns); latency percentiles are null when the caller never spoke. Open, so the
  * engine may add labels such as `providers` or `sandbox` without a schema change.
  */

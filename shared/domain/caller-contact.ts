@@ -3,8 +3,8 @@ import { E164_PATTERN } from './phone-number';
 import { strictDict, stringField } from './validation';
 
 /**
- * How much an assistant may send a caller on one call (docs/decisions.md "Texts and emails per
- * call"). Texts go only to the caller's own number, so a prompt-injected model can neither pick a
+ * How much an assistant may send a caller on one call (docs/decisions.md "Texts, emails and team
+ * notifications"). Texts go only to the caller's own number, so a prompt-injected model can neither pick a
  * premium number (toll fraud) nor spam: at most `textsPerCall` texts of `smsBodyMaxChars` (three
  * GSM-7 segments; Twilio recommends 320 or less), whatever tool sends them. Emails go to an
  * address the caller spelled out, at most `emailsPerCall`. The team is told of at most

@@ -14,7 +14,7 @@ import {
 } from './validation';
 
 /**
- * Bounds of knowledge bases (docs/design.md §7). A text document's source is kept in one
+ * Bounds of knowledge bases (docs/design.md "Knowledge bases"). A text document's source is kept in one
  * DynamoDB item until it is ingested, so its cap (60,000 characters, at most 180 KB of UTF-8)
  * stays well under the 400 KB item limit and the API's 256 KiB body.
  */

@@ -14,7 +14,7 @@ export const MESSAGE_NAME_MAX_CHARS = 200;
 export const MESSAGE_SOURCES = ['take_message', 'notify_team'] as const;
 
 /**
- * A message a caller left with the assistant (docs/design.md §4 "Messages"): stored as the
+ * A message a caller left with the assistant (docs/design.md "Messages"): stored as the
  * business's data and linked to the call it came from.
  */
 export const MessageSchema = strictDict({
@@ -35,7 +35,7 @@ export const MessageSchema = strictDict({
 /** A stored message. */
 export type Message = v.InferOutput<typeof MessageSchema>;
 
-/** GET /messages: one page, newest first (docs/design.md §4). */
+/** GET /messages: one page, newest first (docs/design.md "Messages"). */
 export const MessagesPageSchema = pageSchema(MessageSchema);
 
 /**

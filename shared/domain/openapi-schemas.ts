@@ -17,7 +17,7 @@ import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './v
 
 type Json = Record<string, unknown>;
 
-/** The body of every error but a 422 (docs/design.md §4); `code` is one of {@link API_ERROR_CODES}. */
+/** The body of every error but a 422 (docs/design.md "Errors"); `code` is one of {@link API_ERROR_CODES}. */
 export const ErrorBodySchema = strictDict({ code: v.picklist(API_ERROR_CODES), detail: v.string() });
 
 const CONVERSION: ConversionConfig = {

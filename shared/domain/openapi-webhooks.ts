@@ -20,7 +20,7 @@ export function webhookBodySchemas(): Record<string, v.GenericSchema> {
   return Object.fromEntries(SERVER_EVENT_KINDS.map((type) => [componentName(type), WEBHOOK_EVENT_SCHEMAS[type]]));
 }
 
-/** The Standard Webhooks headers on every attempt (docs/design.md §4 "Webhooks"). */
+/** The Standard Webhooks headers on every attempt (docs/design.md "Webhooks"). */
 export const WEBHOOK_HEADER_PARAMETERS: Record<string, Json> = {
   WebhookId: {
     name: 'webhook-id',

@@ -395,7 +395,7 @@ export function op(operationId: string, tag: string, summary: string, operationR
 /**
  * The OpenAPI 3.1 document served at `GET /api/v1/openapi.json`. Bodies, resources and errors
  * are generated from the same valibot schemas the API parses with, so the document cannot
- * drift from the validation (docs/design.md §4: never hand-written).
+ * drift from the validation (docs/design.md "Limits and versions": never hand-written).
  */
 export function buildOpenApiDocument(): Json {
   return {
@@ -408,7 +408,7 @@ export function buildOpenApiDocument(): Json {
         'Conventions every operation shares: errors other than 422 are `ErrorBody` (`code` from one closed list); a path the API has, ' +
         'called with a method it does not take, is a 405 `method_not_allowed` whose `Allow` header lists the methods it takes (an unknown path is a 404); ' +
         'a body not sent as JSON (`application/json` or `application/*+json`) is a 415 `unsupported_media_type`.',
-      // No open-source licence: the service is proprietary (docs/decisions.md "OpenAPI document").
+      // No open-source licence: the service is proprietary (docs/decisions.md "The OpenAPI document").
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/api/v1' }],

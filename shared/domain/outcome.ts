@@ -7,7 +7,7 @@ export interface SpokenLine {
 }
 
 /**
- * Outcomes that follow from how the call ended, with no conversation to judge (docs/design.md §4):
+ * Outcomes that follow from how the call ended, with no conversation to judge (docs/design.md "Resources"):
  * the callee never answered, was busy, the carrier failed, a voicemail took the call, or the call
  * was handed to a person. `error` and `canceled` are absent on purpose: an error can strike in the
  * middle of a conversation (the conversation then decides), and a canceled call never rang.

@@ -8,7 +8,7 @@ import { cursorPageSchema } from './paging';
  */
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
 
-/** Where a number's calls go: Twilio, or the local sandbox carrier (docs/design.md §3). */
+/** Where a number's calls go: Twilio, or the local sandbox carrier (docs/design.md "The local stack"). */
 export const PHONE_PROVIDERS = ['twilio', 'sandbox'] as const;
 
 /** A phone-number provider. */
@@ -19,7 +19,7 @@ export function e164Field() {
   return v.pipe(stringField({ pattern: E164_PATTERN }), v.metadata({ examples: ['+15550100001'] }));
 }
 
-/** A business's phone number (docs/design.md §4 resource); `assistant_id` answers its inbound calls. */
+/** A business's phone number (docs/design.md "Resources"); `assistant_id` answers its inbound calls. */
 export const PhoneNumberSchema = strictDict({
   id: idField(),
   number: e164Field(),
@@ -32,7 +32,7 @@ export const PhoneNumberSchema = strictDict({
 /** A phone number as the API returns it. */
 export type PhoneNumber = v.InferOutput<typeof PhoneNumberSchema>;
 
-/** GET /phone-numbers: newest first (docs/design.md §4). */
+/** GET /phone-numbers: newest first (docs/design.md "Response shapes"). */
 export const PhoneNumberListSchema = cursorPageSchema(PhoneNumberSchema);
 
 /**

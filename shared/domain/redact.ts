@@ -148,7 +148,7 @@ const PASSES: Record<RedactKind, (text: string) => string> = {
 };
 
 /**
- * Masks the PII kinds a business chose (`advanced.redact`, docs/design.md §4) in one text, before it is
+ * Masks the PII kinds a business chose (`advanced.redact`, docs/design.md "Other rules") in one text, before it is
  * stored, logged or sent (what healthcare and payment callers expect of a HIPAA setting):
  * - `card`: 13–19 digits, optionally grouped by spaces or dashes, that pass Luhn → `[card ending 1234]`
  *   (PCI allows showing the last four); Luhn-invalid numbers (order numbers) are left alone.

@@ -3,7 +3,7 @@ import { storableJson } from './storable-json';
 import { intField, strictDict } from './validation';
 
 /**
- * The bounds of a call's `actions` (docs/design.md §4 "Actions"): a model looping on a tool, or
+ * The bounds of a call's `actions` (docs/design.md "Actions"): a model looping on a tool, or
  * arguments the size of a novel, must not grow a call's detail item towards DynamoDB's 400 KB.
  */
 export const ACTION_LIMITS = {

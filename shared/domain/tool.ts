@@ -5,7 +5,7 @@ import { cursorPageSchema } from './paging';
 /** A tool name the LLM can call: a function name, as OpenAI's tool API accepts it. */
 export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** The built-in actions' names (the documented contract, docs/design.md §7), built or not yet. */
+/** The built-in actions' names (the documented contract, docs/design.md "Reserved names"), built or not yet. */
 export const ACTION_TOOL_NAMES = [
   'end_call',
   'transfer',
@@ -47,7 +47,7 @@ const customToolName = () =>
 /** Default and bounds of a tool call's timeout, in milliseconds. */
 export const TOOL_TIMEOUT_MS = { default: 10_000, min: 500, max: 30_000 } as const;
 
-/** Bounds of a tool's texts and of a business's tool list (docs/design.md §7). */
+/** Bounds of a tool's texts and of a business's tool list (docs/design.md "Custom tools"). */
 export const TOOL_LIMITS = { descriptionChars: 1000, fillerChars: 200, urlChars: 500, toolsPerBusiness: 100 } as const;
 
 /**
@@ -56,7 +56,7 @@ export const TOOL_LIMITS = { descriptionChars: 1000, fillerChars: 200, urlChars:
  */
 export const ToolParametersSchema = openDict({ type: v.literal('object') });
 
-/** A business's custom tool: a function the assistant may call on the business's server (docs/design.md §7). */
+/** A business's custom tool: a function the assistant may call on the business's server (docs/design.md "Custom tools"). */
 export const ToolSchema = strictDict({
   id: idField(),
   name: stringField({ pattern: TOOL_NAME_PATTERN }),
@@ -75,7 +75,7 @@ export const ToolSchema = strictDict({
 /** A tool as the API returns it. */
 export type Tool = v.InferOutput<typeof ToolSchema>;
 
-/** GET /tools: newest first (docs/design.md §4). */
+/** GET /tools: newest first (docs/design.md "Response shapes"). */
 export const ToolListSchema = cursorPageSchema(ToolSchema);
 
 /** DELETE /tools/{id}. */

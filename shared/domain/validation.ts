@@ -33,7 +33,7 @@ export function intField(bounds: { ge?: number; le?: number } = {}): v.GenericSc
   return actions.reduce<v.GenericSchema<number>>((schema, action) => v.pipe(schema, action), v.number(INT_TYPE_MESSAGE));
 }
 
-/** A positive id (ids are unique integers ≥ 1 across the service, docs/design.md §4). */
+/** A positive id (ids are unique integers ≥ 1 across the service, docs/design.md "Response shapes"). */
 export function idField(): v.GenericSchema<number> {
   return intField({ ge: 1, le: MAX_ID });
 }
@@ -137,13 +137,13 @@ export function listField<T>(item: v.GenericSchema<T>, max: number): v.GenericSc
 
 /**
  * A read-only field a client may echo back (`id`, timestamps, `custom_key_set`): accepted with
- * any value and ignored, so a resource read with GET can be sent back as is (docs/design.md §4).
+ * any value and ignored, so a resource read with GET can be sent back as is (docs/design.md "Errors").
  */
 export function readOnlyEcho(description = 'Read-only; accepted and ignored on input.') {
   return v.optional(v.pipe(v.unknown(), v.metadata({ readOnly: true, description })));
 }
 
-/** An ISO 8601 UTC timestamp with milliseconds, as every resource carries (docs/design.md §4). */
+/** An ISO 8601 UTC timestamp with milliseconds, as every resource carries (docs/design.md "Response shapes"). */
 export function timestampField() {
   return v.pipe(v.string(), v.isoTimestamp(), v.metadata({ examples: ['2026-11-22T09:21:23.123Z'] }));
 }
@@ -163,7 +163,7 @@ function refuseArrays<S extends v.GenericSchema>(schema: S): S {
 /**
  * A strict object (unknown keys → `extra_forbidden`) that also refuses arrays. Every request
  * object is one, because a config replaces the whole configuration and a misspelled key would
- * otherwise reset a setting silently (docs/design.md §4).
+ * otherwise reset a setting silently (docs/design.md "Errors").
  */
 export function strictDict<const E extends v.ObjectEntries>(entries: E): v.StrictObjectSchema<E, undefined> {
   return refuseArrays(v.strictObject(entries));
@@ -325,7 +325,7 @@ function issueLoc(issue: Issue, locPrefix: Loc): Loc {
 export const MAX_VALIDATION_ITEMS = 50;
 
 /**
- * Maps valibot issues to pydantic v2 items (docs/design.md §4: clients of the original service read
+ * Maps valibot issues to pydantic v2 items (docs/design.md "Errors": clients of the original service read
  * `type`, `msg` and `ctx`), one item per invalid field, in the order valibot found them, at most
  * {@link MAX_VALIDATION_ITEMS}.
  */
@@ -365,7 +365,7 @@ export const ValidationItemSchema = strictDict({
   ctx: v.optional(v.record(v.string(), v.unknown())),
 });
 
-/** The 422 body: every invalid field, one item each (docs/design.md §4). */
+/** The 422 body: every invalid field, one item each (docs/design.md "Errors"). */
 export const HttpValidationErrorSchema = strictDict({ detail: v.array(ValidationItemSchema) });
 
 /** The 422 item for a body that is not JSON; the HTTP layer builds it before any schema runs. */

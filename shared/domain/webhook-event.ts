@@ -16,7 +16,7 @@ function webhookEventSchema<const T extends WebhookEventType>(type: T) {
 }
 
 /**
- * The body POSTed for each webhook kind (docs/design.md §4 "Webhooks"): the call exactly as
+ * The body POSTed for each webhook kind (docs/design.md "Webhooks"): the call exactly as
  * GET /calls/{id} returns it, so receivers parse one shape. The OpenAPI document's `webhooks`
  * are generated from these, and the delivery function builds its payload as this type.
  */

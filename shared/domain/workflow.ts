@@ -18,7 +18,7 @@ import { cursorPageSchema } from './paging';
 /** A node id, and a collected variable's name (`{{name}}` in texts, `var` in branch cases). */
 export const WORKFLOW_NAME_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
 
-/** Bounds of a workflow (docs/design.md §7): every list and text is bounded at save time. */
+/** Bounds of a workflow (docs/design.md "Workflows"): every list and text is bounded at save time. */
 export const WORKFLOW_LIMITS = {
   workflowsPerBusiness: 100,
   nameChars: 100,
@@ -183,7 +183,7 @@ export type WorkflowCase = v.InferOutput<typeof CaseSchema>;
 
 const nodesField = () => v.pipe(v.array(WorkflowNodeSchema), v.minLength(1), v.maxLength(WORKFLOW_LIMITS.nodes));
 
-/** A workflow: the steps a call follows (docs/design.md §7). */
+/** A workflow: the steps a call follows (docs/design.md "Workflows"). */
 export const WorkflowSchema = strictDict({
   id: idField(),
   name: v.string(),
@@ -271,7 +271,7 @@ function stuckTarget(onStuck: string | null | undefined): { loc: (string | numbe
 }
 
 /**
- * What the schema cannot see in a workflow (docs/design.md §7): duplicate node ids, a missing
+ * What the schema cannot see in a workflow (docs/design.md "Workflows"): duplicate node ids, a missing
  * `start`, edges to missing nodes, nodes unreachable from `start`, a conversation with no way
  * out that is not `final`, duplicate or option-less fields, and tools the business lacks.
  * `loc` points into the body (`['nodes', 3, 'edges', 0, 'to']`).
@@ -338,7 +338,7 @@ function nodeProblems(node: WorkflowNode, toolNames: ReadonlySet<string>): Workf
 /** The longest path a call keeps (nodes visited); a call that would go further ends. */
 export const MAX_WORKFLOW_PATH = 200;
 
-/** A call's run of its workflow, on GET /calls/{id} and `call.completed` (docs/design.md §7). */
+/** A call's run of its workflow, on GET /calls/{id} and `call.completed` (docs/design.md "Workflows"). */
 export const CallWorkflowSchema = strictDict({
   id: idField(),
   path: v.pipe(

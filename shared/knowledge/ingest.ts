@@ -98,7 +98,7 @@ function stoppedReason(noun: string, error: ParseLimitError): string {
 }
 
 /**
- * Ingests one document (the queue's consumer; docs/design.md §7): reads its text (the stored source,
+ * Ingests one document (the queue's consumer; docs/design.md "Knowledge bases"): reads its text (the stored source,
  * or the URL fetched once) and chunks it by structure, both in the parse worker; embeds the chunks,
  * stores chunks and vectors, and marks it ready (the base's version grows, so loaded indexes reload) or failed with a reason.
  * Idempotent: a document no longer `processing` is left alone, so a redelivered message is harmless.

@@ -158,7 +158,7 @@ async function requestPinned(target: CheckedTarget, init: GuardedRequestInit, si
 
 /**
  * An HTTP client for URLs our customers control (webhook receivers, custom LLM endpoints, tool
- * servers), per docs/design.md §2: the URL is re-checked, the name resolved once with every
+ * servers), per docs/design.md "Cloud architecture": the URL is re-checked, the name resolved once with every
  * address checked, and the connection made to that checked address (see `requestPinned` above for why
  * node:http(s) with an IP-literal host was chosen over an undici dispatcher: it involves no lookup
  * hook at all, so neither the literal-IP gap nor Happy Eyeballs re-resolution can apply).

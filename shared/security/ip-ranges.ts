@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * One address block we never connect to on a customer's behalf (docs/design.md §2).
+ * One address block we never connect to on a customer's behalf (docs/design.md "Cloud architecture").
  * `privateUse` marks the blocks that the explicit local-development setting (`allowPrivate`)
  * opens: loopback and RFC 1918 / unique-local networks, where a developer's own receiver runs.
  * Cloud metadata (169.254/16, fe80::/10), multicast, broadcast and reserved space stay closed

@@ -51,7 +51,7 @@ export function addressRefusal(address: string, allowPrivate: boolean): string |
 }
 
 /**
- * True when the address is not public unicast (docs/design.md §2), whatever its spelling: `127.1`,
+ * True when the address is not public unicast (docs/design.md "Cloud architecture"), whatever its spelling: `127.1`,
  * `0x7f.1`, `2130706433`, `017700000001`, `::ffff:7f00:1`, `::127.0.0.1`, `64:ff9b::a00:1`,
  * `2002:a00:1::`… Unparseable text counts as blocked.
  */
@@ -135,7 +135,7 @@ export async function resolveAndCheck(url: string, opts: UrlPolicy, lookup: Look
 }
 
 /**
- * A pydantic-style 422 item for a refused URL at save time (docs/design.md §4 vocabulary).
+ * A pydantic-style 422 item for a refused URL at save time (the vocabulary of docs/design.md "Errors").
  *
  * @example
  * urlValidationItem(['body', 'config', 'advanced', 'server_url'], 'the URL must use https', 'http://x.test');

@@ -71,7 +71,7 @@ const toDocumentView = (doc: KnowledgeDocument): KnowledgeDocument => ({
 });
 
 /**
- * Knowledge bases (docs/design.md §7): the API's /knowledge-bases routes. Documents are stored as
+ * Knowledge bases (docs/design.md "Knowledge bases"): the API's /knowledge-bases routes. Documents are stored as
  * `processing` and handed to the ingestion queue; search goes through the process's shared
  * {@link KnowledgeSearcher}, the same one the call engine uses.
  */

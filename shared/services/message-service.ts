@@ -17,7 +17,7 @@ export interface MessageServiceDeps {
 export type NewMessage = Omit<Message, 'id' | 'created_at'>;
 
 /**
- * Messages callers leave (docs/design.md §4 "Messages"): the call engine's `take_message` and
+ * Messages callers leave (docs/design.md "Messages"): the call engine's `take_message` and
  * `notify_team` tools store them, the API lists and reads them.
  */
 export class MessageService {

@@ -49,7 +49,7 @@ function valueError(loc: (string | number)[], message: string, input: unknown): 
 }
 
 /**
- * Custom tools (docs/design.md §7): the API's /tools routes and the ops `add-tool` write through
+ * Custom tools (docs/design.md "Custom tools"): the API's /tools routes and the ops `add-tool` write through
  * here, so both apply the same checks: the body's schema, the parameters against a real JSON
  * Schema validator, the server URL through the SSRF guard, and one name per business.
  */

@@ -42,7 +42,7 @@ export class WorkflowInUseError extends ConflictError {
 }
 
 /**
- * Workflows (docs/design.md §7), at most the business's `workflows` quota (taken in the create's
+ * Workflows (docs/design.md "Workflows"), at most the business's `workflows` quota (taken in the create's
  * transaction, a 409 `quota_exceeded` past it): the shape from the body's schema, then the graph as a whole
  * (`workflowProblems`) against the business's tools, every problem in one 422 with its `loc`.
  */

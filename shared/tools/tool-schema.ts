@@ -18,7 +18,7 @@ import { RE2JS } from 're2js';
  */
 
 /**
- * Bounds of a tool's `parameters` (docs/design.md §7). `maxExpandedNodes` bounds the schema as if
+ * Bounds of a tool's `parameters` (docs/design.md "Custom tools"). `maxExpandedNodes` bounds the schema as if
  * every `$ref` were written out in place: checking one value costs at most that many schema nodes
  * per node of the value, so a few `$defs` that each reference the next twice (an `anyOf` of two refs)
  * cannot make one check take 2^n steps on the call engine's event loop. `maxPatternInstructions`

@@ -14,7 +14,7 @@ export interface AttemptResult {
 }
 
 /**
- * Maps an attempt to its outcome (docs/design.md §4):
+ * Maps an attempt to its outcome (docs/design.md "Webhooks"):
  * - 2xx → `delivered`; nothing else counts as success.
  * - 410 Gone → `give_up`: the Standard Webhooks spec reads it as "this endpoint is gone".
  * - `blocked` → `give_up`: the SSRF guard refused the URL or what it resolves to; retrying the

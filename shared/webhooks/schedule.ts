@@ -3,7 +3,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /**
- * Wait before each attempt, attempt 1 first (docs/design.md §4, the Standard Webhooks example table):
+ * Wait before each attempt, attempt 1 first (docs/design.md "Webhooks", the Standard Webhooks example table):
  * now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. The last attempt lands about
  * 75 h 35 min after the first, Stripe's "up to three days".
  */

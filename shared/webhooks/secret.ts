@@ -19,7 +19,7 @@ export class InvalidWebhookSecretError extends Error {
 }
 
 /**
- * A new per-business signing secret (docs/design.md §4): `whsec_` + base64 of 32 random bytes. The random
+ * A new per-business signing secret (docs/design.md "Webhooks"): `whsec_` + base64 of 32 random bytes. The random
  * source is injected so callers choose it (node:crypto in production) and tests can pin it.
  *
  * @example

@@ -10,7 +10,7 @@ import { classifyAttempt, type AttemptFailure, type AttemptOutcome } from './cla
 import { parseRetryAfter } from './schedule';
 import { signWebhook } from './signing';
 
-/** The attempt budget (docs/design.md §4: 10 s; GitHub uses the same). */
+/** The attempt budget (docs/design.md "Webhooks": 10 s; GitHub uses the same). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** Our `User-Agent` on deliveries, so receivers can recognise and allow-list them. */
@@ -68,7 +68,7 @@ function describeFailure(error: unknown, timeoutMs: number): { kind: AttemptFail
  * Makes ONE signed delivery attempt and reports it. Nothing the receiver or the network does makes it
  * throw, so the caller can always record the attempt before acknowledging its queue message
  * (a receiver that answers slowly or oddly must not make us lose the event); only our own bugs do (a malformed id or secret), before any request is made. Retrying is the caller's job,
- * driven by `outcome` and `nextAttemptDelayMs`. Per docs/design.md §4: POST, JSON, the Standard Webhooks
+ * driven by `outcome` and `nextAttemptDelayMs`. Per docs/design.md "Webhooks": POST, JSON, the Standard Webhooks
  * headers with a fresh timestamp and the stable id, no redirects followed, a 10 s timeout, and the
  * SSRF guard checking the URL and every resolved address again at connection time.
  *

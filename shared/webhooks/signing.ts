@@ -29,7 +29,7 @@ function signOne(key: Uint8Array, content: string): string {
 }
 
 /**
- * Signs one delivery attempt per the Standard Webhooks spec (docs/design.md §4):
+ * Signs one delivery attempt per the Standard Webhooks spec (docs/design.md "Webhooks"):
  * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed by the base64-decoded secret after
  * `whsec_`, one signature per secret, space-separated, so a receiver holding either the old or the
  * new secret verifies during rotation.

@@ -5,7 +5,7 @@ import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';
 import { idempotent, type IdempotencyOptions } from '../middleware/idempotency';
 
-/** /knowledge-bases: the business's knowledge bases, their documents, and search (docs/design.md §7). */
+/** /knowledge-bases: the business's knowledge bases, their documents, and search (docs/design.md "Knowledge bases"). */
 export function knowledgeRoutes(service: KnowledgeService, idempotency: IdempotencyOptions) {
   const kb = (raw: string | undefined) => parseIdParam(raw ?? '', 'knowledge_base_id');
   const doc = (raw: string | undefined) => parseIdParam(raw ?? '', 'document_id');

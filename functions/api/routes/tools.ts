@@ -5,7 +5,7 @@ import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';
 import { idempotent, type IdempotencyOptions } from '../middleware/idempotency';
 
-/** /tools: the business's custom tools (docs/design.md §7): list, create, get, update, delete. */
+/** /tools: the business's custom tools (docs/design.md "Custom tools"): list, create, get, update, delete. */
 export function toolRoutes(service: ToolService, idempotency: IdempotencyOptions) {
   return new Hono<ApiEnv>()
     .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))

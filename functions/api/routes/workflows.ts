@@ -5,7 +5,7 @@ import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';
 import { idempotent, type IdempotencyOptions } from '../middleware/idempotency';
 
-/** /workflows: the business's workflows (docs/design.md §7): list, create, get, update, delete. */
+/** /workflows: the business's workflows (docs/design.md "Workflows"): list, create, get, update, delete. */
 export function workflowRoutes(service: WorkflowService, idempotency: IdempotencyOptions) {
   return new Hono<ApiEnv>()
     .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))

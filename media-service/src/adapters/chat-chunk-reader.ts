@@ -2,7 +2,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ProviderError } from '../../../shared/errors';
 
 /**
- * Reads a chat-completions SSE body (docs/protocols.md A3: `data: {json}` events, then `data: [DONE]`)
+ * Reads a chat-completions SSE body (docs/protocols.md "OpenAI": `data: {json}` events, then `data: [DONE]`)
  * into chunks, as one plain iterator over the body's reader.
  *
  * The SDK's own stream passes every token through five async generators (bytes → SSE chunks →

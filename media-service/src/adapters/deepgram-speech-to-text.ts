@@ -7,7 +7,7 @@ import { connectionError } from './ws-frames';
 import { createLogger, type Logger } from '../../../shared/log';
 
 /**
- * Deepgram Flux (`/v2/listen`, docs/protocols.md A2) through `@deepgram/sdk` v5, with the SDK's
+ * Deepgram Flux (`/v2/listen`, docs/protocols.md "Deepgram") through `@deepgram/sdk` v5, with the SDK's
  * silent reconnects OFF (`reconnectAttempts: 0`: a reconnect mid-call would lose turn state) and
  * failure surfaced as one `error` event instead.
  *

@@ -8,7 +8,7 @@ import { createLogger, type Logger } from '../../../shared/log';
 
 /**
  * Deepgram Aura over its WebSocket (`/v1/speak?model=<voice>&encoding=mulaw&sample_rate=8000&speed=<n>`,
- * docs/protocols.md A2), spoken with `ws` directly rather than the SDK's speak client, because:
+ * docs/protocols.md "Deepgram"), spoken with `ws` directly rather than the SDK's speak client, because:
  * - the SDK hands binary audio over as a `Blob`, whose bytes can only be read asynchronously, so
  *   a `Flushed`/`Cleared` JSON frame could overtake the audio that preceded it; with `ws` every
  *   frame is delivered synchronously in wire order, which barge-in and flush tracking rely on;

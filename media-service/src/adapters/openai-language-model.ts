@@ -11,7 +11,7 @@ import { ChatChunkReader } from './chat-chunk-reader';
 import type { LanguageModel, LlmChunk, LlmFinishReason, LlmMessage, LlmRequest, LlmStream, LlmToolCall } from '../ports/language-model';
 
 /**
- * OpenAI chat completions, streamed with tools (docs/protocols.md A3), through the `openai` SDK with
+ * OpenAI chat completions, streamed with tools (docs/protocols.md "OpenAI"), through the `openai` SDK with
  * `maxRetries: 0` (a hidden retry on the hot path costs seconds the caller hears; failures are
  * `ProviderError`s the session decides about).
  *

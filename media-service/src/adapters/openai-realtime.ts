@@ -7,7 +7,7 @@ import { connectionError, toBytes } from './ws-frames';
 import { createLogger, type Logger } from '../../../shared/log';
 
 /**
- * OpenAI Realtime (GA) over `ws` directly (docs/protocols.md A3): the SDK's `OpenAIRealtimeWS` forces
+ * OpenAI Realtime (GA) over `ws` directly (docs/protocols.md "OpenAI"): the SDK's `OpenAIRealtimeWS` forces
  * `wss:`, so it could never reach the loopback sandbox; with `ws` the base URL is configurable.
  * μ-law in and out (`audio/pcmu`), so Twilio payloads pass through untouched.
  *
@@ -117,7 +117,7 @@ function turnDetection(interrupt: boolean): Record<string, unknown> {
   return { ...LIVE_VAD, create_response: true, interrupt_response: interrupt };
 }
 
-/** The GA `session.update` for a phone call (docs/protocols.md A3). */
+/** The GA `session.update` for a phone call (docs/protocols.md "OpenAI"). */
 export function sessionUpdate(o: S2sOpenOptions, model: string, transcriptionModel: string): Record<string, unknown> {
   const language = o.language.split('-')[0]!.toLowerCase();
   return {

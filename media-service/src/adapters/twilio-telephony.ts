@@ -20,7 +20,7 @@ export interface TwilioTelephonyOptions extends TwilioAccount {
   timeoutMs?: number;
 }
 
-/** Twilio rejects inline TwiML longer than this (docs/protocols.md A1, `Twiml` field). */
+/** Twilio rejects inline TwiML longer than this (docs/protocols.md "Twilio", `Twiml` field). */
 export const MAX_TWIML_CHARS = 4000;
 
 const CreatedCallSchema = v.looseObject({ sid: v.pipe(v.string(), v.minLength(1)) });

@@ -2,7 +2,7 @@ import { decodeSample, encodeSample, FRAME_BYTES, SAMPLE_RATE } from './mulaw';
 
 /**
  * Volume and background mixing done directly on μ-law, because Twilio has one outbound track and
- * the office ambience must be mixed in by us (docs/protocols.md B10). Both operations are lookups:
+ * the office ambience must be mixed in by us (docs/protocols.md "Lessons from open-source voice pipelines"). Both operations are lookups:
  * a 256-byte table per gain and one 64 KiB table for the sum of two bytes, so mixing a 20 ms
  * frame costs 160 reads and no float math.
  */

@@ -1,5 +1,5 @@
 /**
- * G.711 μ-law, the only codec a Twilio media stream carries (docs/protocols.md A1: `audio/x-mulaw`,
+ * G.711 μ-law, the only codec a Twilio media stream carries (docs/protocols.md "Twilio": `audio/x-mulaw`,
  * 8000 Hz, mono, no header). Both directions are table lookups: a 256-entry decode table and a
  * 64 Ki-entry encode table indexed by the 16-bit sample, so a 20 ms frame costs 160 array reads.
  */
@@ -92,7 +92,7 @@ export function mulawRms(mulaw: Uint8Array, start = 0, end = mulaw.length): numb
 
 /**
  * Pads audio with μ-law silence to a whole number of 20 ms frames: reports say Twilio may drop a
- * trailing partial frame (docs/protocols.md B3). Returns the input itself when already aligned.
+ * trailing partial frame (docs/protocols.md "Lessons from open-source voice pipelines"). Returns the input itself when already aligned.
  */
 export function padToFrame(mulaw: Uint8Array): Uint8Array {
   const remainder = mulaw.length % FRAME_BYTES;

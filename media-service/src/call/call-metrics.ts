@@ -5,7 +5,7 @@ import type { Utterance } from './speaker';
 
 /**
  * One caller turn answered by the assistant, in clock ms. Latency is reported as the caller hears
- * it (docs/design.md §4): from the end of their speech (Flux word end times) to the first assistant audio
+ * it (docs/design.md "Other rules"): from the end of their speech (Flux word end times) to the first assistant audio
  * actually played (the first echoed mark), with the breakdown of where the time went.
  */
 export interface TurnTiming {
@@ -107,7 +107,7 @@ export const SANDBOX_PROVIDER_LABELS: ProviderLabels = {
   telephony: sandboxLabel('twilio'),
 };
 
-/** The call's `metrics` (docs/design.md §4 plus the per-turn breakdown and provider labels). */
+/** The call's `metrics` (docs/design.md "Metrics"). */
 export function buildCallMetrics(counters: CallCounters, durationS: number, providers: ProviderLabels, t0?: number): CallMetrics {
   const rows = counters.turns.map((turn) => turnMetrics(turn, t0));
   const latencies = rows

@@ -64,7 +64,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   readonly #keypad: Keypad;
   /** The call's named timers: greeting, silence, dtmf, voicemail, transfer. */
   readonly timers: TimerSet;
-  /** What each side said (docs/design.md §4). */
+  /** What each side said (docs/design.md "Resources"). */
   readonly log: TranscriptLog;
   readonly voicemail: Voicemail;
   /** The AI-disclosure / recording notice: said before the first question, uncuttable, repeated until heard. */
@@ -214,7 +214,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.timers.clear();
   }
 
-  /** The transcript (docs/design.md §4): what each side said, assistant text cut to what was heard. */
+  /** The transcript (docs/design.md "Resources"): what each side said, assistant text cut to what was heard. */
   transcript(): TranscriptEntry[] {
     return this.log.entries(this.#d.now());
   }

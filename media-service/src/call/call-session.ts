@@ -25,7 +25,7 @@ export const DEFAULT_SESSION_TUNING: SessionTuning = {
   dtmfIdleMs: 1500,
   goodbyeMaxMs: 8000,
   voicemailQuietMs: 2500,
-  /** About a second: past it a caller starts to wonder whether anyone is there (docs/design.md §7). */
+  /** About a second: past it a caller starts to wonder whether anyone is there (docs/design.md "How a call runs tools"). */
   toolFillerAfterMs: 1000,
 };
 

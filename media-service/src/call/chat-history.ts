@@ -11,7 +11,7 @@ const GREETING_CUE: LlmMessage[] = [{ role: 'system', content: 'The call has jus
 
 /**
  * The model's view of a standard call: the system prompt, then each side's words, with the
- * assistant's cut to what the caller heard after a barge-in (docs/protocols.md, barge-in recipe).
+ * assistant's cut to what the caller heard after a barge-in (docs/protocols.md "Lessons from open-source voice pipelines").
  */
 export class ChatHistory {
   readonly #context: CallContext;

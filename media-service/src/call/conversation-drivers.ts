@@ -55,7 +55,7 @@ export const openStandardConversation: DriverFactory = async (setup) => {
 };
 
 /**
- * Live mode (docs/design.md §6): one speech-to-speech session replaces Flux, the model and Aura.
+ * Live mode (docs/design.md "Live mode"): one speech-to-speech session replaces Flux, the model and Aura.
  * Without a `realtime` provider the call cannot run: logged, and it ends `error`.
  */
 export const openLiveConversation: DriverFactory = (setup) => {

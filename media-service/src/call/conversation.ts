@@ -33,7 +33,7 @@ interface Turn {
 }
 
 /**
- * The standard conversation of one call (docs/design.md §6): greeting per `first_message_mode`,
+ * The standard conversation of one call (docs/design.md "The call engine"): greeting per `first_message_mode`,
  * turn-taking on Flux events, eager replies, barge-in with history cut to what was heard, fillers
  * and the model's tools. The shared rules (ending, silence, keypad, voicemail) are the
  * {@link CallPolicy}'s; the session owns the sockets.
@@ -53,7 +53,7 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
   /** The caller cut in while the notice played: what follows it is dropped when it ends. */
   #bargeInHeld = false;
   readonly #offStt: () => void;
-  /** The assistant's workflow, when it has one (docs/design.md §7). */
+  /** The assistant's workflow, when it has one (docs/design.md "Workflows"). */
   readonly #flow: WorkflowRun | undefined;
 
   constructor(deps: ConversationDeps) {

@@ -1,7 +1,7 @@
 import type { LanguageModel, LlmRequest, LlmStream } from '../ports/language-model';
 import type { CallCounters } from './call-metrics';
 
-/** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (docs/protocols.md B4). */
+/** A Flux turn longer than this is not answered eagerly: a long guess is rarely kept (docs/protocols.md "Lessons from open-source voice pipelines"). */
 const EAGER_MAX_WORDS = 60;
 
 /** A reply started on a guess of the caller's words, reused when the turn ends as guessed. */
@@ -13,7 +13,7 @@ export interface Guess {
 }
 
 /**
- * Eager end of turn (docs/design.md §6): on Flux `EagerEndOfTurn` the model starts on the words so
+ * Eager end of turn (docs/design.md "The call engine"): on Flux `EagerEndOfTurn` the model starts on the words so
  * far; `EndOfTurn` with the same words keeps that reply (saving the model's first-token time),
  * anything else discards it. At most one guess runs at a time.
  */

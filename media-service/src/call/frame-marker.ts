@@ -16,7 +16,7 @@ type Framed = Pick<Utterance, 'id' | 'bytesReceived' | 'firstQueuedAt' | 'flushe
 /**
  * Frames one audio source (a TTS stream, a Realtime output item) into whole 20 ms frames with a
  * mark `<utterance id>:<bytes>` after the first frame and then every 100 ms, and `<id>:end` at the
- * end, so echoed marks say how much of each utterance the caller heard (docs/protocols.md A1). A partial
+ * end, so echoed marks say how much of each utterance the caller heard (docs/protocols.md "Twilio"). A partial
  * tail waits for more audio or for `flush`, which pads it with silence.
  */
 export class FrameMarker {

@@ -24,7 +24,7 @@ export interface LiveConversationDeps extends ConversationBaseDeps {
 type LiveCall = Reply['calls'][number];
 
 /**
- * The live-mode conversation of one call (docs/design.md §6): one speech-to-speech session hears the caller
+ * The live-mode conversation of one call (docs/design.md "Live mode"): one speech-to-speech session hears the caller
  * and answers in its own voice. We keep what the provider cannot: greeting per
  * `first_message_mode`, paced playback with marks, barge-in (clear, cancel, truncate to what was
  * heard), transcript, metrics, the `end_call`/`transfer` tools, end phrases, silence and idle

@@ -11,7 +11,7 @@ export interface ReplyStreamDeps {
   timers: SessionTimers;
   /** Speak a filler when the first words are this late (undefined: no fillers). */
   fillerAfterMs: number | undefined;
-  /** The fillers, in the assistant's language: short, neutral, and never in the model's history (docs/protocols.md B9). */
+  /** The fillers, in the assistant's language: short, neutral, and never in the model's history (docs/protocols.md "Lessons from open-source voice pipelines"). */
   fillers: readonly string[];
   /** Says a filler now (the conversation logs it in the transcript). */
   sayFiller: (text: string) => void;

@@ -163,7 +163,7 @@ export interface ConversationDriver {
   callerHungUp(): Promise<void>;
   /** The model's label in the call's metrics, given the configured provider's label. */
   modelLabel(configured: string): string;
-  /** The call's run of its workflow (docs/design.md §7); absent or undefined without one. */
+  /** The call's run of its workflow (docs/design.md "Workflows"); absent or undefined without one. */
   workflow?(): CallWorkflow | undefined;
   /** What each side said, assistant text cut to what was heard. */
   transcript(): TranscriptEntry[];

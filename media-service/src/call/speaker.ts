@@ -51,7 +51,7 @@ export interface SpeakerOptions {
 /**
  * The assistant's mouth: text pieces go to one TTS stream per call, audio comes back in order and
  * is framed (whole 20 ms frames) into the pacer with a mark every 100 ms, so echoed marks say how
- * much of each utterance the caller actually heard (docs/protocols.md A1, barge-in recipe). Utterances
+ * much of each utterance the caller actually heard (docs/protocols.md "Twilio"). Utterances
  * play in order; each ends with one TTS flush, which attributes audio to utterances without ids.
  */
 export class Speaker {

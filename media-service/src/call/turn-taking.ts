@@ -1,5 +1,5 @@
 /**
- * Pure turn-taking rules (docs/protocols.md B5): when the caller's speech may cut the assistant off,
+ * Pure turn-taking rules (docs/protocols.md "Lessons from open-source voice pipelines"): when the caller's speech may cut the assistant off,
  * what counts as a backchannel, and whether text looks like an answering machine. No I/O and no
  * clock, so each rule is tested by table.
  */

@@ -27,7 +27,7 @@ export interface VoicemailOptions {
 }
 
 /**
- * Answering machines on outbound calls (docs/protocols.md B8): the carrier's AMD verdict, or a
+ * Answering machines on outbound calls (docs/protocols.md "Lessons from open-source voice pipelines"): the carrier's AMD verdict, or a
  * voicemail-sounding first caller turn, stops the assistant; then the message is left after the
  * beep (`machine_end_*`) or after the greeting falls quiet, and the call ends `voicemail`.
  */

@@ -55,7 +55,7 @@ type Undialled = { by: 'us'; error: unknown } | { by: 'carrier'; error: PlaceCal
  * left ends the call `failed`), asks the carrier to call with a stream back to us and the call's
  * signed token, and stores the carrier's call sid.
  *
- * Failures never leave the call stranded with its claim (docs/decisions.md, "Outbound dial failures"):
+ * Failures never leave the call stranded with its claim (docs/decisions.md "Outbound dial failures"):
  * - before the carrier is asked (the assistant read, the admission), or when the carrier certainly
  *   placed nothing (`placed: 'no'`: a 429, a connection refused): the claim, slot and minutes go
  *   back in one write and the result is `retry`; the carrier's refusals count, and the

@@ -22,7 +22,7 @@ export interface PacerSink {
 export interface PacerOptions {
   /**
    * How far ahead of real time audio may be sent. 100 ms: a `clear` then drops at most 100 ms
-   * that Twilio had buffered, and timer jitter under ~80 ms never starves the line (docs/protocols.md B2).
+   * that Twilio had buffered, and timer jitter under ~80 ms never starves the line (docs/protocols.md "Lessons from open-source voice pipelines").
    */
   leadMs?: number;
   /** Catch-up rate cap as a multiple of real time (pipecat `_write_audio_sleep`: 2×). */

@@ -1,7 +1,7 @@
 /**
  * The media side of one phone call, as the CallSession sees it: caller audio and call events in,
  * assistant audio, marks and `clear` out. Modelled on Twilio's bidirectional Media Streams
- * (docs/protocols.md A1) but free of wire details (base64, JSON, sequence numbers), so a different
+ * (docs/protocols.md "Twilio") but free of wire details (base64, JSON, sequence numbers), so a different
  * carrier or a WebRTC leg can implement it too.
  *
  * Events are delivered to listeners synchronously, in receipt order, through `on()` (the same
@@ -44,7 +44,7 @@ export type CallTransportEvent =
   /**
    * A mark we sent came back: the audio queued before it has played. `afterClear` is true when
    * the mark was still pending at our last `clear()`: Twilio echoes those at once, so such an echo
-   * does NOT prove the audio played (docs/protocols.md A1, barge-in recipe step 3).
+   * does NOT prove the audio played (docs/protocols.md "Twilio" step 3).
    */
   | { type: 'mark'; name: string; afterClear: boolean }
   /** The caller pressed a key (bidirectional streams only). */

@@ -2,7 +2,7 @@ import type { ProviderError } from '../../../shared/errors';
 import type { LlmToolDefinition } from './language-model';
 
 /**
- * Speech-to-speech for live mode (docs/design.md §6): the caller's μ-law goes in, the provider detects
+ * Speech-to-speech for live mode (docs/design.md "Live mode"): the caller's μ-law goes in, the provider detects
  * turns itself, and the assistant's μ-law comes out with its transcript. Plain TS so the call
  * engine never sees a vendor type (OpenAI Realtime today).
  */

@@ -1,6 +1,6 @@
 import { BYTES_PER_MS, MULAW_SILENCE } from '../audio/mulaw';
 
-/** Default window: 20 s of timeline (why: docs/decisions.md, "Recordings"). */
+/** Default window: 20 s of timeline (why: docs/decisions.md "Recordings"). */
 export const RECORDING_WINDOW_MS = 20_000;
 
 /** {@link RECORDING_WINDOW_MS} in bytes per channel. */

@@ -6,7 +6,7 @@ import { toBytes } from './flux-session';
 import { MULAW_BYTES_PER_MS, synthesizeSpeechLike, textSeed } from './mulaw-signal';
 
 /**
- * One Aura `/v1/speak` connection of the sandbox (docs/protocols.md A2, "Aura TTS over WebSocket"):
+ * One Aura `/v1/speak` connection of the sandbox (docs/protocols.md "Deepgram", "Aura TTS over WebSocket"):
  * `Speak` text becomes speech-like μ-law whose length follows the text, streamed as binary frames
  * after a first-byte delay; `Flush` → `Flushed` once the audio before it is out; `Clear` drops
  * everything not yet sent → `Cleared`; `Close` finishes the queue and closes.

@@ -14,7 +14,7 @@ const NONE: readonly string[] = [];
  * Twilio's outbound playback buffer as the sandbox models it: audio from our `media` messages is
  * queued and played at real time (one 20 ms frame per tick); a `mark` is echoed once every byte
  * queued before it has played, or at once when nothing is buffered; `clear` drops the buffer and
- * echoes every pending mark immediately (docs/protocols.md A1). Pure and clock-free: the stream calls
+ * echoes every pending mark immediately (docs/protocols.md "Twilio"). Pure and clock-free: the stream calls
  * `play()` once per frame.
  */
 export class PlayoutBuffer {

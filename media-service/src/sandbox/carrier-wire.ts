@@ -6,7 +6,7 @@ export function twilioSid(prefix: 'CA' | 'MZ' | 'AC'): string {
 }
 
 /**
- * Writes the Twilio → server side of one Media Stream exactly as documented (docs/protocols.md A1):
+ * Writes the Twilio → server side of one Media Stream exactly as documented (docs/protocols.md "Twilio"):
  * `connected` first (no sequence number), then every message with a string `sequenceNumber`
  * counting from "1". `media` is built by template so 50 frames a second per call cost one string
  * each; ids are JSON-safe by construction (hex SIDs), user values go through `JSON.stringify`.

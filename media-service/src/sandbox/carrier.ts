@@ -83,7 +83,7 @@ export function newSandboxAuthToken(): string {
 export const SANDBOX_DEFAULT_CALLER = '+14155550100';
 
 /**
- * The sandbox phone network (docs/design.md §3): an HTTP server speaking the Twilio REST subset
+ * The sandbox phone network (docs/design.md "The local stack"): an HTTP server speaking the Twilio REST subset
  * (`POST|GET /2010-04-01/Accounts/{Sid}/Calls.json`, `POST|GET …/Calls/{CallSid}.json`, Basic auth,
  * Twilio-shaped JSON, list pages and errors) that simulates each call: signed status callbacks,
  * async AMD, and a simulated callee over a real Media Streams WebSocket to the `<Stream url>`.

@@ -5,7 +5,7 @@ import { FluxTurnDetector, FrameSplitter, type FluxTuning, type FluxTurnEvent } 
 
 /**
  * One Flux `/v2/listen` connection of the sandbox: feeds received μ-law into the turn detector and
- * answers with the exact server messages of the Flux protocol (docs/protocols.md A2): `Connected`,
+ * answers with the exact server messages of the Flux protocol (docs/protocols.md "Deepgram"): `Connected`,
  * `TurnInfo`, `ConfigureSuccess`, `Error`, with `sequence_id` counting every message from 0.
  */
 

@@ -16,7 +16,7 @@ import { DEFAULT_SANDBOX_TRANSCRIPT, MAX_TRANSCRIPTION_BYTES, transcribe } from 
  * The sandbox OpenAI: `POST /v1/chat/completions` on loopback (beside `/v1/embeddings`,
  * `GET /v1/models`, `POST /v1/audio/transcriptions` and the `/v1/realtime` WebSocket), streamed as SSE (`data: {chunk}`
  * … `data: [DONE]`, with the usage chunk when `stream_options.include_usage`) or as one JSON
- * completion, exactly as openai-node parses them (docs/protocols.md A3). Replies come from a
+ * completion, exactly as openai-node parses them (docs/protocols.md "OpenAI"). Replies come from a
  * deterministic {@link SandboxLlmScript}; timing (time to first token, token rate) and failures
  * (HTTP errors, streams cut mid-way, garbage SSE) are injectable, and every request is recorded.
  *

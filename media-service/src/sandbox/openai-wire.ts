@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * The slice of the OpenAI chat-completions wire format (docs/protocols.md A3) the sandbox reads and
+ * The slice of the OpenAI chat-completions wire format (docs/protocols.md "OpenAI") the sandbox reads and
  * writes: the request body it validates, and the `chat.completion.chunk` / `chat.completion`
  * objects it answers with, field for field as openai-node parses them.
  */

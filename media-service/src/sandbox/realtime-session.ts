@@ -6,7 +6,7 @@ import { MULAW_BYTES_PER_MS } from './mulaw-signal';
 import { RealtimeReplies, type RealtimeTuning } from './realtime-replies';
 
 /**
- * One `/v1/realtime` connection of the sandbox OpenAI (docs/protocols.md A3, GA events): session
+ * One `/v1/realtime` connection of the sandbox OpenAI (docs/protocols.md "OpenAI", GA events): session
  * config, energy VAD on the μ-law it receives (the Flux stand-in's detector, on audio time, so the
  * same bytes give the same events), the caller's words from the transcript board, and replies
  * streamed by {@link RealtimeReplies}. Errors use the real API's shape and texts.

@@ -1,7 +1,7 @@
 import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL, type Scenario } from './scenarios';
 
 /**
- * The sandbox carrier's special numbers (docs/design.md §3). They sit in +1 500-555-00xx, the block
+ * The sandbox carrier's special numbers (docs/design.md "The local stack"). They sit in +1 500-555-00xx, the block
  * Twilio's own test credentials reserve for magic numbers, so they can never ring a real phone and
  * look familiar to Twilio developers. Every other number reaches the default callee.
  */

@@ -10,7 +10,7 @@ import { KNOWLEDGE_INTENT } from './sandbox-knowledge-intent';
  * the caller's words alone: each intent names the tool, the words that ask for it, the arguments it
  * draws from the conversation, and how it speaks the tool's output back. Deterministic, so tests
  * predict every word. Adding a tool is adding an intent here (the booking tools' are in
- * `sandbox-booking-intents.ts`; docs/design.md §7).
+ * `sandbox-booking-intents.ts`; docs/design.md "Adding a built-in tool").
  */
 export interface ToolIntent {
   tool: string;

@@ -3,7 +3,7 @@ import type { SandboxLlmReply } from './sandbox-llm-script';
 import { spokenDate, todayFromPrompt } from './spoken-dates';
 
 /**
- * The sandbox model inside a workflow (docs/design.md §7): it reads the step from the request as a
+ * The sandbox model inside a workflow (docs/design.md "Workflows"): it reads the step from the request as a
  * real model would (the step's instructions, and the `next_step` tool's enum and conditions) and
  * walks it from the caller's words, deterministically:
  *

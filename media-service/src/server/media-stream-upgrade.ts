@@ -37,7 +37,7 @@ export interface MediaStreamUpgradeOptions {
 
 /**
  * Handles HTTP upgrades for Twilio Media Streams. The handshake must carry X-Twilio-Signature over
- * the public `wss://…/twilio/media` URL with no params (docs/protocols.md A1), else 403 and the socket
+ * the public `wss://…/twilio/media` URL with no params (docs/protocols.md "Twilio"), else 403 and the socket
  * is destroyed. An accepted stream must send `start` within the timeout, with a `token` parameter
  * that verifies and names the same call as `call_id`; otherwise it is closed 1008 and no session
  * starts. While draining, streams are closed 1013. At the task's admission cap the handshake is

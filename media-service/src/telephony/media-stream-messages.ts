@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { BYTES_PER_MS, FRAME_BYTES, MULAW_SILENCE, padToFrame } from '../audio/mulaw';
 
 /**
- * The Twilio Media Streams wire format (docs/protocols.md A1): schemas for what Twilio sends us, and
+ * The Twilio Media Streams wire format (docs/protocols.md "Twilio"): schemas for what Twilio sends us, and
  * builders for what we send it. The sandbox carrier uses the reverse pair (it plays Twilio).
  */
 
@@ -18,7 +18,7 @@ const MediaMessageSchema = v.looseObject({
   media: v.looseObject({ track: v.optional(v.string()), chunk: v.optional(v.string()), timestamp: v.string(), payload: v.string() }),
 });
 
-/** Every Twilio → server message of a bidirectional Media Stream (docs/protocols.md A1). */
+/** Every Twilio → server message of a bidirectional Media Stream (docs/protocols.md "Twilio"). */
 export const TwilioInboundMessageSchema = v.variant('event', [
   v.looseObject({ event: v.literal('connected'), protocol: v.optional(v.string()), version: v.optional(v.string()) }),
   v.looseObject({

@@ -1,7 +1,7 @@
 /**
  * Cuts streamed LLM text into pieces worth sending to TTS: whole sentences, or a clause once
  * enough text has built up, so the first audio starts after a few words instead of a whole
- * sentence (docs/protocols.md C: waiting for full sentences costs ~100–400 ms), while never splitting
+ * sentence (docs/protocols.md "The voice-to-voice budget": waiting for full sentences costs ~100–400 ms), while never splitting
  * numbers ("3.50", "1,000", "10:30") or abbreviations ("Dr. Smith", "a.m.", "e.g.").
  *
  * A boundary is only decided once the character after it has arrived (a "." followed by a digit

@@ -15,7 +15,7 @@ import { WEBHOOK_USER_AGENT, type WebhookFetch } from '../../../shared/webhooks/
 import { ToolFailureError, type RunnableTool, type ToolResult } from './tool-types';
 
 /**
- * A business's custom tools on a call (docs/design.md §7 "Custom tools"): the assistant's
+ * A business's custom tools on a call (docs/design.md "Custom tools"): the assistant's
  * `tool_ids` records, loaded once when the call starts, become {@link RunnableTool}s the runner
  * treats like the built-ins (timeout, filler, `actions`). Calling one is a signed POST to the
  * business's `server_url` through the one SSRF guard: the same Standard Webhooks signing as

@@ -27,7 +27,7 @@ export interface ToolRunnerDeps {
 type Outcome = { ok: true; result: ToolResult } | { ok: false; error: string };
 
 /**
- * Runs one call's built-in tools (docs/design.md §7) and keeps its `actions`: each call's
+ * Runs one call's built-in tools (docs/design.md "How a call runs tools") and keeps its `actions`: each call's
  * arguments are validated, the handler runs with a timeout and an abort signal (the call ending
  * aborts it too), and whatever happens the model gets an answer in plain words, never silence.
  * Errors are logged by kind only: arguments and results are call content.

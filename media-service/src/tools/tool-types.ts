@@ -14,7 +14,7 @@ import type { CallAllowance } from './call-allowance';
 
 /**
  * The back ends built-in tools act on, built once per process by the composition root. Each tool
- * reaches only these ports, never the call engine (docs/design.md §7).
+ * reaches only these ports, never the call engine (docs/design.md "How a call runs tools").
  */
 export interface ToolPorts {
   /** Stores a caller's message (shared/services/message-service.ts). */
@@ -71,7 +71,7 @@ export interface ToolResult {
 }
 
 /**
- * A built-in tool (docs/design.md §7): its model-facing definition beside its handler. `offeredBy`
+ * A built-in tool (docs/design.md "How a call runs tools"): its model-facing definition beside its handler. `offeredBy`
  * names the {@link OfferedBuiltins} flag that offers it, so the tools sent to the model and the
  * prompt's lines about them come from one decision.
  */

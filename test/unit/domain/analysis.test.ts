@@ -263,7 +263,7 @@ describe('parseAnalysisOutput', () => {
   });
 });
 
-describe('scoreFor (docs/design.md §4)', () => {
+describe('scoreFor (docs/design.md "Resources")', () => {
   it.each([
     ['score_10', 1, 1],
     ['score_10', 10, 10],

@@ -24,7 +24,7 @@ function caught(act: () => unknown): ValidationItem[] {
   throw new Error('expected a ValidationError');
 }
 
-describe('call enums (docs/design.md §4)', () => {
+describe('call enums (docs/design.md "Resources")', () => {
   it('list every value in the documented order', () => {
     // Arrange / Act / Assert
     expect(CALL_STATUSES).toEqual(['queued', 'ringing', 'in_progress', 'ended']);

@@ -11,7 +11,7 @@ const SILENT = [
   { role: 'user', text: '   ' },
 ];
 
-describe('outcomeForEndedReason (docs/design.md §4)', () => {
+describe('outcomeForEndedReason (docs/design.md "Resources")', () => {
   it.each<[EndedReason, Outcome | null]>([
     ['no_answer', 'no_answer'],
     ['busy', 'busy'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyAttempt, type AttemptResult, type AttemptOutcome } from '../../../shared/webhooks/classify';
 
-describe('classifyAttempt (docs/design.md §4, Standard Webhooks)', () => {
+describe('classifyAttempt (docs/design.md "Webhooks", Standard Webhooks)', () => {
   it.each<[string, AttemptResult, AttemptOutcome]>([
     ['200', { status: 200 }, 'delivered'],
     ['201', { status: 201 }, 'delivered'],

@@ -13,7 +13,7 @@ const M = 60 * S;
 const H = 60 * M;
 const middle = () => 0.5;
 
-describe('retry schedule (docs/design.md §4)', () => {
+describe('retry schedule (docs/design.md "Webhooks")', () => {
   it('is now, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h: ten attempts over ~75.6 h', () => {
     expect(RETRY_SCHEDULE_MS).toEqual([0, 5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H, 14 * H, 20 * H, 24 * H]);
     expect(MAX_ATTEMPTS).toBe(10);

@@ -1,7 +1,7 @@
 import type { NodeOf, WorkflowNode } from '../../../../shared/domain/workflow';
 import type { LlmToolDefinition } from '../../ports/language-model';
 
-/** The platform's contract: the model leaves a node by calling this tool with `{step}` (docs/design.md §7). */
+/** The platform's contract: the model leaves a node by calling this tool with `{step}` (docs/design.md "Workflows"). */
 export const NEXT_STEP_TOOL = 'next_step';
 
 /** What a node may ask of the call while the engine acts on it (the conversation provides it). */

@@ -34,7 +34,7 @@ export interface WorkflowRunDeps {
 }
 
 /**
- * One call's walk through its workflow (docs/design.md §7): an interpreter over the standard
+ * One call's walk through its workflow (docs/design.md "Workflows"): an interpreter over the standard
  * conversation, not a second engine. Acting nodes (say, branch, tool, transfer, end) run here in
  * a row; at a talking node (conversation, collect) the conversation's model talks with the node's
  * instructions and `next_step` added to its request, and leaves when it calls `next_step`. Each
