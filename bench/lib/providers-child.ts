@@ -22,7 +22,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 /**
  * Node flags of the stand-in processes: the media process's own (package.json `bench:calls`, the
  * media image's CMD), a 4 MiB young generation, so no process of the bench pauses for tens of ms
- * in a minor GC (docs/decisions.md, "Media process GC").
+ * in a minor GC (docs/decisions.md "Media process GC").
  */
 export const BENCH_NODE_FLAGS = ['--max-semi-space-size=4'];
 

@@ -4,7 +4,7 @@ import { redactText, type RedactKind } from './redact';
 
 /**
  * How a HIPAA call's transcript reaches the post-call analysis without being stored
- * (docs/decisions.md, "HIPAA calls are analysed from the call.ended event"): the call engine puts
+ * (docs/decisions.md "HIPAA calls are analysed from the call.ended event"): the call engine puts
  * the redacted transcript in the `call.ended` event itself, bounded to fit EventBridge's 256 KB
  * entry limit with room for the envelope, and the analysis reads it from there. The table never
  * holds it.
