@@ -39,7 +39,7 @@ export async function findCall(db: Db, businessId: number, callId: number, nowEp
  * One page of calls, newest first by creation, read by key: the creation window is the index's
  * key range; `direction`, `status`, `outcome` and the expiry (`keep_days`) are filters, so a page
  * examines at most `MAX_EXAMINED_PER_PAGE` calls. An `offset` skips that many matching calls first,
- * reading their keys: the one cost that grows with the request (README "Paging").
+ * reading their keys: the one cost that grows with the request (docs/api-tour.md "Paging").
  */
 export async function listCalls(db: Db, businessId: number, options: ListCallsOptions): Promise<KeyPage<CallRecord>> {
   const byAssistant = options.assistantId !== undefined;

@@ -31,7 +31,7 @@ export const AdvancedCfgSchema = strictDict({
     v.pipe(
       recordField(recordField(WaiverValueSchema, 20), 20),
       v.metadata({
-        description: 'Reserved: stored and returned exactly as sent, with no behaviour yet (README "What happens on a call").',
+        description: 'Reserved: stored and returned exactly as sent, with no behaviour yet (docs/design.md "What happens on a call").',
       }),
     ),
     {},

@@ -97,7 +97,7 @@ export const VoiceCfgSchema = strictDict({
       stringField({ max: 80 }),
       v.metadata({
         description:
-          'A Deepgram Aura-2 voice (aura-2-<name>-<language>) speaking the assistant\'s language; empty for the language\'s default voice (README "Languages").',
+          'A Deepgram Aura-2 voice (aura-2-<name>-<language>) speaking the assistant\'s language; empty for the language\'s default voice (docs/design.md "Languages").',
       }),
     ),
     '',

@@ -57,7 +57,7 @@ export function variablesField() {
 const LANGUAGE_DESCRIPTION =
   'The language the assistant speaks and hears (recogniser with `transcriber.provider: deepgram`; default voice in standard mode): ' +
   LANGUAGES.map((l) => `${l.code} ${l.name} (${l.flux}; ${l.voice ?? 'no Aura-2 voice: live mode only, in `live_voice`'})`).join(', ') +
-  '; a region may follow (en-US, es-MX). With `transcriber.provider: openai` the OpenAI transcriber is told the language. It also picks the fixed lines (notices, fallback, fillers); anything else is a 422 listing the supported languages (README "Languages").';
+  '; a region may follow (en-US, es-MX). With `transcriber.provider: openai` the OpenAI transcriber is told the language. It also picks the fixed lines (notices, fallback, fillers); anything else is a 422 listing the supported languages (docs/design.md "Languages").';
 
 /** The AssistantConfig fields before `model`, in the spec's order (stored and returned forms). */
 const CONFIG_HEAD = {

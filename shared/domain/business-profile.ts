@@ -85,7 +85,7 @@ export function defaultBookingSettings(): BookingSettings {
 }
 
 /**
- * The profile of a new business (documented in the README "Business"): open Monday to Friday
+ * The profile of a new business (documented in docs/api-tour.md "Business"): open Monday to Friday
  * 09:00–17:00 in UTC until it sets its zone, the default booking settings, payments in USD up to
  * {@link DEFAULT_MAX_PAYMENT_AMOUNT}; every text field empty.
  */

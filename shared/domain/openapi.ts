@@ -106,7 +106,7 @@ export function responses(success: Json, errors: Record<string, string> = {}): J
 }
 
 /**
- * The Idempotency-Key header every create takes (README "Idempotent creates"); list
+ * The Idempotency-Key header every create takes (docs/api-tour.md "Idempotent creates"); list
  * `'409': 'IdempotencyConflict'` in the operation's responses beside it.
  */
 export function idempotencyKeyParam(): Json {

@@ -47,7 +47,7 @@ export function pageQueryFields(max: number, fallback: number) {
   return { ...cursorPageFields(max, fallback), offset: v.optional(intField({ ge: 0, le: MAX_LIST_OFFSET }), 0) };
 }
 
-/** GET /calls `offset` (spec: at least 0): no upper bound; skipping N calls reads N keys (README "Paging"). */
+/** GET /calls `offset` (spec: at least 0): no upper bound; skipping N calls reads N keys (docs/api-tour.md "Paging"). */
 export function uncappedOffsetField() {
   return v.optional(intField({ ge: 0 }), 0);
 }

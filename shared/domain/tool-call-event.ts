@@ -3,7 +3,7 @@ import { CALL_DIRECTIONS } from './call';
 import { idField, strictDict, timestampField } from './validation';
 
 /**
- * The body POSTed to a custom tool's `server_url` when the model calls it (README "Custom tools"),
+ * The body POSTed to a custom tool's `server_url` when the model calls it (docs/api-tour.md "Custom tools"),
  * signed per Standard Webhooks with the business's webhook secret. The OpenAPI document's
  * `webhooks` entry `tool.call` is generated from it, and the call engine builds its request as this type.
  */

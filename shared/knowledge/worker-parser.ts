@@ -3,7 +3,7 @@ import type { DocumentSource, ParsedDocument } from './extract';
 import type { ParseReply, ParseRequest, ParseWorkerData } from './parse-worker';
 
 /**
- * The bounds of one document's parse (README "Knowledge bases", docs/decisions.md). A hostile page
+ * The bounds of one document's parse (docs/api-tour.md "Knowledge bases", docs/decisions.md). A hostile page
  * or PDF that outruns them fails alone; the ingestion process and the next document carry on.
  */
 export const PARSE_LIMITS = {

@@ -6,7 +6,7 @@ import { readBody } from './carrier-rest';
 import { listParams, parseBracketForm, sessionParams, stripeError, WireError } from './payments-wire';
 
 /**
- * The key every business uses in the local stack until it sets its own (README "Payment links"):
+ * The key every business uses in the local stack until it sets its own (docs/api-tour.md "Payment links"):
  * a test key of the sandbox payment server, which accepts any `sk_test_` key.
  */
 export const SANDBOX_PAYMENT_KEY = 'sk_test_sandbox_local';

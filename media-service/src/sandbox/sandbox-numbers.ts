@@ -11,7 +11,7 @@ export type SandboxLine = { kind: 'busy' } | { kind: 'no-answer' } | { kind: 'fa
 
 /**
  * What the carrier's REST API answers a request to call the number: most numbers are placed; some
- * exercise the dialler's failure handling (README "A dial that fails").
+ * exercise the dialler's failure handling (docs/api-tour.md "A dial that fails").
  */
 export type SandboxRefusal = { kind: 'throttled'; times: number } | { kind: 'server-error' };
 

@@ -277,7 +277,7 @@ export const CANCEL = scenario(
 );
 
 /**
- * Asks about an order, so the assistant calls the business's custom tool (README "Custom tools":
+ * Asks about an order, so the assistant calls the business's custom tool (docs/api-tour.md "Custom tools":
  * `lookup_order`, or any tool whose description shares three words with the request, per
  * sandbox-custom-tools.ts), hears the answer read back, then says goodbye.
  */
@@ -296,7 +296,7 @@ export const EMAIL_ME = oneRequest(
 );
 
 /**
- * Asks a question only the business's documents answer (README "Knowledge bases": the assistant
+ * Asks a question only the business's documents answer (docs/api-tour.md "Knowledge bases": the assistant
  * needs `knowledge_ids`), hears the passage read back, then says goodbye.
  */
 export const ASK = askAndHear(
@@ -306,7 +306,7 @@ export const ASK = askAndHear(
 );
 
 /**
- * Documents and a custom tool on one call (README "Documents and a tool on one call"): asks what
+ * Documents and a custom tool on one call (docs/api-tour.md "Documents and a tool on one call"): asks what
  * the cancellation policy is, which only the business's documents say (the shipped
  * `policies.pdf`: search_knowledge), hears it, then asks for the status of order AB1234 (the
  * business's custom tool, such as `lookup_order`), hears that, then says goodbye.
@@ -343,7 +343,7 @@ export function askAndHear(name: string, requests: readonly string[], descriptio
 }
 
 /**
- * A new patient answering an intake workflow (README "Workflows"): their name, date of birth and
+ * A new patient answering an intake workflow (docs/api-tour.md "Workflows"): their name, date of birth and
  * kind of visit, one at a time as asked, then why they are coming; the workflow ends the call.
  */
 export const INTAKE = scenario(

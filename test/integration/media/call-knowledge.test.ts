@@ -104,7 +104,7 @@ describe.concurrent('knowledge bases on a whole call', () => {
   });
 });
 
-describe.concurrent('documents and a custom tool on one call (README "Documents and a tool on one call")', () => {
+describe.concurrent('documents and a custom tool on one call (docs/api-tour.md "Documents and a tool on one call")', () => {
   it(
     'the ask-and-tool scenario: the PDF answers the first question, the tool the second; both in transcript and actions',
     { timeout: 90_000 },
