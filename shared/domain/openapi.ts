@@ -12,6 +12,13 @@ import { WORKFLOW_TAGS, workflowErrorResponses, workflowPaths } from './openapi-
 import { WEBHOOK_HEADER_PARAMETERS, webhookOperations } from './openapi-webhooks';
 import { stringField } from './validation';
 import { DEFAULT_QUOTAS } from './quota';
+import {
+  API_KEY_RATE_LIMIT,
+  FAILED_AUTH_LIMIT,
+  RATE_LIMIT_POLICY,
+  RATE_LIMIT_WINDOW_SECONDS,
+  RATE_LIMIT_WINDOW_WORDS,
+} from './rate-limits';
 
 type Json = Record<string, unknown>;
 
@@ -33,12 +40,12 @@ export function inline(schema: v.GenericSchema): Json {
 const HEADERS: Record<string, Json> = {
   'X-API-Version': { description: 'Version of the API that answered.', schema: { type: 'string', examples: [OPENAPI_VERSION] } },
   'RateLimit-Policy': {
-    description: 'IETF draft rate-limit policy: 240 requests per rolling 60 s per API key.',
-    schema: { type: 'string', examples: ['"default";q=240;w=60'] },
+    description: `IETF draft rate-limit policy: ${API_KEY_RATE_LIMIT} requests per rolling ${RATE_LIMIT_WINDOW_SECONDS} s per API key.`,
+    schema: { type: 'string', examples: [RATE_LIMIT_POLICY] },
   },
   RateLimit: {
     description: 'Requests remaining (r) and seconds until the window frees one (t).',
-    schema: { type: 'string', examples: ['"default";r=239;t=60'] },
+    schema: { type: 'string', examples: [`"default";r=${API_KEY_RATE_LIMIT - 1};t=${RATE_LIMIT_WINDOW_SECONDS}`] },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   ETag: {
@@ -82,7 +89,8 @@ const ERROR_RESPONSES: Record<string, Json> = {
   ),
   ValidationFailed: jsonResponse('A parameter or field is invalid; `detail` lists each one.', 'HTTPValidationError'),
   RateLimited: jsonResponse(
-    'More than 240 requests a minute on this key, or more than 20 failed authentications a minute from this address (`rate_limited`).',
+    `More than ${API_KEY_RATE_LIMIT} requests ${RATE_LIMIT_WINDOW_WORDS} on this key, or more than ${FAILED_AUTH_LIMIT} failed authentications ` +
+      `${RATE_LIMIT_WINDOW_WORDS} from this address (\`rate_limited\`).`,
     'ErrorBody',
     [...COMMON_HEADERS, 'Retry-After'],
   ),
