@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import * as booking from './booking';
 import { BusinessPatchSchema, BusinessViewSchema } from './business-settings';
-import { BODY_ERRORS, body, idParam, inline, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, inline, jsonResponse, op, responses } from './openapi-operations';
 import { FEED_RATE_LIMIT, RATE_LIMIT_WINDOW_WORDS } from './rate-limits';
 import { strictDict } from './validation';
 

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
-import { BODY_ERRORS, body, cursorListParameters, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi-operations';
+import { cursorListParameters } from './openapi-paging';
 import { CreateToolBodySchema, DeleteToolResultSchema, TOOL_TIMEOUT_MS, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
 import { ToolCallEventSchema } from './tool-call-event';
 import { DEFAULT_QUOTAS } from './quota';
