@@ -1,6 +1,10 @@
 import { COMMON_HEADERS } from './openapi-headers';
 import { jsonResponse, type Json } from './openapi-operations';
 import { API_KEY_RATE_LIMIT, FAILED_AUTH_LIMIT, RATE_LIMIT_WINDOW_WORDS } from './rate-limits';
+import { IDEMPOTENCY_WAIT_MS, MAX_BODY_BYTES } from './api-limits';
+
+/** The first request of a key still running when a duplicate gives up on it. */
+const STILL_RUNNING = `its first request still running after ${IDEMPOTENCY_WAIT_MS / 1000} s`;
 
 /**
  * The error responses any resource's operations may list (`components/responses`), each with the
@@ -13,7 +17,7 @@ export function commonErrorResponses(): Record<string, Json> {
       'RateLimit-Policy',
       'WWW-Authenticate',
     ]),
-    PayloadTooLarge: jsonResponse('The body is over 256 KiB (`payload_too_large`).', 'ErrorBody'),
+    PayloadTooLarge: jsonResponse(`The body is over ${MAX_BODY_BYTES / 1024} KiB (\`payload_too_large\`).`, 'ErrorBody'),
     UnsupportedMediaType: jsonResponse(
       'The body is not sent as JSON (`unsupported_media_type`): `Content-Type` must be `application/json` or `application/*+json`, a `charset` only `utf-8`; a missing one is refused too.',
       'ErrorBody',
@@ -21,7 +25,7 @@ export function commonErrorResponses(): Record<string, Json> {
     InsufficientMinutes: jsonResponse('The plan has no minutes left (`insufficient_minutes`).', 'ErrorBody'),
     NotFound: jsonResponse('Missing, or owned by another business (`not_found`).', 'ErrorBody'),
     IdempotencyConflict: jsonResponse(
-      'Idempotency-Key reused with a different body, or its first request still running after 10 s (`idempotency_conflict`).',
+      `Idempotency-Key reused with a different body, or ${STILL_RUNNING} (\`idempotency_conflict\`).`,
       'ErrorBody',
     ),
     PreconditionFailed: jsonResponse(
@@ -37,7 +41,7 @@ export function commonErrorResponses(): Record<string, Json> {
     ),
     Internal: jsonResponse('Unexpected error (`internal`), with a request id to quote.', 'ErrorBody'),
     CreateConflict: jsonResponse(
-      'Idempotency-Key reused with a different body, or its first request still running after 10 s (`idempotency_conflict`); ' +
+      `Idempotency-Key reused with a different body, or ${STILL_RUNNING} (\`idempotency_conflict\`); ` +
         'or the business is at one of its quotas (`quota_exceeded`): the detail names the quota and its value, a delete frees a place and ops can raise it.',
       'ErrorBody',
     ),

@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import * as call from './call';
 import { COMMON_HEADERS, headerRefs } from './openapi-headers';
+import { IDEMPOTENCY_TTL_SECONDS, MAX_IDEMPOTENCY_KEY_LENGTH } from './api-limits';
 import { stringField } from './validation';
 
 /**
@@ -47,9 +48,9 @@ export function idempotencyKeyParam(): Json {
     in: 'header',
     required: false,
     description:
-      'Kept 24 h per business and route: the same key and body (and path) return the first response, even when sent at once; ' +
+      `Kept ${IDEMPOTENCY_TTL_SECONDS / 3600} h per business and route: the same key and body (and path) return the first response, even when sent at once; ` +
       'another body is a 409 `idempotency_conflict`. Only a 2xx is remembered.',
-    schema: inline(stringField({ min: 1, max: 255 })),
+    schema: inline(stringField({ min: 1, max: MAX_IDEMPOTENCY_KEY_LENGTH })),
   };
 }
 
@@ -85,5 +86,5 @@ export function op(operationId: string, tag: string, summary: string, operationR
 /** The error responses operations list by status (the 401/429/500 every one has are added by {@link responses}). */
 export const NOT_FOUND = { '404': 'NotFound' };
 export const INVALID = { '422': 'ValidationFailed' };
-/** Operations that read a JSON body also refuse one over 256 KiB, and one not sent as JSON. */
+/** Operations that read a JSON body also refuse one over `MAX_BODY_BYTES` (api-limits.ts), and one not sent as JSON. */
 export const BODY_ERRORS = { '413': 'PayloadTooLarge', '415': 'UnsupportedMediaType', ...INVALID };
