@@ -14,14 +14,14 @@ import {
   responses,
   type Json,
 } from './openapi-operations';
-import { BYTE_BUDGET, CURSOR } from './openapi-paging';
+import { BYTE_BUDGET, CURSOR, offsetText } from './openapi-paging';
 import { DEFAULT_QUOTAS } from './quota';
 
 /** The OpenAPI paths of assistants (/assistants): versioned with ETag and If-Match; functions only, called while the document is built. */
 
 const ASSISTANT_PAGE_PARAMS = {
-  limit: `At most this many assistants (default and maximum 200). ${BYTE_BUDGET}`,
-  offset: 'Assistants to skip, newest first (0 to 1000); not with `cursor`.',
+  limit: `At most this many assistants (default and maximum ${assistant.MAX_ASSISTANTS_PAGE}). ${BYTE_BUDGET}`,
+  offset: offsetText('Assistants to skip, newest first'),
   cursor: CURSOR,
 };
 

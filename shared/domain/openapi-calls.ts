@@ -13,7 +13,7 @@ import {
   responses,
   type Json,
 } from './openapi-operations';
-import { BYTE_BUDGET, CURSOR, LIST_PAGING_NOTE } from './openapi-paging';
+import { BYTE_BUDGET, CURSOR, LIST_PAGING_NOTE, offsetText } from './openapi-paging';
 
 /**
  * The OpenAPI paths of calls (/calls) and of the messages callers leave on them (/messages);
@@ -78,7 +78,7 @@ export function messagePaths(): Json {
     '/messages': {
       get: {
         ...op('listMessages', 'Messages', list, responses(jsonResponse('One page of messages.', 'MessagesPage'), INVALID)),
-        parameters: queryParams(ListMessagesQuerySchema, { cursor: CURSOR, offset: 'Messages to skip (0 to 1000); not with `cursor`.' }),
+        parameters: queryParams(ListMessagesQuerySchema, { cursor: CURSOR, offset: offsetText('Messages to skip') }),
       },
     },
     '/messages/{message_id}': {
