@@ -7,7 +7,7 @@
 /** The window every API limit counts in, in seconds: a rolling minute. */
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
-/** The window in words, as messages and the OpenAPI text say it ("240 a minute"). */
+/** The window in words, as messages and the OpenAPI text say it ("at most N a minute"). */
 export const RATE_LIMIT_WINDOW_WORDS = RATE_LIMIT_WINDOW_SECONDS === 60 ? 'a minute' : `per ${RATE_LIMIT_WINDOW_SECONDS} s`;
 
 /**
