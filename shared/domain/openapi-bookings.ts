@@ -155,10 +155,15 @@ export function bookingPaths(): Json {
       ),
     },
     '/bookings.ics': {
-      get: op('getBookingsCalendar', 'Bookings', 'The bookings (90 days back, 400 ahead) as an iCalendar feed.', {
-        ...responses(calendarResponse('The iCalendar feed.')),
-        '304': { description: 'Unchanged since the ETag sent in If-None-Match.' },
-      }),
+      get: op(
+        'getBookingsCalendar',
+        'Bookings',
+        `The bookings (${booking.CALENDAR_FEED_DAYS.past} days back, ${booking.CALENDAR_FEED_DAYS.future} ahead) as an iCalendar feed.`,
+        {
+          ...responses(calendarResponse('The iCalendar feed.')),
+          '304': { description: 'Unchanged since the ETag sent in If-None-Match.' },
+        },
+      ),
     },
     '/calendars/{feed_file}': {
       get: {
