@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     const app = createApp(deps);
     const admin = createAdminService(core, 'test');
 
-    // Many businesses, so the per-key limit of 240/min never throttles the benchmark.
+    // Many businesses, so the per-key limit (API_KEY_RATE_LIMIT) never throttles the benchmark.
     const tenants: { key: string; assistantId: number; callId: number }[] = [];
     const call = async (
       key: string,

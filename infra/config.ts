@@ -1,4 +1,5 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { API_KEY_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../shared/domain/rate-limits';
 
 /**
  * Stage configuration: every value that differs between stages, typed, in one place. This is the
@@ -26,7 +27,7 @@ export interface MediaStageConfig {
   readonly memoryMiB: number;
 }
 
-/** API Gateway stage throttling: a backstop far above one key's 240/min, not the per-key limit. */
+/** API Gateway stage throttling: a backstop far above one key's limit (shared/domain/rate-limits.ts), not the per-key limit. */
 export interface ApiThrottleConfig {
   readonly rateLimit: number;
   readonly burstLimit: number;
@@ -113,8 +114,8 @@ export class StageConfigError extends Error {
   }
 }
 
-/** One key's ceiling (240 requests per 60 s): the stage throttle must sit above it. */
-const PER_KEY_REQUESTS_PER_SECOND = 240 / 60;
+/** One key's ceiling in requests a second: the stage throttle must sit above it. */
+const PER_KEY_REQUESTS_PER_SECOND = API_KEY_RATE_LIMIT / RATE_LIMIT_WINDOW_SECONDS;
 const FALLBACK_REGION = 'us-east-1';
 const EMAIL_DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 

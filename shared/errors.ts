@@ -75,7 +75,8 @@ export class InsufficientMinutesError extends AppError {
 export class RateLimitedError extends AppError {
   constructor(
     readonly retryAfterSeconds: number,
-    limit = 'at most 240 a minute per API key',
+    /** The limit in words ("at most … a minute per API key"), from shared/domain/rate-limits.ts. */
+    limit: string,
   ) {
     super('rate_limited', 429, `Too many requests: ${limit}. Retry in ${retryAfterSeconds} s.`);
     this.name = 'RateLimitedError';

@@ -4,7 +4,7 @@ import { createAdminService, createApiDeps, type CoreDeps } from '../../function
 import { SqsOutboundCallQueue } from '../../shared/queue/outbound-calls';
 import { silentLogger } from '../../shared/log';
 
-/** Calls per business per run: far under the API's 240 requests a minute per key. */
+/** Calls per business per run: far under the API's per-key limit (shared/domain/rate-limits.ts). */
 const CALLS_PER_BUSINESS = 20;
 
 /** One bench business: its key and an assistant with eager replies on and one with them off. */

@@ -1,11 +1,6 @@
 import type { Context } from 'hono';
+import { MAX_BODY_BYTES } from '../../shared/domain/api-limits';
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../shared/errors';
-
-/**
- * The largest JSON body the API reads: the biggest legitimate body is an assistant config
- * (at most 128 KiB once parsed), so 256 KiB leaves room for whitespace and escapes.
- */
-export const MAX_BODY_BYTES = 256 * 1024;
 
 /**
  * The deepest nesting a body may have. The deepest legitimate body (a config's structured-data

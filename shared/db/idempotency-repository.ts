@@ -2,9 +2,8 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import type { Db, TransactionItem } from './client';
 import { conditionFailureItem, isConditionFailure } from './conditions';
 import { keys } from './table';
+import { IDEMPOTENCY_TTL_SECONDS } from '../domain/api-limits';
 
-/** How long a key is remembered (docs/design.md "Limits and versions": 24 h). */
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** A claim older than this is treated as abandoned (its request crashed), so a retry may run. */
 export const IDEMPOTENCY_LEASE_MS = 30_000;
 

@@ -2,6 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './client';
 import { conditionFailureItem } from './conditions';
 import { keys } from './table';
+import { API_KEY_RATE_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../domain/rate-limits';
 import { createLogger, type Logger } from '../log';
 
 /** The verdict for one request, with what the RateLimit headers report. */
@@ -54,8 +55,8 @@ export class RateLimiter {
     private readonly db: Db,
     options: RateLimiterOptions = {},
   ) {
-    this.limit = options.limit ?? 240;
-    this.windowMs = options.windowMs ?? 60_000;
+    this.limit = options.limit ?? API_KEY_RATE_LIMIT;
+    this.windowMs = options.windowMs ?? RATE_LIMIT_WINDOW_SECONDS * 1000;
     this.now = options.now ?? Date.now;
     this.log = options.log ?? createLogger({ service: 'api' });
   }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { WEBHOOK_EVENT_TYPES } from './event-types';
 import { intField, listField, recordField, strictDict, stringField } from './validation';
 
 /** AdvancedCfg `background` values (spec): ambient sound mixed under the assistant's voice. */
@@ -10,8 +11,8 @@ export const INTERRUPTION_MODES = ['anytime', 'after_greeting', 'never'] as cons
 /** AdvancedCfg `redact` values (spec): what is masked in stored transcripts, summaries and webhooks. */
 export const REDACT_KINDS = ['card', 'ssn', 'email', 'phone', 'dob'] as const;
 
-/** AdvancedCfg `server_events` values (spec): the webhook kinds a business may subscribe to. */
-export const SERVER_EVENT_KINDS = ['call.started', 'call.transferred', 'call.completed'] as const;
+/** AdvancedCfg `server_events` values (spec): the webhook kinds a business may subscribe to, under the spec's name. */
+export const SERVER_EVENT_KINDS = WEBHOOK_EVENT_TYPES;
 
 /** A waiver value: text or an integer (spec: "string or integer"). */
 const WaiverValueSchema = v.union([stringField({ max: 500, lines: true }), intField()]);
@@ -60,5 +61,5 @@ export const AdvancedCfgSchema = strictDict({
     ),
     0,
   ),
-  server_events: v.optional(listField(v.picklist(SERVER_EVENT_KINDS), 3), []),
+  server_events: v.optional(listField(v.picklist(SERVER_EVENT_KINDS), SERVER_EVENT_KINDS.length), []),
 });

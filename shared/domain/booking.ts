@@ -7,6 +7,9 @@ import { nextCursorField, offsetWithCursorItems, pageQueryFields, parseListQuery
 import { E164_PATTERN } from './phone-number';
 import { idField, intField, parseWith, strictDict, stringField, timestampField } from './validation';
 
+/** The days of bookings GET /bookings.ics and the secret calendar feed show: this many back from now, and ahead. */
+export const CALENDAR_FEED_DAYS = { past: 90, future: 400 } as const;
+
 /** A booking's `status`: cancelled bookings stay listed (and in the calendar feed, as cancelled). */
 export const BOOKING_STATUSES = ['confirmed', 'cancelled'] as const;
 

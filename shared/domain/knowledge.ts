@@ -28,6 +28,11 @@ export const KNOWLEDGE_LIMITS = {
   /** A fetched page or PDF: bytes read at most, and the whole fetch's time budget. */
   fetchBytes: 5 * 1024 * 1024,
   fetchTimeoutMs: 15_000,
+  /**
+   * How long reading one PDF's text may take before what was read so far is kept (the rest is
+   * cut; shared/knowledge/extract.ts `PDF_READ_BUDGET_MS`).
+   */
+  pdfReadMs: 15_000,
   /** Text kept from one document after extraction (the rest is cut, the document says so). */
   extractedChars: 500_000,
   chunksPerDocument: 2000,
@@ -77,7 +82,8 @@ export const KnowledgeDocumentSchema = strictDict({
     intField({ ge: 0 }),
     v.metadata({
       description:
-        'Characters of text read from the document, at most 500,000 (0 until ready); past 2,000 passages it counts text that is not searchable (see truncated).',
+        `Characters of text read from the document, at most ${KNOWLEDGE_LIMITS.extractedChars.toLocaleString('en-US')} (0 until ready); ` +
+        `past ${KNOWLEDGE_LIMITS.chunksPerDocument.toLocaleString('en-US')} passages it counts text that is not searchable (see truncated).`,
     }),
   ),
   truncated: v.pipe(
@@ -85,7 +91,7 @@ export const KnowledgeDocumentSchema = strictDict({
     v.metadata({
       description:
         `true when the document is ready but only its beginning is searchable: its text passed ${KNOWLEDGE_LIMITS.extractedChars.toLocaleString('en-US')} ` +
-        `characters or its passages passed ${KNOWLEDGE_LIMITS.chunksPerDocument.toLocaleString('en-US')} (or a PDF was still being read at 15 s), ` +
+        `characters or its passages passed ${KNOWLEDGE_LIMITS.chunksPerDocument.toLocaleString('en-US')} (or a PDF was still being read at ${KNOWLEDGE_LIMITS.pdfReadMs / 1000} s), ` +
         'and the rest was left out; split such a document. false otherwise (processing, failed, or whole).',
     }),
   ),
@@ -171,7 +177,9 @@ export const CreateDocumentBodySchema = strictDict({
   url: v.optional(
     v.pipe(
       stringField({ min: 1, max: KNOWLEDGE_LIMITS.urlChars }),
-      v.metadata({ description: 'A public web page (HTML) or PDF, fetched once (at most 5 MiB, 15 s).' }),
+      v.metadata({
+        description: `A public web page (HTML) or PDF, fetched once (at most ${KNOWLEDGE_LIMITS.fetchBytes / 1024 / 1024} MiB, ${KNOWLEDGE_LIMITS.fetchTimeoutMs / 1000} s).`,
+      }),
     ),
   ),
 });

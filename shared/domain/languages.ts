@@ -1,4 +1,5 @@
 import type { AssistantConfig } from './assistant-config';
+import type { DEEPGRAM_STT_MODELS } from './speech-catalog';
 
 /**
  * The languages an assistant can run in (`config.language`), and what each one runs on: the one
@@ -20,7 +21,7 @@ export interface LanguageSupport {
   /** English name, for messages and the README. */
   name: string;
   /** The Flux model that hears it. */
-  flux: 'flux-general-en' | 'flux-general-multi';
+  flux: (typeof DEEPGRAM_STT_MODELS)[number];
   /** The default Aura-2 voice, or null when Aura-2 does not speak it (live mode only). */
   voice: string | null;
   /** The locale of the carrier's own text-to-speech (TwiML `<Say language>`). */

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import * as booking from './booking';
 import { BusinessPatchSchema, BusinessViewSchema } from './business-settings';
-import { BODY_ERRORS, body, idParam, inline, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, inline, jsonResponse, op, responses } from './openapi-operations';
+import { FEED_RATE_LIMIT, RATE_LIMIT_WINDOW_WORDS } from './rate-limits';
 import { strictDict } from './validation';
 
 type Json = Record<string, unknown>;
@@ -154,10 +155,15 @@ export function bookingPaths(): Json {
       ),
     },
     '/bookings.ics': {
-      get: op('getBookingsCalendar', 'Bookings', 'The bookings (90 days back, 400 ahead) as an iCalendar feed.', {
-        ...responses(calendarResponse('The iCalendar feed.')),
-        '304': { description: 'Unchanged since the ETag sent in If-None-Match.' },
-      }),
+      get: op(
+        'getBookingsCalendar',
+        'Bookings',
+        `The bookings (${booking.CALENDAR_FEED_DAYS.past} days back, ${booking.CALENDAR_FEED_DAYS.future} ahead) as an iCalendar feed.`,
+        {
+          ...responses(calendarResponse('The iCalendar feed.')),
+          '304': { description: 'Unchanged since the ETag sent in If-None-Match.' },
+        },
+      ),
     },
     '/calendars/{feed_file}': {
       get: {
@@ -166,7 +172,7 @@ export function bookingPaths(): Json {
           '304': { description: 'Unchanged since the ETag sent in If-None-Match.' },
           '404': { $ref: '#/components/responses/NotFound' },
           '429': jsonResponse(
-            'More than 60 requests a minute from this address, or for this feed (`rate_limited`); wait `Retry-After` seconds.',
+            `More than ${FEED_RATE_LIMIT} requests ${RATE_LIMIT_WINDOW_WORDS} from this address, or for this feed (\`rate_limited\`); wait \`Retry-After\` seconds.`,
             'ErrorBody',
             ['X-API-Version', 'RateLimit-Policy', 'Retry-After'],
           ),

@@ -12,7 +12,8 @@ import {
   SearchKnowledgeBodySchema,
   UpdateKnowledgeBaseBodySchema,
 } from './knowledge';
-import { BODY_ERRORS, body, cursorListParameters, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi-operations';
+import { cursorListParameters } from './openapi-paging';
 import { DEFAULT_QUOTAS } from './quota';
 
 type Json = Record<string, unknown>;

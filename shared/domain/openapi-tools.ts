@@ -1,6 +1,15 @@
 import type * as v from 'valibot';
-import { BODY_ERRORS, body, cursorListParameters, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
-import { CreateToolBodySchema, DeleteToolResultSchema, TOOL_TIMEOUT_MS, ToolListSchema, ToolSchema, UpdateToolBodySchema } from './tool';
+import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi-operations';
+import { cursorListParameters } from './openapi-paging';
+import {
+  CreateToolBodySchema,
+  DeleteToolResultSchema,
+  TOOL_REPLY_LIMITS,
+  TOOL_TIMEOUT_MS,
+  ToolListSchema,
+  ToolSchema,
+  UpdateToolBodySchema,
+} from './tool';
 import { ToolCallEventSchema } from './tool-call-event';
 import { DEFAULT_QUOTAS } from './quota';
 
@@ -54,7 +63,7 @@ export function toolWebhooks(): Json {
         summary: "`tool.call`, to a custom tool's `server_url`",
         description:
           "Sent when the assistant's model calls one of its custom tools (`config.tool_ids`), signed per Standard Webhooks with the business's `whsec_…` secret, like webhooks. " +
-          `The answer must come within the tool's \`timeout_ms\` (${TOOL_TIMEOUT_MS.min}–${TOOL_TIMEOUT_MS.max} ms, default ${TOOL_TIMEOUT_MS.default}); redirects are never followed; at most 16 KiB of it is read.`,
+          `The answer must come within the tool's \`timeout_ms\` (${TOOL_TIMEOUT_MS.min}–${TOOL_TIMEOUT_MS.max} ms, default ${TOOL_TIMEOUT_MS.default}); redirects are never followed; at most ${TOOL_REPLY_LIMITS.bytes / 1024} KiB of it is read.`,
         security: [],
         parameters: [
           { $ref: '#/components/parameters/ToolCallId' },
@@ -65,7 +74,8 @@ export function toolWebhooks(): Json {
         responses: {
           '2XX': {
             description:
-              "The tool's result, given to the model: a JSON object as it is, any other JSON or plain text under `result`. Up to 4,000 characters reach the model; a longer reply is cut and the model told so.",
+              "The tool's result, given to the model: a JSON object as it is, any other JSON or plain text under `result`. " +
+              `Up to ${TOOL_REPLY_LIMITS.chars.toLocaleString('en-US')} characters reach the model; a longer reply is cut and the model told so.`,
             content: {
               'application/json': { schema: { description: 'Any JSON; an object is what the model reads best.' } },
               'text/plain': { schema: { type: 'string' } },

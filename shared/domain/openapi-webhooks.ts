@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { SERVER_EVENT_KINDS } from './assistant-config';
-import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_SCHEMAS, type WebhookEventType } from './webhook-event';
+import type { WebhookEventType } from './event-types';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_SCHEMAS } from './webhook-event';
 
 type Json = Record<string, unknown>;
 

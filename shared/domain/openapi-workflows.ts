@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
-import { BODY_ERRORS, body, cursorListParameters, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi';
+import { BODY_ERRORS, body, idParam, idempotencyKeyParam, jsonResponse, op, responses } from './openapi-operations';
+import { cursorListParameters } from './openapi-paging';
 import { DEFAULT_QUOTAS } from './quota';
 import {
   CreateWorkflowBodySchema,

@@ -47,6 +47,12 @@ const customToolName = () =>
 /** Default and bounds of a tool call's timeout, in milliseconds. */
 export const TOOL_TIMEOUT_MS = { default: 10_000, min: 500, max: 30_000 } as const;
 
+/**
+ * A custom tool's reply: the bytes read from its server (the rest is dropped and the connection
+ * closed) and the characters the model gets (a longer reply is cut and the model told so).
+ */
+export const TOOL_REPLY_LIMITS = { bytes: 16 * 1024, chars: 4000 } as const;
+
 /** Bounds of a tool's texts and of a business's tool list (docs/design.md "Custom tools"). */
 export const TOOL_LIMITS = { descriptionChars: 1000, fillerChars: 200, urlChars: 500, toolsPerBusiness: 100 } as const;
 

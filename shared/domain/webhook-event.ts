@@ -1,10 +1,7 @@
 import * as v from 'valibot';
-import { SERVER_EVENT_KINDS } from './assistant-config';
 import { CallDetailSchema } from './call';
+import type { WebhookEventType } from './event-types';
 import { strictDict, timestampField } from './validation';
-
-/** A webhook kind a business can subscribe to in `advanced.server_events`. */
-export type WebhookEventType = (typeof SERVER_EVENT_KINDS)[number];
 
 function webhookEventSchema<const T extends WebhookEventType>(type: T) {
   return strictDict({

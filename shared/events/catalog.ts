@@ -1,15 +1,17 @@
 import * as v from 'valibot';
 import { EVENT_LINE_MAX_CHARS, EVENT_TRANSCRIPT_MAX_LINES } from '../domain/analysis-transcript';
+import type { EventType } from '../domain/event-types';
+
+/**
+ * Event types (EventBridge `detail-type`): `call.ended` is internal; the rest reach webhooks. The
+ * lists live in the domain (shared/domain/event-types.ts), which the assistant config validates
+ * `advanced.server_events` against, and which may not import this adapter folder.
+ */
+export { EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../domain/event-types';
+export type { EventType };
 
 /** The EventBridge `source` of every event this service emits. */
 export const EVENT_SOURCE = 'voice-agent';
-
-/** Event types (EventBridge `detail-type`). `call.ended` is internal; the rest reach webhooks. */
-export const EVENT_TYPES = ['call.started', 'call.transferred', 'call.ended', 'call.completed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** The kinds a business can subscribe to in `advanced.server_events`. */
-export const WEBHOOK_EVENT_TYPES = ['call.started', 'call.transferred', 'call.completed'] as const;
 
 /**
  * Every event's detail: which call of which business, and when. Consumers load the call record

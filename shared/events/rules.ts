@@ -1,4 +1,4 @@
-import { EVENT_SOURCE } from './catalog';
+import { EVENT_SOURCE, WEBHOOK_EVENT_TYPES } from './catalog';
 
 /** Which consumer a rule feeds: the analysis function, or the webhook delivery buffer queue. */
 export type RuleTarget = 'analysis' | 'webhooks';
@@ -23,7 +23,7 @@ export const EVENT_RULES: readonly EventRule[] = [
     name: 'call-events-to-webhooks',
     description: 'Buffer the webhook-visible events for signed delivery to business servers.',
     // Only events a business subscribed to: the rest never reach the queue or the delivery function.
-    pattern: { source: [EVENT_SOURCE], 'detail-type': ['call.started', 'call.transferred', 'call.completed'], detail: { webhook: [true] } },
+    pattern: { source: [EVENT_SOURCE], 'detail-type': [...WEBHOOK_EVENT_TYPES], detail: { webhook: [true] } },
     target: 'webhooks',
   },
 ];

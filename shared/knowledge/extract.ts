@@ -67,7 +67,7 @@ export function htmlToText(html: string): string {
  * Below the parse worker's hard deadline (`PARSE_LIMITS.deadlineMs`, 20 s), so a long PDF that
  * keeps yielding is cut and kept, and only a parse that never yields is killed and fails.
  */
-export const PDF_READ_BUDGET_MS = 15_000;
+export const PDF_READ_BUDGET_MS = KNOWLEDGE_LIMITS.pdfReadMs;
 
 /** A document's text as read, and whether it was cut: reading stopped before its end, or it ran past a budget. */
 export interface ReadText {

@@ -2,6 +2,7 @@ import type { KnowledgeBaseRecord, KnowledgeRepository, StoredChunks } from '../
 import type { KnowledgeHit } from '../domain/knowledge';
 import type { Embedder } from './embeddings';
 import { BuildSlots } from './build-slots';
+import { CHUNK_CHARS } from './chunker';
 import { estimateIndexBytes, KnowledgeIndex, yieldToEventLoop, type IndexedChunk } from './search-index';
 
 /**
@@ -11,8 +12,8 @@ import { estimateIndexBytes, KnowledgeIndex, yieldToEventLoop, type IndexedChunk
  */
 export const DEFAULT_INDEX_BUDGET_BYTES = 256 * 1024 * 1024;
 
-/** Characters a chunk is reserved for before its base is loaded (the chunker cuts at most 1,200: `CHUNK_CHARS.max`). */
-const RESERVED_CHARS_PER_CHUNK = 1200;
+/** Characters a chunk is reserved for before its base is loaded: the most the chunker cuts. */
+const RESERVED_CHARS_PER_CHUNK = CHUNK_CHARS.max;
 /** Postings a chunk is reserved for: natural text has ~110 in 800 characters (bench:knowledge part `estimate`). */
 const RESERVED_POSTINGS_PER_CHUNK = 170;
 /** Stored pages or chunks mapped between two yields to the event loop while a base loads. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { CALENDAR_FEED_DAYS } from '../domain/booking';
 import { applyBusinessPatch, toBusinessView, type BusinessView } from '../domain/business-settings';
 import type { Business, BusinessRepository } from '../db/business-repository';
 import type { CalendarFeedRepository } from '../db/calendar-feed-repository';
@@ -36,9 +37,6 @@ const FEED_TOKEN_PREFIX = 'calf_';
 /** A feed token: the prefix and 32 random bytes, base64url (43 characters). */
 const FEED_TOKEN_PATTERN = /^calf_[A-Za-z0-9_-]{43}$/;
 const DAY_MS = 86_400_000;
-/** The feed shows bookings from 90 days back to 400 days ahead. */
-const FEED_PAST_DAYS = 90;
-const FEED_FUTURE_DAYS = 400;
 
 /**
  * The business fields a validated profile patch writes: the profile, and the payment key sealed
@@ -111,8 +109,8 @@ export class BusinessService {
     const nowMs = this.deps.now().getTime();
     const records = await this.deps.bookings.bookingsBetween(
       businessId,
-      nowMs - FEED_PAST_DAYS * DAY_MS,
-      nowMs + FEED_FUTURE_DAYS * DAY_MS,
+      nowMs - CALENDAR_FEED_DAYS.past * DAY_MS,
+      nowMs + CALENDAR_FEED_DAYS.future * DAY_MS,
     );
     return bookingsCalendar(records, {
       businessName: business.profile.display_name || business.name,

@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IdempotencyRepository } from '../db/idempotency-repository';
+import { IDEMPOTENCY_WAIT_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from '../domain/api-limits';
 import { ConflictError, ValidationError } from '../errors';
-
-/** The longest Idempotency-Key accepted (a UUID is 36; room for a client's own prefixes). */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
-/**
- * How long a request waits for an earlier one with the same key and body to finish before it
- * gives up with 409: a create takes tens of milliseconds, and the API function has 29 s in all.
- */
-export const IDEMPOTENCY_WAIT_MS = 10_000;
 
 /** The first pause between looks at a key held by a running request; it doubles up to 200 ms. */
 const FIRST_PAUSE_MS = 20;

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { hashApiKey, isWellFormedApiKey } from '../../../shared/auth/api-key';
 import type { ApiKeyRecord } from '../../../shared/db/business-repository';
+import { FAILED_AUTH_LIMIT, RATE_LIMIT_WINDOW_SECONDS } from '../../../shared/domain/rate-limits';
 import { AuthThrottledError, UnauthorizedError } from '../../../shared/errors';
 import type { ApiEnv } from '../env';
 import { BoundedMap } from './bounded-map';
@@ -22,9 +23,9 @@ export interface AuthOptions {
   cacheMs?: number;
   /** The request's source address; default {@link requestSourceAddress}. */
   sourceAddress?: SourceAddress;
-  /** Failed authentications one address may make per window before it is throttled (default 20). */
+  /** Failed authentications one address may make per window before it is throttled (default {@link FAILED_AUTH_LIMIT}). */
   maxFailures?: number;
-  /** The failure window (default 60 s). */
+  /** The failure window (default {@link RATE_LIMIT_WINDOW_SECONDS}). */
   failureWindowMs?: number;
 }
 
@@ -65,7 +66,10 @@ export function auth(options: AuthOptions): MiddlewareHandler<ApiEnv> {
   const cacheMs = options.cacheMs ?? 30_000;
   const known = new BoundedMap<string, { record: ApiKeyRecord; until: number; goodUntil: number }>(MAX_REMEMBERED);
   const unknown = new BoundedMap<string, number>(MAX_REMEMBERED);
-  const failures = new FailureCounter(options.maxFailures ?? 20, options.failureWindowMs ?? 60_000);
+  const failures = new FailureCounter(
+    options.maxFailures ?? FAILED_AUTH_LIMIT,
+    options.failureWindowMs ?? RATE_LIMIT_WINDOW_SECONDS * 1000,
+  );
   const sourceOf = options.sourceAddress ?? requestSourceAddress;
   return async function authMiddleware(c, next) {
     const now = options.now();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { RateDecision } from '../../../shared/db/rate-limiter';
+import { FEED_RATE_LIMIT, RATE_LIMIT_WINDOW_WORDS } from '../../../shared/domain/rate-limits';
 import { RateLimitedError } from '../../../shared/errors';
 import type { ApiEnv } from '../env';
 import { requestSourceAddress, type SourceAddress } from './auth';
@@ -10,12 +11,8 @@ export interface FeedRateLimit {
   hitFeed(subject: string): Promise<RateDecision>;
 }
 
-/**
- * Requests a minute the public calendar feed answers, per client address and per token. A
- * calendar app polls a feed every 5 to 60 minutes, so one address or one token of 60 a minute is
- * far beyond any real use, while a flood costs at most one feed build a second per token.
- */
-export const FEED_RATE_LIMIT = 60;
+/** The feed's limit per address and per token (defined with the API's other limits; the composition root reads it here). */
+export { FEED_RATE_LIMIT };
 
 /**
  * Throttles GET /calendars/{token}.ics, which no API key guards: first by the client's address
@@ -35,5 +32,8 @@ export function feedRateLimit(limiter: FeedRateLimit, sourceAddress: SourceAddre
 
 function refuseWhenFull(decision: RateDecision): void {
   if (!decision.allowed)
-    throw new RateLimitedError(Math.max(1, decision.resetSeconds), `at most ${FEED_RATE_LIMIT} a minute per address and per calendar feed`);
+    throw new RateLimitedError(
+      Math.max(1, decision.resetSeconds),
+      `at most ${FEED_RATE_LIMIT} ${RATE_LIMIT_WINDOW_WORDS} per address and per calendar feed`,
+    );
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { RateDecision } from '../../../shared/db/rate-limiter';
+import { API_KEY_RATE_LIMIT, RATE_LIMIT_WINDOW_WORDS } from '../../../shared/domain/rate-limits';
 import { RateLimitedError } from '../../../shared/errors';
 import type { ApiEnv } from '../env';
 
@@ -7,9 +8,6 @@ import type { ApiEnv } from '../env';
 export interface RateLimit {
   hit(businessId: number, keyId: string): Promise<RateDecision>;
 }
-
-/** The IETF draft-11 policy header; sent on every response. */
-export const RATE_LIMIT_POLICY = '"default";q=240;w=60';
 
 /**
  * Counts the request against its API key (after authentication, so unauthenticated traffic can
@@ -22,7 +20,10 @@ export function rateLimit(limiter: RateLimit): MiddlewareHandler<ApiEnv> {
     const header = `"default";r=${decision.remaining};t=${decision.resetSeconds}`;
     if (!decision.allowed) {
       c.header('RateLimit', header);
-      throw new RateLimitedError(Math.max(1, decision.resetSeconds));
+      throw new RateLimitedError(
+        Math.max(1, decision.resetSeconds),
+        `at most ${API_KEY_RATE_LIMIT} ${RATE_LIMIT_WINDOW_WORDS} per API key`,
+      );
     }
     await next();
     c.header('RateLimit', header);

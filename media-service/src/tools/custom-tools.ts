@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { CallRecord } from '../../../shared/db/call-repository';
 import type { Db } from '../../../shared/db/client';
 import { ToolRepository, type ToolRecord } from '../../../shared/db/tool-repository';
-import { isReservedToolName } from '../../../shared/domain/tool';
+import { isReservedToolName, TOOL_REPLY_LIMITS } from '../../../shared/domain/tool';
 import type { ToolCallEvent } from '../../../shared/domain/tool-call-event';
 import type { Logger } from '../../../shared/log';
 import { guardedFetch, RequestTimeoutError } from '../../../shared/security/guarded-fetch';
@@ -23,10 +23,10 @@ import { ToolFailureError, type RunnableTool, type ToolResult } from './tool-typ
  */
 
 /** The most reply characters the model gets; a longer reply is cut and the model told so. */
-export const TOOL_REPLY_MAX_CHARS = 4000;
+export const TOOL_REPLY_MAX_CHARS = TOOL_REPLY_LIMITS.chars;
 
 /** Reply bytes read from the server (the rest is dropped and the connection closed). */
-const TOOL_REPLY_MAX_BYTES = 16 * 1024;
+const TOOL_REPLY_MAX_BYTES = TOOL_REPLY_LIMITS.bytes;
 
 /** What custom tools need from the process: built once by the composition root. */
 export interface CustomToolBackend {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../functions/api/app';
-import { FEED_RATE_LIMIT } from '../../../functions/api/middleware/feed-rate-limit';
+import { FEED_RATE_LIMIT } from '../../../shared/domain/rate-limits';
 import { RateLimiter } from '../../../shared/db/rate-limiter';
 import { createApiHarness, type ApiHarness, type TenantClient } from '../../support/api-harness';
 

@@ -1,0 +1,94 @@
+import * as call from './call';
+import { ListMessagesQuerySchema } from './message';
+import {
+  BODY_ERRORS,
+  body,
+  idParam,
+  idempotencyKeyParam,
+  INVALID,
+  jsonResponse,
+  NOT_FOUND,
+  op,
+  queryParams,
+  responses,
+  type Json,
+} from './openapi-operations';
+import { BYTE_BUDGET, CURSOR, LIST_PAGING_NOTE, offsetText } from './openapi-paging';
+
+/**
+ * The OpenAPI paths of calls (/calls) and of the messages callers leave on them (/messages);
+ * functions only, called while the document is built.
+ */
+
+const CALL_PAGE_PARAMS = {
+  limit: `At most this many calls (1 to 200, default 50). ${BYTE_BUDGET}`,
+  offset:
+    'Calls to skip, newest first (spec; no upper bound). Skipping N calls reads N keys, so a deep offset is slow: walk with `cursor` instead, ' +
+    'which costs one page at any depth. Not with `cursor`.',
+  cursor: CURSOR,
+  status: 'Only calls in this status.',
+  outcome: 'Only calls with this outcome.',
+  created_after: 'Only calls created at or after this instant (ISO 8601; a date is its midnight UTC).',
+  created_before: 'Only calls created before this instant (exclusive); after `created_after` or equal to it.',
+};
+
+export function callPaths(): Json {
+  return {
+    '/calls': {
+      get: {
+        ...op(
+          'listCalls',
+          'Calls',
+          `List calls, newest first, one page at a time.${LIST_PAGING_NOTE}`,
+          responses(jsonResponse('One page of calls.', 'CallsPage'), INVALID),
+        ),
+        parameters: queryParams(call.ListCallsQuerySchema, CALL_PAGE_PARAMS),
+      },
+      post: {
+        ...op(
+          'createCall',
+          'Calls',
+          'Start an outbound call; it is returned queued, and analysed once it ends.',
+          responses(jsonResponse('The call in its initial state.', 'Call'), {
+            '402': 'InsufficientMinutes',
+            ...NOT_FOUND,
+            '409': 'IdempotencyConflict',
+            ...BODY_ERRORS,
+          }),
+        ),
+        parameters: [idempotencyKeyParam()],
+        requestBody: body('CreateCallBody'),
+      },
+    },
+    '/calls/{call_id}': {
+      parameters: [idParam('call_id')],
+      get: op(
+        'getCall',
+        'Calls',
+        'Get a call with its transcript, analysis, metrics, recording and webhook deliveries.',
+        responses(jsonResponse('The call.', 'CallDetail'), { ...NOT_FOUND, ...INVALID }),
+      ),
+    },
+  };
+}
+
+export function messagePaths(): Json {
+  const list = `List the messages callers left (take_message, notify_team), newest first; \`from\` inclusive, \`to\` exclusive, \`from\` not after \`to\`.${LIST_PAGING_NOTE}`;
+  return {
+    '/messages': {
+      get: {
+        ...op('listMessages', 'Messages', list, responses(jsonResponse('One page of messages.', 'MessagesPage'), INVALID)),
+        parameters: queryParams(ListMessagesQuerySchema, { cursor: CURSOR, offset: offsetText('Messages to skip') }),
+      },
+    },
+    '/messages/{message_id}': {
+      parameters: [idParam('message_id')],
+      get: op(
+        'getMessage',
+        'Messages',
+        'Get one message.',
+        responses(jsonResponse('The message.', 'Message'), { ...NOT_FOUND, ...INVALID }),
+      ),
+    },
+  };
+}
