@@ -1,6 +1,5 @@
 import { CallWorkflowSchema, type CallWorkflow } from './workflow';
 import * as v from 'valibot';
-import { ValidationError } from '../errors';
 import { SERVER_EVENT_KINDS, variablesField } from './assistant-config';
 import {
   cursorPageFields,
@@ -12,24 +11,10 @@ import {
   uncappedOffsetField,
   utcIso,
   windowItems,
-  withRawInput,
 } from './paging';
 import { E164_PATTERN } from './phone-number';
 import { ToolActionSchema, type ToolAction } from './tool-action';
-import {
-  MAX_ID,
-  idField,
-  intField,
-  issuesToItems,
-  looseDict,
-  numberField,
-  parseIntString,
-  parseWith,
-  strictDict,
-  stringField,
-  timestampField,
-  type Loc,
-} from './validation';
+import { MAX_ID, idField, intField, looseDict, numberField, parseWith, strictDict, stringField, timestampField } from './validation';
 
 /** Call `status` (docs/design.md §4): queued → ringing → in_progress → ended; a call that never starts also ends. */
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
@@ -133,29 +118,8 @@ export function parseListCallsQuery(query: Record<string, string | undefined>): 
   return { ...parsed, created_after: utcIso(parsed.created_after), created_before: utcIso(parsed.created_before) };
 }
 
-/** An id in a path: a positive integer (`int_parsing`, then `greater_than_equal` ge 1). */
-export const IdParamSchema = idField();
-
-/** An id as it appears in a path: canonical decimal, so one id has exactly one URL. */
-const CANONICAL_ID = /^[1-9][0-9]{0,15}$/;
-
-/**
- * Parses a path id such as `assistant_id`; a 422 item at `['path', name]` otherwise. Only the
- * canonical decimal form is an id: ` 2`, `+2` and `02` are refused (`int_parsing`), not read as 2.
- */
-export function parseIdParam(value: string, name: string): number {
-  const loc: Loc = ['path', name];
-  const parsed = parseIntString(value, loc);
-  if (typeof parsed === 'number' && parsed >= 1 && !CANONICAL_ID.test(value)) {
-    throw new ValidationError([
-      { loc, msg: 'Input should be a valid id: digits only, without sign, spaces or leading zeros', type: 'int_parsing', input: value },
-    ]);
-  }
-  if (typeof parsed === 'object') throw new ValidationError([parsed]);
-  const result = v.safeParse(IdParamSchema, parsed, { abortPipeEarly: true });
-  if (!result.success) throw new ValidationError(withRawInput(issuesToItems(result.issues, loc), () => value));
-  return result.output;
-}
+/** The path id rule lives in ./ids; openapi.ts still reads it here as `call.IdParamSchema`. */
+export { IdParamSchema } from './ids';
 
 /** What analysis produced once the call ended (docs/design.md §4); `{}` before. */
 export const CallAnalysisSchema = looseDict({
