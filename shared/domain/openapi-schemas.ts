@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import * as assistant from './assistant';
 import * as cfg from './assistant-config';
 import * as call from './call';
+import * as callMetrics from './call-metrics';
 import { API_ERROR_CODES } from './error-codes';
 import { MessageSchema, MessagesPageSchema } from './message';
 import { bookingRequestSchemas, bookingResponseSchemas } from './openapi-bookings';
@@ -95,8 +96,8 @@ function responseSchemas(): Record<string, Json> {
       CallAnalysis: call.CallAnalysisSchema,
       CallDetail: call.CallDetailSchema,
       TranscriptEntry: call.TranscriptEntrySchema,
-      CallMetrics: call.CallMetricsSchema,
-      TurnMetrics: call.TurnMetricsSchema,
+      CallMetrics: callMetrics.CallMetricsSchema,
+      TurnMetrics: callMetrics.TurnMetricsSchema,
       WebhookDelivery: call.WebhookDeliveryViewSchema,
       PhoneNumber: PhoneNumberSchema,
       AssistantList: assistant.AssistantListSchema,
