@@ -5,7 +5,8 @@ import { LOCAL_START_PATTERN } from './availability';
 import { DATE_PATTERN } from './business-settings';
 import { nextCursorField, offsetWithCursorItems, pageQueryFields, parseListQuery } from './paging';
 import { E164_PATTERN } from './phone-number';
-import { idField, intField, parseWith, strictDict, stringField, timestampField } from './validation';
+import { idField, intField, strictDict, stringField, timestampField } from './validation';
+import { parseWith } from './validation-errors';
 
 /** A booking's `status`: cancelled bookings stay listed (and in the calendar feed, as cancelled). */
 export const BOOKING_STATUSES = ['confirmed', 'cancelled'] as const;

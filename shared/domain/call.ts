@@ -15,7 +15,8 @@ import {
 import { CallMetricsSchema, type CallMetrics } from './call-metrics';
 import { E164_PATTERN } from './phone-number';
 import { ToolActionSchema, type ToolAction } from './tool-action';
-import { idField, intField, looseDict, numberField, parseWith, strictDict, stringField, timestampField } from './validation';
+import { idField, intField, looseDict, numberField, strictDict, stringField, timestampField } from './validation';
+import { parseWith } from './validation-errors';
 
 /** Call `status` (docs/design.md §4): queued → ringing → in_progress → ended; a call that never starts also ends. */
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;

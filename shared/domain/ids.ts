@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { ValidationError } from '../errors';
 import { withRawInput } from './paging';
-import { idField, issuesToItems, parseIntString, type Loc } from './validation';
+import { idField } from './validation';
+import { issuesToItems, parseIntString, type Loc } from './validation-errors';
 
 /** An id in a path: a positive integer (`int_parsing`, then `greater_than_equal` ge 1). */
 export const IdParamSchema = idField();

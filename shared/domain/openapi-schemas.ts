@@ -14,7 +14,8 @@ import { knowledgeRequestSchemas, knowledgeResponseSchemas } from './openapi-kno
 import { workflowRequestSchemas, workflowResponseSchemas } from './openapi-workflows';
 import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
-import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
+import { strictDict } from './validation';
+import { HttpValidationErrorSchema, ValidationItemSchema } from './validation-errors';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ValidationError, type ValidationItem } from '../errors';
-import { MAX_ID, intField, issuesToItems, parseIntString, strictDict, stringField } from './validation';
+import { MAX_ID, intField, strictDict, stringField } from './validation';
+import { issuesToItems, parseIntString } from './validation-errors';
 
 /**
  * The deepest `offset` GET /assistants, /messages and /bookings serve (GET /calls has no bound:

@@ -6,13 +6,13 @@ import {
   intField,
   listField,
   numberField,
-  parseWith,
   readOnlyEcho,
   recordField,
   strictDict,
   stringField,
   timestampField,
 } from './validation';
+import { parseWith } from './validation-errors';
 import { cursorPageSchema } from './paging';
 
 /** A node id, and a collected variable's name (`{{name}}` in texts, `var` in branch cases). */
