@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiConfigSchema } from '../../../functions/lib/deps';
-import { scenario, step } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step } from '../../../media-service/src/sandbox/scenario-script';
 import { startLocalAfterCall } from '../../../scripts/local/after-call';
 import { readConfig } from '../../../shared/config';
 import { uniqueNumber, type TenantClient } from '../../support/api-harness';
