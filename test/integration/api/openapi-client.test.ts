@@ -2,7 +2,7 @@ import { silentLogger } from '../../../shared/log';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApiConfigSchema } from '../../../functions/lib/deps';
+import { ApiConfigSchema } from '../../../functions/lib/config';
 import { scenario, step } from '../../../media-service/src/sandbox/scenario-script';
 import { startLocalAfterCall } from '../../../scripts/local/after-call';
 import { readConfig } from '../../../shared/config';
