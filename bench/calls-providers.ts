@@ -19,7 +19,7 @@ import { PacerScheduler } from '../media-service/src/pipeline/pacer-scheduler';
 import { SandboxCarrier } from '../media-service/src/sandbox/carrier';
 import { DeepgramSandboxServer } from '../media-service/src/sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../media-service/src/sandbox/openai-server';
-import { scenario, step } from '../media-service/src/sandbox/scenarios';
+import { scenario, step } from '../media-service/src/sandbox/scenario-script';
 import { TranscriptBoard } from '../media-service/src/sandbox/transcript-board';
 import { createLogger, type Logger } from '../shared/log';
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ApiConfigSchema, createAdminService, createCoreDeps } from '../functions/lib/deps';
+import { createAdminService, createCoreDeps } from '../functions/lib/deps';
+import { ApiConfigSchema } from '../functions/lib/config';
 import { readConfig } from '../shared/config';
 import { AdminService } from '../shared/services/admin-service';
 import { AppError, ValidationError } from '../shared/errors';

@@ -4,7 +4,7 @@ import { requestId } from 'hono/request-id';
 import { buildOpenApiDocument, OPENAPI_VERSION } from '../../shared/domain/openapi';
 import type { ApiErrorCode } from '../../shared/domain/error-codes';
 import { RATE_LIMIT_POLICY } from '../../shared/domain/rate-limits';
-import { boundedInput } from '../../shared/domain/validation';
+import { boundedInput } from '../../shared/domain/validation-errors';
 import { AppError, AuthThrottledError, RateLimitedError, UnauthorizedError, ValidationError } from '../../shared/errors';
 import type { IdempotencyRepository } from '../../shared/db/idempotency-repository';
 import type { AssistantService } from '../../shared/services/assistant-service';

@@ -1,6 +1,7 @@
 import { handle } from 'hono/aws-lambda';
 import { readConfig } from '../../shared/config';
-import { ApiConfigSchema, createApiDeps, createCoreDeps, createOutboundQueue } from '../lib/deps';
+import { createApiDeps, createCoreDeps, createOutboundQueue } from '../lib/deps';
+import { ApiConfigSchema } from '../lib/config';
 import { createApp } from './app';
 
 const config = readConfig(ApiConfigSchema, process.env);

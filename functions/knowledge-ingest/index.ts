@@ -8,7 +8,8 @@ import { ingestDocument } from '../../shared/knowledge/ingest';
 import { KNOWLEDGE_LIMITS } from '../../shared/domain/knowledge';
 import { MAX_EMBED_INVOKE_TEXTS, type EmbedReply } from '../../shared/llm/lambda-embedder';
 import { ingestRetryDelayS } from '../../shared/queue/knowledge-ingest';
-import { knowledgeIngestDeps, openAiKeySource } from '../lib/deps';
+import { knowledgeIngestDeps } from '../lib/deps';
+import { openAiKeySource } from '../lib/secrets';
 
 const flag = v.pipe(
   v.optional(v.picklist(['true', 'false']), 'false'),

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { KnowledgeRepository } from '../../shared/db/knowledge-repository';
 import type { Embedder } from '../../shared/knowledge/embeddings';
 import { LazyEmbedder } from '../../shared/llm/embeddings-client';
@@ -10,7 +8,6 @@ import { KnowledgeSearcher } from '../../shared/knowledge/index-cache';
 import { ingestDocument, type IngestDeps } from '../../shared/knowledge/ingest';
 import { InProcessIngestQueue, SqsIngestQueue, type IngestQueue } from '../../shared/queue/knowledge-ingest';
 import { KnowledgeService } from '../../shared/services/knowledge-service';
-import * as v from 'valibot';
 import { AssistantRepository } from '../../shared/db/assistant-repository';
 import { BusinessRepository } from '../../shared/db/business-repository';
 import { CallRepository } from '../../shared/db/call-repository';
@@ -43,48 +40,11 @@ import { BusinessService } from '../../shared/services/business-service';
 import type { UrlPolicy } from '../../shared/security/ssrf';
 import type { ApiDeps } from '../api/app';
 import { FEED_RATE_LIMIT } from '../api/middleware/feed-rate-limit';
+import type { ApiConfig } from './config';
 import { kmsClient } from './kms';
+import { cursorSecret, openAiKeySource } from './secrets';
 import { S3RecordingLinks } from './recording-links';
 import { createLogger, type Logger } from '../../shared/log';
-
-const flag = (fallback: 'true' | 'false') =>
-  v.pipe(
-    v.optional(v.picklist(['true', 'false']), fallback),
-    v.transform((value) => value === 'true'),
-  );
-
-/** The API's environment, read once per cold start. */
-export const ApiConfigSchema = v.object({
-  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
-  AWS_REGION: v.optional(v.string(), 'us-east-1'),
-  DYNAMODB_ENDPOINT: v.optional(v.string()),
-  OUTBOUND_QUEUE_URL: v.pipe(v.string(), v.minLength(1)),
-  SQS_ENDPOINT: v.optional(v.string()),
-  KMS_KEY_ID: v.optional(v.string()),
-  LOCAL_SECRET_KEY: v.optional(v.string()),
-  /** The secret list cursors are signed with (Secrets Manager, AWS); locally it is derived from LOCAL_SECRET_KEY. */
-  CURSOR_SECRET_ARN: v.optional(v.string()),
-  /** Off by default: only the local stack allows webhook/custom-LLM URLs on loopback or private networks. */
-  ALLOW_PRIVATE_URLS: flag('false'),
-  REQUIRE_HTTPS_URLS: flag('true'),
-  /** The recordings bucket: GET /calls/{id} presigns links into it; unset, every recording_url is null. */
-  RECORDINGS_BUCKET: v.optional(v.string()),
-  /** fauxqs locally; unset on AWS. */
-  S3_ENDPOINT: v.optional(v.string()),
-  /** The knowledge ingestion queue; unset (tests, tools): documents are ingested in this process, after the response. */
-  KNOWLEDGE_QUEUE_URL: v.optional(v.string()),
-  /**
-   * Search embeddings on AWS: the knowledge function, invoked (the API reads no provider secret).
-   * Else the platform OpenAI key: the Secrets Manager secret (JSON {"api_key"}), or the key itself (local).
-   */
-  KNOWLEDGE_FUNCTION_NAME: v.optional(v.string()),
-  OPENAI_SECRET_ARN: v.optional(v.string()),
-  OPENAI_API_KEY: v.optional(v.string()),
-  /** The sandbox OpenAI locally; unset on AWS. */
-  OPENAI_BASE_URL: v.optional(v.string()),
-});
-
-export type ApiConfig = v.InferOutput<typeof ApiConfigSchema>;
 
 /** The pieces shared by the API and the other entry points of the same process. */
 export interface CoreDeps {
@@ -283,45 +243,6 @@ export function sqsClient(config: Pick<ApiConfig, 'AWS_REGION' | 'SQS_ENDPOINT'>
     region: config.AWS_REGION,
     ...(config.SQS_ENDPOINT ? { endpoint: config.SQS_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
-}
-
-/** The platform OpenAI key, read on first use (never logged); undefined when none is configured. */
-export function openAiKeySource(
-  config: Pick<ApiConfig, 'OPENAI_API_KEY' | 'OPENAI_SECRET_ARN' | 'AWS_REGION'>,
-): (() => Promise<string>) | undefined {
-  if (config.OPENAI_API_KEY) {
-    const key = config.OPENAI_API_KEY;
-    return async () => key;
-  }
-  const arn = config.OPENAI_SECRET_ARN;
-  if (!arn) return undefined;
-  return async () => {
-    const secret = await new SecretsManagerClient({ region: config.AWS_REGION }).send(new GetSecretValueCommand({ SecretId: arn }));
-    const key = (JSON.parse(secret.SecretString ?? '{}') as { api_key?: string }).api_key;
-    if (!key) throw new Error('The OpenAI secret has no api_key.');
-    return key;
-  };
-}
-
-/**
- * The key list cursors are signed with: the generated Secrets Manager secret on AWS (read on the
- * first list request), or one derived from LOCAL_SECRET_KEY on the local stack and in tests. Every
- * API instance must share it, or a cursor from one would be refused by the next.
- */
-export function cursorSecret(config: Pick<ApiConfig, 'CURSOR_SECRET_ARN' | 'LOCAL_SECRET_KEY' | 'AWS_REGION'>): () => Promise<Uint8Array> {
-  const arn = config.CURSOR_SECRET_ARN;
-  if (arn) {
-    return async () => {
-      const secret = await new SecretsManagerClient({ region: config.AWS_REGION }).send(new GetSecretValueCommand({ SecretId: arn }));
-      if (!secret.SecretString) throw new Error('The list-cursor secret is empty.');
-      return Buffer.from(secret.SecretString, 'utf8');
-    };
-  }
-  const local = config.LOCAL_SECRET_KEY;
-  // Thrown on the first cursor, not here: the ops command line shares these deps and lists nothing.
-  if (!local) return () => Promise.reject(new Error('Set CURSOR_SECRET_ARN (AWS) or LOCAL_SECRET_KEY (local stack) to sign list cursors.'));
-  const key = createHash('sha256').update(`list-cursor:${local}`).digest();
-  return async () => key;
 }
 
 /** The SQS outbound queue from config (fauxqs locally). */

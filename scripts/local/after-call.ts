@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { analyzeCall } from '../../functions/analysis/analyze-call';
 import { deliverRecord, MAX_QUEUE_DELAY_S, type DeliverDeps, type WebhookQueue } from '../../functions/webhook-delivery/deliver';
-import type { ApiConfig, CoreDeps } from '../../functions/lib/deps';
+import type { CoreDeps } from '../../functions/lib/deps';
+import type { ApiConfig } from '../../functions/lib/config';
 import { OpenAiSandboxServer } from '../../media-service/src/sandbox/openai-server';
 import { DeliveryRepository } from '../../shared/db/delivery-repository';
 import type { CallEvent } from '../../shared/events/catalog';

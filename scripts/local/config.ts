@@ -1,4 +1,4 @@
-import { ApiConfigSchema, type ApiConfig } from '../../functions/lib/deps';
+import { ApiConfigSchema, type ApiConfig } from '../../functions/lib/config';
 import { readConfig } from '../../shared/config';
 import type { LocalStackInfo } from './infra';
 

@@ -1,6 +1,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
-import { createKnowledgeDeps, knowledgeIngestDeps, sqsClient, type ApiConfig, type CoreDeps } from '../../functions/lib/deps';
+import { createKnowledgeDeps, knowledgeIngestDeps, sqsClient, type CoreDeps } from '../../functions/lib/deps';
+import { type ApiConfig } from '../../functions/lib/config';
 import { ingestDocument } from '../../shared/knowledge/ingest';
 import type { Logger } from '../../shared/log';
 import { failAbandonedDocument } from '../../shared/knowledge/dead-letters';

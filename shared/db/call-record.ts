@@ -1,5 +1,6 @@
 import type { CallWorkflow } from '../domain/workflow';
-import type { Call, CallMetrics, CallStatus, DerivedCallField, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
+import type { Call, CallStatus, DerivedCallField, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
+import type { CallMetrics } from '../domain/call-metrics';
 import type { KeyPageRequest } from './key-pages';
 import type { ToolAction } from '../domain/tool-action';
 

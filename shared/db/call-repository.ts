@@ -12,8 +12,9 @@ import type {
 } from './call-record';
 import type { Db, TransactionItem } from './client';
 import { callUpdate, NOT_ENDED, STATUS, statusIn, transition } from './call-updates';
-import { cancelledTransactionItem, isCancelledTransaction } from './conditions';
+import { cancelledTransactionItem } from './conditions';
 import { fromItem } from './items';
+import { findInboundCallId, insertInboundCall, newCallItems } from './new-calls';
 import { countOpenCalls, listOpenCalls, type OpenCalls } from './open-calls';
 import { findCall, listCalls, type FoundCall } from './call-queries';
 import type { KeyPage } from './key-pages';
@@ -27,33 +28,9 @@ export type * from './call-record';
 export class CallRepository {
   constructor(private readonly db: Db) {}
 
-  /**
-   * The put items of a new call (main + detail) for a transaction, so callers can write them
-   * together with other records (idempotency, reservations) in one round trip.
-   */
+  /** The put items of a new call (main + detail) for a transaction (see {@link newCallItems}). */
   newCallItems(record: CallRecord) {
-    const businessId = record.business_id;
-    // A call is open (in GSI3) from its creation until its ending is complete.
-    const open = record.status !== 'ended' || record.finish_pending === true;
-    const main = {
-      ...keys.call(businessId, record.id),
-      ...keys.callByBusiness(businessId, record.created_at, record.id),
-      ...keys.callByAssistant(businessId, record.assistant_id, record.created_at, record.id),
-      ...(open && keys.openCall(businessId, record.status, record.id)),
-      entity: 'call',
-      ...record,
-    };
-    const detail: CallDetailRecord & Record<string, unknown> = {
-      ...keys.callDetail(businessId, record.id),
-      entity: 'call_detail',
-      transcript: [],
-      metrics: {},
-      recording_key: null,
-    };
-    const put = (item: Record<string, unknown>) => ({
-      Put: { TableName: this.db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
-    });
-    return [put(main), put(detail)];
+    return newCallItems(this.db, record);
   }
 
   /**
@@ -65,46 +42,18 @@ export class CallRepository {
     await this.db.doc.send(new TransactWriteCommand({ TransactItems: [...this.newCallItems(record), ...alongside] }));
   }
 
-  /**
-   * Inserts an inbound call together with a marker keyed by the carrier's CallSid, in one
-   * transaction conditioned on the marker not existing: however often (or however concurrently)
-   * the carrier's voice webhook is replayed, one call is created. Returns 'inserted', or the id of
-   * the call the CallSid already made. The marker expires with `markerExpiresAt` (epoch seconds).
-   */
+  /** Inserts an inbound call once per carrier CallSid (see {@link insertInboundCall}). */
   async insertInboundCall(
     record: CallRecord,
     carrierCallSid: string,
     markerExpiresAt: number,
   ): Promise<'inserted' | { existingCallId: number }> {
-    const marker = {
-      Put: {
-        TableName: this.db.tableName,
-        Item: {
-          ...keys.inboundCallSid(record.business_id, carrierCallSid),
-          entity: 'inbound_call_sid',
-          call_id: record.id,
-          expires_at: markerExpiresAt,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    };
-    try {
-      await this.db.doc.send(new TransactWriteCommand({ TransactItems: [marker, ...this.newCallItems(record)] }));
-      return 'inserted';
-    } catch (error) {
-      if (!isCancelledTransaction(error, 0)) throw error;
-      const existing = await this.findInboundCallId(record.business_id, carrierCallSid);
-      if (existing === undefined) throw error;
-      return { existingCallId: existing };
-    }
+    return insertInboundCall(this.db, record, carrierCallSid, markerExpiresAt);
   }
 
   /** The id of the call an inbound CallSid made, if any. */
   async findInboundCallId(businessId: number, carrierCallSid: string): Promise<number | undefined> {
-    const result = await this.db.doc.send(
-      new GetCommand({ TableName: this.db.tableName, Key: keys.inboundCallSid(businessId, carrierCallSid), ConsistentRead: true }),
-    );
-    return typeof result.Item?.call_id === 'number' ? result.Item.call_id : undefined;
+    return findInboundCallId(this.db, businessId, carrierCallSid);
   }
 
   /** The call, its detail and its webhook deliveries (see {@link findCall}). */

@@ -14,7 +14,8 @@ import {
 import { LANGUAGES } from './languages';
 import { REALTIME_VOICES } from './speech-catalog';
 import { applySpeechDefaults, checkSpeechSettings } from './speech-settings';
-import { idField, listField, parseWith, recordField, strictDict, stringField, type Loc } from './validation';
+import { idField, listField, recordField, strictDict, stringField } from './validation';
+import { parseWith, type Loc } from './validation-errors';
 
 export { BACKGROUND_SOUNDS, INTERRUPTION_MODES, REDACT_KINDS, SERVER_EVENT_KINDS, AdvancedCfgSchema } from './assistant-config-advanced';
 export {

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { AssistantConfigSchema, AssistantConfigViewSchema, completeAssistantConfig, type AssistantConfig } from './assistant-config';
 import { TEMPLATE_NAMES, type TemplateName } from './templates';
 import { MAX_LIST_OFFSET, nextCursorField, offsetWithCursorItems, pageQueryFields, parseListQuery } from './paging';
-import { idField, intField, parseWith, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
+import { idField, intField, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
+import { parseWith } from './validation-errors';
 
 export { TEMPLATE_NAMES, type TemplateName } from './templates';
 

@@ -5,7 +5,8 @@ import { LOCAL_START_PATTERN } from './availability';
 import { DATE_PATTERN } from './business-settings';
 import { nextCursorField, offsetWithCursorItems, pageQueryFields, parseListQuery } from './paging';
 import { E164_PATTERN } from './phone-number';
-import { idField, intField, parseWith, strictDict, stringField, timestampField } from './validation';
+import { idField, intField, strictDict, stringField, timestampField } from './validation';
+import { parseWith } from './validation-errors';
 
 /** The days of bookings GET /bookings.ics and the secret calendar feed show: this many back from now, and ahead. */
 export const CALENDAR_FEED_DAYS = { past: 90, future: 400 } as const;

@@ -4,17 +4,8 @@ import { ValidationError, type ValidationItem } from '../errors';
 import { isValidTimezone, type BusinessProfile } from './business-profile';
 import { CLOCK_PATTERN, dayProblems, GRANULE_MINUTES, WEEKDAYS, type Weekday } from './opening-hours';
 import { E164_PATTERN, e164Field } from './phone-number';
-import {
-  intField,
-  listField,
-  numberField,
-  parseWith,
-  readOnlyEcho,
-  REFUSED_IN_TEXT,
-  strictDict,
-  stringField,
-  type Loc,
-} from './validation';
+import { intField, listField, numberField, readOnlyEcho, REFUSED_IN_TEXT, strictDict, stringField } from './validation';
+import { parseWith, type Loc } from './validation-errors';
 
 /**
  * The longest span one booking may hold (its duration plus the buffer after it), in minutes: a

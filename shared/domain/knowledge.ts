@@ -1,17 +1,8 @@
 import * as v from 'valibot';
 import { ValidationError } from '../errors';
 import { cursorPageSchema } from './paging';
-import {
-  boundedInput,
-  idField,
-  intField,
-  numberField,
-  parseWith,
-  readOnlyEcho,
-  strictDict,
-  stringField,
-  timestampField,
-} from './validation';
+import { idField, intField, numberField, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
+import { boundedInput, parseWith } from './validation-errors';
 
 /**
  * Bounds of knowledge bases (docs/design.md "Knowledge bases"). A text document's source is kept in one

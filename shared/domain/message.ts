@@ -1,6 +1,14 @@
 import * as v from 'valibot';
-import { pageSchema } from './call';
-import { instantItems, instantQueryField, offsetWithCursorItems, pageQueryFields, parseListQuery, utcIso, windowItems } from './paging';
+import {
+  instantItems,
+  instantQueryField,
+  offsetWithCursorItems,
+  pageQueryFields,
+  pageSchema,
+  parseListQuery,
+  utcIso,
+  windowItems,
+} from './paging';
 import { E164_PATTERN } from './phone-number';
 import { idField, strictDict, stringField, timestampField } from './validation';
 

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import * as assistant from './assistant';
 import * as cfg from './assistant-config';
 import * as call from './call';
+import * as callMetrics from './call-metrics';
 import { API_ERROR_CODES } from './error-codes';
 import { MessageSchema, MessagesPageSchema } from './message';
 import { bookingRequestSchemas, bookingResponseSchemas } from './openapi-bookings';
@@ -13,7 +14,8 @@ import { knowledgeRequestSchemas, knowledgeResponseSchemas } from './openapi-kno
 import { workflowRequestSchemas, workflowResponseSchemas } from './openapi-workflows';
 import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
-import { HttpValidationErrorSchema, ValidationItemSchema, strictDict } from './validation';
+import { strictDict } from './validation';
+import { HttpValidationErrorSchema, ValidationItemSchema } from './validation-errors';
 
 type Json = Record<string, unknown>;
 
@@ -95,8 +97,8 @@ function responseSchemas(): Record<string, Json> {
       CallAnalysis: call.CallAnalysisSchema,
       CallDetail: call.CallDetailSchema,
       TranscriptEntry: call.TranscriptEntrySchema,
-      CallMetrics: call.CallMetricsSchema,
-      TurnMetrics: call.TurnMetricsSchema,
+      CallMetrics: callMetrics.CallMetricsSchema,
+      TurnMetrics: callMetrics.TurnMetricsSchema,
       WebhookDelivery: call.WebhookDeliveryViewSchema,
       PhoneNumber: PhoneNumberSchema,
       AssistantList: assistant.AssistantListSchema,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ValidationError, type ValidationItem } from '../errors';
-import { intField, issuesToItems, parseIntString, strictDict, stringField } from './validation';
+import { MAX_ID, intField, strictDict, stringField } from './validation';
+import { issuesToItems, parseIntString } from './validation-errors';
 
 /**
  * The deepest `offset` GET /assistants, /messages and /bookings serve (GET /calls has no bound:
@@ -58,6 +59,17 @@ export function nextCursorField() {
     v.nullable(v.string()),
     v.description('Pass as `cursor` for the next page (with the same filters); null when `has_more` is false.'),
   );
+}
+
+/** One page of a list route that keeps `offset` (`{data, limit, offset, has_more, next_cursor}`, docs/design.md "Response shapes"). */
+export function pageSchema<const S extends v.GenericSchema>(item: S) {
+  return strictDict({
+    data: v.array(item),
+    limit: intField({ ge: 1, le: 200 }),
+    offset: intField({ ge: 0, le: MAX_ID }),
+    has_more: v.boolean(),
+    next_cursor: nextCursorField(),
+  });
 }
 
 /** A page of a list paged by cursor: `{data, has_more, next_cursor}`. */

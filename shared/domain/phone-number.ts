@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { idField, parseWith, strictDict, stringField, timestampField } from './validation';
+import { idField, strictDict, stringField, timestampField } from './validation';
+import { parseWith } from './validation-errors';
 import { cursorPageSchema } from './paging';
 
 /**

@@ -11,7 +11,7 @@ import {
   auraVoices,
   type AuraLanguage,
 } from './speech-catalog';
-import type { Loc } from './validation';
+import type { Loc } from './validation-errors';
 
 /**
  * The checks on an assistant's speech settings that span fields, run once the schema passed:

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { idField, intField, openDict, parseWith, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
+import { idField, intField, openDict, readOnlyEcho, strictDict, stringField, timestampField } from './validation';
+import { parseWith } from './validation-errors';
 import { cursorPageSchema } from './paging';
 
 /** A tool name the LLM can call: a function name, as OpenAI's tool API accepts it. */

@@ -1,4 +1,5 @@
-import type { KnowledgeBaseRecord, KnowledgeRepository, StoredChunks } from '../db/knowledge-repository';
+import type { KnowledgeBaseRecord, KnowledgeRepository } from '../db/knowledge-repository';
+import type { StoredChunks } from '../db/knowledge-document-repository';
 import type { KnowledgeHit } from '../domain/knowledge';
 import type { Embedder } from './embeddings';
 import { BuildSlots } from './build-slots';

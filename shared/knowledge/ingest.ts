@@ -1,4 +1,5 @@
-import type { FinishResult, KnowledgeRepository } from '../db/knowledge-repository';
+import type { KnowledgeRepository } from '../db/knowledge-repository';
+import type { FinishResult } from '../db/knowledge-document-repository';
 import { KNOWLEDGE_LIMITS, parseIngestJob, overPassageLimitReason, type KnowledgeDocument } from '../domain/knowledge';
 import type { Logger } from '../log';
 import { guardedFetch, RequestTimeoutError } from '../security/guarded-fetch';

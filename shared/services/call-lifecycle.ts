@@ -1,6 +1,7 @@
 import type { CallWorkflow } from '../domain/workflow';
 import { defaultAssistantConfig, type AssistantConfig } from '../domain/assistant-config';
-import { metricsOfUnconnectedCall, type CallMetrics, type TranscriptEntry } from '../domain/call';
+import type { TranscriptEntry } from '../domain/call';
+import { metricsOfUnconnectedCall, type CallMetrics } from '../domain/call-metrics';
 import { durationSeconds, expiryFor } from '../domain/carrier-status';
 import { transcriptForAnalysisEvent, type AnalysisTranscriptLine } from '../domain/analysis-transcript';
 import { outcomeForEndedReason } from '../domain/outcome';

@@ -13,7 +13,7 @@ import {
 } from '../domain/tool';
 import { ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
 import { checkUrlSyntax, urlValidationItem, type UrlPolicy } from '../security/ssrf';
-import { MAX_VALIDATION_ITEMS } from '../domain/validation';
+import { MAX_VALIDATION_ITEMS } from '../domain/validation-errors';
 import { toolParametersProblem } from '../tools/tool-schema';
 import type { PageCursors } from '../db/page-cursor';
 import { parseCursorListQuery } from '../domain/paging';

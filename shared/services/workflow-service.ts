@@ -7,10 +7,10 @@ import {
   parseCreateWorkflowBody,
   parseUpdateWorkflowBody,
   WORKFLOW_BUILTIN_TOOLS,
-  workflowProblems,
   type CreateWorkflowInput,
   type Workflow,
 } from '../domain/workflow';
+import { workflowProblems } from '../domain/workflow-graph';
 import { ConflictError, NotFoundError, ValidationError, type ValidationItem } from '../errors';
 import type { PageCursors } from '../db/page-cursor';
 import { parseCursorListQuery } from '../domain/paging';

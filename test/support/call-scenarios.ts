@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { scenario, step, type ScenarioStep } from '../../media-service/src/sandbox/scenarios';
+import { scenario, step, type ScenarioStep } from '../../media-service/src/sandbox/scenario-script';
 import type { SandboxCallRecord } from '../../media-service/src/sandbox/carrier-types';
 import type { ReceivedLlmRequest } from '../../media-service/src/sandbox/openai-server';
 import { uniqueNumber, type TenantClient } from './api-harness';

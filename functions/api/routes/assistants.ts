@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { parseIdParam } from '../../../shared/domain/call';
+import { parseIdParam } from '../../../shared/domain/ids';
 import { parseIfMatch } from '../../../shared/domain/entity-tag';
 import type { AssistantService, TaggedAssistant } from '../../../shared/services/assistant-service';
 import { MERGE_PATCH_MEDIA_TYPE, readJsonBody, requestMediaType } from '../body';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { parseIdParam } from '../../../shared/domain/call';
+import { parseIdParam } from '../../../shared/domain/ids';
 import type { BookingService } from '../../../shared/services/booking-service';
 import type { BusinessService } from '../../../shared/services/business-service';
 import type { ApiEnv } from '../env';

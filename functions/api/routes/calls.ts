@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseIdParam } from '../../../shared/domain/call';
+import { parseIdParam } from '../../../shared/domain/ids';
 import type { CallService } from '../../../shared/services/call-service';
 import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';

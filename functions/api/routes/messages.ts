@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseIdParam } from '../../../shared/domain/call';
+import { parseIdParam } from '../../../shared/domain/ids';
 import type { MessageService } from '../../../shared/services/message-service';
 import type { ApiEnv } from '../env';
 

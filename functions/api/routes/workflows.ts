@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseIdParam } from '../../../shared/domain/call';
+import { parseIdParam } from '../../../shared/domain/ids';
 import type { WorkflowService } from '../../../shared/services/workflow-service';
 import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';

@@ -1,5 +1,5 @@
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
-import type { CallMetrics } from '../../../shared/domain/call';
+import type { CallMetrics } from '../../../shared/domain/call-metrics';
 import type { ProviderLabels } from './session-types';
 import type { Utterance } from './speaker';
 

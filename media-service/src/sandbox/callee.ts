@@ -1,7 +1,7 @@
 import { FRAME_BYTES, FRAME_MS, MULAW_SILENCE } from '../audio/mulaw';
 import { calleeLine } from './callee-lines';
 import { beep, speechDurationMs, speechLike, textSeed } from '../audio/tone';
-import type { Scenario, ScenarioStep, UtteranceSink } from './scenarios';
+import type { Scenario, ScenarioStep, UtteranceSink } from './scenario-script';
 
 /** What the callee can do to its call (implemented by the sandbox carrier). */
 export interface CalleeLine {

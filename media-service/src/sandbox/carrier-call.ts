@@ -5,7 +5,7 @@ import { callParams, sendSigned, SIP_CODES, type CallbackRecord } from './carrie
 import { SandboxMediaStream } from './carrier-stream';
 import { parseTwiml, type TwimlStream, type TwimlVerb } from './carrier-twiml';
 import type { CallSetup, CarrierTimers, CarrierTiming, SandboxCallRecord } from './carrier-types';
-import type { Scenario, UtteranceSink } from './scenarios';
+import type { Scenario, UtteranceSink } from './scenario-script';
 import type { Logger } from '../../../shared/log';
 
 /** What a call needs from the carrier. */

@@ -3,7 +3,7 @@ import type { CalleeRecord } from './callee';
 import type { CallbackRecord } from './carrier-callbacks';
 import type { StreamRecord } from './carrier-stream';
 import type { SandboxLine } from './sandbox-numbers';
-import type { Scenario } from './scenarios';
+import type { Scenario } from './scenario-script';
 
 /** Shared shapes of the sandbox carrier: timing, timers, call setup and the observable call record. */
 

@@ -29,7 +29,8 @@ import { messageResource, SandboxMessages, type SandboxMessageRecord } from './c
 import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
 import { CreateRefusals } from './carrier-refusals';
 import { answerListPage, filterMatches } from './carrier-lists';
-import { DEFAULT_CALLEE, SANDBOX_SCENARIOS, type Scenario, type UtteranceSink } from './scenarios';
+import { DEFAULT_CALLEE, SANDBOX_SCENARIOS } from './scenarios';
+import type { Scenario, UtteranceSink } from './scenario-script';
 import { createLogger, type Logger } from '../../../shared/log';
 import { listenSandbox } from './listen';
 

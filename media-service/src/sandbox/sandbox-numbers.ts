@@ -1,4 +1,5 @@
-import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL, type Scenario } from './scenarios';
+import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL } from './scenarios';
+import { type Scenario } from './scenario-script';
 
 /**
  * The sandbox carrier's special numbers (docs/design.md "The local stack"). They sit in +1 500-555-00xx, the block

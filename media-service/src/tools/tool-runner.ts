@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { issuesToItems } from '../../../shared/domain/validation';
+import { issuesToItems } from '../../../shared/domain/validation-errors';
 import { ACTION_LIMITS, clipActionText, recordedArguments, type ToolAction } from '../../../shared/domain/tool-action';
 import type { Logger } from '../../../shared/log';
 import type { SessionTimers } from '../call/session-types';

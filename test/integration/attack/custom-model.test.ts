@@ -6,7 +6,7 @@ import { customKeyContext } from '../../../shared/services/assistant-service';
 import type { LookupAll } from '../../../shared/security/ssrf';
 import { languageModels } from '../../../media-service/src/server/language-models';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
-import { step } from '../../../media-service/src/sandbox/scenarios';
+import { step } from '../../../media-service/src/sandbox/scenario-script';
 import { callScripted, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { step } from '../../../media-service/src/sandbox/scenarios';
+import { step } from '../../../media-service/src/sandbox/scenario-script';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
 import { callScripted, carrierCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_SCENARIOS, scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
+import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
 import type { SandboxEmail } from '../../../media-service/src/sandbox/ses-server';
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
 import type { Booking } from '../../../shared/domain/booking';

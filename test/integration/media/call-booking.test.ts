@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_SCENARIOS, scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
+import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
 import type { Booking } from '../../../shared/domain/booking';
 import { unusedPorts } from '../../support/tool-runner';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scenario, step } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step } from '../../../media-service/src/sandbox/scenario-script';
 import { billableMinutes } from '../../../shared/db/minutes-repository';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET } from '../../support/call-scenarios';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_SCENARIOS, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
+import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
+import { step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
 import { uniqueNumber, type TenantClient } from '../../support/api-harness';
 import { QUIET, getCall, llmRequestsWith, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';

@@ -1,6 +1,6 @@
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { step, scenario } from '../../../media-service/src/sandbox/scenarios';
+import { step, scenario } from '../../../media-service/src/sandbox/scenario-script';
 import { keys } from '../../../shared/db/table';
 import { uniqueNumber } from '../../support/api-harness';
 import {

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { step } from '../../../media-service/src/sandbox/scenarios';
+import { step } from '../../../media-service/src/sandbox/scenario-script';
 import { signStreamToken } from '../../../media-service/src/telephony/stream-token';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
 import { callScripted, QUIET, waitForAssistant } from '../../support/call-scenarios';

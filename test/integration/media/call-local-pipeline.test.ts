@@ -3,7 +3,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { paginateScan } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminService } from '../../../functions/lib/deps';
-import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
 import type { ReceivedLlmRequest } from '../../../media-service/src/sandbox/openai-server';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';
 import { keys } from '../../../shared/db/table';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createAdminService } from '../../../functions/lib/deps';
-import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
 import { localMediaEnv } from '../../../scripts/local/media';
 import { spawnMediaTask } from '../../../scripts/local/media-tasks';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_SCENARIOS, scenario } from '../../../media-service/src/sandbox/scenarios';
+import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
+import { scenario } from '../../../media-service/src/sandbox/scenario-script';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, getCall, tenantWithAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';

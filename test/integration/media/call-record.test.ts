@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { step } from '../../../media-service/src/sandbox/scenarios';
+import { step } from '../../../media-service/src/sandbox/scenario-script';
 import type { ReceivedLlmRequest } from '../../../media-service/src/sandbox/openai-server';
 import { callScripted, carrierCall, getCall, llmRequestsWith, placeCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';

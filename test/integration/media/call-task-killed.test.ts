@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, vi } from 'vitest';
 import { createAdminService } from '../../../functions/lib/deps';
-import { scenario, step } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step } from '../../../media-service/src/sandbox/scenario-script';
 import { billableMinutes } from '../../../shared/db/minutes-repository';
 import { durationSeconds } from '../../../shared/domain/carrier-status';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SANDBOX_SCENARIOS, scenario, step } from '../../../media-service/src/sandbox/scenarios';
+import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step } from '../../../media-service/src/sandbox/scenario-script';
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
 import { createDb } from '../../../shared/db/client';
 import { uniqueNumber } from '../../support/api-harness';

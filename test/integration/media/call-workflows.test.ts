@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_SCENARIOS, scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenarios';
+import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
 import { uniqueNumber, type TenantClient } from '../../support/api-harness';
 import { QUIET, getCall } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';

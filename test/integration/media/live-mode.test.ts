@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { step } from '../../../media-service/src/sandbox/scenarios';
+import { step } from '../../../media-service/src/sandbox/scenario-script';
 import { callScripted, carrierCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 

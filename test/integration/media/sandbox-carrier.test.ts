@@ -9,7 +9,7 @@ import { speechLike } from '../../../media-service/src/audio/tone';
 import type { CallTransportEvent } from '../../../media-service/src/ports/call-transport';
 import { PlaceCallError, type PlaceCallRequest } from '../../../media-service/src/ports/telephony';
 import { SandboxCarrier } from '../../../media-service/src/sandbox/carrier';
-import { scenario, step } from '../../../media-service/src/sandbox/scenarios';
+import { scenario, step } from '../../../media-service/src/sandbox/scenario-script';
 import { isValidTwilioSignature } from '../../../media-service/src/telephony/twilio-signature';
 import { ProviderError } from '../../../shared/errors';
 import { silentLogger } from '../../../shared/log';

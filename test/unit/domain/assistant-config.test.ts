@@ -5,7 +5,7 @@ import {
   parseAssistantConfig,
   toConfigView,
 } from '../../../shared/domain/assistant-config';
-import { parseWith } from '../../../shared/domain/validation';
+import { parseWith } from '../../../shared/domain/validation-errors';
 import { ValidationError, type ValidationItem } from '../../../shared/errors';
 
 const LOC = ['body', 'config'];

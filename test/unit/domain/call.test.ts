@@ -6,9 +6,9 @@ import {
   ENDED_REASONS,
   OUTCOMES,
   parseCreateCallBody,
-  parseIdParam,
   parseListCallsQuery,
 } from '../../../shared/domain/call';
+import { parseIdParam } from '../../../shared/domain/ids';
 import { ValidationError, type ValidationItem } from '../../../shared/errors';
 
 const E164 = '^\\+[1-9]\\d{1,14}$';

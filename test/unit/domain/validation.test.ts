@@ -5,17 +5,14 @@ import { parseCreateToolBody } from '../../../shared/domain/tool';
 import {
   idField,
   intField,
-  issuesToItems,
-  jsonInvalidItem,
   listField,
   looseDict,
   numberField,
-  parseIntString,
-  parseWith,
   recordField,
   strictDict,
   stringField,
 } from '../../../shared/domain/validation';
+import { issuesToItems, jsonInvalidItem, parseIntString, parseWith } from '../../../shared/domain/validation-errors';
 import { ValidationError, type ValidationItem } from '../../../shared/errors';
 
 /** Every field kind the mapper must translate, in one schema. */

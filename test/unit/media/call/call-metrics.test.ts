@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { CallMetricsSchema } from '../../../../shared/domain/call';
+import { CallMetricsSchema } from '../../../../shared/domain/call-metrics';
 import {
   SANDBOX_PROVIDER_LABELS,
   buildCallMetrics,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_MS, mulawRms } from '../../../../media-service/src/audio/mulaw';
 import { SILENCE_FRAME, SimulatedCallee, type CalleeLine } from '../../../../media-service/src/sandbox/callee';
-import { scenario, step, type ScenarioStep } from '../../../../media-service/src/sandbox/scenarios';
+import { scenario, step, type ScenarioStep } from '../../../../media-service/src/sandbox/scenario-script';
 
 /** A line that records what the callee did to the call. */
 function line() {
