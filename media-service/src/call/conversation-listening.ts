@@ -30,7 +30,7 @@ export interface ListeningSeat {
 }
 
 /**
- * One recogniser event (docs/design.md §6): the caller's turn starting and ending, words over the
+ * One recogniser event (docs/design.md "The call engine"): the caller's turn starting and ending, words over the
  * assistant (barge-in), eager guesses, and the stream closing or failing.
  */
 export function onSttEvent(s: ListeningSeat, event: SttEvent): void {

@@ -23,7 +23,7 @@ export interface WorkflowSeat {
   sayStep(text: string): Promise<void>;
 }
 
-/** The call's run of its workflow (docs/design.md §7), its nodes acting through the conversation. */
+/** The call's run of its workflow (docs/design.md "Workflows"), its nodes acting through the conversation. */
 export function conversationWorkflowRun(workflow: NonNullable<ConversationDeps['context']['workflow']>, seat: WorkflowSeat): WorkflowRun {
   const { context, now, t0, log } = seat.deps;
   return new WorkflowRun({
