@@ -1,6 +1,6 @@
 import { splitGreeting } from '../../../shared/domain/call-script';
 import type { LanguageModel, LlmToolCall } from '../ports/language-model';
-import type { SttEvent, SttStream } from '../ports/speech-to-text';
+import type { SttStream } from '../ports/speech-to-text';
 import { CallPolicy } from './call-policy';
 import { modelLabelFor, type TurnTiming } from './call-metrics';
 import { CallerTurn } from './caller-turn';
@@ -11,10 +11,11 @@ import { streamReply } from './reply-stream';
 import type { ConversationBaseDeps, ConversationDriver, SessionView } from './session-types';
 import { Speaker, type SpeakerOptions, type Utterance, type UtteranceKind } from './speaker';
 import { heardText } from './transcript-log';
-import { isBackchannel, shouldInterrupt } from './turn-taking';
+import { isBackchannel } from './turn-taking';
 import type { CallWorkflow } from '../../../shared/domain/workflow';
-import type { WorkflowHost } from './workflow/node-type';
-import { WorkflowRun } from './workflow/workflow-run';
+import type { WorkflowRun } from './workflow/workflow-run';
+import { conversationWorkflowRun } from './conversation-workflow';
+import { onSttEvent, type ListeningSeat } from './conversation-listening';
 
 /** What a standard conversation needs from its session. */
 export interface ConversationDeps extends ConversationBaseDeps {
@@ -60,7 +61,17 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     super();
     this.#d = deps;
     this.#speaker = new Speaker({ ...deps.voice, onFailure: (error) => this.policy.fail(error, { voiceLost: true }) });
-    this.#flow = deps.context.workflow && this.#workflowRun(deps.context.workflow);
+    this.#flow =
+      deps.context.workflow &&
+      conversationWorkflowRun(deps.context.workflow, {
+        deps,
+        policy: () => this.policy,
+        history: () => this.#history,
+        callerSpeaking: () => this.#caller.speaking,
+        reply: () => void this.#reply('reply'),
+        settle: () => this.#afterSpeech(),
+        sayStep: (text) => this.#sayStep(text),
+      });
     this.#history = new ChatHistory(deps.context, this.#flow && ((request) => this.#flow!.shape(request)));
     this.#caller = new CallerTurn(deps.stt, deps.timers);
     this.#eager = new EagerGuess(deps.llm, deps.counters, deps.now, (signal, guess) =>
@@ -83,7 +94,21 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
       replyAgain: () => void this.#reply('reply'),
       sayReply: (text) => void this.#say('reply', text).done.then(() => this.#afterSpeech()),
     });
-    this.#offStt = deps.stt.on((event) => this.#onStt(event));
+    const listening: ListeningSeat = {
+      deps,
+      policy: this.policy,
+      caller: this.#caller,
+      eager: this.#eager,
+      speaker: this.#speaker,
+      history: this.#history,
+      flow: this.#flow,
+      replying: () => this.#turn !== undefined,
+      greetingDone: () => this.#greetingDone,
+      userSpoke: () => void (this.#userSpoke = true),
+      bargeIn: () => this.#bargeIn(),
+      answer: (timing, text) => this.#answer(timing, text),
+    };
+    this.#offStt = deps.stt.on((event) => onSttEvent(listening, event));
   }
 
   start(): void {
@@ -97,72 +122,6 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     // assistant_first, or wait_for_user greeting a silent caller (greet_after_silence_s): the first message when set.
     if (this.#d.context.config.first_message_mode !== 'model_generated' && first !== '') return this.#speakScripted('greeting', first);
     void this.#reply('greeting');
-  }
-
-  #onStt(event: SttEvent): void {
-    const { session } = this.#d;
-    if (event.type === 'closed') {
-      this.#caller.sttClosed();
-      if (!session.ended && !session.carrierEnded) this.policy.fail(new Error('the speech-to-text stream closed'), { voiceLost: false });
-      return;
-    }
-    if (event.type === 'error') return session.carrierEnded ? undefined : this.policy.fail(event.error, { voiceLost: false });
-    if (event.type === 'update' || event.type === 'eager_end_of_turn') this.#caller.heard(event.transcript);
-    // Knowledge search starts on the (eager) end of the caller's turn, before the model asks for it.
-    if (event.type === 'eager_end_of_turn' || event.type === 'end_of_turn') this.#d.context.knowledge?.speculate(event.transcript);
-    if (this.policy.pendingReason && !this.policy.voicemail.active && !this.#caller.gone) return;
-    switch (event.type) {
-      case 'start_of_turn':
-        this.#caller.started(this.#d.now());
-        this.policy.cancelSilence();
-        this.policy.voicemail.onSpeechStarted();
-        return;
-      case 'update':
-        return this.#onUpdate(event.transcript);
-      case 'eager_end_of_turn':
-        if (!this.#d.context.config.transcriber.eager || this.policy.voicemail.active || this.#turn || this.#speaker.speaking) return;
-        if (this.policy.toolsRunning) return;
-        return this.#eager.guess(event.transcript);
-      case 'turn_resumed':
-        return this.#eager.drop();
-      case 'end_of_turn':
-        return this.#onEndOfTurn(event.transcript, event.endOfSpeechMs);
-      default:
-        return;
-    }
-  }
-
-  #onUpdate(transcript: string): void {
-    if (this.policy.voicemail.active || !this.#speaker.audible) return;
-    const { advanced } = this.#d.context.config;
-    const interrupt = shouldInterrupt({
-      mode: advanced.interruptions,
-      minWords: advanced.interrupt_min_words,
-      assistantSpeaking: true,
-      greetingDone: this.#greetingDone,
-      transcript,
-    });
-    if (interrupt) this.#bargeIn();
-  }
-
-  #onEndOfTurn(transcript: string, endOfSpeechMs: number | undefined): void {
-    const now = this.#d.now();
-    const text = transcript.trim();
-    const startAt = this.#caller.ended(now);
-    if (text === '' && this.#caller.gone) return;
-    if (text === '') {
-      this.#eager.drop();
-      return this.policy.armSilence();
-    }
-    const endAt = endOfSpeechMs === undefined ? now : Math.min(now, this.#d.t0 + endOfSpeechMs);
-    this.policy.log.user(text, startAt, endAt);
-    this.#userSpoke = true;
-    if (this.#caller.gone) return;
-    if (this.policy.voicemail.onCallerTurn(text, this.policy.log.userTurns) || this.policy.pendingReason) return;
-    this.policy.callerSpoke();
-    this.#history.push({ role: 'user', content: text });
-    if (this.#flow?.callerTurn()) return this.#eager.drop();
-    this.#answer({ endOfTurnAt: now, endOfSpeechAt: endOfSpeechMs === undefined ? undefined : endAt, eager: false }, text);
   }
 
   /** Replies to the caller's newest words (held while the assistant or the notice speaks), reusing an eager reply when its guess held. */
@@ -344,49 +303,6 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     const utterance = this.#speaker.say(kind, text);
     this.policy.log.utterance(utterance);
     return utterance;
-  }
-
-  #workflowRun(workflow: NonNullable<ConversationDeps['context']['workflow']>): WorkflowRun {
-    const { context, now, t0, log } = this.#d;
-    return new WorkflowRun({
-      workflow,
-      host: this.#workflowHost(),
-      // A caller mid-turn (one who cut a `say` short) is answered when the turn ends, not talked over.
-      reply: () => (this.#caller.speaking ? undefined : void this.#reply('reply')),
-      toolResult: (callId, output) => this.#history.toolResult(callId, output),
-      settle: () => this.#afterSpeech(),
-      ending: () => this.policy.pendingReason !== undefined,
-      callVariables: context.call.variables ?? {},
-      assistantVariables: context.config.variables,
-      now,
-      t0,
-      log,
-      callId: context.call.id,
-    });
-  }
-
-  /** What a workflow's acting nodes do on this call: speak, run tools, transfer, end. */
-  #workflowHost(): WorkflowHost {
-    return {
-      say: (text) => this.#sayStep(text),
-      runTool: async (name, args) => {
-        const { output, line } = await this.#d.tools.runWithLine({ name, arguments: args });
-        this.policy.log.tool(line, this.#d.now());
-        const parsed = JSON.parse(output) as Record<string, unknown>;
-        return { ok: !Object.hasOwn(parsed, 'error'), output: parsed };
-      },
-      transfer: (number) => {
-        if (number) this.#d.context.transferNumber = number;
-        const call = { id: `workflow_transfer_${this.#d.now()}`, name: 'transfer', arguments: '{}' };
-        // The model's history must hold the call a failed transfer's result answers.
-        this.#history.push({ role: 'assistant', content: null, toolCalls: [call] });
-        this.policy.afterReply('', [call]);
-      },
-      end: async (text) => {
-        if (text !== '') await this.#sayStep(text);
-        await this.policy.endCall('assistant_ended', { goodbye: text === '' });
-      },
-    };
   }
 
   /** A workflow's fixed words, as an assistant turn of their own (barge-in cuts them, in history too). */

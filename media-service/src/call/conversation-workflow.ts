@@ -1,0 +1,68 @@
+import type { LlmToolCall } from '../ports/language-model';
+import type { CallPolicy } from './call-policy';
+import type { ChatHistory } from './chat-history';
+import type { ConversationDeps } from './conversation';
+import type { WorkflowHost } from './workflow/node-type';
+import { WorkflowRun } from './workflow/workflow-run';
+
+/**
+ * What a standard conversation lends its workflow run. The policy and history are read when a node
+ * acts, not when the run is built: the conversation builds its run before them.
+ */
+export interface WorkflowSeat {
+  deps: ConversationDeps;
+  policy(): CallPolicy<LlmToolCall>;
+  history(): ChatHistory;
+  /** The caller is mid-turn. */
+  callerSpeaking(): boolean;
+  /** Starts a model reply. */
+  reply(): void;
+  /** The assistant went quiet: answer words held meanwhile, or start the silence clock. */
+  settle(): void;
+  /** A workflow's fixed words, as an assistant turn of their own (barge-in cuts them, in history too). */
+  sayStep(text: string): Promise<void>;
+}
+
+/** The call's run of its workflow (docs/design.md "Workflows"), its nodes acting through the conversation. */
+export function conversationWorkflowRun(workflow: NonNullable<ConversationDeps['context']['workflow']>, seat: WorkflowSeat): WorkflowRun {
+  const { context, now, t0, log } = seat.deps;
+  return new WorkflowRun({
+    workflow,
+    host: workflowHost(seat),
+    // A caller mid-turn (one who cut a `say` short) is answered when the turn ends, not talked over.
+    reply: () => (seat.callerSpeaking() ? undefined : void seat.reply()),
+    toolResult: (callId, output) => seat.history().toolResult(callId, output),
+    settle: () => seat.settle(),
+    ending: () => seat.policy().pendingReason !== undefined,
+    callVariables: context.call.variables ?? {},
+    assistantVariables: context.config.variables,
+    now,
+    t0,
+    log,
+    callId: context.call.id,
+  });
+}
+
+/** What a workflow's acting nodes do on this call: speak, run tools, transfer, end. */
+function workflowHost(seat: WorkflowSeat): WorkflowHost {
+  return {
+    say: (text) => seat.sayStep(text),
+    runTool: async (name, args) => {
+      const { output, line } = await seat.deps.tools.runWithLine({ name, arguments: args });
+      seat.policy().log.tool(line, seat.deps.now());
+      const parsed = JSON.parse(output) as Record<string, unknown>;
+      return { ok: !Object.hasOwn(parsed, 'error'), output: parsed };
+    },
+    transfer: (number) => {
+      if (number) seat.deps.context.transferNumber = number;
+      const call = { id: `workflow_transfer_${seat.deps.now()}`, name: 'transfer', arguments: '{}' };
+      // The model's history must hold the call a failed transfer's result answers.
+      seat.history().push({ role: 'assistant', content: null, toolCalls: [call] });
+      seat.policy().afterReply('', [call]);
+    },
+    end: async (text) => {
+      if (text !== '') await seat.sayStep(text);
+      await seat.policy().endCall('assistant_ended', { goodbye: text === '' });
+    },
+  };
+}
