@@ -39,7 +39,7 @@ import { BookingService } from '../../shared/services/booking-service';
 import { BusinessService } from '../../shared/services/business-service';
 import type { UrlPolicy } from '../../shared/security/ssrf';
 import type { ApiDeps } from '../api/app';
-import { FEED_RATE_LIMIT } from '../api/middleware/feed-rate-limit';
+import { FEED_RATE_LIMIT } from '../../shared/domain/rate-limits';
 import type { ApiConfig } from './config';
 import { kmsClient } from './kms';
 import { cursorSecret, openAiKeySource } from './secrets';

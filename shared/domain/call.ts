@@ -120,9 +120,6 @@ export function parseListCallsQuery(query: Record<string, string | undefined>): 
   return { ...parsed, created_after: utcIso(parsed.created_after), created_before: utcIso(parsed.created_before) };
 }
 
-/** The path id rule lives in ./ids; openapi.ts still reads it here as `call.IdParamSchema`. */
-export { IdParamSchema } from './ids';
-
 /** What analysis produced once the call ended (docs/design.md "Resources"); `{}` before. */
 export const CallAnalysisSchema = looseDict({
   summary: v.optional(v.string()),

@@ -1,6 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import * as call from './call';
+import { IdParamSchema } from './ids';
 import { COMMON_HEADERS, headerRefs } from './openapi-headers';
 import { IDEMPOTENCY_TTL_SECONDS, MAX_IDEMPOTENCY_KEY_LENGTH } from './api-limits';
 import { stringField } from './validation';
@@ -64,7 +64,7 @@ export function idParam(name: string): Json {
     in: 'path',
     required: true,
     description: 'Canonical decimal: digits only, no sign, spaces or leading zeros.',
-    schema: inline(call.IdParamSchema),
+    schema: inline(IdParamSchema),
   };
 }
 

@@ -12,7 +12,6 @@ export interface FeedRateLimit {
 }
 
 /** The feed's limit per address and per token (defined with the API's other limits; the composition root reads it here). */
-export { FEED_RATE_LIMIT };
 
 /**
  * Throttles GET /calendars/{token}.ics, which no API key guards: first by the client's address
