@@ -11,8 +11,6 @@ export interface FeedRateLimit {
   hitFeed(subject: string): Promise<RateDecision>;
 }
 
-/** The feed's limit per address and per token (defined with the API's other limits; the composition root reads it here). */
-
 /**
  * Throttles GET /calendars/{token}.ics, which no API key guards: first by the client's address
  * (as the failed-authentication throttle finds it, never from client headers), then by the token,
