@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { CALL_TEST_MS } from './test/support/call-limits';
 
 /**
  * Whole calls over the sandbox (the whole call path on loopback, `test/support/call-stack.ts`):
@@ -16,6 +17,12 @@ const WHOLE_CALLS = [
 
 /** The real stand-ins (DynamoDB Local, fauxqs), started once per run by the global setup. */
 const standIns = { globalSetup: ['test/setup/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
+
+/**
+ * Whole-call tests: one limit, a bound on a hang and not a timing (a call takes two to three times
+ * as long on a machine busy with a second `npm test` as on a quiet one; test/support/call-limits.ts).
+ */
+const wholeCalls = { ...standIns, testTimeout: CALL_TEST_MS, hookTimeout: CALL_TEST_MS };
 
 /**
  * Test files run at once: two per CPU. Most of an integration or whole-call file's time is spent
@@ -42,7 +49,7 @@ export default defineConfig({
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, testTimeout: 30_000, hookTimeout: 180_000 },
       },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: WHOLE_CALLS, ...standIns } },
-      { test: { name: 'calls', include: WHOLE_CALLS, ...standIns } },
+      { test: { name: 'calls', include: WHOLE_CALLS, ...wholeCalls } },
     ],
   },
 });

@@ -44,6 +44,7 @@ import { createApiHarness, type ApiHarness } from './api-harness';
 import { freePort } from '../../scripts/local/stand-ins/dynamodb-local';
 import { startRoundRobinProxy } from '../../scripts/local/round-robin-proxy';
 import { captureLogger } from './capture-logger';
+import { CALL_HANG_MS } from './call-limits';
 
 /** An event bus that keeps what it is given, so tests can assert on `call.started` / `call.ended`. */
 export class CapturingBus implements EventBus {
@@ -266,9 +267,10 @@ export async function startCallStack(options: CallStackOptions = {}) {
 
   /**
    * Resolves once the call has ended with its transcript written: after its `call.ended` event and,
-   * when a session ran it, after that session is done (event-driven: no polling).
+   * when a session ran it, after that session is done (event-driven: no polling). `timeoutMs`
+   * bounds a hang ({@link CALL_HANG_MS}); it times nothing.
    */
-  async function whenCallEnded(businessId: number, callId: number, timeoutMs = 45_000) {
+  async function whenCallEnded(businessId: number, callId: number, timeoutMs = CALL_HANG_MS) {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`call ${callId} did not end within ${timeoutMs} ms`)), timeoutMs);

@@ -164,7 +164,7 @@ function withUndocumentedKeys(samples: TypedSample[]): { broken: TypedSample[]; 
 }
 
 describe('a client typed from GET /api/v1/openapi.json (openapi-typescript, strict mode)', () => {
-  it('compiles against real responses: assistant, lists, a whole analysed call, its webhooks, errors', { timeout: 180_000 }, async () => {
+  it('compiles against real responses: assistant, lists, a whole analysed call, its webhooks, errors', async () => {
     // Arrange
     const served = await (await stack.api.app.request('/api/v1/openapi.json')).json();
     const types = await generateClientTypes(strictOpenApiDocument(served as Record<string, unknown>));

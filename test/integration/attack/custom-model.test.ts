@@ -45,7 +45,7 @@ async function server(host: string, port: number, answer: (res: import('node:htt
 }
 
 describe('attack: a custom model URL that redirects to an internal address', () => {
-  it('is refused, never followed: the call ends error saying why, and the internal address sees nothing', { timeout: 60_000 }, async () => {
+  it('is refused, never followed: the call ends error saying why, and the internal address sees nothing', async () => {
     // Arrange
     const internal = await server('127.0.0.1', 0, (res) => res.end('INTERNAL-SECRET'));
     const evil = await server('127.0.0.1', 0, (res) => {

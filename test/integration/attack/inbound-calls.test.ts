@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
+import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber, type TenantClient } from '../../support/api-harness';
 import { QUIET, shortTalk } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -49,7 +50,7 @@ async function voiceWebhook(form: Record<string, string>): Promise<string> {
 }
 
 /** Every call of the tenant once none is still ringing or live. */
-async function whenAllEnded(tenant: TenantClient, count: number, timeoutMs = 50_000): Promise<Json[]> {
+async function whenAllEnded(tenant: TenantClient, count: number, timeoutMs = CALL_HANG_MS): Promise<Json[]> {
   const started = Date.now();
   for (;;) {
     const calls = (await json(await tenant.request('GET', '/calls?limit=200'))).data as Json[];
@@ -60,7 +61,7 @@ async function whenAllEnded(tenant: TenantClient, count: number, timeoutMs = 50_
 }
 
 describe('attack: many inbound and outbound calls on a nearly empty plan', () => {
-  it('connects only what the plan can pay for, and the balance never goes below zero', { timeout: 90_000 }, async () => {
+  it('connects only what the plan can pay for, and the balance never goes below zero', { timeout: CALL_TEST_MS }, async () => {
     // Arrange: 2 minutes left; 5 people call in and 5 outbound calls are placed, all at once
     const { tenant, assistantId, number } = await tenantWith(2);
     const talk = shortTalk();

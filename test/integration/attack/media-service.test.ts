@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
+import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { callScripted, carrierCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
@@ -23,7 +24,7 @@ afterAll(async () => {
 });
 
 /** The carrier's record of the call the dialler places to `to` (it arrives through the queue). */
-async function placedTo(to: string, timeoutMs = 15_000) {
+async function placedTo(to: string, timeoutMs = CALL_HANG_MS) {
   const started = Date.now();
   for (;;) {
     const found = stack.carrier.calls().find((call) => call.to === to);
@@ -60,12 +61,16 @@ function replayStream(callSid: string, parameters: Record<string, string>) {
 }
 
 describe('attack: a second media stream on a live call', () => {
-  it('is closed 1008 and hears nothing, while the first stream keeps the call', { timeout: 60_000 }, async () => {
+  it('is closed 1008 and hears nothing, while the first stream keeps the call', { timeout: CALL_TEST_MS }, async () => {
     // Arrange: a live call whose callee listens to the greeting, then stays on the line.
     const steps = [waitForAssistant(), step.pause(4_000), step.say('Thanks, goodbye!'), waitForAssistant(), step.hangup()];
     const { tenant, callId, to } = await callScripted(stack, { first_message: 'Hello from Acme.', advanced: QUIET }, steps);
     const sid = (await placedTo(to)).sid;
-    const live = await stack.carrier.waitFor(sid, (call) => call.streams.length > 0 && call.streams[0]!.audioChunks.length > 0, 15_000);
+    const live = await stack.carrier.waitFor(
+      sid,
+      (call) => call.streams.length > 0 && call.streams[0]!.audioChunks.length > 0,
+      CALL_HANG_MS,
+    );
     const original = live.streams[0]!.customParameters;
     // Act
     const replay = replayStream(sid, original);
@@ -128,7 +133,7 @@ function floodBody(path: string, headers: Record<string, string>, limit: number,
 describe('attack: oversized bodies to the media service', () => {
   const HUGE = 300 * 1024 * 1024;
 
-  it('refuses an unsigned 300 MB voice webhook with 413 before reading it', { timeout: 30_000 }, async () => {
+  it('refuses an unsigned 300 MB voice webhook with 413 before reading it', { timeout: CALL_TEST_MS }, async () => {
     // Act
     const { statusLine, sent } = await floodBody('/twilio/voice', { 'content-length': String(HUGE) }, HUGE, false);
     // Assert: the answer came while the client had sent a sliver of the body (socket buffers only).
@@ -136,7 +141,7 @@ describe('attack: oversized bodies to the media service', () => {
     expect(sent).toBeLessThan(HUGE / 20);
   });
 
-  it('refuses a chunked body once it passes 64 KiB, without reading the rest', { timeout: 30_000 }, async () => {
+  it('refuses a chunked body once it passes 64 KiB, without reading the rest', { timeout: CALL_TEST_MS }, async () => {
     // Act
     const { statusLine, sent } = await floodBody('/twilio/status/1/1', { 'transfer-encoding': 'chunked' }, HUGE, true);
     // Assert

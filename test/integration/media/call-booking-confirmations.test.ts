@@ -7,6 +7,7 @@ import type { SandboxEmail } from '../../../media-service/src/sandbox/ses-server
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
 import type { Booking } from '../../../shared/domain/booking';
 import { silentLogger } from '../../../shared/log';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, getCall, tenantWithAssistant } from '../../support/call-scenarios';
 import { STACK_EMAIL_FROM, startCallStack, type CallStack } from '../../support/call-stack';
@@ -16,7 +17,7 @@ import { unusedPorts } from '../../support/tool-runner';
 const NOW = new Date('2026-11-26T14:00:00Z');
 const clock = () => NOW;
 const ANYTHING_ELSE = 'Is there anything else I can help you with?';
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 let stack: CallStack;
 

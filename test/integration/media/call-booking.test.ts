@@ -3,6 +3,7 @@ import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios'
 import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
 import type { Booking } from '../../../shared/domain/booking';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { unusedPorts } from '../../support/tool-runner';
 import { silentLogger } from '../../../shared/log';
 import { uniqueNumber } from '../../support/api-harness';
@@ -27,7 +28,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 /** A business in New York (open Mon–Fri 09:00–17:00) offering a 30-minute Cleaning, and its assistant. */
 async function business() {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenario, step } from '../../../media-service/src/sandbox/scenario-script';
 import { billableMinutes } from '../../../shared/db/minutes-repository';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -43,7 +44,7 @@ function mostAtOnce(intervals: [number, number][]): number {
 describe(`a campaign of ${CALLS} calls at a cap of ${CAP}`, () => {
   it(
     'places every call, none ends error, never more than the cap at once; live_calls and minutes settle exactly',
-    { timeout: 120_000 },
+    { timeout: CALL_TEST_MS },
     async () => {
       // Arrange: one business capped at 2, one assistant, 12 callees who hang up after a second
       const tenant = await stack.api.newTenant({ minutes: MINUTES });
@@ -63,7 +64,7 @@ describe(`a campaign of ${CALLS} calls at a cap of ${CAP}`, () => {
           return ((await response.json()) as { id: number }).id;
         }),
       );
-      const ended = await Promise.all(ids.map((id) => stack.whenCallEnded(tenant.businessId, id, 100_000)));
+      const ended = await Promise.all(ids.map((id) => stack.whenCallEnded(tenant.businessId, id)));
       // Assert: every call was dialled, answered and ended by its callee
       const calls = ended.map(({ call }) => call);
       for (const call of calls) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
 import { step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber, type TenantClient } from '../../support/api-harness';
 import { QUIET, getCall, llmRequestsWith, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -19,7 +20,7 @@ afterAll(async () => {
   await Promise.all([stack?.stop(), receiver?.close()]);
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 /** A tenant with a `lookup_order` tool on the receiver, an assistant that has it in `tool_ids`, and a call placed to `steps`. */
 async function callWithTool(

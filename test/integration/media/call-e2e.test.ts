@@ -2,6 +2,7 @@ import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step, scenario } from '../../../media-service/src/sandbox/scenario-script';
 import { keys } from '../../../shared/db/table';
+import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import {
   callScripted,
@@ -26,7 +27,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 describe.concurrent('calls end to end over the sandbox carrier and providers', () => {
   it('an outbound call: greeting with variables, two caller turns, goodbye, end_call; transcript, metrics and events', T, async () => {
@@ -55,7 +56,7 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     // The carrier's completed callback has been answered.
     const completed = (entry: { kind: string; params: Record<string, string>; httpStatus?: number }) =>
       entry.kind === 'status' && entry.params.CallStatus === 'completed' && entry.httpStatus !== undefined;
-    await stack.carrier.waitFor(carrierCall(stack, to).sid, (record) => record.callbacks.some(completed), 10_000);
+    await stack.carrier.waitFor(carrierCall(stack, to).sid, (record) => record.callbacks.some(completed), CALL_HANG_MS);
     stack.core.db.doc.middlewareStack.remove(counter);
     // Assert
     // The session reads its call neither to attach its stream nor to end it (it did both before).
@@ -147,7 +148,7 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
         step.hangup(),
       ]),
     });
-    await stack.carrier.whenEnded(callSid, 40_000);
+    await stack.carrier.whenEnded(callSid, CALL_HANG_MS);
     const list = (await (await tenant.request('GET', '/calls?direction=inbound')).json()) as { data: { id: number }[] };
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, list.data[0]!.id);
     stack.core.db.doc.middlewareStack.remove(counter);

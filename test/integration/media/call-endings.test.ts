@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { callScripted, carrierCall, llmRequestsWith, placeCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
@@ -16,7 +17,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 const assistantLines = (transcript: { role: string; text: string }[]) =>
   transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
 
@@ -34,7 +35,7 @@ describe.concurrent('how calls end', () => {
       },
     };
     const { tenant, callId } = await callScripted(stack, config, [step.silence()]);
-    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId, 50_000);
+    const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(call.ended_reason).toBe('silence_timeout');
     expect(assistantLines(detail.transcript)).toEqual(['Hello.', 'Are you still there?', 'Goodbye for now.']);
@@ -57,7 +58,7 @@ describe.concurrent('how calls end', () => {
 
   it(
     'max duration is a hard limit: end_call_message starts before it and duration_s never passes max_duration_s',
-    { timeout: 70_000 },
+    { timeout: CALL_TEST_MS },
     async () => {
       // Act
       const config = {
@@ -65,7 +66,7 @@ describe.concurrent('how calls end', () => {
         advanced: { ...QUIET, max_duration_s: 30, silence_timeout_s: 60, end_call_message: 'Our time is up, goodbye.' },
       };
       const { tenant, callId } = await callScripted(stack, config, [step.silence()]);
-      const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId, 60_000);
+      const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
       // Assert
       expect(call.ended_reason).toBe('max_duration');
       // The goodbye starts ~2.4 s before the hang-up (it plays in 0.6 s here); the hang-up is a hard stop, so a badly

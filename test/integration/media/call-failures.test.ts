@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
 import { signStreamToken } from '../../../media-service/src/telephony/stream-token';
 import { twilioSignature } from '../../../media-service/src/telephony/twilio-signature';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { callScripted, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
@@ -17,7 +18,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 const FALLBACK = "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.";
 // One LLM request per turn (no eager guess, no hedged twin), so one injected failure hits the reply.
 const ONE_REQUEST = { model: { race: false }, transcriber: { eager: false } };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, getCall, llmRequestsWith } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -27,7 +28,7 @@ afterAll(async () => {
   await Promise.all([stack?.stop(), receiver?.close(), fixtures?.close()]);
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 /** A tenant with a knowledge base of the shipped price list and FAQ, an assistant using it, and a call placed to the `ask` scenario. */
 async function askCall(config: Record<string, unknown>) {
@@ -107,7 +108,7 @@ describe.concurrent('knowledge bases on a whole call', () => {
 describe.concurrent('documents and a custom tool on one call (docs/api-tour.md "Documents and a tool on one call")', () => {
   it(
     'the ask-and-tool scenario: the PDF answers the first question, the tool the second; both in transcript and actions',
-    { timeout: 90_000 },
+    { timeout: CALL_TEST_MS },
     async () => {
       // Arrange: a base from a web page and a PDF, fetched over HTTP; a lookup_order tool on a verifying receiver
       const tenant = await stack.api.newTenant({ minutes: 100 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
+import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { callScripted, carrierCall, getCall, llmRequestsWith, placeCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -20,7 +21,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 /** The sandbox's transcription connection for the call placed to `to` (by its call SID). */
 const transcriptionOf = (to: string) => stack.openai.realtime.transcriptions.filter((record) => record.tag === carrierCall(stack, to).sid);
@@ -152,7 +153,7 @@ describe.concurrent('languages and recognisers on whole calls', () => {
       to: numbers.data[0]!.number,
       voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
     });
-    const record = await stack.carrier.whenEnded(callSid, 20_000);
+    const record = await stack.carrier.whenEnded(callSid, CALL_HANG_MS);
     // Assert
     expect(record.twiml.join('')).toContain('<Say language="es-ES">Lo sentimos, ahora mismo no podemos atender su llamada.');
     expect(record.said.join(' ')).toContain('Lo sentimos, ahora mismo no podemos atender su llamada.');

@@ -7,6 +7,7 @@ import { scenario, step, type ScenarioStep } from '../../../media-service/src/sa
 import type { ReceivedLlmRequest } from '../../../media-service/src/sandbox/openai-server';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';
 import { keys } from '../../../shared/db/table';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { localStackInfra } from '../../support/local-stack-infra';
@@ -49,7 +50,7 @@ beforeAll(async () => {
   }) as typeof process.stderr.write;
   receiver = await startCompletedWebhooks<Completed>();
   stack = await startLocalStack({ apiPort: 0, mediaPort: 0, mediaTasks: 1, infra: await localStackInfra() });
-}, 180_000);
+}, CALL_TEST_MS);
 
 afterAll(async () => {
   await stack?.stop();
@@ -110,7 +111,7 @@ function systemPrompt(request: ReceivedLlmRequest): string {
 describe.concurrent('the local after-call pipeline (npm run dev)', () => {
   it(
     "reads the call (summary, intent, name, outcome, score) and remembers it for the caller's next call",
-    { timeout: 120_000 },
+    { timeout: CALL_TEST_MS },
     async ({ onTestFailed }) => {
       // Arrange
       onTestFailed(() => console.error(`stack log:\n${logged.join('')}`));
@@ -151,7 +152,7 @@ describe.concurrent('the local after-call pipeline (npm run dev)', () => {
     },
   );
 
-  it('an answering machine that rang in is never resolved', { timeout: 60_000 }, async () => {
+  it('an answering machine that rang in is never resolved', { timeout: CALL_TEST_MS }, async () => {
     // Arrange
     const business = await newBusiness({});
     // Act
@@ -169,7 +170,7 @@ describe.concurrent('the local after-call pipeline (npm run dev)', () => {
 
   it(
     'a HIPAA call gets a real, redacted analysis while its transcript is in no table item, recording or log line',
-    { timeout: 120_000 },
+    { timeout: CALL_TEST_MS },
     async ({ onTestFailed }) => {
       // Arrange
       onTestFailed(() => console.error(`stack log:\n${logged.join('')}`));

@@ -5,6 +5,7 @@ import { scenario, step, type ScenarioStep } from '../../../media-service/src/sa
 import { localMediaEnv } from '../../../scripts/local/media';
 import { spawnMediaTask } from '../../../scripts/local/media-tasks';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';
+import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { localStackInfra } from '../../support/local-stack-infra';
 import { startCompletedWebhooks, type CompletedWebhooks } from '../../support/completed-webhooks';
@@ -43,7 +44,7 @@ beforeAll(async () => {
     infra: await localStackInfra(),
     mediaOutput: (line) => childLogs.push(line),
   });
-}, 180_000);
+}, CALL_TEST_MS);
 
 afterAll(async () => {
   await stack?.stop();
@@ -86,7 +87,7 @@ const byCaller = endedByCaller;
 describe('MEDIA_TASKS=2: two call-engine processes behind the round-robin proxy', () => {
   it(
     'serves outbound and inbound calls on both processes, and a new call on the survivor after one is killed',
-    { timeout: 240_000 },
+    { timeout: CALL_TEST_MS },
     async () => {
       // Arrange
       onTestFailed(() => console.error(`The call-engine processes' log:\n${childLogs.join('\n')}`));
@@ -102,7 +103,7 @@ describe('MEDIA_TASKS=2: two call-engine processes behind the round-robin proxy'
         voiceUrl: `${media.mediaUrl}/twilio/voice`,
         scenario: scenario('inbound', [waitForAssistant(), step.say('Sorry, wrong number.'), step.pause(4000), step.hangup()]),
       });
-      await media.carrier.waitFor(callSid, (call) => call.streams.length > 0, 30_000);
+      await media.carrier.waitFor(callSid, (call) => call.streams.length > 0, CALL_HANG_MS);
       const plans = [
         ['assistant_ended', byAssistant()],
         ['caller_hung_up', byCaller()],
@@ -149,7 +150,7 @@ describe('MEDIA_TASKS=2: two call-engine processes behind the round-robin proxy'
 
   it(
     'a call-engine process drains and exits when its parent is gone (its IPC channel closes): no orphans',
-    { timeout: 120_000 },
+    { timeout: CALL_TEST_MS },
     async () => {
       // Arrange: one more process, started as npm run dev starts them
       const { media } = stack;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { callScripted, carrierCall, getCall, placeCall, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
@@ -14,7 +15,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 /** The calls that inject no fault run side by side. */
 const SIDE_BY_SIDE = { ...T, concurrent: true };
 const NOTICES = { recording: true, recording_notice: true, ai_disclosure: true, interruptions: 'anytime' };

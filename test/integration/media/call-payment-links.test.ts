@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
 import { scenario } from '../../../media-service/src/sandbox/scenario-script';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, getCall, tenantWithAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -23,7 +24,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 /** Places an outbound call with payment links on, to a callee playing the `pay` scenario. */
 async function payCall(business: Record<string, unknown>) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
 import type { ReceivedLlmRequest } from '../../../media-service/src/sandbox/openai-server';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { callScripted, carrierCall, getCall, llmRequestsWith, placeCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
@@ -21,7 +22,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 const DAY_MS = 86_400_000;
 
 const toolNames = (request: ReceivedLlmRequest) => (request.request?.tools ?? []).map((tool) => tool.function.name).sort();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxCallRecord } from '../../../media-service/src/sandbox/carrier-types';
+import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, shortTalk } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -53,14 +54,14 @@ const voiceRequests = (record: SandboxCallRecord) =>
 describe('per-task admission cap (sandbox carrier, two processes)', () => {
   it(
     'a full process refuses the webhook (503 → fallback elsewhere) and the stream (next <Connect> elsewhere); the call runs whole',
-    { timeout: 90_000 },
+    { timeout: CALL_TEST_MS },
     async () => {
       // Arrange
       const { tenant, number } = await tenantWithNumber();
       const seat = holdSeat(stack.medias[0]!.registry, 900_001);
       await nextRequestGoesTo(0);
       // Act
-      const record = await stack.carrier.whenEnded(callIn(number), 60_000);
+      const record = await stack.carrier.whenEnded(callIn(number), CALL_HANG_MS);
       const calls = ((await (await tenant.request('GET', '/calls')).json()) as Json).data as Json[];
       const ended = await stack.whenCallEnded(tenant.businessId, calls[0]!.id as number);
       seat.end();
@@ -79,7 +80,7 @@ describe('per-task admission cap (sandbox carrier, two processes)', () => {
 
   it(
     'when the fallback finds a full process too, the caller hears the apology and nothing is recorded or charged',
-    { timeout: 60_000 },
+    { timeout: CALL_TEST_MS },
     async () => {
       // Arrange
       const { tenant, number } = await tenantWithNumber();
@@ -87,7 +88,7 @@ describe('per-task admission cap (sandbox carrier, two processes)', () => {
       const seats = [holdSeat(stack.medias[0]!.registry, 900_002), holdSeat(stack.medias[1]!.registry, 900_003)];
       await nextRequestGoesTo(0);
       // Act
-      const record = await stack.carrier.whenEnded(callIn(number), 30_000);
+      const record = await stack.carrier.whenEnded(callIn(number), CALL_HANG_MS);
       for (const seat of seats) seat.end();
       // Assert
       expect(voiceRequests(record)).toEqual([

@@ -5,6 +5,7 @@ import { scenario, step } from '../../../media-service/src/sandbox/scenario-scri
 import { billableMinutes } from '../../../shared/db/minutes-repository';
 import { durationSeconds } from '../../../shared/domain/carrier-status';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';
+import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { localStackInfra } from '../../support/local-stack-infra';
@@ -34,7 +35,7 @@ beforeAll(async () => {
     sweeper: true,
     sweeperEnv: { SWEEP_EVERY_MS: '250', SWEEP_STALE_HEARTBEAT_MS: String(STALE_MS) },
   });
-}, 180_000);
+}, CALL_TEST_MS);
 
 afterAll(async () => {
   await stack?.stop();
@@ -43,7 +44,7 @@ afterAll(async () => {
 describe('MEDIA_TASKS=2: a call-engine process killed mid-call', () => {
   it(
     'its calls are ended by the sweeper, billed to their last heartbeat; slots and reserved minutes come back (GET /usage)',
-    { timeout: 120_000 },
+    { timeout: CALL_TEST_MS },
     async () => {
       // Arrange: a business with two live calls, each on whichever process its stream reached
       onTestFailed(() => console.error(`The call-engine processes' log:\n${childLogs.join('\n')}`));
@@ -86,7 +87,7 @@ describe('MEDIA_TASKS=2: a call-engine process killed mid-call', () => {
             expect(beat, `call ${id}`).toBeGreaterThanOrEqual(1000);
           }
         },
-        { timeout: 30_000, interval: 100 },
+        { timeout: CALL_HANG_MS, interval: 100 },
       );
       expect(await api('GET', '/usage')).toMatchObject({ live_calls: 2, minutes_reserved: 4 });
 
@@ -103,7 +104,7 @@ describe('MEDIA_TASKS=2: a call-engine process killed mid-call', () => {
               expect(call?.status === 'ended' && call.finish_pending === false, `call ${id}`).toBe(true);
               return call!;
             },
-            { timeout: 60_000, interval: 200 },
+            { timeout: CALL_HANG_MS, interval: 200 },
           ),
         ),
       );

@@ -4,6 +4,7 @@ import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios'
 import { scenario, step } from '../../../media-service/src/sandbox/scenario-script';
 import { tableBackedToolPorts } from '../../../media-service/src/tools/tool-ports';
 import { createDb } from '../../../shared/db/client';
+import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber } from '../../support/api-harness';
 import { QUIET, getCall, tenantWithAssistant, waitForAssistant } from '../../support/call-scenarios';
 import { STACK_EMAIL_FROM, startCallStack, type CallStack } from '../../support/call-stack';
@@ -32,7 +33,7 @@ afterAll(async () => {
   await Promise.all([stack?.stop(), broken?.stop()]);
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 /** Places an outbound call to a callee who plays `steps` (or the named sandbox scenario). */
 async function callCallee(
@@ -309,7 +310,7 @@ describe.concurrent('built-in tools on a whole call', () => {
       voiceUrl: `http://127.0.0.1:${stack.media.port}/twilio/voice`,
       scenario: SANDBOX_SCENARIOS['text-me'],
     });
-    await stack.carrier.whenEnded(callSid, 40_000);
+    await stack.carrier.whenEnded(callSid, CALL_HANG_MS);
     const list = (await (await tenant.request('GET', '/calls?direction=inbound')).json()) as { data: { id: number }[] };
     await stack.whenCallEnded(tenant.businessId, list.data[0]!.id);
     // Assert

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { callScripted, carrierCall, llmRequestsWith, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 
@@ -13,7 +14,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 const LONG_GREETING =
   "Hello! I'm calling from Acme Dental to remind you about your appointment next week, and to go over a few details about parking, paperwork and what to bring with you.";
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
 import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
+import { CALL_TEST_MS } from '../../support/call-limits';
 import { uniqueNumber, type TenantClient } from '../../support/api-harness';
 import { QUIET, getCall } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -86,7 +87,7 @@ afterAll(async () => {
   await Promise.all([stack?.stop(), new Promise((resolve) => toolServer?.close(resolve))]);
 });
 
-const T = { timeout: 60_000 };
+const T = { timeout: CALL_TEST_MS };
 
 /** A tenant with `workflow` on its assistant; calls a caller playing `steps` and returns the ended call. */
 async function callThrough(
