@@ -120,7 +120,13 @@ describe('the bundled knowledge function', () => {
     const ready = { status: 'ready', chunk_count: expect.any(Number) };
     expect(documents).toMatchObject([
       ready,
-      { status: 'failed', failure_reason: 'the PDF needed more than 256 MB to read', chunk_count: 0 },
+      // The memory bound, or on a starved machine (two test runs at once on 2 cores) the 20 s time
+      // bound, whichever the bomb meets first: either way it fails alone and the rest are read.
+      {
+        status: 'failed',
+        failure_reason: expect.stringMatching(/^the PDF (needed more than 256 MB|took longer than 20 s) to read$/),
+        chunk_count: 0,
+      },
       ready,
       ready,
     ]);

@@ -35,7 +35,8 @@ describe('pdfToText', () => {
       expect(text.length).toBeLessThan(40_000_000);
       expect(truncated).toBe(true);
     }
-  });
+    // A bound on a hang, not a timing: four bombs take ~2 s on a quiet machine, 30 s or more on a starved one.
+  }, 180_000);
 
   it('reads a PDF of exactly the character budget as whole, and one character more as cut', async () => {
     // Arrange: the fixture's own length as the budget
