@@ -33,21 +33,22 @@ const wholeCalls = { ...standIns, testTimeout: CALL_TEST_MS, hookTimeout: CALL_T
 const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, 2 * availableParallelism()));
 
 /**
- * Three projects: `unit` is pure code with no I/O; `integration` talks to the real stand-ins and
- * sandbox servers on loopback; `calls` runs whole calls. `npm test` runs all three,
- * `npm run test:unit` the first, `npm run test:fast` the first two.
+ * Four projects: `unit` is pure code with no I/O, the fast loop (seconds); `infra` synthesises the
+ * CDK app and checks its templates (about 25 s of CPU: esbuild bundles every Lambda); `integration`
+ * talks to the real stand-ins and sandbox servers on loopback; `calls` runs whole calls. `npm test`
+ * runs all four, `npm run test:unit` the first, `npm run test:infra` the second, `npm run test:fast`
+ * unit and integration.
  */
 export default defineConfig({
   test: {
     maxWorkers,
     projects: [
-      // Pure code and no shared state, so the files of one worker share their imports (aws-cdk-lib,
-      // valibot, the SDKs) and the infra tests one synthesis (test/unit/infra/synth.ts): less than
-      // half the CPU time of isolated files. The limits are generous because a synthesis (in a hook)
-      // takes seconds on a quiet machine and a minute or more on one busy with other work.
-      {
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, testTimeout: 30_000, hookTimeout: 180_000 },
-      },
+      // Pure code and no shared state, so the files of one worker share their imports (valibot, the
+      // SDKs): less than half the CPU time of isolated files.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, testTimeout: 30_000 } },
+      // The infra files share one synthesis (test/infra/synth.ts) the same way. The limits are generous
+      // because a synthesis (in a hook) takes seconds on a quiet machine and a minute or more on a busy one.
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false, testTimeout: 30_000, hookTimeout: 180_000 } },
       // Integration and whole-call files share their worker's imports too: every file builds its own
       // stacks, businesses and servers, and none mocks a module or leaves state in one. Re-importing
       // the SDKs, Hono and the engine for each of ~120 files was half the suite's CPU on 2 cores

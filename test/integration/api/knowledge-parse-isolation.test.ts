@@ -67,7 +67,7 @@ describe('parse isolation', () => {
       ready,
       // The bomb meets the memory bound first on a machine with a core to spare; on a starved one it
       // can meet the time bound first. Either way it fails alone, which is the point here (the memory
-      // bound on its own: the bundle test and test/unit/shared/knowledge-worker-parser.test.ts).
+      // bound on its own: the bundle test and test/integration/knowledge/worker-parser.test.ts).
       { ...failed('x'), failure_reason: expect.stringMatching(/^the PDF (needed more than 64 MB|took longer than 3 s) to read$/) },
       ready,
       failed('the document needed more than 64 MB to read'),

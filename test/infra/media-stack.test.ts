@@ -8,9 +8,9 @@ import {
   MEDIA_DEREGISTRATION_DELAY_S,
   OUTBOUND_AGE_SCALE_OUT_FAST_S,
   OUTBOUND_AGE_SCALE_OUT_S,
-} from '../../../infra/constants';
-import { WAIT_AT_CAP } from '../../../media-service/src/calls/outbound-consumer';
-import { REPO_ROOT } from '../../../infra/paths';
+} from '../../infra/constants';
+import { WAIT_AT_CAP } from '../../media-service/src/calls/outbound-consumer';
+import { REPO_ROOT } from '../../infra/paths';
 import { synthesizeTlsStage, TLS_STAGE, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;

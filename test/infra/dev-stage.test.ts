@@ -1,7 +1,7 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadStageConfig } from '../../../infra/config';
+import { loadStageConfig } from '../../infra/config';
 import { synthesize, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;

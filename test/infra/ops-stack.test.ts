@@ -1,6 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA_START_FAILED } from '../../../media-service/src/server/media-runtime';
+import { MEDIA_START_FAILED } from '../../media-service/src/server/media-runtime';
 import { synthesizeTlsStage, TLS_STAGE, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;

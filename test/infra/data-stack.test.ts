@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stageResourceNames } from '../../../infra/names';
-import { TABLE_DEFINITION } from '../../../shared/db/table';
+import { stageResourceNames } from '../../infra/names';
+import { TABLE_DEFINITION } from '../../shared/db/table';
 import { synthesizeTlsStage, TLS_STAGE } from './synth';
 
 let data: Template;

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { buildService, type ServiceStacks } from '../../../infra/build-app';
-import { STAGES, validateStageConfig, type StageConfig } from '../../../infra/config';
+import { buildService, type ServiceStacks } from '../../infra/build-app';
+import { STAGES, validateStageConfig, type StageConfig } from '../../infra/config';
 
 /**
  * One synthesized stage for a test file. Lambda bundling is skipped through the

@@ -5,7 +5,7 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addNagChecks } from '../../../infra/nag';
+import { addNagChecks } from '../../infra/nag';
 import { actionsOf, policyStatements, synthesizeTlsStage, type SynthesizedService } from './synth';
 
 let service: SynthesizedService;

@@ -1,6 +1,6 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_RULES } from '../../../shared/events/rules';
+import { EVENT_RULES } from '../../shared/events/rules';
 import { logicalId, synthesizeTlsStage, TLS_STAGE } from './synth';
 
 let api: Template;

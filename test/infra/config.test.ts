@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasTls, loadStageConfig, StageConfigError, STAGES, validateStageConfig } from '../../../infra/config';
+import { hasTls, loadStageConfig, StageConfigError, STAGES, validateStageConfig } from '../../infra/config';
 
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/abc';
 
