@@ -46,7 +46,7 @@ const CALL_CONTROL_TOOLS: readonly CallControlTool[] = [
 
 /**
  * The built-in tools that run a back end, one module each. Adding one (send_sms, …) is a module exporting a {@link BuiltinTool}, its flag in
- * `offeredBuiltins` (with its prompt line), its name in `RESERVED_TOOL_NAMES`, and an entry here.
+ * `offeredBuiltins` (with its prompt line), its name in `ACTION_TOOL_NAMES` (shared/domain/tool.ts), and an entry here.
  */
 export const ACTION_TOOLS: readonly BuiltinTool<any>[] = [
   takeMessage,
