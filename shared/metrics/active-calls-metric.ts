@@ -12,20 +12,7 @@ export const ACTIVE_CALLS_DIMENSION = 'Stage';
  * metric (no PutMetricData call, no SDK, nothing on the hot path).
  */
 export function activeCallsEmf(stage: string, activeCalls: number, nowMs: number): string {
-  return JSON.stringify({
-    _aws: {
-      Timestamp: nowMs,
-      CloudWatchMetrics: [
-        {
-          Namespace: ACTIVE_CALLS_NAMESPACE,
-          Dimensions: [[ACTIVE_CALLS_DIMENSION]],
-          Metrics: [{ Name: ACTIVE_CALLS_METRIC_NAME, Unit: 'Count' }],
-        },
-      ],
-    },
-    [ACTIVE_CALLS_DIMENSION]: stage,
-    [ACTIVE_CALLS_METRIC_NAME]: activeCalls,
-  });
+  return emfLine(stage, ACTIVE_CALLS_METRIC_NAME, activeCalls, nowMs);
 }
 
 /** The `CallsEndedWithError` metric name (infra/constants.ts CALLS_ENDED_WITH_ERROR_METRIC). */
@@ -33,19 +20,20 @@ export const CALLS_ENDED_WITH_ERROR_METRIC_NAME = 'CallsEndedWithError';
 
 /** One EMF line counting a call that ended with `error` (the ops alarm sums these per 5 minutes). */
 export function callEndedWithErrorEmf(stage: string, nowMs: number): string {
+  return emfLine(stage, CALLS_ENDED_WITH_ERROR_METRIC_NAME, 1, nowMs);
+}
+
+/** One EMF line: a count under the service's namespace, per stage. */
+function emfLine(stage: string, metric: string, value: number, nowMs: number): string {
   return JSON.stringify({
     _aws: {
       Timestamp: nowMs,
       CloudWatchMetrics: [
-        {
-          Namespace: ACTIVE_CALLS_NAMESPACE,
-          Dimensions: [[ACTIVE_CALLS_DIMENSION]],
-          Metrics: [{ Name: CALLS_ENDED_WITH_ERROR_METRIC_NAME, Unit: 'Count' }],
-        },
+        { Namespace: ACTIVE_CALLS_NAMESPACE, Dimensions: [[ACTIVE_CALLS_DIMENSION]], Metrics: [{ Name: metric, Unit: 'Count' }] },
       ],
     },
     [ACTIVE_CALLS_DIMENSION]: stage,
-    [CALLS_ENDED_WITH_ERROR_METRIC_NAME]: 1,
+    [metric]: value,
   });
 }
 

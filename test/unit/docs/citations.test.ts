@@ -78,7 +78,7 @@ function problemsIn(file: string, text: string, headings: (doc: string) => strin
   };
   for (const m of text.matchAll(CITATION)) {
     const [all, prefix, doc = '', comma, raw = ''] = m;
-    if (!prefix && headings(doc) === null) continue; // README.md, STYLE.md…: not a doc of docs/
+    if (!prefix && headings(doc) === null) continue; // a file outside docs/ (README.md…): not checked here
     if (!prefix || comma) problems.push(`${at(m.index)}: ${all.slice(0, -raw.length - 1)}… is not the one form docs/${doc}.md "…"`);
     check(m.index, doc, raw);
   }
