@@ -9,6 +9,7 @@ import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
 import { transferCall } from './transfer';
 import { Voicemail } from './voicemail';
+import { OPENING_START, reduceOpening, type OpeningEvent, type OpeningSettings, type OpeningState } from './rules/opening';
 
 /** Tool rounds in a row (without the caller speaking) after which the model is asked again; a model looping on tools stops. */
 const MAX_TOOL_ROUNDS = 3;
@@ -70,6 +71,9 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   /** The AI-disclosure / recording notice: said before the first question, uncuttable, repeated until heard. */
   readonly notice: Notice;
   #ending: EndedReason | undefined;
+  readonly #openingSettings: OpeningSettings;
+  #opening: OpeningState = OPENING_START;
+  #greet: () => void = () => undefined;
   #toolRounds = 0;
   #toolsRunning = 0;
 
@@ -82,6 +86,14 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.#keypad = new Keypad(this.timers, deps.tuning.dtmfIdleMs, (text) => this.#keyed(text));
     const { call, config, script } = deps.context;
     this.notice = new Notice(script.notice, noticesDue(config));
+    const screen = call.direction === 'outbound' && config.advanced.voicemail_detection;
+    this.#openingSettings = {
+      mode: config.first_message_mode,
+      greetingDelayMs: config.advanced.greeting_delay_ms,
+      greetAfterSilenceMs: config.advanced.greet_after_silence_s * 1000,
+      screen,
+      screenMs: Math.max(config.advanced.greeting_delay_ms, deps.tuning.screenMs),
+    };
     this.voicemail = new Voicemail({
       enabled: call.direction === 'outbound' && config.advanced.voicemail_detection,
       message: script.voicemailMessage,
@@ -106,14 +118,34 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   }
 
   /**
-   * Starts the call per `first_message_mode`: `greet` after `greeting_delay_ms`; or, waiting for
-   * the caller, after `greet_after_silence_s` (when set) or else the silence clock.
+   * Starts the call's opening (`./rules/opening.ts`): `greet` after `greeting_delay_ms`; waiting for
+   * the caller, after `greet_after_silence_s` (when set) or else the silence clock; on an outbound
+   * call screened for machines, once a person is on the line.
    */
   open(greet: () => void): void {
-    const { advanced, first_message_mode: mode } = this.#d.context.config;
-    if (mode !== 'wait_for_user') return this.timers.set('greet', advanced.greeting_delay_ms, greet);
-    if (advanced.greet_after_silence_s > 0) this.timers.set('greet', advanced.greet_after_silence_s * 1000, greet);
-    else this.armSilence();
+    this.#greet = greet;
+    this.opening({ type: 'start' });
+  }
+
+  /** An outbound call still listening for a machine: nothing of ours may be said yet. */
+  get openingScreening(): boolean {
+    return this.#opening.phase === 'waiting' && this.#opening.for === 'callee';
+  }
+
+  /**
+   * Feeds the opening an event and carries out its effects. True when the event was a caller turn
+   * the greeting now answers (the conversation must not answer it too).
+   */
+  opening(event: OpeningEvent): boolean {
+    const step = reduceOpening(this.#openingSettings, this.#opening, event);
+    this.#opening = step.state;
+    for (const effect of step.effects) {
+      if (effect.type === 'arm') this.timers.set('greet', effect.ms, () => this.opening({ type: 'timer' }));
+      else if (effect.type === 'cancel') this.timers.cancel('greet');
+      else if (effect.type === 'listen') this.armSilence();
+      else if (this.#ending === undefined) this.#greet();
+    }
+    return step.answered;
   }
 
   /** Starts the silence clock, unless the call is ending or someone is talking or thinking. */
@@ -152,6 +184,8 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   /** The carrier's answering-machine verdict (outbound calls with `voicemail_detection`). */
   onAmd(answeredBy: AnsweredBy): void {
     this.voicemail.onAmd(answeredBy);
+    const verdict = answeredBy === 'human' ? 'human' : answeredBy === 'unknown' ? 'unknown' : 'machine';
+    this.opening({ type: 'amd', verdict });
   }
 
   /**
@@ -235,6 +269,8 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   }
 
   #onSilence(): void {
+    // Someone started talking or thinking as the clock ran out: the silence is not over.
+    if (this.#hooks.busy()) return;
     const text = this.#idle.next();
     if (text !== undefined) return this.#hooks.sayIdle(text);
     void this.endCall('silence_timeout', { goodbye: true });

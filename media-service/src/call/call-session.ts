@@ -25,6 +25,11 @@ export const DEFAULT_SESSION_TUNING: SessionTuning = {
   dtmfIdleMs: 1500,
   goodbyeMaxMs: 8000,
   voicemailQuietMs: 2500,
+  /**
+   * A person who picks up says "Hello?" within a second or two; a line still silent after 2 s is
+   * greeted (docs/decisions.md "Outbound calls listen before they greet").
+   */
+  screenMs: 2000,
   /** About a second: past it a caller starts to wonder whether anyone is there (docs/design.md "How a call runs tools"). */
   toolFillerAfterMs: 1000,
 };

@@ -23,8 +23,6 @@ export interface ListeningSeat {
   replying(): boolean;
   /** The greeting has been said (or cut): words over the assistant may interrupt it. */
   greetingDone(): boolean;
-  /** The caller said something the transcript keeps. */
-  userSpoke(): void;
   bargeIn(): void;
   answer(timing: TurnTiming, text: string): void;
 }
@@ -50,6 +48,7 @@ export function onSttEvent(s: ListeningSeat, event: SttEvent): void {
       s.caller.started(s.deps.now());
       s.policy.cancelSilence();
       s.policy.voicemail.onSpeechStarted();
+      s.policy.opening({ type: 'speech_started' });
       return;
     case 'update':
       return onUpdate(s, event.transcript);
@@ -86,15 +85,20 @@ function onEndOfTurn(s: ListeningSeat, transcript: string, endOfSpeechMs: number
   if (text === '' && s.caller.gone) return;
   if (text === '') {
     s.eager.drop();
+    s.policy.opening({ type: 'quiet_turn' });
     return s.policy.armSilence();
   }
   const endAt = endOfSpeechMs === undefined ? now : Math.min(now, s.deps.t0 + endOfSpeechMs);
   s.policy.log.user(text, startAt, endAt);
-  s.userSpoke();
   if (s.caller.gone) return;
-  if (s.policy.voicemail.onCallerTurn(text, s.policy.log.userTurns) || s.policy.pendingReason) return;
+  if (s.policy.voicemail.onCallerTurn(text, s.policy.log.userTurns) || s.policy.pendingReason) {
+    s.policy.opening({ type: 'caller_turn', machine: true });
+    return;
+  }
   s.policy.callerSpoke();
   s.history.push({ role: 'user', content: text });
+  // An outbound call's first words from a person ("Hello?") are answered by the greeting.
+  if (s.policy.opening({ type: 'caller_turn', machine: false })) return s.eager.drop();
   if (s.flow?.callerTurn()) return s.eager.drop();
   s.answer({ endOfTurnAt: now, endOfSpeechAt: endOfSpeechMs === undefined ? undefined : endAt, eager: false }, text);
 }

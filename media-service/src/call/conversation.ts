@@ -48,7 +48,6 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
   readonly #caller: CallerTurn;
   #turn: Turn | undefined;
   #greetingDone = false;
-  #userSpoke = false;
   /** Caller words that came while the assistant spoke, answered once it is done. */
   #heldTurn: TurnTiming | undefined;
   /** The caller cut in while the notice played: what follows it is dropped when it ends. */
@@ -104,7 +103,6 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
       flow: this.#flow,
       replying: () => this.#turn !== undefined,
       greetingDone: () => this.#greetingDone,
-      userSpoke: () => void (this.#userSpoke = true),
       bargeIn: () => this.#bargeIn(),
       answer: (timing, text) => this.#answer(timing, text),
     };
@@ -115,8 +113,9 @@ export class Conversation extends PolicyDriver<LlmToolCall> implements Conversat
     this.policy.open(() => this.#greet());
   }
 
+  /** The opening decided to greet (`./rules/opening.ts`): a caller already answered is never greeted. */
   #greet(): void {
-    if (this.policy.pendingReason || this.#turn || this.#userSpoke) return;
+    if (this.policy.pendingReason || this.#turn) return;
     if (this.#flow?.open()) return;
     const first = this.#d.context.script.firstMessage;
     // assistant_first, or wait_for_user greeting a silent caller (greet_after_silence_s): the first message when set.

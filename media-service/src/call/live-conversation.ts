@@ -91,8 +91,9 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     this.policy.open(() => this.#greet());
   }
 
+  /** The opening decided to greet (`./rules/opening.ts`). */
   #greet(): void {
-    if (this.policy.pendingReason || this.#caller.spoke || this.#caller.speaking) return;
+    if (this.policy.pendingReason) return;
     const first = this.#d.context.script.firstMessage;
     if (this.#d.context.config.first_message_mode === 'model_generated' || first === '') return void this.#request('greeting');
     if (!this.policy.notice.due) return void this.#request('greeting', verbatim(first));
@@ -156,7 +157,10 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   #onSpeechStarted(itemId: string): void {
     this.#caller.started(itemId, this.#d.now());
     this.policy.cancelSilence();
-    this.policy.timers.cancel('greet');
+    this.policy.opening({ type: 'speech_started' });
+    // The provider answers a turn on its own: a caller who speaks before the greeting is answered by
+    // it, so the opening is over, unless it is still listening for a machine.
+    if (!this.policy.openingScreening) this.policy.opening({ type: 'caller_turn', machine: false });
     const { interruptions } = this.#d.context.config.advanced;
     const allowed = interruptions === 'anytime' || (interruptions === 'after_greeting' && this.#greetingDone);
     if (!allowed || this.policy.pendingReason !== undefined) return;
@@ -169,7 +173,9 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     const said = this.#caller.words(itemId, text);
     if (!said) return;
     this.policy.log.user(text.trim(), said.startAt, said.endAt ?? this.#d.now());
-    this.policy.callerSpoke();
+    const machine = this.policy.voicemail.onCallerTurn(text, this.policy.log.userTurns);
+    this.policy.opening({ type: 'caller_turn', machine });
+    if (!machine) this.policy.callerSpoke();
   }
 
   #onResponseCreated(responseId: string, tag: string | undefined): void {
@@ -177,8 +183,9 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     const reply = this.#responses.created(responseId, tag);
     if (reply.requested) return;
     reply.turn = this.#caller.takeTurn();
-    // A reply the provider started on its own while we end the call would talk over the goodbye.
-    if (this.policy.pendingReason !== undefined) return this.#responses.cancel(reply);
+    // A reply the provider started on its own while we end the call would talk over the goodbye; one
+    // while an outbound call still listens for a machine would talk over it.
+    if (this.policy.pendingReason !== undefined || this.policy.openingScreening) return this.#responses.cancel(reply);
     // Nor may it speak before the notice: it is asked again, behind the notice.
     if (this.policy.notice.due) {
       this.#responses.cancel(reply);

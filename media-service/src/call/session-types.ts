@@ -114,6 +114,8 @@ export interface SessionTuning {
   goodbyeMaxMs: number;
   /** Wait after a voicemail greeting before leaving the message when no beep is reported. */
   voicemailQuietMs: number;
+  /** Outbound calls screened for machines: a line silent this long after the answer is greeted. */
+  screenMs: number;
   /** A tool still running after this long gets a short spoken filler. */
   toolFillerAfterMs: number;
 }
