@@ -100,11 +100,8 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
       quietMs: deps.tuning.voicemailQuietMs,
       timers: this.timers,
       hooks: {
-        claimEnding: () => {
-          if (this.#ending !== undefined) return false;
-          this.#claim('voicemail');
-          return true;
-        },
+        ending: () => this.#ending !== undefined,
+        claimEnding: () => this.#claim('voicemail'),
         silenceAssistant: () => hooks.silenceAssistant(),
         say: (text) => this.#sayAndWait('voicemail', text),
         finish: () => this.#d.finish('voicemail'),

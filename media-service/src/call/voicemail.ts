@@ -1,11 +1,13 @@
 import type { AnsweredBy } from '../ports/telephony';
+import { reduceVoicemail, type VoicemailEvent, type VoicemailPhase, type VoicemailSettings } from './rules/voicemail';
 import type { TimerSet } from './timer-set';
-import { soundsLikeVoicemail } from './turn-taking';
 
 /** What voicemail handling does to its call. */
 export interface VoicemailHooks {
-  /** Claims the call's ending for `voicemail`; false when it is already ending for another reason. */
-  claimEnding(): boolean;
+  /** The call is already ending for another reason. */
+  ending(): boolean;
+  /** Claims the call's ending for `voicemail`. */
+  claimEnding(): void;
   /** Stops the assistant mid-word and forgets any reply in flight. */
   silenceAssistant(): void;
   /** Says the message and resolves once it played (bounded). */
@@ -15,24 +17,17 @@ export interface VoicemailHooks {
 }
 
 /** Settings of {@link Voicemail}. */
-export interface VoicemailOptions {
-  /** Outbound call with `voicemail_detection` on. */
-  enabled: boolean;
-  /** `voicemail_message` ('' hangs up as soon as a machine is detected). */
-  message: string;
-  /** Quiet after the greeting before speaking when no beep is reported. */
-  quietMs: number;
+export interface VoicemailOptions extends VoicemailSettings {
   timers: TimerSet;
   hooks: VoicemailHooks;
 }
 
 /**
- * Answering machines on outbound calls (docs/protocols.md "Lessons from open-source voice pipelines"): the carrier's AMD verdict, or a
- * voicemail-sounding first caller turn, stops the assistant; then the message is left after the
- * beep (`machine_end_*`) or after the greeting falls quiet, and the call ends `voicemail`.
+ * Answering machines on outbound calls: carries out the rules of `./rules/voicemail.ts` (the quiet
+ * timer is `voicemail` in the call's timers).
  */
 export class Voicemail {
-  #state: 'none' | 'waiting' | 'leaving' = 'none';
+  #phase: VoicemailPhase = 'none';
   readonly #o: VoicemailOptions;
 
   constructor(options: VoicemailOptions) {
@@ -41,19 +36,17 @@ export class Voicemail {
 
   /** True once a machine was detected: the conversation stops reacting to the caller. */
   get active(): boolean {
-    return this.#state !== 'none';
+    return this.#phase !== 'none';
   }
 
   /** The carrier's AMD verdict. */
   onAmd(answeredBy: AnsweredBy): void {
-    if (!this.#o.enabled) return;
-    if (answeredBy === 'fax') return this.#detected(true, false);
-    if (answeredBy.startsWith('machine_')) this.#detected(answeredBy !== 'machine_start', true);
+    this.#step({ type: 'amd', answeredBy, ending: this.#o.hooks.ending() });
   }
 
   /** The machine (or person) started talking: the quiet wait restarts. */
   onSpeechStarted(): void {
-    this.#o.timers.cancel('voicemail');
+    this.#step({ type: 'speech_started' });
   }
 
   /**
@@ -61,35 +54,21 @@ export class Voicemail {
    * this turn reveals one: only the first two turns are checked).
    */
   onCallerTurn(text: string, userTurns: number): boolean {
-    if (this.#state === 'waiting') {
-      this.#o.timers.set('voicemail', this.#o.quietMs, () => void this.#leave());
-      return true;
-    }
-    if (this.#state === 'leaving') return true;
-    if (this.#o.enabled && userTurns <= 2 && soundsLikeVoicemail(text)) {
-      this.#detected(false, true);
-      return true;
-    }
-    return false;
+    return this.#step({ type: 'caller_turn', text, userTurns, ending: this.#o.hooks.ending() });
   }
 
-  #detected(greetingOver: boolean, leaveMessage: boolean): void {
-    if (this.#state === 'leaving') return;
-    if (this.#state === 'none') {
-      if (!this.#o.hooks.claimEnding()) return;
-      this.#state = 'waiting';
-      this.#o.hooks.silenceAssistant();
-      if (this.#o.message === '' || !leaveMessage) return this.#o.hooks.finish();
+  #step(event: VoicemailEvent): boolean {
+    const step = reduceVoicemail(this.#o, this.#phase, event);
+    this.#phase = step.phase;
+    const { hooks, timers } = this.#o;
+    for (const effect of step.effects) {
+      if (effect.type === 'claim') hooks.claimEnding();
+      else if (effect.type === 'silence') hooks.silenceAssistant();
+      else if (effect.type === 'arm') timers.set('voicemail', effect.ms, () => this.#step({ type: 'quiet' }));
+      else if (effect.type === 'cancel') timers.cancel('voicemail');
+      else if (effect.type === 'leave') void hooks.say(effect.text).then(() => hooks.finish());
+      else hooks.finish();
     }
-    if (greetingOver) return void this.#leave();
-    this.#o.timers.set('voicemail', this.#o.quietMs, () => void this.#leave());
-  }
-
-  async #leave(): Promise<void> {
-    if (this.#state !== 'waiting') return;
-    this.#state = 'leaving';
-    this.#o.timers.cancel('voicemail');
-    await this.#o.hooks.say(this.#o.message);
-    this.#o.hooks.finish();
+    return step.took;
   }
 }

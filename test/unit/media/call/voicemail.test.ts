@@ -13,7 +13,8 @@ function rig(options: { enabled?: boolean; message?: string; endingTaken?: boole
     quietMs: 2500,
     timers: new TimerSet(clock.timers),
     hooks: {
-      claimEnding: () => !options.endingTaken,
+      ending: () => Boolean(options.endingTaken),
+      claimEnding: () => undefined,
       silenceAssistant: () => void done.push('silenced'),
       say: (text) => {
         done.push(`say:${text}`);
