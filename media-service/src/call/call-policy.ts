@@ -1,7 +1,6 @@
 import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
 import { containsEndPhrase, noticesDue } from '../../../shared/domain/call-script';
 import type { AnsweredBy } from '../ports/telephony';
-import { IdlePrompts } from './idle-prompts';
 import { Keypad } from './keypad';
 import { Notice } from './notice';
 import type { ConversationBaseDeps } from './session-types';
@@ -9,6 +8,7 @@ import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
 import { transferCall } from './transfer';
 import { Voicemail } from './voicemail';
+import { reduceSilence, SILENCE_START, type SilenceEvent, type SilenceSettings, type SilenceState } from './rules/silence';
 import { OPENING_START, reduceOpening, type OpeningEvent, type OpeningSettings, type OpeningState } from './rules/opening';
 
 /** Tool rounds in a row (without the caller speaking) after which the model is asked again; a model looping on tools stops. */
@@ -61,7 +61,8 @@ export interface PolicyHooks<Call extends NamedCall> {
 export class CallPolicy<Call extends NamedCall = NamedCall> {
   readonly #d: ConversationBaseDeps;
   readonly #hooks: PolicyHooks<Call>;
-  readonly #idle: IdlePrompts;
+  readonly #silenceSettings: SilenceSettings;
+  #silence: SilenceState = SILENCE_START;
   readonly #keypad: Keypad;
   /** The call's named timers: greeting, silence, dtmf, voicemail, transfer. */
   readonly timers: TimerSet;
@@ -82,7 +83,12 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.#hooks = hooks;
     this.timers = new TimerSet(deps.timers);
     this.log = new TranscriptLog(deps.t0);
-    this.#idle = new IdlePrompts(deps.context);
+    const { advanced } = deps.context.config;
+    this.#silenceSettings = {
+      timeoutMs: advanced.silence_timeout_s * 1000,
+      messages: deps.context.script.idleMessages,
+      max: advanced.idle_max,
+    };
     this.#keypad = new Keypad(this.timers, deps.tuning.dtmfIdleMs, (text) => this.#keyed(text));
     const { call, config, script } = deps.context;
     this.notice = new Notice(script.notice, noticesDue(config));
@@ -145,21 +151,19 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     return step.answered;
   }
 
-  /** Starts the silence clock, unless the call is ending or someone is talking or thinking. */
+  /** Starts the silence clock (`./rules/silence.ts`), unless the call is ending or someone is talking or thinking. */
   armSilence(): void {
-    this.timers.cancel('silence');
-    if (this.#ending !== undefined || this.#hooks.busy()) return;
-    this.timers.set('silence', this.#d.context.config.advanced.silence_timeout_s * 1000, () => this.#onSilence());
+    this.#silenceStep({ type: 'quiet', busy: this.#ending !== undefined || this.#hooks.busy() });
   }
 
   /** Someone started talking (or a reply started): the silence clock stops. */
   cancelSilence(): void {
-    this.timers.cancel('silence');
+    this.#silenceStep({ type: 'activity' });
   }
 
   /** The caller said something: the next silence starts the idle messages over, and tools may run again. */
   callerSpoke(): void {
-    this.#idle.reset();
+    this.#silenceStep({ type: 'caller_spoke' });
     this.#toolRounds = 0;
   }
 
@@ -260,17 +264,21 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   #keyed(text: string): void {
     const now = this.#d.now();
     this.log.user(text, now, now);
-    this.#idle.reset();
+    this.#silenceStep({ type: 'caller_spoke' });
     if (this.#hooks.audible() && this.#d.context.config.advanced.interruptions !== 'never') this.#hooks.bargeIn();
     this.#hooks.answerKeypad(text, now);
   }
 
-  #onSilence(): void {
-    // Someone started talking or thinking as the clock ran out: the silence is not over.
-    if (this.#hooks.busy()) return;
-    const text = this.#idle.next();
-    if (text !== undefined) return this.#hooks.sayIdle(text);
-    void this.endCall('silence_timeout', { goodbye: true });
+  #silenceStep(event: SilenceEvent): void {
+    const step = reduceSilence(this.#silenceSettings, this.#silence, event);
+    this.#silence = step.state;
+    for (const effect of step.effects) {
+      if (effect.type === 'arm')
+        this.timers.set('silence', effect.ms, () => this.#silenceStep({ type: 'timer', busy: this.#hooks.busy() }));
+      else if (effect.type === 'cancel') this.timers.cancel('silence');
+      else if (effect.type === 'idle') this.#hooks.sayIdle(effect.text);
+      else void this.endCall(effect.reason, { goodbye: true });
+    }
   }
 
   /** Runs a reply's tools together (a filler if they take long), then gives the model their results. */
