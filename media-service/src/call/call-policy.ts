@@ -1,13 +1,13 @@
 import type { EndedReason, TranscriptEntry } from '../../../shared/domain/call';
 import { containsEndPhrase, noticesDue } from '../../../shared/domain/call-script';
 import type { AnsweredBy } from '../ports/telephony';
-import { Keypad } from './keypad';
 import { Notice } from './notice';
 import type { ConversationBaseDeps } from './session-types';
 import { TimerSet } from './timer-set';
 import { TranscriptLog } from './transcript-log';
 import { transferCall } from './transfer';
 import { Voicemail } from './voicemail';
+import { reduceKeypad, type KeypadEvent, type KeypadSettings } from './rules/keypad';
 import { reduceSilence, SILENCE_START, type SilenceEvent, type SilenceSettings, type SilenceState } from './rules/silence';
 import { OPENING_START, reduceOpening, type OpeningEvent, type OpeningSettings, type OpeningState } from './rules/opening';
 
@@ -63,7 +63,8 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
   readonly #hooks: PolicyHooks<Call>;
   readonly #silenceSettings: SilenceSettings;
   #silence: SilenceState = SILENCE_START;
-  readonly #keypad: Keypad;
+  readonly #keypadSettings: KeypadSettings;
+  #digits = '';
   /** The call's named timers: greeting, silence, dtmf, voicemail, transfer. */
   readonly timers: TimerSet;
   /** What each side said (docs/design.md "Resources"). */
@@ -89,7 +90,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
       messages: deps.context.script.idleMessages,
       max: advanced.idle_max,
     };
-    this.#keypad = new Keypad(this.timers, deps.tuning.dtmfIdleMs, (text) => this.#keyed(text));
+    this.#keypadSettings = { enabled: advanced.keypad, idleMs: deps.tuning.dtmfIdleMs, neverInterrupt: advanced.interruptions === 'never' };
     const { call, config, script } = deps.context;
     this.notice = new Notice(script.notice, noticesDue(config));
     const screen = call.direction === 'outbound' && config.advanced.voicemail_detection;
@@ -177,9 +178,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
 
   /** One keypad key (`keypad` on, the call not ending): gathered into one caller message. */
   press(digit: string): void {
-    if (!this.#d.context.config.advanced.keypad || this.#ending !== undefined || this.voicemail.active) return;
-    this.cancelSilence();
-    this.#keypad.press(digit);
+    this.#keypadStep({ type: 'press', digit, closed: this.#ending !== undefined || this.voicemail.active, audible: this.#hooks.audible() });
   }
 
   /** The carrier's answering-machine verdict (outbound calls with `voicemail_detection`). */
@@ -261,11 +260,24 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.#hooks.stopThinking();
   }
 
+  /** Carries out the keypad rules (`./rules/keypad.ts`); the pause timer is `dtmf`. */
+  #keypadStep(event: KeypadEvent): void {
+    const step = reduceKeypad(this.#keypadSettings, this.#digits, event);
+    this.#digits = step.digits;
+    for (const effect of step.effects) {
+      if (effect.type === 'arm')
+        this.timers.set('dtmf', effect.ms, () => this.#keypadStep({ type: 'pause', audible: this.#hooks.audible() }));
+      else if (effect.type === 'cancel') this.timers.cancel('dtmf');
+      else if (effect.type === 'quiet') this.cancelSilence();
+      else if (effect.type === 'barge_in') this.#hooks.bargeIn();
+      else this.#keyed(effect.text);
+    }
+  }
+
   #keyed(text: string): void {
     const now = this.#d.now();
     this.log.user(text, now, now);
     this.#silenceStep({ type: 'caller_spoke' });
-    if (this.#hooks.audible() && this.#d.context.config.advanced.interruptions !== 'never') this.#hooks.bargeIn();
     this.#hooks.answerKeypad(text, now);
   }
 
