@@ -161,12 +161,13 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     // The provider answers a turn on its own: a caller who speaks before the greeting is answered by
     // it, so the opening is over, unless it is still listening for a machine.
     if (!this.policy.openingScreening) this.policy.opening({ type: 'caller_turn', machine: false });
+    if (this.policy.pendingReason !== undefined) return;
+    // Words over the notice (whatever `interruptions` says): it plays on, our next requests (the
+    // greeting's question) are dropped, and the provider's own reply answers the caller once it ends.
+    if (this.policy.notice.playing) return this.#responses.dropQueued();
     const { interruptions } = this.#d.context.config.advanced;
     const allowed = interruptions === 'anytime' || (interruptions === 'after_greeting' && this.#greetingDone);
-    if (!allowed || this.policy.pendingReason !== undefined) return;
-    // Words over the notice: it plays on, our next requests are dropped, and the provider's own reply answers them.
-    if (this.policy.notice.playing) this.#responses.dropQueued();
-    else if (this.#playback.audible) this.#bargeIn();
+    if (allowed && this.#playback.audible) this.#bargeIn();
   }
 
   #onCallerWords(itemId: string, text: string): void {
