@@ -336,10 +336,7 @@ export const TALK_OVER = scenario(
 export const SANDBOX_SCENARIOS = {
   default: DEFAULT_CALLEE,
   voicemail: VOICEMAIL,
-  'voicemail-long': VOICEMAIL_LONG,
-  'voicemail-no-beep': VOICEMAIL_NO_BEEP,
   interrupter: INTERRUPTER,
-  'talk-over': TALK_OVER,
   silent: SILENT,
   keypad: KEYPRESSER,
   message: MESSAGE,
@@ -353,6 +350,9 @@ export const SANDBOX_SCENARIOS = {
   ask: ASK,
   'ask-and-tool': ASK_AND_TOOL,
   intake: INTAKE,
+  'voicemail-long': VOICEMAIL_LONG,
+  'voicemail-no-beep': VOICEMAIL_NO_BEEP,
+  'talk-over': TALK_OVER,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */
