@@ -46,6 +46,7 @@ export interface CallScript {
   /** Said before the assistant hangs up (end_call tool, silence, max duration); may be ''. */
   endCallMessage: string;
   idleMessages: readonly string[];
+  /** Left on an answering machine after its greeting, whole ({@link voicemailMessage}); '' hangs up at once. */
   voicemailMessage: string;
   /** The service's own lines in the assistant's language (`fixed-lines.ts`). */
   fallback: string;
@@ -201,6 +202,18 @@ export function buildNotice(config: AssistantConfig, profile: BusinessProfile | 
   return lines.notice({ ai: disclosure, recorded, businessName: businessName(profile) });
 }
 
+/**
+ * What is left on an answering machine: `voicemail_message`, opened by who is calling and that it
+ * is an AI when `ai_disclosure` is on; never a recording notice, since no one is on the line
+ * (docs/decisions.md "What a voicemail owes the law"). '' (hang up at once) stays ''.
+ *
+ * @example voicemailMessage('Please call us back.', config, profile) // 'This is an AI assistant calling for Acme Dental. Please call us back.'
+ */
+export function voicemailMessage(message: string, config: AssistantConfig, profile: BusinessProfile | null): string {
+  if (message === '' || !config.advanced.ai_disclosure) return message;
+  return `${fixedLines(callLanguage(config).code).voicemailIntro(businessName(profile))} ${message}`;
+}
+
 /** Everything the engine says or tells the model on this call. */
 export function buildCallScript(input: CallScriptInput): CallScript {
   const { config, callVariables } = input;
@@ -212,7 +225,7 @@ export function buildCallScript(input: CallScriptInput): CallScript {
     notice: buildNotice(config, input.profile),
     endCallMessage: fill(config.advanced.end_call_message),
     idleMessages: config.advanced.idle_messages.map(fill).filter((text) => text !== ''),
-    voicemailMessage: fill(config.advanced.voicemail_message),
+    voicemailMessage: voicemailMessage(fill(config.advanced.voicemail_message), config, input.profile),
     fallback: lines.fallback,
     fillers: lines.fillers,
     transferFailed: lines.transferFailed,
@@ -224,7 +237,7 @@ export function buildCallScript(input: CallScriptInput): CallScript {
  * caller's answer never talks over them: `lead` is every sentence before a final question,
  * `question` that question ('' when the greeting does not end with one; then `lead` is all of it).
  *
- * @example splitGreeting('Thanks for calling! This is Ava. How can I help?') // { lead: 'Thanks for calling! This is Ava.', question: 'How can I help?' }
+ * @example splitGreeting('Hi, this is Ava. How can I help?') // { lead: 'Hi, this is Ava.', question: 'How can I help?' }
  */
 export function splitGreeting(text: string): { lead: string; question: string } {
   const trimmed = text.trim();

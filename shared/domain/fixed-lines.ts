@@ -7,9 +7,18 @@ import type { LanguageCode } from './languages';
  * by {@link fixedLines}.
  */
 interface LineTable {
-  /** The notice, by what it covers; `{ai}` is `ai.named` or `ai.unnamed`. */
+  /**
+   * The notice, by what it covers; `{ai}` is `ai.named` or `ai.unnamed`. Short on purpose: with the
+   * reference business name it takes at most 5 s to say, and the greeting with it at most 7 s
+   * (docs/decisions.md "How long the notices take to say").
+   */
   notice: { both: string; ai: string; recorded: string };
   ai: { named: string; unnamed: string };
+  /**
+   * Said before `voicemail_message` when `ai_disclosure` is on: who is calling, and that it is an AI
+   * (docs/decisions.md "What a voicemail owes the law").
+   */
+  voicemail: { named: string; unnamed: string };
   /** Said when a provider fails mid-call, before the call ends (`safety_fallback`). */
   fallback: string;
   /** Said when a reply's first words are slow (`fillers`), in turn. */
@@ -23,11 +32,12 @@ interface LineTable {
 const LINES: Record<LanguageCode, LineTable> = {
   en: {
     notice: {
-      both: 'Just so you know, {ai}, and this call is recorded.',
-      ai: 'Just so you know, {ai}.',
-      recorded: 'Just so you know, this call is recorded.',
+      both: '{ai}. This call is recorded.',
+      ai: '{ai}.',
+      recorded: 'This call is recorded.',
     },
-    ai: { named: "I'm an automated AI assistant for {name}", unnamed: "I'm an automated AI assistant" },
+    ai: { named: "I'm an AI assistant for {name}", unnamed: "I'm an AI assistant" },
+    voicemail: { named: 'This is an AI assistant calling for {name}.', unnamed: 'This is an AI assistant calling.' },
     fallback: "I'm sorry, I'm having technical trouble and can't continue right now. Please call back in a little while. Goodbye.",
     fillers: ['One moment.', 'Let me check.', 'Sure, one second.'],
     transferFailed: "I'm sorry, I couldn't reach anyone on the team just now.",
@@ -35,14 +45,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   es: {
     notice: {
-      both: 'Para que lo sepa, {ai}, y esta llamada se graba.',
-      ai: 'Para que lo sepa, {ai}.',
-      recorded: 'Para que lo sepa, esta llamada se graba.',
+      both: '{ai}. Esta llamada se graba.',
+      ai: '{ai}.',
+      recorded: 'Esta llamada se graba.',
     },
-    ai: {
-      named: 'soy un asistente automático de inteligencia artificial de {name}',
-      unnamed: 'soy un asistente automático de inteligencia artificial',
-    },
+    ai: { named: 'Soy un asistente de IA de {name}', unnamed: 'Soy un asistente de IA' },
+    voicemail: { named: 'Le llama un asistente de IA de {name}.', unnamed: 'Le llama un asistente de IA.' },
     fallback: 'Lo siento, tengo un problema técnico y no puedo continuar ahora mismo. Por favor, vuelva a llamar dentro de un rato. Adiós.',
     fillers: ['Un momento.', 'Déjeme comprobarlo.', 'Claro, un segundo.'],
     transferFailed: 'Lo siento, ahora mismo no he podido contactar con nadie del equipo.',
@@ -50,14 +58,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   fr: {
     notice: {
-      both: 'Pour information, {ai}, et cet appel est enregistré.',
-      ai: 'Pour information, {ai}.',
-      recorded: 'Pour information, cet appel est enregistré.',
+      both: '{ai}. Cet appel est enregistré.',
+      ai: '{ai}.',
+      recorded: 'Cet appel est enregistré.',
     },
-    ai: {
-      named: "je suis un assistant automatique d'intelligence artificielle de {name}",
-      unnamed: "je suis un assistant automatique d'intelligence artificielle",
-    },
+    ai: { named: "Je suis l'assistant IA de {name}", unnamed: 'Je suis un assistant IA' },
+    voicemail: { named: "Ici l'assistant IA de {name}.", unnamed: 'Ici un assistant IA.' },
     fallback:
       'Je suis désolé, je rencontre un problème technique et je ne peux pas continuer pour le moment. Merci de rappeler un peu plus tard. Au revoir.',
     fillers: ['Un instant.', 'Je vérifie.', 'Bien sûr, une seconde.'],
@@ -66,11 +72,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   de: {
     notice: {
-      both: 'Zu Ihrer Information: {ai}, und dieses Gespräch wird aufgezeichnet.',
-      ai: 'Zu Ihrer Information: {ai}.',
-      recorded: 'Zu Ihrer Information: Dieses Gespräch wird aufgezeichnet.',
+      both: '{ai}. Der Anruf wird aufgezeichnet.',
+      ai: '{ai}.',
+      recorded: 'Der Anruf wird aufgezeichnet.',
     },
-    ai: { named: 'Ich bin ein automatischer KI-Assistent von {name}', unnamed: 'Ich bin ein automatischer KI-Assistent' },
+    ai: { named: 'Ich bin der KI-Assistent von {name}', unnamed: 'Ich bin ein KI-Assistent' },
+    voicemail: { named: 'Hier spricht der KI-Assistent von {name}.', unnamed: 'Hier spricht ein KI-Assistent.' },
     fallback:
       'Es tut mir leid, ich habe gerade ein technisches Problem und kann nicht weitermachen. Bitte rufen Sie in Kürze noch einmal an. Auf Wiederhören.',
     fillers: ['Einen Moment.', 'Ich sehe kurz nach.', 'Gern, eine Sekunde.'],
@@ -79,14 +86,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   it: {
     notice: {
-      both: 'Per sua informazione, {ai}, e questa chiamata viene registrata.',
-      ai: 'Per sua informazione, {ai}.',
-      recorded: 'Per sua informazione, questa chiamata viene registrata.',
+      both: '{ai}. La chiamata è registrata.',
+      ai: '{ai}.',
+      recorded: 'La chiamata è registrata.',
     },
-    ai: {
-      named: 'sono un assistente automatico di intelligenza artificiale di {name}',
-      unnamed: 'sono un assistente automatico di intelligenza artificiale',
-    },
+    ai: { named: "Sono l'assistente IA di {name}", unnamed: 'Sono un assistente IA' },
+    voicemail: { named: "Qui parla l'assistente IA di {name}.", unnamed: 'Qui parla un assistente IA.' },
     fallback: 'Mi dispiace, ho un problema tecnico e non posso continuare in questo momento. La prego di richiamare tra poco. Arrivederci.',
     fillers: ['Un momento.', 'Controllo subito.', 'Certo, un secondo.'],
     transferFailed: 'Mi dispiace, al momento non è stato possibile raggiungere nessuno del team.',
@@ -94,11 +99,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   nl: {
     notice: {
-      both: 'Ter informatie: {ai}, en dit gesprek wordt opgenomen.',
-      ai: 'Ter informatie: {ai}.',
-      recorded: 'Ter informatie: dit gesprek wordt opgenomen.',
+      both: '{ai}. Dit gesprek wordt opgenomen.',
+      ai: '{ai}.',
+      recorded: 'Dit gesprek wordt opgenomen.',
     },
-    ai: { named: 'ik ben een geautomatiseerde AI-assistent van {name}', unnamed: 'ik ben een geautomatiseerde AI-assistent' },
+    ai: { named: 'Ik ben de AI-assistent van {name}', unnamed: 'Ik ben een AI-assistent' },
+    voicemail: { named: 'U wordt gebeld door de AI-assistent van {name}.', unnamed: 'U wordt gebeld door een AI-assistent.' },
     fallback: 'Het spijt me, ik heb een technisch probleem en kan nu niet verder. Belt u over een tijdje nog eens terug. Tot ziens.',
     fillers: ['Een moment.', 'Ik kijk even.', 'Natuurlijk, een seconde.'],
     transferFailed: 'Het spijt me, ik kon op dit moment niemand van het team bereiken.',
@@ -106,11 +112,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   ja: {
     notice: {
-      both: '念のためお伝えしますと、{ai}で、この通話は録音されています。',
-      ai: '念のためお伝えしますと、{ai}です。',
-      recorded: '念のためお伝えしますと、この通話は録音されています。',
+      both: '{ai}。録音しています。',
+      ai: '{ai}。',
+      recorded: '通話を録音しています。',
     },
-    ai: { named: '私は{name}の自動AIアシスタント', unnamed: '私は自動AIアシスタント' },
+    ai: { named: '{name}のAI自動応答です', unnamed: 'AI自動応答です' },
+    voicemail: { named: '{name}のAIアシスタントからのお電話です。', unnamed: 'AIアシスタントからのお電話です。' },
     fallback:
       '申し訳ありません、技術的な問題が発生したため、現在お話を続けることができません。しばらくしてからおかけ直しください。失礼いたします。',
     fillers: ['少々お待ちください。', '確認いたします。', 'はい、すぐにお調べします。'],
@@ -119,14 +126,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   pt: {
     notice: {
-      both: 'Para sua informação, {ai}, e esta chamada é gravada.',
-      ai: 'Para sua informação, {ai}.',
-      recorded: 'Para sua informação, esta chamada é gravada.',
+      both: '{ai}. Esta chamada é gravada.',
+      ai: '{ai}.',
+      recorded: 'Esta chamada é gravada.',
     },
-    ai: {
-      named: 'sou um assistente automático de inteligência artificial de {name}',
-      unnamed: 'sou um assistente automático de inteligência artificial',
-    },
+    ai: { named: 'Sou o assistente de IA de {name}', unnamed: 'Sou um assistente de IA' },
+    voicemail: { named: 'Aqui fala o assistente de IA de {name}.', unnamed: 'Aqui fala um assistente de IA.' },
     fallback: 'Desculpe, estou com um problema técnico e não consigo continuar agora. Por favor, ligue de novo daqui a pouco. Adeus.',
     fillers: ['Um momento.', 'Deixe-me verificar.', 'Claro, só um segundo.'],
     transferFailed: 'Desculpe, não foi possível falar com ninguém da equipe agora.',
@@ -134,11 +139,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   hi: {
     notice: {
-      both: 'आपकी जानकारी के लिए, {ai}, और यह कॉल रिकॉर्ड की जा रही है।',
-      ai: 'आपकी जानकारी के लिए, {ai}।',
-      recorded: 'आपकी जानकारी के लिए, यह कॉल रिकॉर्ड की जा रही है।',
+      both: '{ai}। यह कॉल रिकॉर्ड हो रही है।',
+      ai: '{ai}।',
+      recorded: 'यह कॉल रिकॉर्ड हो रही है।',
     },
-    ai: { named: 'मैं {name} का एक स्वचालित AI सहायक हूँ', unnamed: 'मैं एक स्वचालित AI सहायक हूँ' },
+    ai: { named: 'मैं {name} का AI सहायक हूँ', unnamed: 'मैं एक AI सहायक हूँ' },
+    voicemail: { named: 'यह {name} का AI सहायक बोल रहा है।', unnamed: 'यह एक AI सहायक बोल रहा है।' },
     fallback: 'माफ़ कीजिए, तकनीकी समस्या के कारण अभी बातचीत जारी रखना संभव नहीं है। कृपया थोड़ी देर बाद फिर से कॉल करें। धन्यवाद।',
     fillers: ['एक क्षण।', 'ज़रा देखने दीजिए।', 'जी, बस एक सेकंड।'],
     transferFailed: 'माफ़ कीजिए, अभी टीम में किसी से संपर्क नहीं हो सका।',
@@ -146,11 +152,12 @@ const LINES: Record<LanguageCode, LineTable> = {
   },
   ru: {
     notice: {
-      both: 'К вашему сведению: {ai}, и этот звонок записывается.',
-      ai: 'К вашему сведению: {ai}.',
-      recorded: 'К вашему сведению: этот звонок записывается.',
+      both: '{ai}. Этот звонок записывается.',
+      ai: '{ai}.',
+      recorded: 'Этот звонок записывается.',
     },
-    ai: { named: 'я автоматический ИИ-ассистент компании {name}', unnamed: 'я автоматический ИИ-ассистент' },
+    ai: { named: 'Я ИИ-ассистент компании {name}', unnamed: 'Я ИИ-ассистент' },
+    voicemail: { named: 'Вам звонит ИИ-ассистент компании {name}.', unnamed: 'Вам звонит ИИ-ассистент.' },
     fallback: 'Извините, у меня техническая неполадка, и я не могу продолжить разговор. Пожалуйста, перезвоните чуть позже. До свидания.',
     fillers: ['Одну минуту.', 'Сейчас проверю.', 'Конечно, секунду.'],
     transferFailed: 'Извините, сейчас не удалось связаться ни с кем из команды.',
@@ -162,6 +169,8 @@ const LINES: Record<LanguageCode, LineTable> = {
 export interface FixedLines {
   /** AI disclosure and/or recording notice; '' when neither applies. */
   notice(options: { ai: boolean; recorded: boolean; businessName: string }): string;
+  /** The line that opens a voicemail with the AI disclosure on. */
+  voicemailIntro(businessName: string): string;
   fallback: string;
   fillers: readonly string[];
   transferFailed: string;
@@ -171,7 +180,7 @@ export interface FixedLines {
 /**
  * The fixed lines in `language` (a supported code; anything else gets English).
  *
- * @example fixedLines('es').notice({ ai: false, recorded: true, businessName: '' }) // 'Para que lo sepa, esta llamada se graba.'
+ * @example fixedLines('es').notice({ ai: false, recorded: true, businessName: '' }) // 'Esta llamada se graba.'
  */
 export function fixedLines(language: string): FixedLines {
   const table = Object.hasOwn(LINES, language) ? LINES[language as LanguageCode] : LINES.en;
@@ -182,6 +191,8 @@ export function fixedLines(language: string): FixedLines {
       if (ai) return table.notice.ai.replace('{ai}', self);
       return recorded ? table.notice.recorded : '';
     },
+    voicemailIntro: (businessName) =>
+      businessName !== '' ? table.voicemail.named.replace('{name}', businessName) : table.voicemail.unnamed,
     fallback: table.fallback,
     fillers: table.fillers,
     transferFailed: table.transferFailed,

@@ -27,6 +27,7 @@ interface TemplateField {
 
 /** The part of an AssistantConfig input a template sets; everything else takes its default. */
 interface TemplateConfig {
+  /** Short: said with the notices, it takes at most 7 s (docs/decisions.md "How long the notices take to say"). */
   first_message: string;
   setup: SimpleSetupShape;
   analysis: {
@@ -63,7 +64,7 @@ const CALLBACK_NUMBER = field(
 );
 
 const RECEPTIONIST: TemplateConfig = {
-  first_message: 'Thanks for calling! This is Ava. How can I help you today?',
+  first_message: 'Hi, this is Ava. How can I help?',
   setup: {
     role: 'receptionist',
     name: 'Ava',
@@ -100,7 +101,7 @@ const RECEPTIONIST: TemplateConfig = {
 };
 
 const SCHEDULER: TemplateConfig = {
-  first_message: 'Hi, thanks for calling! This is Maya. Are you looking to book a new appointment, or change one you already have?',
+  first_message: 'Hi, this is Maya. How can I help?',
   setup: {
     role: 'scheduler',
     name: 'Maya',
@@ -141,8 +142,7 @@ const SCHEDULER: TemplateConfig = {
 };
 
 const LEAD_QUALIFIER: TemplateConfig = {
-  first_message:
-    "Hi, this is Jordan. Thanks for taking the time to talk! I'd love to hear a bit about what you're looking for, so I can connect you with the right person. What's prompting your interest?",
+  first_message: 'Hi, this is Jordan. How can I help?',
   setup: {
     role: 'lead_qualifier',
     name: 'Jordan',
@@ -195,7 +195,7 @@ const LEAD_QUALIFIER: TemplateConfig = {
 };
 
 const SUPPORT: TemplateConfig = {
-  first_message: 'Thanks for calling support, this is Sam. What can I help you with today?',
+  first_message: 'Hi, this is Sam. How can I help?',
   setup: {
     role: 'support',
     name: 'Sam',

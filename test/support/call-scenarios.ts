@@ -8,7 +8,7 @@ import type { CallStack } from './call-stack';
 /** Notices off unless a test is about them: transcripts stay short and exact. */
 export const QUIET = { recording_notice: false, ai_disclosure: false };
 
-/** A tenant with one assistant (`config` merged over the receptionist template's by the API). */
+/** A tenant with one assistant: `config` over the defaults (a given config replaces the template's; `templateConfig` gives its greeting and settings). */
 export async function tenantWithAssistant(stack: CallStack, config: Record<string, unknown>) {
   const tenant = await stack.api.newTenant({ minutes: 100 });
   const created = await tenant.request('POST', '/assistants', { name: 'Test', template: 'receptionist', config });

@@ -28,6 +28,8 @@ export interface DeepgramTextToSpeechOptions {
   now?: () => number;
   /** Receives warnings and dropped unknown messages. */
   log?: Logger;
+  /** Adds `tag=<call SID>` to the URL so the sandbox voice knows the call; never set against the real API. */
+  sendTag?: boolean;
 }
 
 /** The voice used when an assistant's `voice_id` is empty. */
@@ -58,6 +60,7 @@ export class DeepgramTextToSpeech implements TextToSpeech {
       encoding: 'mulaw',
       sample_rate: '8000',
       speed: String(o.speed),
+      ...(this.#options.sendTag && o.tag !== undefined && { tag: o.tag }),
     });
     const socket = new WebSocket(`${base}/v1/speak?${query}`, {
       headers: { Authorization: `Token ${this.#options.apiKey}` },

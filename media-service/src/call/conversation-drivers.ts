@@ -35,7 +35,7 @@ export const openStandardConversation: DriverFactory = async (setup) => {
   });
   setup.onClose(() => stt.close());
   setup.callerAudio.attach((frame) => stt.send(frame));
-  const tts = deps.tts.open({ voice: plan.voice, speed: config.voice.speed, signal });
+  const tts = deps.tts.open({ voice: plan.voice, speed: config.voice.speed, signal, tag: base.callSid });
   setup.onClose(() => tts.close());
   const llm = await deps.languageModelFor(base.context.call.business_id, config, context.customKeySealed);
   const pacer = setup.openPacer();

@@ -34,7 +34,9 @@ export abstract class PolicyDriver<Call extends NamedCall> implements Pick<
     return this.policy.transcript();
   }
 
+  /** Null on a voicemail: nobody was there to hear a notice (docs/decisions.md "What a voicemail owes the law"). */
   notices(): NoticeOutcome {
+    if (this.policy.pendingReason === 'voicemail') return { recording_notice_heard: null, ai_disclosure_heard: null };
     return this.policy.notice.outcome();
   }
 }

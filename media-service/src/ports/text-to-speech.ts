@@ -14,6 +14,8 @@ export interface TtsOpenOptions {
   speed: number;
   /** Aborting closes the stream (as `close()` does). */
   signal: AbortSignal;
+  /** The call SID, sent only to the sandbox voice (so its record of what was said is kept per call). */
+  tag?: string;
 }
 
 /** Events of a synthesis stream, in receipt order. */

@@ -18,6 +18,8 @@ export interface AuraQuery {
   encoding: string;
   sampleRate: number;
   speed: number;
+  /** The call SID (sent by the adapter's `sendTag`, sandbox only): what is said is kept per call on the board. */
+  tag?: string;
 }
 
 /** Timing knobs of the sandbox voice. */
@@ -59,15 +61,23 @@ export class AuraSession {
   readonly #socket: WebSocket;
   readonly #record: AuraConnectionRecord;
   readonly #tuning: () => AuraTuning;
+  readonly #onSpoken: ((text: string, durationMs: number) => void) | undefined;
   #queue: Job[] = [];
   #generation = 0;
   #sequence = 0;
   #busy = false;
 
-  constructor(socket: WebSocket, record: AuraConnectionRecord, tuning: () => AuraTuning) {
+  /** `onSpoken` hears each text as its audio starts, with the audio's length (see `auraSpeech`). */
+  constructor(
+    socket: WebSocket,
+    record: AuraConnectionRecord,
+    tuning: () => AuraTuning,
+    onSpoken?: (text: string, durationMs: number) => void,
+  ) {
     this.#socket = socket;
     this.#record = record;
     this.#tuning = tuning;
+    this.#onSpoken = onSpoken;
     socket.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
     socket.on('close', () => {
       record.closed = true;
@@ -144,6 +154,7 @@ export class AuraSession {
     const tuning = this.#tuning();
     const durationMs = (text.trim().length * tuning.msPerChar) / this.#record.query.speed;
     const audio = synthesizeSpeechLike(durationMs, textSeed(text));
+    if (generation === this.#generation && !this.#record.closed) this.#onSpoken?.(text, durationMs);
     for (let offset = 0; offset < audio.length; offset += tuning.chunkBytes) {
       if (generation !== this.#generation || this.#record.closed) return;
       const chunk = audio.subarray(offset, offset + tuning.chunkBytes);

@@ -1,7 +1,8 @@
 import { FRAME_BYTES, FRAME_MS, MULAW_SILENCE } from '../audio/mulaw';
 import { calleeLine } from './callee-lines';
 import { beep, speechDurationMs, speechLike, textSeed } from '../audio/tone';
-import type { Scenario, ScenarioStep, UtteranceSink } from './scenario-script';
+import { recordedMessage, type RecordedMessage } from './machine-recording';
+import type { Scenario, ScenarioStep, SpokenText, UtteranceSink } from './scenario-script';
 
 /** What the callee can do to its call (implemented by the sandbox carrier). */
 export interface CalleeLine {
@@ -10,6 +11,8 @@ export interface CalleeLine {
   hangup(): void;
   /** A `beep` step finished (AMD `machine_end_beep` moment). */
   beepEnded(): void;
+  /** An `amd` step: detection concludes now (another `machine_end_*` moment). */
+  amdConcluded?(): void;
 }
 
 /** Everything the callee said, heard and did, in audio time (ms from stream start). */
@@ -21,6 +24,8 @@ export interface CalleeRecord {
   dtmf: { digit: string; atMs: number }[];
   steps: { kind: ScenarioStep['kind']; startMs: number; endMs?: number; timedOut?: boolean }[];
   hungUpAtMs?: number;
+  /** What an answering machine (a `record` step) recorded, read as words once the call ended. */
+  recorded?: RecordedMessage;
 }
 
 /** Tuning of {@link SimulatedCallee}. */
@@ -68,6 +73,7 @@ export class SimulatedCallee {
   #lastLoudEnd = Number.NEGATIVE_INFINITY;
   #runStart = 0;
   #ended = false;
+  #recording: { startMs: number; untilMs: number; audio: Uint8Array[]; bytes: number } | undefined;
 
   constructor(scenario: Scenario, line: CalleeLine, options: SimulatedCalleeOptions = {}) {
     this.#scenario = scenario;
@@ -82,6 +88,32 @@ export class SimulatedCallee {
   /** True once the callee has hung up. */
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** True while a `record` step records: the stream hands over what plays ({@link recordPlayed}). */
+  get recording(): boolean {
+    return this.#recording !== undefined && !this.#ended;
+  }
+
+  /** Assistant audio that just played, while {@link recording} (a view; it is not modified later). */
+  recordPlayed(bytes: Uint8Array, nowMs: number): void {
+    const recording = this.#recording;
+    if (!recording || nowMs >= recording.untilMs) return;
+    recording.audio.push(bytes);
+    recording.bytes += bytes.length;
+  }
+
+  /** The call ended: reads what was recorded against what the voice said (`spoken`) into `record.recorded`. */
+  closeRecording(spoken: readonly SpokenText[]): void {
+    const recording = this.#recording;
+    if (!recording || this.record.recorded) return;
+    const audio = new Uint8Array(recording.bytes);
+    let offset = 0;
+    for (const chunk of recording.audio) {
+      audio.set(chunk, offset);
+      offset += chunk.length;
+    }
+    this.record.recorded = recordedMessage(recording.startMs, audio, spoken);
   }
 
   /**
@@ -147,6 +179,7 @@ export class SimulatedCallee {
         // A person does not talk over an assistant still speaking: the timeout is for one that never speaks (or stops
         // mid-reply), so a long greeting with its notice is heard to the end however long it takes.
         if (elapsed >= s.timeoutMs && !this.#hearing(nowMs)) return this.#timedOut();
+        if (s.replyOnly && this.#runStart < this.#lastSpeechEnd) return false;
         return this.#lastLoudEnd > this.#speechMarker && !this.#hearing(nowMs) && nowMs - this.#lastLoudEnd >= s.quietMs;
       case 'pause':
         return elapsed >= s.ms;
@@ -154,6 +187,12 @@ export class SimulatedCallee {
         return this.#pressKeys(s.digits, s.gapMs, elapsed, nowMs);
       case 'beep':
         return this.#play(beep({ durationMs: s.durationMs, frequencyHz: s.frequencyHz }), () => this.#line.beepEnded());
+      case 'record':
+        this.#recording ??= { startMs: nowMs, untilMs: nowMs + s.maxMs, audio: [], bytes: 0 };
+        return true;
+      case 'amd':
+        this.#line.amdConcluded?.();
+        return true;
       case 'silence':
         return false;
       case 'hangup':

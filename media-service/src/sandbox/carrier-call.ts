@@ -145,11 +145,13 @@ export class SandboxCall {
         sendDtmf: (digit) => this.#dtmf(digit),
         hangup: () => this.hangup('callee'),
         beepEnded: () => scenario.answeredBy === 'machine_end_beep' && this.#postAmd('machine_end_beep'),
+        amdConcluded: () => this.#postAmd(scenario.answeredBy),
       },
       { ...(this.#deps.utterances && { utterances: this.#deps.utterances }) },
     );
     this.record.callee = this.#callee.record;
-    if (this.#setup.amdCallback && scenario.answeredBy !== 'machine_end_beep') {
+    // A machine_end_* verdict waits for the end of the machine's greeting: its beep, or its `amd` step.
+    if (this.#setup.amdCallback && !scenario.answeredBy.startsWith('machine_end_')) {
       void this.#sleep(this.#deps.timing.amdHumanMs).then(() => !this.ended && this.#postAmd(scenario.answeredBy));
     }
     if (this.#setup.timeLimitS !== undefined) void this.#sleep(this.#setup.timeLimitS * 1000).then(() => this.#end('completed', 'carrier'));
@@ -319,6 +321,8 @@ export class SandboxCall {
     this.#timers.clear();
     this.record.endedAtMs = this.#elapsed();
     this.record.endedBy = by;
+    this.#callee?.closeRecording(this.#deps.utterances?.spoken?.(this.record.sid) ?? []);
+    this.#deps.utterances?.forget?.(this.record.sid);
     if (this.record.answeredAtMs !== undefined)
       this.record.durationS = Math.ceil((this.record.endedAtMs - this.record.answeredAtMs) / 1000);
     this.#status(status);

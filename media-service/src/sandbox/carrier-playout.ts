@@ -59,8 +59,8 @@ export class PlayoutBuffer {
     return { droppedBytes, echoed };
   }
 
-  /** Plays up to one frame of buffered audio. */
-  play(frameBytes = FRAME_BYTES): PlayedFrame {
+  /** Plays up to one frame of buffered audio; `tap` sees the bytes played (views into what was appended). */
+  play(frameBytes = FRAME_BYTES, tap?: (bytes: Uint8Array) => void): PlayedFrame {
     if (this.bufferedBytes === 0) return { rms: null, echoed: NONE };
     let left = Math.min(frameBytes, this.bufferedBytes);
     let sumSquares = 0;
@@ -70,6 +70,7 @@ export class PlayoutBuffer {
       const take = Math.min(left, chunk.length - this.#chunkOffset);
       const rms = mulawRms(chunk, this.#chunkOffset, this.#chunkOffset + take);
       sumSquares += rms * rms * take;
+      tap?.(chunk.subarray(this.#chunkOffset, this.#chunkOffset + take));
       this.#chunkOffset += take;
       left -= take;
       if (this.#chunkOffset >= chunk.length) {

@@ -1,5 +1,5 @@
 import WebSocket, { type RawData } from 'ws';
-import { FRAME_MS } from '../audio/mulaw';
+import { FRAME_BYTES, FRAME_MS } from '../audio/mulaw';
 import type { PacerScheduler, Tickable } from '../pipeline/pacer-scheduler';
 import { parseServerMessage, toBase64 } from '../telephony/media-stream-messages';
 import { twilioSignature } from '../telephony/twilio-signature';
@@ -40,6 +40,10 @@ export interface StreamRecord {
 /** The per-frame interface of the simulated person on the line. */
 export interface StreamParty {
   nextFrame(nowMs: number, heardRms: number | null): Uint8Array;
+  /** True while the party keeps what it hears (an answering machine recording). */
+  readonly recording?: boolean;
+  /** The assistant audio that played in the last 20 ms, while `recording`. */
+  recordPlayed?(bytes: Uint8Array, nowMs: number): void;
 }
 
 /** What a stream needs from its call. */
@@ -139,9 +143,10 @@ export class SandboxMediaStream implements Tickable {
   }
 
   #sendFrame(): void {
-    const played = this.#playout.play();
-    for (const name of played.echoed) this.#echo(name, false);
+    const party = this.#deps.party;
     const audioMs = this.record.framesSent * FRAME_MS;
+    const played = this.#playout.play(FRAME_BYTES, party.recording ? (bytes) => party.recordPlayed?.(bytes, audioMs) : undefined);
+    for (const name of played.echoed) this.#echo(name, false);
     const frame = this.#deps.party.nextFrame(audioMs, played.rms);
     if (this.#ended || !this.#isOpen()) return;
     this.record.framesSent++;

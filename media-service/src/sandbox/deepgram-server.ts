@@ -152,7 +152,14 @@ export class DeepgramSandboxServer {
   #acceptAura(ws: WebSocket, query: AuraQuery, authorization: string): void {
     const record: AuraConnectionRecord = { query, authorization, received: [], sentJson: [], audioBytesSent: 0, closed: false };
     this.auraConnections.push(record);
-    new AuraSession(ws, record, () => this.#auraTuning);
+    const tag = query.tag;
+    const board = this.#options.board;
+    new AuraSession(
+      ws,
+      record,
+      () => this.#auraTuning,
+      tag === undefined ? undefined : (text, durationMs) => board.spoke(tag, text, durationMs),
+    );
   }
 }
 
@@ -216,5 +223,6 @@ export function parseAuraQuery(params: URLSearchParams): AuraQuery | string {
   if (encoding !== 'mulaw' || sampleRate !== 8000) return 'The sandbox speaks encoding=mulaw&sample_rate=8000 only.';
   const speed = numberParam(params, 'speed', 1)!;
   if (!(speed > 0 && speed <= 2)) return 'speed must be a positive number up to 2.';
-  return { model, encoding, sampleRate, speed };
+  const tag = params.get('tag') ?? undefined;
+  return { model, encoding, sampleRate, speed, ...(tag !== undefined && { tag }) };
 }

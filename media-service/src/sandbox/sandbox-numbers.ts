@@ -1,4 +1,4 @@
-import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL } from './scenarios';
+import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL, VOICEMAIL_LONG, VOICEMAIL_NO_BEEP } from './scenarios';
 import { type Scenario } from './scenario-script';
 
 /**
@@ -60,6 +60,18 @@ export const SANDBOX_NUMBERS: readonly SandboxNumber[] = [
       'The create-call request answers HTTP 500 (Twilio 20500): the carrier may or may not have placed it, so the call ends `error` at once.',
     line: { kind: 'failed' },
     refusal: { kind: 'server-error' },
+  },
+  {
+    number: '+15005550015',
+    name: 'voicemail, long greeting',
+    description: VOICEMAIL_LONG.description,
+    line: { kind: 'answer', scenario: VOICEMAIL_LONG },
+  },
+  {
+    number: '+15005550016',
+    name: 'voicemail, no beep',
+    description: VOICEMAIL_NO_BEEP.description,
+    line: { kind: 'answer', scenario: VOICEMAIL_NO_BEEP },
   },
 ];
 

@@ -27,18 +27,63 @@ export const DEFAULT_CALLEE = scenario(
   },
 );
 
-/** A voicemail box: greeting, beep, then records in silence until the caller hangs up (max 60 s). */
+/** A voicemail box: greeting, beep, then records until the caller hangs up (max 60 s). */
 export const VOICEMAIL = scenario(
   'voicemail',
   [
     step.say("Hi, you've reached Jordan Lee. I can't take your call right now. Please leave a message after the tone."),
     step.pause(300),
     step.beep(),
+    step.record(),
     step.silence(),
   ],
   {
     description: 'Voicemail greeting, then a beep (AMD: machine_end_beep), then records until hang-up (60 s max).',
     answeredBy: 'machine_end_beep',
+    maxCallMs: 60_000,
+  },
+);
+
+/**
+ * A voicemail box with a 12 s greeting (a family's, read slowly) and a beep: an assistant that
+ * speaks before the beep talks over it, and the machine records none of what it said.
+ */
+export const VOICEMAIL_LONG = scenario(
+  'voicemail-long',
+  [
+    step.say(
+      "Hi, you've reached the Rivera family. We can't come to the phone right now. Please leave your name, your number and a short message after the tone, and we'll call you back as soon as we can.",
+      { durationMs: 12_000 },
+    ),
+    step.pause(300),
+    step.beep(),
+    step.record(),
+    step.silence(),
+  ],
+  {
+    description: 'A 12 s voicemail greeting, then a beep (AMD: machine_end_beep), then records until hang-up (90 s max).',
+    answeredBy: 'machine_end_beep',
+    maxCallMs: 90_000,
+  },
+);
+
+/**
+ * A voicemail box with no beep: the greeting just falls quiet and the machine records from there.
+ * Twilio's AMD (`DetectMessageEnd`) calls the greeting over once 1.2 s of quiet follow it
+ * (`MachineDetectionSpeechEndThreshold`'s default) and posts `machine_end_silence`.
+ */
+export const VOICEMAIL_NO_BEEP = scenario(
+  'voicemail-no-beep',
+  [
+    step.say("Hello, this is Priya Shah's phone. Leave me a message and I'll get back to you."),
+    step.record(),
+    step.pause(1200),
+    step.amd(),
+    step.silence(),
+  ],
+  {
+    description: 'Voicemail greeting with no beep: it falls quiet and records; AMD posts machine_end_silence 1.2 s later (60 s max).',
+    answeredBy: 'machine_end_silence',
     maxCallMs: 60_000,
   },
 );
@@ -265,6 +310,26 @@ export const INTAKE = scenario(
 );
 
 /**
+ * A caller who does not wait for the greeting: 1 s into it they ask their question (3 s of it,
+ * over the greeting and the notices), then wait for the answer and say goodbye.
+ */
+export const TALK_OVER = scenario(
+  'talk-over',
+  [
+    step.bargeIn('Hi, are you open on Saturday mornings? I can only come in before work.', {
+      afterAssistantStartsMs: 1000,
+      durationMs: 3000,
+    }),
+    step.waitForAssistant({ quietMs: 1500, timeoutMs: 20_000, replyOnly: true }),
+    ...goodbyeSteps(),
+  ],
+  {
+    description:
+      'Talks over the greeting: 1 s into it asks whether you are open on Saturday mornings (3 s), waits for the answer, then says goodbye.',
+  },
+);
+
+/**
  * The scenarios a developer can pick by name for a sandbox inbound call
  * (`POST /sandbox/inbound-calls` `scenario`, `admin call-in --scenario`).
  */
@@ -285,6 +350,9 @@ export const SANDBOX_SCENARIOS = {
   ask: ASK,
   'ask-and-tool': ASK_AND_TOOL,
   intake: INTAKE,
+  'voicemail-long': VOICEMAIL_LONG,
+  'voicemail-no-beep': VOICEMAIL_NO_BEEP,
+  'talk-over': TALK_OVER,
 } as const satisfies Record<string, Scenario>;
 
 /** A name of {@link SANDBOX_SCENARIOS}. */

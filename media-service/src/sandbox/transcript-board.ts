@@ -1,8 +1,18 @@
+import type { SpokenText } from './scenario-script';
+
+/** Texts kept per call for {@link TranscriptBoard.spoke}: more than any voicemail call says. */
+const SPOKEN_PER_CALL = 200;
+/** Calls kept for {@link TranscriptBoard.spoke}. */
+const SPOKEN_CALLS = 1000;
+
 /**
  * What each simulated callee is about to say, in order, keyed by call SID. The sandbox has no
  * speech recogniser: the callee registers its next utterance here before it plays the audio,
  * and the Flux stand-in pops one text for each speech segment it detects on the connection whose
  * `tag` query parameter is that call SID (the STT adapter sends `tag=<callSid>`).
+ *
+ * The other way, the Aura stand-in writes what the assistant's voice said (`spoke`, by the Aura
+ * `tag`), which a sandbox answering machine reads its recording against.
  *
  * Structurally implements the telephony side's `UtteranceSink { push(callSid, text) }`, so the
  * callee can be handed a board without either side importing the other.
@@ -18,6 +28,7 @@
 export class TranscriptBoard {
   readonly #queues = new Map<string, string[]>();
   readonly #languages = new Map<string, string>();
+  readonly #spoken = new Map<string, SpokenText[]>();
 
   /**
    * Records the language a sandbox recogniser was told for the call (Flux `language_hint`, an
@@ -54,9 +65,32 @@ export class TranscriptBoard {
     return [...(this.#queues.get(callSid) ?? [])];
   }
 
+  /**
+   * Records a text the sandbox voice said on `callSid` (the Aura `tag`), so an answering machine's
+   * recording can be read back as words (machine-recording.ts). Bounded: the last
+   * {@link SPOKEN_PER_CALL} texts of the last {@link SPOKEN_CALLS} calls (a call the carrier never
+   * ends, on a real carrier with the sandbox voice, is dropped in time).
+   */
+  spoke(callSid: string, text: string, durationMs: number): void {
+    let texts = this.#spoken.get(callSid);
+    if (!texts) {
+      texts = [];
+      this.#spoken.set(callSid, texts);
+      if (this.#spoken.size > SPOKEN_CALLS) this.#spoken.delete(this.#spoken.keys().next().value!);
+    }
+    texts.push({ text, durationMs });
+    if (texts.length > SPOKEN_PER_CALL) texts.shift();
+  }
+
+  /** What the sandbox voice said on `callSid`, in order. */
+  spoken(callSid: string): readonly SpokenText[] {
+    return [...(this.#spoken.get(callSid) ?? [])];
+  }
+
   /** Drops everything left for a call that has ended. */
   forget(callSid: string): void {
     this.#queues.delete(callSid);
     this.#languages.delete(callSid);
+    this.#spoken.delete(callSid);
   }
 }

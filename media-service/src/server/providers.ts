@@ -148,7 +148,7 @@ export async function startProviders(config: MediaConfig, options: StartProvider
       };
   return {
     stt: new DeepgramSpeechToText(deepgram),
-    tts: new DeepgramTextToSpeech(deepgram),
+    tts: new DeepgramTextToSpeech({ ...deepgram, sendTag: deepgramSandbox !== undefined }),
     openaiStt: realtimeSandbox
       ? {
           stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log }),

@@ -223,8 +223,8 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     const said = detail.transcript.filter((entry) => entry.role === 'assistant').map((entry) => entry.text);
-    expect(said[0]).toMatch(/^Hello there\. Just so you know, I'm an automated AI assistant for Biz \w+, and this call is recorded\.$/);
-    expect(said.filter((text) => text.includes('Just so you know'))).toHaveLength(1);
+    expect(said[0]).toMatch(/^Hello there\. I'm an AI assistant for Biz \w+\. This call is recorded\.$/);
+    expect(said.filter((text) => text.includes('This call is recorded'))).toHaveLength(1);
   });
 
   it('transfer: the model calls transfer, call.transferred is published and the carrier dials the business line', T, async () => {

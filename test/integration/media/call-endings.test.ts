@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
+import { VOICEMAIL } from '../../../media-service/src/sandbox/scenarios';
+import { uniqueNumber } from '../../support/api-harness';
 import { CALL_TEST_MS } from '../../support/call-limits';
 import { callScripted, carrierCall, llmRequestsWith, placeCall, QUIET, waitForAssistant } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
@@ -84,7 +86,10 @@ describe.concurrent('how calls end', () => {
       first_message: 'Hi, this is Acme Dental.',
       advanced: { ...QUIET, voicemail_message: 'Hi Jordan, this is Acme Dental. Please call us back.' },
     };
-    const { tenant, callId, to } = await placeCall(stack, config, '+15005550003');
+    // The +15005550003 voicemail, on a number of its own: the test below calls +15005550003 at the same time.
+    const to = uniqueNumber();
+    stack.carrier.registerScenario(to, VOICEMAIL);
+    const { tenant, callId } = await placeCall(stack, config, to);
     const { call, detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
     expect(call).toMatchObject({ ended_reason: 'voicemail', outcome: 'voicemail' });
@@ -94,6 +99,8 @@ describe.concurrent('how calls end', () => {
     const message = detail.transcript.at(-1)!;
     const beepEndMs = carrier.callee!.steps.find((s) => s.kind === 'beep')!.endMs!;
     expect(message.start_ms).toBeGreaterThanOrEqual(beepEndMs - 100);
+    // The machine recorded the message, whole (the sandbox reads its recording back as words).
+    expect(carrier.callee!.recorded).toMatchObject({ text: 'Hi Jordan, this is Acme Dental. Please call us back.', cut: false });
   });
 
   it('voicemail without a message: the engine hangs up as soon as it knows', T, async () => {

@@ -24,8 +24,8 @@ const GREETING = 'Thanks for calling Acme. How can I help you today?';
 const LONG_GREETING =
   'Thanks for calling Acme Dental, the friendliest dental practice in the whole city, open six days a week with late hours on Thursdays. How can I help you today?';
 /** The greeting's words before its question, then the notice, said as one utterance. */
-const FIRST_WORDS = /^Thanks for calling Acme\. Just so you know, I'm an automated AI assistant for Biz \w+, and this call is recorded\.$/;
-const NOTICE = /^Just so you know, I'm an automated AI assistant for Biz \w+, and this call is recorded\.$/;
+const FIRST_WORDS = /^Thanks for calling Acme\. I'm an AI assistant for Biz \w+\. This call is recorded\.$/;
+const NOTICE = /^I'm an AI assistant for Biz \w+\. This call is recorded\.$/;
 
 type Entry = { role: string; text: string; start_ms: number; end_ms: number; interrupted: boolean };
 const assistantLines = (transcript: Entry[]) => transcript.filter((entry) => entry.role === 'assistant');
@@ -69,7 +69,7 @@ describe('the recording notice and AI disclosure: before the question, uncuttabl
     const transcript = detail.transcript as Entry[];
     const first = assistantLines(transcript)[0]!;
     expect(first).toMatchObject({ interrupted: false });
-    expect(first.text).toMatch(/^Thanks for calling Acme Dental, .* Thursdays\. Just so you know, .* and this call is recorded\.$/);
+    expect(first.text).toMatch(/^Thanks for calling Acme Dental, .* Thursdays\. I'm an AI assistant for .*\. This call is recorded\.$/);
     const keys = transcript.find((entry) => entry.role === 'user')!;
     expect(keys.text).toBe('[keypad] 1 2 #');
     expect(keys.start_ms).toBeLessThan(first.end_ms);

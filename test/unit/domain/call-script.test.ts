@@ -10,6 +10,7 @@ import {
   fillVariables,
   offeredBuiltins,
   splitGreeting,
+  voicemailMessage,
   type CallScriptInput,
 } from '../../../shared/domain/call-script';
 
@@ -256,34 +257,34 @@ describe('buildNotice', () => {
       name: 'defaults, named business',
       adv: {},
       profile: acme,
-      expected: "Just so you know, I'm an automated AI assistant for Acme Dental, and this call is recorded.",
+      expected: "I'm an AI assistant for Acme Dental. This call is recorded.",
     },
     {
       name: 'defaults, no profile',
       adv: {},
       profile: null,
-      expected: "Just so you know, I'm an automated AI assistant, and this call is recorded.",
+      expected: "I'm an AI assistant. This call is recorded.",
     },
     {
       name: 'unnamed business',
       adv: {},
       profile: defaultBusinessProfile(),
-      expected: "Just so you know, I'm an automated AI assistant, and this call is recorded.",
+      expected: "I'm an AI assistant. This call is recorded.",
     },
     {
       name: 'recording off',
       adv: { recording: false },
       profile: acme,
-      expected: "Just so you know, I'm an automated AI assistant for Acme Dental.",
+      expected: "I'm an AI assistant for Acme Dental.",
     },
     {
       name: 'recording notice off',
       adv: { recording_notice: false },
       profile: null,
-      expected: "Just so you know, I'm an automated AI assistant.",
+      expected: "I'm an AI assistant.",
     },
-    { name: 'hipaa (never recorded)', adv: { hipaa: true }, profile: null, expected: "Just so you know, I'm an automated AI assistant." },
-    { name: 'disclosure off', adv: { ai_disclosure: false }, profile: acme, expected: 'Just so you know, this call is recorded.' },
+    { name: 'hipaa (never recorded)', adv: { hipaa: true }, profile: null, expected: "I'm an AI assistant." },
+    { name: 'disclosure off', adv: { ai_disclosure: false }, profile: acme, expected: 'This call is recorded.' },
     { name: 'nothing to say', adv: { ai_disclosure: false, recording: false }, profile: acme, expected: '' },
   ])('$name', ({ adv, profile, expected }) => {
     it('says the right notice', () => {
@@ -292,6 +293,42 @@ describe('buildNotice', () => {
       // Assert
       expect(notice).toBe(expected);
     });
+  });
+});
+
+describe('voicemailMessage', () => {
+  it.each([
+    {
+      name: 'disclosure on: who calls and that it is an AI, then the message',
+      adv: {},
+      profile: acme,
+      message: 'Please call us back.',
+      expected: 'This is an AI assistant calling for Acme Dental. Please call us back.',
+    },
+    {
+      name: 'disclosure on, no business name',
+      adv: {},
+      profile: null,
+      message: 'Please call us back.',
+      expected: 'This is an AI assistant calling. Please call us back.',
+    },
+    {
+      name: 'disclosure off: the message alone',
+      adv: { ai_disclosure: false },
+      profile: acme,
+      message: 'Please call us back.',
+      expected: 'Please call us back.',
+    },
+    { name: 'no message: hang up at once, nothing said', adv: {}, profile: acme, message: '', expected: '' },
+    {
+      name: 'recorded calls get no recording notice on a voicemail',
+      adv: { recording: true },
+      profile: acme,
+      message: 'Hi.',
+      expected: 'This is an AI assistant calling for Acme Dental. Hi.',
+    },
+  ])('$name', ({ adv, profile, message, expected }) => {
+    expect(voicemailMessage(message, config({ advanced: adv }), profile)).toBe(expected);
   });
 });
 
@@ -317,7 +354,8 @@ describe('buildCallScript', () => {
       firstMessage: 'Hi Jo!',
       endCallMessage: 'Bye Jo.',
       idleMessages: ['Still there, Jo?'],
-      voicemailMessage: 'Call Acme back.',
+      // The AI disclosure is on by default: the message opens with who calls and that it is an AI.
+      voicemailMessage: 'This is an AI assistant calling. Call Acme back.',
     });
     expect(script.systemPrompt).toBe(buildSystemPrompt(input));
     expect(script.notice).toBe(buildNotice(input.config, null));

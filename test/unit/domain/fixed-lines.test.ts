@@ -31,12 +31,21 @@ describe('fixed lines', () => {
     if (code !== 'en') expect(lines.fallback).not.toBe(english.fallback);
   });
 
-  it('the English notice is unchanged', () => {
+  it('the English notice: short, says it is an AI and that the call is recorded', () => {
     const lines = fixedLines('en');
     expect(lines.notice({ ai: true, recorded: true, businessName: 'Acme Dental' })).toBe(
-      "Just so you know, I'm an automated AI assistant for Acme Dental, and this call is recorded.",
+      "I'm an AI assistant for Acme Dental. This call is recorded.",
     );
-    expect(lines.notice({ ai: false, recorded: true, businessName: '' })).toBe('Just so you know, this call is recorded.');
+    expect(lines.notice({ ai: false, recorded: true, businessName: '' })).toBe('This call is recorded.');
+  });
+
+  it.each(LANGUAGE_CODES)('%s: a voicemail opens with who is calling, or with no name when there is none', (code) => {
+    // Act
+    const lines = fixedLines(code);
+    // Assert
+    expect(lines.voicemailIntro('Acme')).toContain('Acme');
+    expect(lines.voicemailIntro('').trim()).not.toBe('');
+    expect(lines.voicemailIntro('')).not.toContain('{name}');
   });
 
   it('a Spanish assistant’s script carries the Spanish notice, fallback, fillers and transfer apology', () => {
@@ -47,7 +56,7 @@ describe('fixed lines', () => {
     const script = buildCallScript({ config, callVariables: {}, profile: null, memory: '', direction: 'outbound' });
 
     // Assert
-    expect(script.notice).toBe('Para que lo sepa, soy un asistente automático de inteligencia artificial, y esta llamada se graba.');
+    expect(script.notice).toBe('Soy un asistente de IA. Esta llamada se graba.');
     expect(script.fallback).toMatch(/^Lo siento, tengo un problema técnico/);
     expect(script.fillers).toEqual(['Un momento.', 'Déjeme comprobarlo.', 'Claro, un segundo.']);
     expect(script.transferFailed).toBe('Lo siento, ahora mismo no he podido contactar con nadie del equipo.');

@@ -6,7 +6,7 @@ import { soundsLikeVoicemail } from '../turn-taking';
  * the carrier's AMD verdict, or a machine-sounding caller turn among the first two, hands the
  * call to voicemail; the assistant falls silent, waits for the beep (a `machine_end_*` verdict) or
  * for the machine's greeting to fall quiet, leaves `voicemail_message` whole and ends `voicemail`.
- * The message never carries the notices (docs/decisions.md "Voicemail messages and the notices").
+ * No recording notice is said to a machine (docs/decisions.md "What a voicemail owes the law").
  */
 
 /** From the call's direction and config. */

@@ -11,6 +11,7 @@ function line() {
     sendDtmf: (digit) => void events.push(`dtmf ${digit}`),
     hangup: () => void events.push('hangup'),
     beepEnded: () => void events.push('beep ended'),
+    amdConcluded: () => void events.push('amd concluded'),
   };
   return { events, calleeLine };
 }
@@ -165,5 +166,38 @@ describe('SimulatedCallee', () => {
       [0, 400],
       [700, 1100],
     ]);
+  });
+
+  it('replyOnly: after talking over the assistant, waits for speech that starts once its own words ended', () => {
+    // Arrange: 3 s of question barged in 200 ms into the assistant's speech, then a wait for the reply
+    const { person } = callee([
+      step.bargeIn('Are you open on Saturday?', { afterAssistantStartsMs: 200, durationMs: 3000 }),
+      step.waitForAssistant({ quietMs: 500, replyOnly: true }),
+      step.say('Thanks.', { durationMs: 400 }),
+    ]);
+    // Act: the assistant talks over (0, 1000] (what was talked over), then replies over (4000, 5000]
+    drive(person, 7000, assistantSpeaks([0, 1000], [4000, 5000]));
+    // Assert: the question ran (200, 3200]; the next line waits for the reply's end (without replyOnly: 3500, at once)
+    expect(person.record.said.map((s) => s.startMs)).toEqual([200, 5500]);
+  });
+
+  it('an answering machine: its amd step concludes detection, and record keeps what plays until the end', () => {
+    // Arrange
+    const { person, events } = callee([
+      step.say('Leave a message.', { durationMs: 400 }),
+      step.record({ maxMs: 1000 }),
+      step.amd(),
+      step.silence(),
+    ]);
+    // Act
+    drive(person, 600);
+    const played = new Uint8Array(160).fill(7);
+    person.recordPlayed(played, 600);
+    person.recordPlayed(played, 1500);
+    person.closeRecording([]);
+    // Assert: recording from 400 ms (as its greeting ends), for at most 1 s
+    expect(events).toEqual(['amd concluded']);
+    expect(person.recording).toBe(true);
+    expect(person.record.recorded).toMatchObject({ startMs: 400, audioMs: 20, pieces: [], text: '' });
   });
 });
