@@ -14,6 +14,9 @@ import { OPENING_START, reduceOpening, type OpeningEvent, type OpeningSettings, 
 /** Tool rounds in a row (without the caller speaking) after which the model is asked again; a model looping on tools stops. */
 const MAX_TOOL_ROUNDS = 3;
 
+/** A voicemail message's wait bound per character (docs/decisions.md "What a voicemail owes the law"). */
+const VOICEMAIL_MS_PER_CHARACTER = 120;
+
 /** Said while a tool is still running after `toolFillerAfterMs` (never in the model's history). */
 export const TOOL_FILLER_LINE = 'One moment while I take care of that.';
 
@@ -320,7 +323,13 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.#hooks.sayReply(this.#d.context.script.transferFailed);
   }
 
+  /**
+   * Says fixed words and waits for them to play, bounded so a lost mark never holds the call open.
+   * A voicemail message (up to 600 characters, 40 s of speech) gets a bound of its own length, at
+   * 120 ms a character (speech is 60 to 70), so it is never cut short; `max_duration` still ends it.
+   */
   async #sayAndWait(kind: 'goodbye' | 'voicemail', text: string): Promise<void> {
-    await this.timers.waitAtMost(this.#hooks.say(kind, text), this.#d.tuning.goodbyeMaxMs);
+    const bound = this.#d.tuning.goodbyeMaxMs + (kind === 'voicemail' ? text.length * VOICEMAIL_MS_PER_CHARACTER : 0);
+    await this.timers.waitAtMost(this.#hooks.say(kind, text), bound);
   }
 }
