@@ -60,10 +60,23 @@ const LANGUAGE_DESCRIPTION =
   LANGUAGES.map((l) => `${l.code} ${l.name} (${l.flux}; ${l.voice ?? 'no Aura-2 voice: live mode only, in `live_voice`'})`).join(', ') +
   '; a region may follow (en-US, es-MX). With `transcriber.provider: openai` the OpenAI transcriber is told the language. It also picks the fixed lines (notices, fallback, fillers); anything else is a 422 listing the supported languages (docs/design.md "Languages").';
 
+const FIRST_MESSAGE_DESCRIPTION =
+  'What the assistant says first on an inbound call (`assistant_first`, or `wait_for_user` greeting a silent caller); empty: the model writes the greeting. ' +
+  '`{{name}}` placeholders are filled (docs/design.md "Variables").';
+
+const OUTBOUND_FIRST_MESSAGE_DESCRIPTION =
+  'What the assistant says first on an outbound call, worded for a person the business called. Empty: `first_message`, unless it thanks the person for calling ' +
+  '("Thanks for calling", "Gracias por llamar", in any supported language); then a standard line in the assistant\'s language ' +
+  '("Hello, this is <business> calling. Do you have a moment?"). `{{name}}` placeholders are filled (docs/design.md "Variables").';
+
 /** The AssistantConfig fields before `model`, in the spec's order (stored and returned forms). */
 const CONFIG_HEAD = {
   first_message_mode: v.optional(v.picklist(FIRST_MESSAGE_MODES), 'assistant_first'),
-  first_message: v.optional(stringField({ max: 1000, lines: true }), ''),
+  first_message: v.optional(v.pipe(stringField({ max: 1000, lines: true }), v.metadata({ description: FIRST_MESSAGE_DESCRIPTION })), ''),
+  outbound_first_message: v.optional(
+    v.pipe(stringField({ max: 1000, lines: true }), v.metadata({ description: OUTBOUND_FIRST_MESSAGE_DESCRIPTION })),
+    '',
+  ),
   system_prompt: v.optional(stringField({ max: 30_000, lines: true }), ''),
   business_context: v.optional(v.boolean(), true),
   language: v.optional(v.pipe(stringField({ max: 16 }), v.metadata({ description: LANGUAGE_DESCRIPTION })), 'en'),
