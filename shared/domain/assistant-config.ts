@@ -50,9 +50,21 @@ export const ASSISTANT_MODES = ['standard', 'live'] as const;
  */
 export const VARIABLES_BOUNDS = { maxEntries: 100, maxValueChars: 1000 } as const;
 
+/** The variables every call has without being given them (`builtinVariables` in `call-script.ts`). */
+export const BUILTIN_VARIABLES = ['direction', 'business_name', 'customer_number', 'date', 'time'] as const;
+
+const VARIABLES_DESCRIPTION =
+  'Values for `{{name}}` placeholders in the greetings, the system prompt, the idle, goodbye and voicemail messages and workflow texts. ' +
+  "A call's own variables win over the assistant's, which win over the built-in ones every call has: " +
+  BUILTIN_VARIABLES.map((name) => `\`${name}\``).join(', ') +
+  ' (docs/design.md "Variables"). An unknown placeholder stays as written.';
+
 /** `{{name}}` placeholder values: string to string, within {@link VARIABLES_BOUNDS}. */
 export function variablesField() {
-  return recordField(stringField({ max: VARIABLES_BOUNDS.maxValueChars, lines: true }), VARIABLES_BOUNDS.maxEntries);
+  return v.pipe(
+    recordField(stringField({ max: VARIABLES_BOUNDS.maxValueChars, lines: true }), VARIABLES_BOUNDS.maxEntries),
+    v.metadata({ description: VARIABLES_DESCRIPTION }),
+  );
 }
 
 const LANGUAGE_DESCRIPTION =

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { AssistantConfig } from './assistant-config';
+import type { AssistantConfig, BUILTIN_VARIABLES } from './assistant-config';
 import { todayLine } from './booking-tools';
 import { businessName, DEFAULT_TIMEZONE, describeBusiness, type BusinessProfile } from './business-profile';
 import { fixedLines } from './fixed-lines';
@@ -12,6 +12,9 @@ import { E164_PATTERN } from './phone-number';
  * variables and the business profile: the system prompt, the greeting, the spoken notices and the
  * end-call phrase check. Pure, so every rule is unit-tested by table; the call engine only reads it.
  */
+
+/** The name of a built-in variable. */
+type BuiltinVariable = (typeof BUILTIN_VARIABLES)[number];
 
 /** The facts of one call that shape its script. */
 export interface CallScriptInput {
@@ -81,9 +84,6 @@ export function fillVariables(
   return text.replace(PLACEHOLDER, (whole, name: string) => own(callVariables, name) ?? own(assistantVariables, name) ?? whole);
 }
 
-/** The names of {@link builtinVariables}, for the docs and the OpenAPI description. */
-export const BUILTIN_VARIABLES = ['direction', 'business_name', 'customer_number', 'date', 'time'] as const;
-
 /**
  * The variables every call has without being given them (docs/design.md "Variables"): `direction`
  * (`inbound` or `outbound`), `business_name` (the profile's display name), `customer_number` (the
@@ -92,8 +92,8 @@ export const BUILTIN_VARIABLES = ['direction', 'business_name', 'customer_number
  * value is unknown (no name, a withheld number, no clock) is absent, so its placeholder stays
  * as written, like any unknown one. The business's own variables of the same name win.
  */
-export function builtinVariables(input: CallScriptInput): Record<string, string> {
-  const variables: Record<string, string> = { direction: input.direction };
+export function builtinVariables(input: CallScriptInput): Partial<Record<BuiltinVariable, string>> {
+  const variables: Partial<Record<BuiltinVariable, string>> = { direction: input.direction };
   const name = businessName(input.profile);
   if (name !== '') variables.business_name = name;
   // A withheld caller id ("anonymous", "client:…") is no number to say or look up.

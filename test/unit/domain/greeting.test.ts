@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseAssistantConfig, type AssistantConfig, type AssistantConfigInput } from '../../../shared/domain/assistant-config';
+import {
+  BUILTIN_VARIABLES,
+  parseAssistantConfig,
+  type AssistantConfig,
+  type AssistantConfigInput,
+} from '../../../shared/domain/assistant-config';
 import { defaultBusinessProfile, type BusinessProfile } from '../../../shared/domain/business-profile';
 import { buildCallScript, builtinVariables, type CallScriptInput } from '../../../shared/domain/call-script';
 import { fixedLines } from '../../../shared/domain/fixed-lines';
@@ -144,6 +149,7 @@ describe('built-in variables', () => {
       date: 'Sunday, November 29, 2026',
       time: '9:41 AM',
     });
+    expect(Object.keys(variables).sort()).toEqual([...BUILTIN_VARIABLES].sort());
   });
 
   it('are worded in the assistant’s language', () => {
