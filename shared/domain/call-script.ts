@@ -180,7 +180,9 @@ function voiceRules(input: CallScriptInput): string {
     '# How to speak on this phone call',
     `You are on a live ${direction} phone call. Your words are spoken aloud by a text-to-speech voice.`,
     ...(direction === 'outbound'
-      ? ['You placed this call: the person did not call you, so never thank them for calling. Say who you are and why you are calling.']
+      ? [
+          'You placed this call: the person did not call you, so never thank them for calling. When you open the call, say who you are and why you are calling.',
+        ]
       : []),
     'Keep replies short: one to three sentences, one question at a time. No lists, markdown, emoji or URLs.',
     `Reply in the language with code "${config.language}" unless the caller clearly speaks another language.`,
