@@ -50,9 +50,21 @@ export const ASSISTANT_MODES = ['standard', 'live'] as const;
  */
 export const VARIABLES_BOUNDS = { maxEntries: 100, maxValueChars: 1000 } as const;
 
+/** The variables every call has without being given them (`builtinVariables` in `call-script.ts`). */
+export const BUILTIN_VARIABLES = ['direction', 'business_name', 'customer_number', 'date', 'time'] as const;
+
+const VARIABLES_DESCRIPTION =
+  'Values for `{{name}}` placeholders in the greetings, the system prompt, the idle, goodbye and voicemail messages and workflow texts. ' +
+  "A call's own variables win over the assistant's, which win over the built-in ones every call has: " +
+  BUILTIN_VARIABLES.map((name) => `\`${name}\``).join(', ') +
+  ' (docs/design.md "Variables"). An unknown placeholder stays as written.';
+
 /** `{{name}}` placeholder values: string to string, within {@link VARIABLES_BOUNDS}. */
 export function variablesField() {
-  return recordField(stringField({ max: VARIABLES_BOUNDS.maxValueChars, lines: true }), VARIABLES_BOUNDS.maxEntries);
+  return v.pipe(
+    recordField(stringField({ max: VARIABLES_BOUNDS.maxValueChars, lines: true }), VARIABLES_BOUNDS.maxEntries),
+    v.metadata({ description: VARIABLES_DESCRIPTION }),
+  );
 }
 
 const LANGUAGE_DESCRIPTION =
@@ -60,10 +72,23 @@ const LANGUAGE_DESCRIPTION =
   LANGUAGES.map((l) => `${l.code} ${l.name} (${l.flux}; ${l.voice ?? 'no Aura-2 voice: live mode only, in `live_voice`'})`).join(', ') +
   '; a region may follow (en-US, es-MX). With `transcriber.provider: openai` the OpenAI transcriber is told the language. It also picks the fixed lines (notices, fallback, fillers); anything else is a 422 listing the supported languages (docs/design.md "Languages").';
 
+const FIRST_MESSAGE_DESCRIPTION =
+  'What the assistant says first on an inbound call (`assistant_first`, or `wait_for_user` greeting a silent caller); empty: the model writes the greeting. ' +
+  '`{{name}}` placeholders are filled (docs/design.md "Variables").';
+
+const OUTBOUND_FIRST_MESSAGE_DESCRIPTION =
+  'What the assistant says first on an outbound call, worded for a person the business called. Empty: `first_message`, unless it thanks the person for calling ' +
+  '("Thanks for calling", "Gracias por llamar", in any supported language); then a standard line in the assistant\'s language ' +
+  '("Hello, this is <business> calling. Do you have a moment?"). `{{name}}` placeholders are filled (docs/design.md "Variables").';
+
 /** The AssistantConfig fields before `model`, in the spec's order (stored and returned forms). */
 const CONFIG_HEAD = {
   first_message_mode: v.optional(v.picklist(FIRST_MESSAGE_MODES), 'assistant_first'),
-  first_message: v.optional(stringField({ max: 1000, lines: true }), ''),
+  first_message: v.optional(v.pipe(stringField({ max: 1000, lines: true }), v.metadata({ description: FIRST_MESSAGE_DESCRIPTION })), ''),
+  outbound_first_message: v.optional(
+    v.pipe(stringField({ max: 1000, lines: true }), v.metadata({ description: OUTBOUND_FIRST_MESSAGE_DESCRIPTION })),
+    '',
+  ),
   system_prompt: v.optional(stringField({ max: 30_000, lines: true }), ''),
   business_context: v.optional(v.boolean(), true),
   language: v.optional(v.pipe(stringField({ max: 16 }), v.metadata({ description: LANGUAGE_DESCRIPTION })), 'en'),

@@ -1,7 +1,9 @@
-import type { AssistantConfig } from './assistant-config';
+import { DateTime } from 'luxon';
+import type { AssistantConfig, BUILTIN_VARIABLES } from './assistant-config';
 import { todayLine } from './booking-tools';
 import { businessName, DEFAULT_TIMEZONE, describeBusiness, type BusinessProfile } from './business-profile';
 import { fixedLines } from './fixed-lines';
+import { greetingFor } from './greeting';
 import { callLanguage } from './languages';
 import { E164_PATTERN } from './phone-number';
 
@@ -10,6 +12,9 @@ import { E164_PATTERN } from './phone-number';
  * variables and the business profile: the system prompt, the greeting, the spoken notices and the
  * end-call phrase check. Pure, so every rule is unit-tested by table; the call engine only reads it.
  */
+
+/** The name of a built-in variable. */
+type BuiltinVariable = (typeof BUILTIN_VARIABLES)[number];
 
 /** The facts of one call that shape its script. */
 export interface CallScriptInput {
@@ -20,6 +25,8 @@ export interface CallScriptInput {
   /** Rendered summaries of this caller's earlier calls (`advanced.memory`), or ''. */
   memory: string;
   direction: 'inbound' | 'outbound';
+  /** The other party's number as the carrier gave it (the caller inbound, the callee outbound): E.164, or a withheld caller id. */
+  partyNumber?: string;
   /** What the process's back ends can do for this business (default: nothing beyond the config and profile). */
   backEnds?: CallBackEnds;
   /** The call's wall clock at its start: the prompt's "today" line when booking is offered (none without it). */
@@ -39,7 +46,7 @@ export interface CallBackEnds {
 /** The derived script. */
 export interface CallScript {
   systemPrompt: string;
-  /** What the assistant says first in `assistant_first` mode ('' means the model writes it). */
+  /** What the assistant says first in `assistant_first` mode, chosen by the call's direction ('' means the model writes it). */
   firstMessage: string;
   /** AI disclosure and recording notice, spoken once at the end of the first assistant turn ('' for none). */
   notice: string;
@@ -52,13 +59,19 @@ export interface CallScript {
   fallback: string;
   fillers: readonly string[];
   transferFailed: string;
+  /**
+   * The call's built-in variables ({@link builtinVariables}) under the assistant's `variables`: the
+   * values a `{{name}}` takes when the call's own variables do not name it (workflow texts use them).
+   */
+  variables: Readonly<Record<string, string>>;
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 
 /**
  * Fills `{{name}}` placeholders from the call's variables, then the assistant's; unknown
- * placeholders are left as they are (docs/design.md "Resources").
+ * placeholders are left as they are (docs/design.md "Variables"). A call's built-in variables
+ * come in with the assistant's ({@link CallScript.variables}).
  *
  * @example fillVariables('Hi {{name}}!', { name: 'Jo' }, {}) // 'Hi Jo!'
  */
@@ -70,6 +83,35 @@ export function fillVariables(
   // Own keys only: `{{constructor}}` must not read Object.prototype.
   const own = (variables: Readonly<Record<string, string>>, name: string) => (Object.hasOwn(variables, name) ? variables[name] : undefined);
   return text.replace(PLACEHOLDER, (whole, name: string) => own(callVariables, name) ?? own(assistantVariables, name) ?? whole);
+}
+
+/**
+ * The variables every call has without being given them (docs/design.md "Variables"): `direction`
+ * (`inbound` or `outbound`), `business_name` (the profile's display name), `customer_number` (the
+ * other party's E.164 number), and the call's start in the business's time zone, worded in the
+ * assistant's language: `date` ("Sunday, November 29, 2026") and `time` ("9:41 AM"). One whose
+ * value is unknown (no name, a withheld number, no clock) is absent, so its placeholder stays
+ * as written, like any unknown one. The business's own variables of the same name win.
+ */
+export function builtinVariables(input: CallScriptInput): Partial<Record<BuiltinVariable, string>> {
+  const variables: Partial<Record<BuiltinVariable, string>> = { direction: input.direction };
+  const name = businessName(input.profile);
+  if (name !== '') variables.business_name = name;
+  // A withheld caller id ("anonymous", "client:…") is no number to say or look up.
+  if (input.partyNumber !== undefined && E164_PATTERN.test(input.partyNumber)) variables.customer_number = input.partyNumber;
+  if (input.now) {
+    const zone = input.profile?.timezone ?? DEFAULT_TIMEZONE;
+    const local = DateTime.fromJSDate(input.now, { zone }).setLocale(callLanguage(input.config).locale);
+    // ICU puts a narrow no-break space before "AM"; a plain one reads the same to every voice.
+    variables.date = local.toLocaleString(DateTime.DATE_HUGE).replace(/\u202f/g, ' ');
+    variables.time = local.toLocaleString(DateTime.TIME_SIMPLE).replace(/\u202f/g, ' ');
+  }
+  return variables;
+}
+
+/** A call's fallback values for `{{name}}`: the assistant's variables over the built-in ones. */
+function scriptVariables(input: CallScriptInput): Record<string, string> {
+  return { ...builtinVariables(input), ...input.config.variables };
 }
 
 /** Which built-in tools a call offers, by the flag that offers each. */
@@ -138,6 +180,11 @@ function voiceRules(input: CallScriptInput): string {
   const lines = [
     '# How to speak on this phone call',
     `You are on a live ${direction} phone call. Your words are spoken aloud by a text-to-speech voice.`,
+    ...(direction === 'outbound'
+      ? [
+          'You placed this call: the person did not call you, so never thank them for calling. When you open the call, say who you are and why you are calling.',
+        ]
+      : []),
     'Keep replies short: one to three sentences, one question at a time. No lists, markdown, emoji or URLs.',
     `Reply in the language with code "${config.language}" unless the caller clearly speaks another language.`,
   ];
@@ -177,7 +224,7 @@ function voiceRules(input: CallScriptInput): string {
 /** The system prompt: the assistant's prompt with variables, the business facts, memory, voice rules. */
 export function buildSystemPrompt(input: CallScriptInput): string {
   const { config } = input;
-  const parts = [fillVariables(config.system_prompt, input.callVariables, config.variables).trim()];
+  const parts = [fillVariables(config.system_prompt, input.callVariables, scriptVariables(input)).trim()];
   const business = config.business_context && input.profile ? describeBusiness(input.profile) : '';
   if (business !== '' && !parts[0]!.includes(business)) parts.push(business);
   if (input.memory !== '') parts.push(input.memory);
@@ -217,11 +264,12 @@ export function voicemailMessage(message: string, config: AssistantConfig, profi
 /** Everything the engine says or tells the model on this call. */
 export function buildCallScript(input: CallScriptInput): CallScript {
   const { config, callVariables } = input;
-  const fill = (text: string) => fillVariables(text, callVariables, config.variables).trim();
+  const variables = scriptVariables(input);
+  const fill = (text: string) => fillVariables(text, callVariables, variables).trim();
   const lines = fixedLines(callLanguage(config).code);
   return {
     systemPrompt: buildSystemPrompt(input),
-    firstMessage: fill(config.first_message),
+    firstMessage: greetingFor(config, input.direction, fill, businessName(input.profile)),
     notice: buildNotice(config, input.profile),
     endCallMessage: fill(config.advanced.end_call_message),
     idleMessages: config.advanced.idle_messages.map(fill).filter((text) => text !== ''),
@@ -229,6 +277,7 @@ export function buildCallScript(input: CallScriptInput): CallScript {
     fallback: lines.fallback,
     fillers: lines.fillers,
     transferFailed: lines.transferFailed,
+    variables,
   };
 }
 
@@ -244,7 +293,7 @@ export function splitGreeting(text: string): { lead: string; question: string } 
   if (!/[?？]$/.test(trimmed)) return { lead: trimmed, question: '' };
   const body = trimmed.slice(0, -1);
   // Japanese ends sentences with full-width marks and no space after them.
-  const ends = ['. ', '! ', '? ', '.\n', '!\n', '?\n', '。', '！', '？'];
+  const ends = ['. ', '! ', '? ', '.\n', '!\n', '?\n', '। ', '。', '！', '？'];
   const boundary = Math.max(...ends.map((end) => body.lastIndexOf(end)));
   if (boundary < 0) return { lead: '', question: trimmed };
   return { lead: trimmed.slice(0, boundary + 1).trim(), question: trimmed.slice(boundary + 1).trim() };

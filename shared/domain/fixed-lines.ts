@@ -27,6 +27,11 @@ interface LineTable {
   transferFailed: string;
   /** Said to an inbound caller the service cannot take (no minutes, at the concurrency cap). */
   cannotTakeCall: string;
+  /**
+   * The greeting of an outbound call whose assistant has none fit for one (`greeting.ts`): who
+   * is calling and whether now suits, never thanks for calling; `{name}` is the business.
+   */
+  outbound: { named: string; unnamed: string };
 }
 
 const LINES: Record<LanguageCode, LineTable> = {
@@ -42,6 +47,7 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['One moment.', 'Let me check.', 'Sure, one second.'],
     transferFailed: "I'm sorry, I couldn't reach anyone on the team just now.",
     cannotTakeCall: 'Sorry, we cannot take your call right now. Please try again later. Goodbye.',
+    outbound: { named: 'Hello, this is {name} calling. Do you have a moment?', unnamed: 'Hello, do you have a moment?' },
   },
   es: {
     notice: {
@@ -55,6 +61,7 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['Un momento.', 'Déjeme comprobarlo.', 'Claro, un segundo.'],
     transferFailed: 'Lo siento, ahora mismo no he podido contactar con nadie del equipo.',
     cannotTakeCall: 'Lo sentimos, ahora mismo no podemos atender su llamada. Por favor, inténtelo más tarde. Adiós.',
+    outbound: { named: 'Hola, le llamo de parte de {name}. ¿Tiene un momento?', unnamed: 'Hola, ¿tiene un momento?' },
   },
   fr: {
     notice: {
@@ -69,6 +76,10 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['Un instant.', 'Je vérifie.', 'Bien sûr, une seconde.'],
     transferFailed: "Je suis désolé, je n'ai pu joindre personne de l'équipe pour le moment.",
     cannotTakeCall: 'Désolé, nous ne pouvons pas prendre votre appel pour le moment. Merci de rappeler plus tard. Au revoir.',
+    outbound: {
+      named: 'Bonjour, je vous appelle de la part de {name}. Avez-vous un instant ?',
+      unnamed: 'Bonjour, avez-vous un instant ?',
+    },
   },
   de: {
     notice: {
@@ -83,6 +94,7 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['Einen Moment.', 'Ich sehe kurz nach.', 'Gern, eine Sekunde.'],
     transferFailed: 'Es tut mir leid, ich konnte gerade niemanden aus dem Team erreichen.',
     cannotTakeCall: 'Leider können wir Ihren Anruf gerade nicht annehmen. Bitte versuchen Sie es später noch einmal. Auf Wiederhören.',
+    outbound: { named: 'Guten Tag, hier ist {name}. Haben Sie einen Moment Zeit?', unnamed: 'Guten Tag, haben Sie einen Moment Zeit?' },
   },
   it: {
     notice: {
@@ -96,6 +108,7 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['Un momento.', 'Controllo subito.', 'Certo, un secondo.'],
     transferFailed: 'Mi dispiace, al momento non è stato possibile raggiungere nessuno del team.',
     cannotTakeCall: 'Ci dispiace, al momento non possiamo rispondere alla sua chiamata. La preghiamo di riprovare più tardi. Arrivederci.',
+    outbound: { named: 'Buongiorno, la chiamo da parte di {name}. Ha un momento?', unnamed: 'Buongiorno, ha un momento?' },
   },
   nl: {
     notice: {
@@ -109,6 +122,7 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['Een moment.', 'Ik kijk even.', 'Natuurlijk, een seconde.'],
     transferFailed: 'Het spijt me, ik kon op dit moment niemand van het team bereiken.',
     cannotTakeCall: 'Sorry, we kunnen uw oproep nu niet aannemen. Probeert u het later nog eens. Tot ziens.',
+    outbound: { named: 'Goedendag, u spreekt met {name}. Heeft u even een moment?', unnamed: 'Goedendag, heeft u even een moment?' },
   },
   ja: {
     notice: {
@@ -123,6 +137,10 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['少々お待ちください。', '確認いたします。', 'はい、すぐにお調べします。'],
     transferFailed: '申し訳ありません、ただいま担当者につなぐことができませんでした。',
     cannotTakeCall: '申し訳ありません、ただいまお電話をお受けできません。後ほどおかけ直しください。失礼いたします。',
+    outbound: {
+      named: 'もしもし、{name}です。今、少しお時間よろしいでしょうか？',
+      unnamed: 'もしもし、今、少しお時間よろしいでしょうか？',
+    },
   },
   pt: {
     notice: {
@@ -136,6 +154,7 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['Um momento.', 'Deixe-me verificar.', 'Claro, só um segundo.'],
     transferFailed: 'Desculpe, não foi possível falar com ninguém da equipe agora.',
     cannotTakeCall: 'Desculpe, não podemos atender a sua chamada agora. Por favor, tente mais tarde. Adeus.',
+    outbound: { named: 'Olá, estou ligando em nome de {name}. Você tem um minuto?', unnamed: 'Olá, você tem um minuto?' },
   },
   hi: {
     notice: {
@@ -149,6 +168,7 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['एक क्षण।', 'ज़रा देखने दीजिए।', 'जी, बस एक सेकंड।'],
     transferFailed: 'माफ़ कीजिए, अभी टीम में किसी से संपर्क नहीं हो सका।',
     cannotTakeCall: 'माफ़ कीजिए, हम अभी आपकी कॉल नहीं ले सकते। कृपया बाद में फिर से कोशिश करें। धन्यवाद।',
+    outbound: { named: 'नमस्ते, यह कॉल {name} की ओर से है। क्या आपके पास एक मिनट है?', unnamed: 'नमस्ते, क्या आपके पास एक मिनट है?' },
   },
   ru: {
     notice: {
@@ -162,6 +182,7 @@ const LINES: Record<LanguageCode, LineTable> = {
     fillers: ['Одну минуту.', 'Сейчас проверю.', 'Конечно, секунду.'],
     transferFailed: 'Извините, сейчас не удалось связаться ни с кем из команды.',
     cannotTakeCall: 'Извините, сейчас мы не можем принять ваш звонок. Пожалуйста, перезвоните позже. До свидания.',
+    outbound: { named: 'Здравствуйте, это {name}. У вас есть минутка?', unnamed: 'Здравствуйте, у вас есть минутка?' },
   },
 };
 
@@ -175,6 +196,8 @@ export interface FixedLines {
   fillers: readonly string[];
   transferFailed: string;
   cannotTakeCall: string;
+  /** The standard outbound greeting, naming the business when it has a name. */
+  outboundGreeting(businessName: string): string;
 }
 
 /**
@@ -197,6 +220,8 @@ export function fixedLines(language: string): FixedLines {
     fillers: table.fillers,
     transferFailed: table.transferFailed,
     cannotTakeCall: table.cannotTakeCall,
+    outboundGreeting: (businessName) =>
+      businessName === '' ? table.outbound.unnamed : table.outbound.named.replace('{name}', () => businessName),
   };
 }
 

@@ -29,6 +29,8 @@ interface TemplateField {
 interface TemplateConfig {
   /** Short: said with the notices, it takes at most 7 s (docs/decisions.md "How long the notices take to say"). */
   first_message: string;
+  /** Said instead on a call the business places: worded for someone who did not ring in. */
+  outbound_first_message: string;
   setup: SimpleSetupShape;
   analysis: {
     summary_prompt: string;
@@ -52,6 +54,7 @@ function field(name: string, type: FieldType, description: string, options?: str
   return options === undefined ? { name, type, description } : { name, type, description, options };
 }
 
+// Goodbyes and idle messages are said on calls both ways, so none thanks the person for calling.
 // "goodbye" ends the call once the assistant closes (the setup prompts end every call with a
 // short goodbye); no phrase that could occur mid-call, like "take care", is listed.
 const END_CALL_PHRASES = ['goodbye', 'bye for now', 'have a great day'];
@@ -65,6 +68,7 @@ const CALLBACK_NUMBER = field(
 
 const RECEPTIONIST: TemplateConfig = {
   first_message: 'Hi, this is Ava. How can I help?',
+  outbound_first_message: 'Hi, this is Ava. Do you have a minute?',
   setup: {
     role: 'receptionist',
     name: 'Ava',
@@ -95,13 +99,14 @@ const RECEPTIONIST: TemplateConfig = {
     silence_timeout_s: 12,
     idle_messages: ['Are you still there?', "I'm still here whenever you're ready. Is there anything I can help with?"],
     idle_max: 2,
-    end_call_message: 'Thanks for calling. Have a great day!',
+    end_call_message: 'Thank you, and have a great day!',
     end_call_phrases: END_CALL_PHRASES,
   },
 };
 
 const SCHEDULER: TemplateConfig = {
   first_message: 'Hi, this is Maya. How can I help?',
+  outbound_first_message: 'Hi, this is Maya. Do you have a minute?',
   setup: {
     role: 'scheduler',
     name: 'Maya',
@@ -135,7 +140,7 @@ const SCHEDULER: TemplateConfig = {
     silence_timeout_s: 15,
     idle_messages: ['Are you still there?', 'Take your time. Would you like me to suggest a few times?'],
     idle_max: 2,
-    end_call_message: 'Thanks for calling. We look forward to seeing you!',
+    end_call_message: 'Thank you. We look forward to seeing you!',
     end_call_phrases: END_CALL_PHRASES,
   },
   transcriber: { keyterms: ['appointment', 'reschedule', 'cancellation', 'new patient'] },
@@ -143,6 +148,7 @@ const SCHEDULER: TemplateConfig = {
 
 const LEAD_QUALIFIER: TemplateConfig = {
   first_message: 'Hi, this is Jordan. How can I help?',
+  outbound_first_message: 'Hi, this is Jordan. Do you have a minute?',
   setup: {
     role: 'lead_qualifier',
     name: 'Jordan',
@@ -196,6 +202,7 @@ const LEAD_QUALIFIER: TemplateConfig = {
 
 const SUPPORT: TemplateConfig = {
   first_message: 'Hi, this is Sam. How can I help?',
+  outbound_first_message: 'Hi, Sam from support here. Got a minute?',
   setup: {
     role: 'support',
     name: 'Sam',
@@ -238,7 +245,7 @@ const SUPPORT: TemplateConfig = {
     silence_timeout_s: 20,
     idle_messages: ["Take your time, I'm still here.", 'Are you still there?'],
     idle_max: 3,
-    end_call_message: 'Thanks for calling support. Goodbye!',
+    end_call_message: 'Thank you, and goodbye!',
     end_call_phrases: END_CALL_PHRASES,
   },
   transcriber: { keyterms: ['order number', 'tracking number', 'refund', 'account email', 'invoice'] },

@@ -74,6 +74,7 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
     profile,
     memory,
     direction: call.direction,
+    partyNumber,
     backEnds,
     now,
   });

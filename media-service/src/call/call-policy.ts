@@ -281,6 +281,8 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     const now = this.#d.now();
     this.log.user(text, now, now);
     this.#silenceStep({ type: 'caller_spoke' });
+    // Keys are a person: on an outbound call still listening for a machine, the greeting answers them.
+    if (this.opening({ type: 'caller_turn', machine: false })) return;
     this.#hooks.answerKeypad(text, now);
   }
 

@@ -35,7 +35,8 @@ export function conversationWorkflowRun(workflow: NonNullable<ConversationDeps['
     settle: () => seat.settle(),
     ending: () => seat.policy().pendingReason !== undefined,
     callVariables: context.call.variables ?? {},
-    assistantVariables: context.config.variables,
+    // The assistant's variables over the call's built-in ones (`{{direction}}`, …): the same values the greeting and prompt get.
+    assistantVariables: context.script.variables,
     now,
     t0,
     log,

@@ -85,6 +85,22 @@ describe('PATCH /assistants/{id} with application/merge-patch+json', () => {
     expect(after.config.model.temperature).toBe(0.9);
   });
 
+  it('sets and clears outbound_first_message on its own, leaving first_message as it was', async () => {
+    // Arrange
+    const { tenant, id } = await tenantWithAssistant();
+    const patch = (value: string | null) =>
+      tenant.request('PATCH', `/assistants/${id}`, { config: { outbound_first_message: value } }, MERGE).then(json);
+    // Act
+    const set = await patch('Hi {{name}}, Acme calling.');
+    const cleared = await patch(null);
+    const tooLong = await tenant.request('PATCH', `/assistants/${id}`, { config: { outbound_first_message: 'x'.repeat(1001) } }, MERGE);
+    // Assert
+    expect(set.config).toMatchObject({ first_message: 'Hello, Acme here.', outbound_first_message: 'Hi {{name}}, Acme calling.' });
+    expect(cleared.config).toMatchObject({ first_message: 'Hello, Acme here.', outbound_first_message: '' });
+    expect(tooLong.status).toBe(422);
+    expect((await json(tooLong)).detail[0].loc).toEqual(['body', 'config', 'outbound_first_message']);
+  });
+
   it('replaces an array rather than merging it', async () => {
     // Arrange
     const { tenant, id } = await tenantWithAssistant();

@@ -18,13 +18,16 @@ afterAll(async () => {
 const T = { timeout: CALL_TEST_MS };
 /** The calls that inject no fault run side by side. */
 const SIDE_BY_SIDE = { ...T, concurrent: true };
-const NOTICES = { recording: true, recording_notice: true, ai_disclosure: true, interruptions: 'anytime' };
-const GREETING = 'Thanks for calling Acme. How can I help you today?';
+// These calls are placed (outbound) but test the notices as on any call: voicemail detection off, so
+// the greeting starts after greeting_delay_ms (an outbound call that listens for a machine first:
+// call-overlaps.test.ts).
+const NOTICES = { recording: true, recording_notice: true, ai_disclosure: true, interruptions: 'anytime', voicemail_detection: false };
+const GREETING = 'Hi, this is Acme calling. How can I help you today?';
 /** Its words before the question and the notice take ~6 s to say: keys and a hang-up 2 s in land inside them, whatever the load. */
 const LONG_GREETING =
-  'Thanks for calling Acme Dental, the friendliest dental practice in the whole city, open six days a week with late hours on Thursdays. How can I help you today?';
+  'Hi, this is Acme Dental calling, the friendliest dental practice in the whole city, open six days a week with late hours on Thursdays. How can I help you today?';
 /** The greeting's words before its question, then the notice, said as one utterance. */
-const FIRST_WORDS = /^Thanks for calling Acme\. I'm an AI assistant for Biz \w+\. This call is recorded\.$/;
+const FIRST_WORDS = /^Hi, this is Acme calling\. I'm an AI assistant for Biz \w+\. This call is recorded\.$/;
 const NOTICE = /^I'm an AI assistant for Biz \w+\. This call is recorded\.$/;
 
 type Entry = { role: string; text: string; start_ms: number; end_ms: number; interrupted: boolean };
@@ -69,7 +72,7 @@ describe('the recording notice and AI disclosure: before the question, uncuttabl
     const transcript = detail.transcript as Entry[];
     const first = assistantLines(transcript)[0]!;
     expect(first).toMatchObject({ interrupted: false });
-    expect(first.text).toMatch(/^Thanks for calling Acme Dental, .* Thursdays\. I'm an AI assistant for .*\. This call is recorded\.$/);
+    expect(first.text).toMatch(/^Hi, this is Acme Dental calling, .* Thursdays\. I'm an AI assistant for .*\. This call is recorded\.$/);
     const keys = transcript.find((entry) => entry.role === 'user')!;
     expect(keys.text).toBe('[keypad] 1 2 #');
     expect(keys.start_ms).toBeLessThan(first.end_ms);
@@ -138,7 +141,7 @@ describe('the recording notice and AI disclosure: before the question, uncuttabl
     // Assert
     const lines = assistantLines(detail.transcript as Entry[]);
     expect(lines[0]).toMatchObject({ interrupted: true });
-    expect(lines[0]!.text).toMatch(/^Thanks for calling Acme\./);
+    expect(lines[0]!.text).toMatch(/^Hi, this is Acme calling\./);
     expect(lines[1]).toMatchObject({ interrupted: false });
     expect(lines[1]!.text).toMatch(NOTICE);
     expect(lines[2]).toMatchObject({ text: 'How can I help you today?', interrupted: false });

@@ -15,6 +15,7 @@ type Path = (string | number)[];
 const DEFAULTS = {
   first_message_mode: 'assistant_first',
   first_message: '',
+  outbound_first_message: '',
   system_prompt: '',
   business_context: true,
   language: 'en',
@@ -204,6 +205,7 @@ const WORD = { word: 'w', say: 's' };
 // [path, max, sibling fields an item in an array needs, min]
 const STRING_BOUNDS: [Path, number, Record<string, unknown>?, number?][] = [
   [['first_message'], 1000],
+  [['outbound_first_message'], 1000],
   [['system_prompt'], 30_000],
   [['setup', 'name'], 40],
   [['setup', 'helps_with'], 1500],

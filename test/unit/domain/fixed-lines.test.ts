@@ -21,12 +21,16 @@ describe('fixed lines', () => {
       ...lines.fillers,
       lines.transferFailed,
       lines.cannotTakeCall,
+      lines.outboundGreeting('Acme'),
+      lines.outboundGreeting(''),
     ];
 
     // Assert
     expect(lines.fillers).toHaveLength(3);
     for (const line of all) expect(line.trim()).not.toBe('');
     expect(all[0]).toContain('Acme');
+    expect(lines.outboundGreeting('Acme')).toContain('Acme');
+    if (code !== 'en') expect(lines.outboundGreeting('')).not.toBe(english.outboundGreeting(''));
     expect(lines.notice({ ai: false, recorded: false, businessName: 'Acme' })).toBe('');
     if (code !== 'en') expect(lines.fallback).not.toBe(english.fallback);
   });

@@ -56,6 +56,7 @@ function rig(options: RigOptions = {}) {
     fallback: FALLBACK,
     fillers: ['One moment.'],
     transferFailed: "I'm sorry, I couldn't reach anyone on the team just now.",
+    variables: {},
     ...options.script,
   };
   const call = { id: 7, business_id: 1, direction: options.direction ?? 'outbound' } as CallRecord;
