@@ -68,7 +68,7 @@ const CALLBACK_NUMBER = field(
 
 const RECEPTIONIST: TemplateConfig = {
   first_message: 'Hi, this is Ava. How can I help?',
-  outbound_first_message: 'Hi, this is Ava. Do you have a minute?',
+  outbound_first_message: 'Hi, this is Ava. Got a minute?',
   setup: {
     role: 'receptionist',
     name: 'Ava',
@@ -106,7 +106,7 @@ const RECEPTIONIST: TemplateConfig = {
 
 const SCHEDULER: TemplateConfig = {
   first_message: 'Hi, this is Maya. How can I help?',
-  outbound_first_message: 'Hi, this is Maya. Do you have a minute?',
+  outbound_first_message: 'Hi, this is Maya. Got a minute?',
   setup: {
     role: 'scheduler',
     name: 'Maya',
@@ -148,7 +148,7 @@ const SCHEDULER: TemplateConfig = {
 
 const LEAD_QUALIFIER: TemplateConfig = {
   first_message: 'Hi, this is Jordan. How can I help?',
-  outbound_first_message: 'Hi, this is Jordan. Do you have a minute?',
+  outbound_first_message: 'Hi, this is Jordan. Got a minute?',
   setup: {
     role: 'lead_qualifier',
     name: 'Jordan',
@@ -202,7 +202,7 @@ const LEAD_QUALIFIER: TemplateConfig = {
 
 const SUPPORT: TemplateConfig = {
   first_message: 'Hi, this is Sam. How can I help?',
-  outbound_first_message: 'Hi, Sam from support here. Got a minute?',
+  outbound_first_message: 'Hi, Sam from support. Got a minute?',
   setup: {
     role: 'support',
     name: 'Sam',

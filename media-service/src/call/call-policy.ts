@@ -282,7 +282,7 @@ export class CallPolicy<Call extends NamedCall = NamedCall> {
     this.log.user(text, now, now);
     this.#silenceStep({ type: 'caller_spoke' });
     // Keys are a person: on an outbound call still listening for a machine, the greeting answers them.
-    if (this.opening({ type: 'caller_turn', machine: false })) return;
+    if (this.opening({ type: 'caller_turn', machine: false, words: 1 })) return;
     this.#hooks.answerKeypad(text, now);
   }
 

@@ -7,7 +7,7 @@ import type { ChatHistory } from './chat-history';
 import type { ConversationDeps } from './conversation';
 import type { EagerGuess } from './eager-guess';
 import type { Speaker } from './speaker';
-import { shouldInterrupt } from './turn-taking';
+import { shouldInterrupt, words } from './turn-taking';
 import type { WorkflowRun } from './workflow/workflow-run';
 
 /** What a standard conversation lends its listening: the recogniser's events act through these. */
@@ -92,13 +92,13 @@ function onEndOfTurn(s: ListeningSeat, transcript: string, endOfSpeechMs: number
   s.policy.log.user(text, startAt, endAt);
   if (s.caller.gone) return;
   if (s.policy.voicemail.onCallerTurn(text, s.policy.log.userTurns) || s.policy.pendingReason) {
-    s.policy.opening({ type: 'caller_turn', machine: true });
+    s.policy.opening({ type: 'caller_turn', machine: true, words: words(text).length });
     return;
   }
   s.policy.callerSpoke();
   s.history.push({ role: 'user', content: text });
   // An outbound call's first words from a person ("Hello?") are answered by the greeting.
-  if (s.policy.opening({ type: 'caller_turn', machine: false })) return s.eager.drop();
+  if (s.policy.opening({ type: 'caller_turn', machine: false, words: words(text).length })) return s.eager.drop();
   if (s.flow?.callerTurn()) return s.eager.drop();
   s.answer({ endOfTurnAt: now, endOfSpeechAt: endOfSpeechMs === undefined ? undefined : endAt, eager: false }, text);
 }

@@ -10,6 +10,7 @@ import type { ConversationBaseDeps, ConversationDriver } from './session-types';
 import { isSandboxLabel, sandboxLabel } from './call-metrics';
 import type { UtteranceKind } from './speaker';
 import { heardText } from './transcript-log';
+import { words } from './turn-taking';
 
 export { verbatim } from './live-responses';
 
@@ -41,6 +42,8 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   #off: (() => void) | undefined;
   #session: S2sSession | undefined;
   #greetingDone = false;
+  /** The greeting's question, said after the notice unless the caller talked over it (then they are answered instead). */
+  #question = '';
   /** The provider's own barge-in is off until the notice is heard (then back per `interruptions`). */
   #providerInterrupts = false;
 
@@ -99,7 +102,9 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     if (!this.policy.notice.due) return void this.#request('greeting', verbatim(first));
     const { lead, question } = splitGreeting(first);
     this.#requestNotice(lead);
-    if (question !== '') void this.#request('greeting', verbatim(question));
+    // Asked for once the notice has played, not now: the provider generates faster than it plays,
+    // so a question asked now would be on its way before a caller who talks over the notice.
+    this.#question = question;
   }
 
   /** Asks for a response of ours; a notice still due goes first (greetings, replies, idle messages). */
@@ -160,11 +165,14 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     this.policy.opening({ type: 'speech_started' });
     // The provider answers a turn on its own: a caller who speaks before the greeting is answered by
     // it, so the opening is over, unless it is still listening for a machine.
-    if (!this.policy.openingScreening) this.policy.opening({ type: 'caller_turn', machine: false });
+    if (!this.policy.openingScreening) this.policy.opening({ type: 'caller_turn', machine: false, words: 1 });
     if (this.policy.pendingReason !== undefined) return;
     // Words over the notice (whatever `interruptions` says): it plays on, our next requests (the
     // greeting's question) are dropped, and the provider's own reply answers the caller once it ends.
-    if (this.policy.notice.playing) return this.#responses.dropQueued();
+    if (this.policy.notice.playing) {
+      this.#question = '';
+      return this.#responses.dropQueued();
+    }
     const { interruptions } = this.#d.context.config.advanced;
     const allowed = interruptions === 'anytime' || (interruptions === 'after_greeting' && this.#greetingDone);
     if (allowed && this.#playback.audible) this.#bargeIn();
@@ -175,7 +183,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     if (!said) return;
     this.policy.log.user(text.trim(), said.startAt, said.endAt ?? this.#d.now());
     const machine = this.policy.voicemail.onCallerTurn(text, this.policy.log.userTurns);
-    this.policy.opening({ type: 'caller_turn', machine });
+    this.policy.opening({ type: 'caller_turn', machine, words: words(text).length });
     if (!machine) this.policy.callerSpoke();
   }
 
@@ -244,6 +252,9 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   #afterNotice(): void {
     const { notice } = this.policy;
     if (notice.playing) return;
+    const question = this.#question;
+    this.#question = '';
+    if (question !== '' && this.policy.pendingReason === undefined) void this.#request('greeting', verbatim(question));
     if (notice.heard && !this.#providerInterrupts && this.#d.context.config.advanced.interruptions !== 'never') {
       this.#providerInterrupts = true;
       this.#session?.setInterruptResponse(true);

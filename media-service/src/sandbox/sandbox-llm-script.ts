@@ -43,12 +43,45 @@ const GOODBYE =
  * the English lines, which the README's language matrix says.
  */
 const SPANISH = {
-  greeting: '¡Hola! Gracias por llamar. ¿En qué puedo ayudarle?',
-  goodbye: 'Gracias por llamar. ¡Que tenga un buen día, adiós!',
   hours: 'Abrimos de lunes a viernes de nueve a cinco, y los sábados por la mañana hasta el mediodía.',
   booking: 'Con mucho gusto le ayudo a reservar. ¿Qué día y hora le vienen bien?',
   understood: (snippet: string) => `Entendido, ha dicho: ${snippet}. Puedo ayudarle con eso. ¿Podría contarme un poco más?`,
 };
+
+/** The system prompt of an outbound call says so ("You placed this call"): the sandbox never thanks the callee for calling. */
+function placedCall(request: ChatRequest): boolean {
+  const system = request.messages.find((m) => m.role === 'system' || m.role === 'developer');
+  return system !== undefined && messageText(system).includes('You placed this call');
+}
+
+/** What the sandbox model says to open and to close a call, by language and by who rang whom. */
+const LINES = {
+  en: {
+    inbound: {
+      greeting: 'Hello! Thanks for calling. How can I help you today?',
+      goodbye: 'Thank you for calling. Have a great day, goodbye!',
+    },
+    outbound: {
+      greeting: 'Hello! I am calling from the team. Do you have a moment?',
+      goodbye: 'Thank you for your time. Have a great day, goodbye!',
+    },
+  },
+  es: {
+    inbound: {
+      greeting: '¡Hola! Gracias por llamar. ¿En qué puedo ayudarle?',
+      goodbye: 'Gracias por llamar. ¡Que tenga un buen día, adiós!',
+    },
+    outbound: {
+      greeting: '¡Hola! Le llamo de parte del equipo. ¿Tiene un momento?',
+      goodbye: 'Gracias por su tiempo. ¡Que tenga un buen día, adiós!',
+    },
+  },
+};
+
+/** The opening and closing lines for this request's language and direction. */
+function linesFor(request: ChatRequest): { greeting: string; goodbye: string } {
+  return LINES[wantsSpanish(request) ? 'es' : 'en'][placedCall(request) ? 'outbound' : 'inbound'];
+}
 
 /** True when the request's system prompt asks for Spanish replies. */
 function wantsSpanish(request: ChatRequest): boolean {
@@ -122,13 +155,13 @@ export class SandboxLlmScript {
     if (last?.role === 'tool') return toolResultReply(request);
     const userText = [...request.messages].reverse().find((m) => m.role === 'user');
     const spanish = wantsSpanish(request);
-    if (!userText) return { text: spanish ? SPANISH.greeting : 'Hello! Thanks for calling. How can I help you today?' };
+    if (!userText) return { text: linesFor(request).greeting };
     const said = messageText(userText).trim();
     // A request in the same breath as the goodbye ("take a message …, thanks, bye") is acted on first:
     // words held over the notice arrive as one turn.
     const tool = spanish ? undefined : toolIntentReply(request, said);
     if (tool) return this.preambles || !tool.toolCalls ? tool : { toolCalls: tool.toolCalls };
-    if (GOODBYE.test(said)) return goodbye(request, spanish ? SPANISH.goodbye : undefined);
+    if (GOODBYE.test(said)) return goodbye(request);
     if (spanish) return { text: spanishReply(said) };
     if (HUMAN.test(said) && request.tools?.some((t) => t.function.name === 'transfer')) {
       return {
@@ -158,8 +191,8 @@ function snippetOf(said: string): string {
     .replace(/\s*[.!?。！？]+$/, '');
 }
 
-function goodbye(request: ChatRequest, localised?: string): SandboxLlmReply {
-  const text = localised ?? 'Thank you for calling. Have a great day, goodbye!';
+function goodbye(request: ChatRequest): SandboxLlmReply {
+  const { goodbye: text } = linesFor(request);
   const endCall = request.tools?.find((t) => t.function.name === 'end_call');
   if (!endCall) return { text };
   const args = sampleJsonSchema(endCall.function.parameters ?? { type: 'object', properties: {} }, conversationText(request));

@@ -73,7 +73,7 @@ describe.concurrent('calls end to end over the sandbox carrier and providers', (
         interrupted: false,
       },
       { role: 'user', text: 'Great, thank you. Goodbye!', interrupted: false },
-      { role: 'assistant', text: 'Thank you for calling. Have a great day, goodbye!', interrupted: false },
+      { role: 'assistant', text: 'Thank you for your time. Have a great day, goodbye!', interrupted: false },
       { role: 'tool', text: 'end_call', interrupted: false },
     ]);
     const starts = detail.transcript.map((entry) => entry.start_ms);

@@ -155,7 +155,7 @@ describe.concurrent('how calls end', () => {
     ]);
     const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
     // Assert
-    expect(detail.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello! Thanks for calling. How can I help you today?' });
+    expect(detail.transcript[0]).toMatchObject({ role: 'assistant', text: 'Hello! I am calling from the team. Do you have a moment?' });
   });
 
   it('greet_after_silence_s: with wait_for_user, a silent caller is greeted after the delay', T, async () => {

@@ -58,7 +58,7 @@ describe.concurrent('languages and recognisers on whole calls', () => {
       { role: 'user', text: marker },
       { role: 'assistant', text: "We're open Monday through Friday from nine to five, and Saturday mornings until noon." },
       { role: 'user', text: 'Great, thank you. Goodbye!' },
-      { role: 'assistant', text: 'Thank you for calling. Have a great day, goodbye!' },
+      { role: 'assistant', text: 'Thank you for your time. Have a great day, goodbye!' },
       { role: 'tool', text: 'end_call' },
     ]);
     const last = llmRequestsWith(stack, marker).at(-1)!.body as { messages: { role: string; content: unknown }[] };
@@ -99,7 +99,7 @@ describe.concurrent('languages and recognisers on whole calls', () => {
       'Perfecto, gracias. ¡Adiós!',
     ]);
     expect(assistant).toContain('Abrimos de lunes a viernes de nueve a cinco, y los sábados por la mañana hasta el mediodía.');
-    expect(assistant.at(-1)).toBe('Gracias por llamar. ¡Que tenga un buen día, adiós!');
+    expect(assistant.at(-1)).toBe('Gracias por su tiempo. ¡Que tenga un buen día, adiós!');
     const call = await getCall(tenant, callId);
     expect(call).toMatchObject({ recording_notice_heard: true, ai_disclosure_heard: true });
   });
@@ -122,7 +122,7 @@ describe.concurrent('languages and recognisers on whole calls', () => {
       'El martes a las diez me va bien.',
       'Perfecto, gracias. ¡Adiós!',
     ]);
-    expect(said(detail.transcript, 'assistant').at(-1)).toBe('Gracias por llamar. ¡Que tenga un buen día, adiós!');
+    expect(said(detail.transcript, 'assistant').at(-1)).toBe('Gracias por su tiempo. ¡Que tenga un buen día, adiós!');
   });
 
   it('the OpenAI transcriber keeps the last words of a caller who hangs up right after saying them', T, async () => {

@@ -58,7 +58,7 @@ describe.concurrent('live mode (speech-to-speech over the sandbox Realtime endpo
         interrupted: false,
       },
       { role: 'user', text: 'Great, thank you. Goodbye!', interrupted: false },
-      { role: 'assistant', text: 'Thank you for calling. Have a great day, goodbye!', interrupted: false },
+      { role: 'assistant', text: 'Thank you for your time. Have a great day, goodbye!', interrupted: false },
       { role: 'tool', text: 'end_call', interrupted: false },
     ]);
     const metrics = detail.metrics as Record<string, any>;

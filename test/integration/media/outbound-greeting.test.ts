@@ -82,9 +82,7 @@ describe.concurrent('the greeting by the call’s direction', () => {
     const name = await businessName(tenant);
     // Assert: the line before its question, the notice, then the question (docs/decisions.md "Notices are part of the first utterance").
     const said = assistantSaid(detail.transcript as Entry[]);
-    expect(said[0]).toBe(
-      `Hello, this is ${name} calling. Just so you know, I'm an automated AI assistant for ${name}, and this call is recorded.`,
-    );
+    expect(said[0]).toBe(`Hello, this is ${name} calling. I'm an AI assistant for ${name}. This call is recorded.`);
     expect(said[1]).toBe('Do you have a moment?');
     for (const line of said.slice(0, 2)) expect(thanksForCalling(line)).toBe(false);
   });

@@ -121,8 +121,12 @@ describe('no template thanks the callee for calling on an outbound call', () => 
     if (name !== 'blank') expect(outbound.firstMessage).toBe(template.outbound_first_message);
   });
 
-  it('the check would catch the templates’ inbound greetings', () => {
-    const inbound = TEMPLATE_NAMES.map((name) => String(templateConfig(name).first_message ?? ''));
+  it('the check would catch inbound greetings that thank the caller', () => {
+    const inbound = [
+      'Thanks for calling! This is Ava. How can I help you today?',
+      'Hi, thanks for calling! This is Maya.',
+      'Thanks for calling support, this is Sam.',
+    ];
     expect(inbound.filter(thanksForCalling)).toHaveLength(3);
   });
 });
@@ -194,7 +198,8 @@ describe('built-in variables', () => {
     expect(outbound.systemPrompt).toContain('This is an outbound call to +15550100002.');
     expect(outbound.endCallMessage).toBe('Bye from Acme.');
     expect(outbound.idleMessages).toEqual(['Still there? (outbound)']);
-    expect(outbound.voicemailMessage).toBe('9:41 AM');
+    // After the disclosure line a voicemail opens with (docs/decisions.md "What a voicemail owes the law").
+    expect(outbound.voicemailMessage).toBe('This is an AI assistant calling for Acme Dental. 9:41 AM');
     expect(outbound.variables).toMatchObject({ direction: 'outbound', business_name: 'Acme' });
   });
 

@@ -30,20 +30,19 @@ export type OpeningState =
 
 /**
  * What the opening hears. `caller_turn` is a turn with words (`machine` when they sound like an
- * answering machine); `quiet_turn` a turn that ended without words (a cough, line noise).
+ * answering machine; `words`, how many); `quiet_turn` a turn that ended without words (a cough, line noise).
  */
 export type OpeningEvent =
   | { type: 'start' }
   | { type: 'timer' }
   | { type: 'speech_started' }
-  | { type: 'caller_turn'; machine: boolean }
+  | { type: 'caller_turn'; machine: boolean; words: number }
   | { type: 'quiet_turn' }
   | { type: 'amd'; verdict: 'human' | 'machine' | 'unknown' };
 
 /**
  * What the conversation does. `greet`: say the greeting now (with any notice due); `listen`: start
- * the silence clock; `arm`/`cancel`: the opening's one timer (`greet`). `answered` on a result means
- * the greeting answers that caller turn, so the conversation must not answer it too.
+ * the silence clock; `arm`/`cancel`: the opening's one timer (`greet`).
  */
 export type OpeningEffect = { type: 'arm'; ms: number } | { type: 'cancel' } | { type: 'greet' } | { type: 'listen' };
 
@@ -51,9 +50,15 @@ export type OpeningEffect = { type: 'arm'; ms: number } | { type: 'cancel' } | {
 export interface OpeningStep {
   state: OpeningState;
   effects: OpeningEffect[];
-  /** The event was a caller turn and the greeting is its answer (the model must not answer it). */
+  /** The event was a caller turn the opening takes: the greeting is (or will be) its answer, so the model must not answer it. */
   answered: boolean;
 }
+
+/**
+ * A person picking up says a few words ("Hello?", "Hi, this is Sam speaking."); a longer first turn
+ * that did not sound like a machine is left to the AMD verdict or the quiet after it.
+ */
+export const SHORT_ANSWER_WORDS = 6;
 
 /** Before `start`. */
 export const OPENING_START: OpeningState = { phase: 'waiting', for: 'delay', calleeTalking: false };
@@ -96,7 +101,10 @@ function screening(settings: OpeningSettings, state: Extract<OpeningState, { pha
     case 'speech_started':
       return { state: { ...state, calleeTalking: true }, effects: [{ type: 'cancel' }], answered: false };
     case 'caller_turn':
-      return event.machine ? over(false, [{ type: 'cancel' }]) : over(true, [{ type: 'cancel' }, { type: 'greet' }], true);
+      if (event.machine) return over(false, [{ type: 'cancel' }]);
+      if (event.words <= SHORT_ANSWER_WORDS) return over(true, [{ type: 'cancel' }, { type: 'greet' }], true);
+      // Long words that did not sound like a machine: still nothing said, and the turn waits for the greeting.
+      return { state: { ...state, calleeTalking: false }, effects: [{ type: 'arm', ms: settings.screenMs }], answered: true };
     case 'amd':
       if (event.verdict === 'machine') return over(false, [{ type: 'cancel' }]);
       // A person: greet now, unless they are mid-word (their turn's end greets them).

@@ -15,8 +15,9 @@ const WAIT_THEN_GREET: OpeningSettings = { ...WAIT, greetAfterSilenceMs: 5000 };
 const start: OpeningEvent = { type: 'start' };
 const timer: OpeningEvent = { type: 'timer' };
 const speech: OpeningEvent = { type: 'speech_started' };
-const person: OpeningEvent = { type: 'caller_turn', machine: false };
-const machine: OpeningEvent = { type: 'caller_turn', machine: true };
+const person: OpeningEvent = { type: 'caller_turn', machine: false, words: 1 };
+const longTurn: OpeningEvent = { type: 'caller_turn', machine: false, words: 14 };
+const machine: OpeningEvent = { type: 'caller_turn', machine: true, words: 12 };
 const noise: OpeningEvent = { type: 'quiet_turn' };
 const amd = (verdict: 'human' | 'machine' | 'unknown'): OpeningEvent => ({ type: 'amd', verdict });
 
@@ -87,6 +88,20 @@ describe('reduceOpening', () => {
       events: [start, speech, machine, timer],
       effects: [arm(2000), CANCEL, CANCEL],
       greeted: false,
+    },
+    {
+      name: 'outbound × a long first turn not recognised as a machine: waits for the AMD verdict',
+      settings: SCREENED,
+      events: [start, speech, longTurn, amd('machine')],
+      effects: [arm(2000), CANCEL, arm(2000), CANCEL],
+      greeted: false,
+    },
+    {
+      name: 'outbound × a long first turn, then quiet with no verdict: greeted (its turn answered by the greeting)',
+      settings: SCREENED,
+      events: [start, speech, longTurn, timer],
+      effects: [arm(2000), CANCEL, arm(2000), GREET],
+      greeted: true,
     },
     {
       name: 'outbound × machine: the greet wait does not fire while the machine talks',

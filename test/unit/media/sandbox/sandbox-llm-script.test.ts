@@ -7,6 +7,7 @@ function request(messages: ChatRequest['messages'], extra: Partial<ChatRequest> 
 }
 
 const system = { role: 'system' as const, content: 'You are a receptionist.' };
+const placed = { role: 'system' as const, content: 'You are a receptionist. You placed this call: the person did not call you.' };
 const endCall = {
   type: 'function' as const,
   function: { name: 'end_call', parameters: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'] } },
@@ -15,6 +16,16 @@ const endCall = {
 describe('SandboxLlmScript', () => {
   it.each([
     { name: 'greets when the caller has not spoken', messages: [system], text: 'Hello! Thanks for calling. How can I help you today?' },
+    {
+      name: 'on a call it placed, greets without thanking the callee for calling',
+      messages: [placed],
+      text: 'Hello! I am calling from the team. Do you have a moment?',
+    },
+    {
+      name: 'on a call it placed, says goodbye without thanking the callee for calling',
+      messages: [placed, { role: 'user' as const, content: 'Thanks, goodbye.' }],
+      text: 'Thank you for your time. Have a great day, goodbye!',
+    },
     {
       name: 'books',
       messages: [system, { role: 'user' as const, content: 'Can I book an appointment?' }],
