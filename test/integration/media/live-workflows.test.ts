@@ -86,6 +86,20 @@ describe.concurrent('workflows in live mode take the standard path', () => {
     ]);
   });
 
+  it('intake with the default notices on: the notice first, then the same path and variables', T, async () => {
+    // Act
+    const { standard, live } = await bothModes(INTAKE, SANDBOX_SCENARIOS.intake.steps, {
+      advanced: { recording_notice: true, ai_disclosure: true },
+    });
+    // Assert
+    expect(live.call.ai_disclosure_heard).toBe(true);
+    expect(standard.call.ai_disclosure_heard).toBe(true);
+    expect(live.nodes).toEqual(['welcome', 'details', 'route', 'reason', 'wrap_up']);
+    expect(live.nodes).toEqual(standard.nodes);
+    expect(live.call.workflow.variables).toEqual(standard.call.workflow.variables);
+    expect(live.said.at(-1)).toBe('Thanks Ada Lovelace, a new patient coordinator will call you back. Goodbye!');
+  });
+
   it('tool nodes: the same tool calls with arguments from the variables, and the same results kept', T, async () => {
     // Arrange
     const url = `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/insurance`;
