@@ -9,6 +9,7 @@ import { CALL_TEST_MS } from './test/support/call-limits';
 const WHOLE_CALLS = [
   'test/integration/media/call-*.test.ts',
   'test/integration/media/live-mode.test.ts',
+  'test/integration/media/live-workflows.test.ts',
   'test/integration/api/openapi-client.test.ts',
   'test/integration/attack/custom-model.test.ts',
   'test/integration/attack/inbound-calls.test.ts',

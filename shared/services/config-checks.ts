@@ -32,7 +32,7 @@ export async function checkConfigReferences(
     });
   }
   if (config.workflow_id !== null) {
-    const problem = await workflowIdProblem(businessId, config, deps.workflows);
+    const problem = await workflowIdProblem(businessId, config.workflow_id, deps.workflows);
     if (problem) items.push(valueError([...loc, 'workflow_id'], problem, config.workflow_id));
   }
   const urls: [string[], string][] = [
@@ -55,14 +55,12 @@ export interface WorkflowLookup {
   findWorkflow(businessId: number, workflowId: number): Promise<unknown>;
 }
 
-/** Why `workflow_id` cannot be used, or undefined: it must be the business's own, on a standard-mode assistant. */
+/** Why `workflow_id` cannot be used, or undefined: it must be the business's own (either mode runs it). */
 async function workflowIdProblem(
   businessId: number,
-  config: AssistantConfig,
+  workflowId: number,
   workflows: WorkflowLookup | undefined,
 ): Promise<string | undefined> {
-  if (!workflows || (await workflows.findWorkflow(businessId, config.workflow_id!)) === undefined)
-    return `workflow ${config.workflow_id} does not exist`;
-  if (config.mode !== 'standard') return 'workflows run on standard-mode assistants only (mode is live)';
+  if (!workflows || (await workflows.findWorkflow(businessId, workflowId)) === undefined) return `workflow ${workflowId} does not exist`;
   return undefined;
 }

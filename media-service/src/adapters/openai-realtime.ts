@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import WebSocket, { type RawData } from 'ws';
 import { ProviderError } from '../../../shared/errors';
+import type { LlmToolDefinition } from '../ports/language-model';
 import type { S2sEvent, S2sListener, S2sOpenOptions, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
 import { EventFanout } from './event-fanout';
 import { connectionError, toBytes } from './ws-frames';
@@ -135,10 +136,15 @@ export function sessionUpdate(o: S2sOpenOptions, model: string, transcriptionMod
         },
         output: { format: { type: 'audio/pcmu' }, voice: o.voice, speed: o.speed },
       },
-      tools: o.tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters })),
+      tools: realtimeTools(o.tools),
       tool_choice: 'auto',
     },
   };
+}
+
+/** Tools as a GA session takes them: flat `{type: "function", name, description, parameters}`, unlike chat's nested `function`. */
+function realtimeTools(tools: readonly LlmToolDefinition[]): Record<string, unknown>[] {
+  return tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters }));
 }
 
 class RealtimeSession implements S2sSession {
@@ -188,12 +194,27 @@ class RealtimeSession implements S2sSession {
     this.send({ type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: turnDetection(interrupt) } } } });
   }
 
+  /** A partial `session.update`: only the keys sent change (audio and turn detection stay). */
+  steer(steering: { instructions: string; tools: readonly LlmToolDefinition[] }): void {
+    this.send({
+      type: 'session.update',
+      session: { type: 'realtime', instructions: steering.instructions, tools: realtimeTools(steering.tools), tool_choice: 'auto' },
+    });
+  }
+
   truncate(itemId: string, audioEndMs: number): void {
     this.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: Math.max(0, Math.floor(audioEndMs)) });
   }
 
   sendUserText(text: string): void {
     this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
+  }
+
+  sendFunctionCall(call: { callId: string; name: string; arguments: string }): void {
+    this.send({
+      type: 'conversation.item.create',
+      item: { type: 'function_call', call_id: call.callId, name: call.name, arguments: call.arguments },
+    });
   }
 
   sendFunctionOutput(callId: string, output: string, respond: boolean): void {

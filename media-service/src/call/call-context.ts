@@ -32,7 +32,7 @@ export interface CallContext {
   paymentKeySealed?: string;
   /** search_knowledge and its speculative retrieval, when offered. */
   knowledge?: CallKnowledge;
-  /** The assistant's workflow (`workflow_id`, standard mode), loaded once when the call starts. */
+  /** The assistant's workflow (`workflow_id`, either mode), loaded once when the call starts. */
   workflow?: Workflow;
 }
 
@@ -101,7 +101,7 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   };
 }
 
-/** The assistant's workflow (standard mode) and the custom tools of its `tool_ids` and of the workflow's `tool` nodes. */
+/** The assistant's workflow and the custom tools of its `tool_ids` and of the workflow's `tool` nodes. */
 async function loadToolsAndWorkflow(
   deps: CallSessionDeps,
   call: CallContext['call'],
@@ -109,7 +109,7 @@ async function loadToolsAndWorkflow(
   config: AssistantConfig,
 ): Promise<{ custom: RunnableTool<any>[]; workflow?: Workflow }> {
   const found =
-    deps.workflows && config.workflow_id !== null && config.mode === 'standard'
+    deps.workflows && config.workflow_id !== null
       ? await deps.workflows.load(call.business_id, config.workflow_id).catch((error: unknown) => {
           deps.log.error('call.workflow.load_failed', { call_id: call.id, error });
           return undefined;

@@ -11,6 +11,8 @@ import { isSandboxLabel, sandboxLabel } from './call-metrics';
 import type { UtteranceKind } from './speaker';
 import { heardText } from './transcript-log';
 import { words } from './turn-taking';
+import type { CallWorkflow } from '../../../shared/domain/workflow';
+import { liveWorkflow, type LiveWorkflow } from './live-workflow';
 
 export { verbatim } from './live-responses';
 
@@ -46,6 +48,8 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   #question = '';
   /** The provider's own barge-in is off until the notice is heard (then back per `interruptions`). */
   #providerInterrupts = false;
+  /** The assistant's workflow, when it has one (docs/design.md "Workflows"). */
+  readonly #flow: LiveWorkflow | undefined;
 
   constructor(deps: LiveConversationDeps) {
     super();
@@ -68,6 +72,14 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
       replyAgain: () => void this.#request('reply'),
       sayReply: (text) => void this.#request('reply', verbatim(text)),
     });
+    this.#flow = liveWorkflow({
+      deps,
+      policy: () => this.policy,
+      session: () => this.#session,
+      callerSpeaking: () => this.#caller.speaking,
+      request: (kind, instructions) => this.#request(kind, instructions),
+      cancel: (reply) => this.#responses.cancel(reply),
+    });
   }
 
   /**
@@ -89,6 +101,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
       signal: this.#abort.signal,
     });
     this.#session = session;
+    this.#flow?.steer();
     this.#d.callerAudio.attach((frame) => session.appendAudio(frame));
     this.#off = session.on((event) => this.#onEvent(event));
     this.policy.open(() => this.#greet());
@@ -97,6 +110,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   /** The opening decided to greet (`./rules/opening.ts`). */
   #greet(): void {
     if (this.policy.pendingReason) return;
+    if (this.#flow?.open()) return;
     const first = this.#d.context.script.firstMessage;
     if (this.#d.context.config.first_message_mode === 'model_generated' || first === '') return void this.#request('greeting');
     if (!this.policy.notice.due) return void this.#request('greeting', verbatim(first));
@@ -195,6 +209,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     // A reply the provider started on its own while we end the call would talk over the goodbye; one
     // while an outbound call still listens for a machine would talk over it.
     if (this.policy.pendingReason !== undefined || this.policy.openingScreening) return this.#responses.cancel(reply);
+    if (this.#flow?.callerTurn(reply)) return;
     // Nor may it speak before the notice: it is asked again, behind the notice.
     if (this.policy.notice.due) {
       this.#responses.cancel(reply);
@@ -267,6 +282,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     if (reply.kind === 'notice') this.#afterNotice();
     if (reply.utterances.length > 0) this.#greetingDone = true;
     if (this.policy.pendingReason !== undefined || reply.cancelled || status !== 'completed') return;
+    if (this.#flow?.afterReply(reply)) return;
     const text = reply.utterances.map((u) => u.text).join(' ');
     if (this.policy.afterReply(text, reply.calls)) return;
     this.policy.armSilence();
@@ -289,6 +305,11 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   /** Nothing to wait for: Realtime's transcription of the caller's last words arrives on its own. */
   callerHungUp(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** The call's run of its workflow (undefined without one). */
+  workflow(): CallWorkflow | undefined {
+    return this.#flow?.view();
   }
 
   /** The model is OpenAI Realtime whatever the config names (its sandbox when the configured model is a sandbox). */

@@ -8,6 +8,8 @@ export interface Reply {
   kind: UtteranceKind;
   /** We asked for it (greeting, notice, idle, goodbye, voicemail…); otherwise the provider answered the caller. */
   requested: boolean;
+  /** The instructions we asked it with (undefined: the session's). */
+  instructions?: string;
   utterances: Utterance[];
   /** Provider item ids, parallel to `utterances`. */
   items: string[];
@@ -23,6 +25,13 @@ export function verbatim(text: string): string {
   return `Say exactly the following words, verbatim, and nothing else: "${text}"`;
 }
 
+/** A request of ours, until its response is created. */
+interface Waiter {
+  kind: UtteranceKind;
+  instructions?: string;
+  resolve: () => void;
+}
+
 /** Tags of our own requests: `response.created` echoes them, which tells ours from the provider's. */
 const KINDS = new Set<string>(['greeting', 'reply', 'notice', 'idle', 'goodbye', 'voicemail']);
 
@@ -34,9 +43,9 @@ const KINDS = new Set<string>(['greeting', 'reply', 'notice', 'idle', 'goodbye',
 export class LiveResponses {
   readonly #session: () => S2sSession | undefined;
   readonly #replies = new Map<string, Reply>();
-  readonly #requested: { kind: UtteranceKind; resolve: () => void }[] = [];
+  readonly #requested: Waiter[] = [];
   /** Requests waiting for the active response to end, with the `#requested` entry each settles. */
-  #queued: { kind: UtteranceKind; instructions?: string; waiter: { kind: UtteranceKind; resolve: () => void } }[] = [];
+  #queued: { kind: UtteranceKind; instructions?: string; waiter: Waiter }[] = [];
   #active: string | undefined;
 
   /** `session` is read at each send (it opens after the conversation is built). */
@@ -69,8 +78,8 @@ export class LiveResponses {
    * `first` puts it ahead of the requests already waiting (a notice said again).
    */
   request(kind: UtteranceKind, instructions?: string, options: { first?: boolean } = {}): Promise<void> {
-    let waiter!: { kind: UtteranceKind; resolve: () => void };
-    const played = new Promise<void>((resolve) => (waiter = { kind, resolve }));
+    let waiter!: Waiter;
+    const played = new Promise<void>((resolve) => (waiter = { kind, resolve, ...(instructions !== undefined && { instructions }) }));
     if (this.#active === undefined) {
       this.#requested.push(waiter);
       this.#send(kind, instructions);
@@ -102,7 +111,11 @@ export class LiveResponses {
       calls: [],
       cancelled: false,
     };
-    if (ours) reply.resolve = this.#requested.shift()?.resolve;
+    const waiter = ours ? this.#requested.shift() : undefined;
+    if (waiter) {
+      reply.resolve = waiter.resolve;
+      if (waiter.instructions !== undefined) reply.instructions = waiter.instructions;
+    }
     this.#replies.set(responseId, reply);
     return reply;
   }

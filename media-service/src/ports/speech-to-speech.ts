@@ -71,10 +71,17 @@ export interface S2sSession {
   cancelResponse(): void;
   /** Whether the caller's speech now cancels the response being generated (the provider's own barge-in). */
   setInterruptResponse(interrupt: boolean): void;
+  /**
+   * Replaces the session's instructions and tools for the responses that follow, the ones the
+   * provider starts on its own included (a workflow entering a node).
+   */
+  steer(steering: { instructions: string; tools: readonly LlmToolDefinition[] }): void;
   /** Cuts assistant item `itemId` to what the caller heard, so the model remembers only that. */
   truncate(itemId: string, audioEndMs: number): void;
   /** Adds a caller message that was typed, not spoken (keypad digits); ask for a response separately. */
   sendUserText(text: string): void;
+  /** Adds a function call the engine made itself (a workflow's transfer), so that an output may answer it. */
+  sendFunctionCall(call: { callId: string; name: string; arguments: string }): void;
   /** Answers a function call; `respond` asks for a response to it right away. */
   sendFunctionOutput(callId: string, output: string, respond: boolean): void;
   /** Closes the connection; `closed` follows. Idempotent. */

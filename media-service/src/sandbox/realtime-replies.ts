@@ -91,15 +91,19 @@ export class RealtimeReplies {
     this.#items.push({ id, role: 'user', text, generatedBytes: 0 });
   }
 
-  /** `conversation.item.create`: function outputs and user text join the conversation. */
+  /** `conversation.item.create`: function calls (a client's own), their outputs and user text join the conversation. */
   addItem(item: Record<string, unknown>): void {
     const id = this.#d.newId('item');
+    const callId = String(item.call_id ?? '');
     if (item.type === 'function_call_output')
+      this.#items.push({ id, role: 'function_call_output', text: String(item.output ?? ''), callId, generatedBytes: 0 });
+    else if (item.type === 'function_call')
       this.#items.push({
         id,
-        role: 'function_call_output',
-        text: String(item.output ?? ''),
-        callId: String(item.call_id ?? ''),
+        role: 'function_call',
+        text: String(item.arguments ?? ''),
+        callId,
+        name: String(item.name ?? ''),
         generatedBytes: 0,
       });
     else this.#items.push({ id, role: 'user', text: JSON.stringify(item.content ?? ''), generatedBytes: 0 });

@@ -80,9 +80,12 @@ function systemText(request: ChatRequest): string {
     .join('\n');
 }
 
+/**
+ * The first quoted sentence of the step's prompt: the step's first line, a system message of its own
+ * (standard mode) or the tail of the live session's instructions (live mode).
+ */
 function openingLine(request: ChatRequest): string {
-  const instructions = request.messages.find((m) => m.role === 'system' && messageText(m).startsWith('Workflow step'));
-  const prompt = instructions ? (messageText(instructions).split('\n')[0] ?? '').replace(/^Workflow step "[^"]*"\.\s*/, '') : '';
+  const prompt = /^Workflow step "[^"]*"\.[ \t]*(.*)$/m.exec(systemText(request))?.[1] ?? '';
   return /"([^"]+)"/.exec(prompt)?.[1] ?? "Go ahead, I'm listening.";
 }
 

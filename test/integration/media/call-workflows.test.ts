@@ -2,54 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
-import { scenario, step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
+import { step, type ScenarioStep } from '../../../media-service/src/sandbox/scenario-script';
 import { CALL_TEST_MS } from '../../support/call-limits';
-import { uniqueNumber, type TenantClient } from '../../support/api-harness';
-import { QUIET, getCall } from '../../support/call-scenarios';
+import type { TenantClient } from '../../support/api-harness';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 import { strictResponseErrors } from '../../support/openapi-strict';
+import { INTAKE, callThrough as callWorkflow } from '../../support/workflow-calls';
 
 type Json = Record<string, any>;
-
-/** The README's intake flow: say, collect, a three-way branch, a conversation, a transfer and two ends. */
-const INTAKE = {
-  name: 'New patient intake',
-  start: 'welcome',
-  nodes: [
-    { id: 'welcome', type: 'say', text: "Thanks for calling Bright Smile Dental. I'll take a few details.", next: 'details' },
-    {
-      id: 'details',
-      type: 'collect',
-      fields: [
-        { name: 'full_name', type: 'string', description: "The caller's full name" },
-        { name: 'date_of_birth', type: 'date' },
-        { name: 'visit_type', type: 'enum', options: ['new patient', 'check-up', 'emergency'] },
-      ],
-      next: 'route',
-      max_turns: 6,
-      on_stuck: 'callback',
-    },
-    {
-      id: 'route',
-      type: 'branch',
-      cases: [
-        { when: { var: 'visit_type', op: 'eq', value: 'emergency' }, to: 'urgent' },
-        { when: { var: 'visit_type', op: 'eq', value: 'new patient' }, to: 'reason' },
-      ],
-      default: 'checkup',
-    },
-    {
-      id: 'reason',
-      type: 'conversation',
-      prompt: 'Ask "What brings you in today?" and listen.',
-      edges: [{ to: 'wrap_up', when: 'the caller mentions pain, teeth or a cleaning' }],
-    },
-    { id: 'urgent', type: 'transfer', number: '+15550100777', text: 'Let me put you through to our emergency line.' },
-    { id: 'checkup', type: 'end', text: 'Thanks {{full_name}}, we will text you a check-up time. Goodbye!' },
-    { id: 'wrap_up', type: 'end', text: 'Thanks {{full_name}}, a new patient coordinator will call you back. Goodbye!' },
-    { id: 'callback', type: 'end', text: 'No problem, someone from the team will call you back. Goodbye!' },
-  ],
-};
 
 /** Thursday 26 November 2026, 09:00 in New York: the booking rules' "today", so the spoken date below stays in the future. */
 const NOW = new Date('2026-11-26T14:00:00Z');
@@ -89,34 +49,13 @@ afterAll(async () => {
 
 const T = { timeout: CALL_TEST_MS };
 
-/** A tenant with `workflow` on its assistant; calls a caller playing `steps` and returns the ended call. */
-async function callThrough(
+/** A workflow call on this file's stack (test/support/workflow-calls.ts). */
+const callThrough = (
   workflow: Json,
   steps: readonly ScenarioStep[],
   prepare?: (tenant: TenantClient) => Promise<void>,
   advanced: Json = {},
-) {
-  const tenant = await stack.api.newTenant({ minutes: 100 });
-  await prepare?.(tenant);
-  const created = await tenant.request('POST', '/workflows', workflow);
-  expect(created.status, await created.clone().text()).toBe(200);
-  const workflowId = ((await created.json()) as { id: number }).id;
-  const assistant = await tenant.request('POST', '/assistants', {
-    name: 'Intake',
-    template: 'receptionist',
-    config: { first_message: 'Hello, Bright Smile Dental.', advanced: { ...QUIET, ...advanced }, workflow_id: workflowId },
-  });
-  expect(assistant.status, await assistant.clone().text()).toBe(200);
-  const assistantId = ((await assistant.json()) as { id: number }).id;
-  const to = uniqueNumber();
-  stack.carrier.registerScenario(to, scenario(`workflow ${to}`, steps));
-  const placed = await tenant.request('POST', '/calls', { assistant_id: assistantId, to });
-  const callId = ((await placed.json()) as { id: number }).id;
-  await stack.whenCallEnded(tenant.businessId, callId);
-  const call = await getCall(tenant, callId);
-  const said = (call.transcript as { role: string; text: string }[]).filter((e) => e.role === 'assistant').map((e) => e.text);
-  return { tenant, workflowId, assistantId, call, said, nodes: (call.workflow?.path ?? []).map((p: Json) => p.node) };
-}
+) => callWorkflow(stack, workflow, steps, { ...(prepare && { prepare }), advanced });
 
 describe.concurrent('workflows on a whole call', () => {
   it('intake, new patient: say, collect, branch, conversation and end, with the variables on the call', T, async () => {
@@ -286,28 +225,31 @@ describe.concurrent('the call rules hold at every node', () => {
 });
 
 describe('workflow_id on assistants', () => {
-  it("accepts the business's own workflow only, and a used workflow cannot be deleted until detached", T, async () => {
+  it("accepts the business's own workflow only, in either mode, and a used workflow cannot be deleted until detached", T, async () => {
     // Arrange
     const [owner, other] = await Promise.all([stack.api.newTenant({ minutes: 10 }), stack.api.newTenant({ minutes: 10 })]);
     const workflow = (await (await owner.request('POST', '/workflows', INTAKE)).json()) as Json;
     // Act
     const foreign = await other.request('POST', '/assistants', { name: 'X', config: { workflow_id: workflow.id } });
-    const live = await owner.request('POST', '/assistants', { name: 'L', config: { workflow_id: workflow.id, mode: 'live' } });
+    const live = (await (
+      await owner.request('POST', '/assistants', { name: 'L', config: { workflow_id: workflow.id, mode: 'live' } })
+    ).json()) as Json;
     const assistant = (await (
       await owner.request('POST', '/assistants', { name: 'A', config: { workflow_id: workflow.id } })
     ).json()) as Json;
     const refused = await owner.request('DELETE', `/workflows/${workflow.id}`);
-    await owner.request('PATCH', `/assistants/${assistant.id}`, { config: { workflow_id: null } });
+    for (const id of [assistant.id, live.id]) await owner.request('PATCH', `/assistants/${id}`, { config: { workflow_id: null } });
     const deleted = await owner.request('DELETE', `/workflows/${workflow.id}`);
     // Assert
     expect(foreign.status).toBe(422);
     expect(((await foreign.json()) as Json).detail[0].loc).toEqual(['body', 'config', 'workflow_id']);
-    expect(live.status).toBe(422);
+    expect(live.config).toMatchObject({ mode: 'live', workflow_id: workflow.id });
     expect(assistant.config.workflow_id).toBe(workflow.id);
     expect(refused.status).toBe(409);
     const body = (await refused.json()) as Json;
     expect(body.code).toBe('workflow_in_use');
     expect(body.detail).toContain(String(assistant.id));
+    expect(body.detail).toContain(String(live.id));
     expect(deleted.status).toBe(200);
   });
 });

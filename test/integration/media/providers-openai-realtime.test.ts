@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProviderError } from '../../../shared/errors';
 import { OpenAiRealtime } from '../../../media-service/src/adapters/openai-realtime';
 import { verbatim } from '../../../media-service/src/call/live-conversation';
+import { stepTool } from '../../../media-service/src/call/workflow/node-type';
 import type { S2sEvent, S2sOpenOptions, S2sSession } from '../../../media-service/src/ports/speech-to-speech';
 import { synthesizeSpeechLike } from '../../../media-service/src/sandbox/mulaw-signal';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
@@ -135,6 +136,47 @@ describe('OpenAiRealtime against the sandbox Realtime endpoint', () => {
     expect(refused.error.message).toMatch(/Audio content of \d+ms is already shorter than 60000ms/);
     const connection = openai.realtime.connections.find((candidate) => candidate.tag === 'CA-wire-4')!;
     expect(connection.truncations.map((t) => t.refused)).toEqual([true, false]);
+  });
+
+  it("steer: a partial session.update replaces instructions and tools; the sandbox model walks the step from the caller's words", async () => {
+    // Arrange
+    const { session, until } = open('CA-wire-6');
+    await until('ready');
+    const instructions = 'You are a receptionist.\n\nWorkflow step "reason". Ask "What brings you in today?" and listen.';
+    const nextStep = stepTool([{ to: 'wrap_up', when: 'the caller mentions pain, teeth or a cleaning' }]);
+    // Act
+    session.steer({ instructions, tools: [END_CALL, nextStep] });
+    session.createResponse({ tag: 'reply' });
+    const opening = await until('transcript_done');
+    board.push('CA-wire-6', 'My teeth hurt.');
+    session.appendAudio(synthesizeSpeechLike(800));
+    session.appendAudio(new Uint8Array(8000).fill(0xff));
+    const call = await until('function_call');
+    session.sendFunctionCall({ callId: 'call_engine_1', name: 'transfer', arguments: '{}' });
+    const connection = openai.realtime.connections.find((candidate) => candidate.tag === 'CA-wire-6')!;
+    await vi.waitFor(() => expect(connection.received.at(-1)).toMatchObject({ type: 'conversation.item.create' }));
+    session.close();
+    // Assert
+    expect(opening.text).toBe('What brings you in today?');
+    expect(call).toMatchObject({ name: 'next_step', arguments: '{"step":"wrap_up"}' });
+    expect(connection.received[1]).toEqual({
+      type: 'session.update',
+      session: {
+        type: 'realtime',
+        instructions,
+        tools: [END_CALL, nextStep].map((tool) => ({ type: 'function', ...tool })),
+        tool_choice: 'auto',
+      },
+    });
+    // Only what was sent changed: the voice and the turn detection stay.
+    expect(connection.session).toMatchObject({
+      instructions,
+      audio: { input: { turn_detection: { create_response: true } }, output: { voice: 'marin' } },
+    });
+    expect(connection.received.at(-1)).toEqual({
+      type: 'conversation.item.create',
+      item: { type: 'function_call', call_id: 'call_engine_1', name: 'transfer', arguments: '{}' },
+    });
   });
 
   it('a wrong key fails the handshake with a fatal, non-retryable 401', async () => {

@@ -2,7 +2,7 @@ import { storableJson } from '../../../../shared/domain/storable-json';
 import { fillVariables } from '../../../../shared/domain/call-script';
 import { MAX_WORKFLOW_PATH, type CallWorkflow, type Workflow, type WorkflowNode } from '../../../../shared/domain/workflow';
 import type { Logger } from '../../../../shared/log';
-import type { LlmRequest, LlmToolCall } from '../../ports/language-model';
+import type { LlmRequest, LlmToolCall, LlmToolDefinition } from '../../ports/language-model';
 import { NEXT_STEP_TOOL, type NodeBehaviour, type RunState, type TalkingNode, type WorkflowHost } from './node-type';
 import { NODE_TYPES } from './node-types';
 
@@ -24,6 +24,8 @@ export interface WorkflowRunDeps {
   settle(): void;
   /** The call is ending: the run does nothing more. */
   ending(): boolean;
+  /** The call entered a node (live mode steers its session from {@link WorkflowRun.steering} here). */
+  entered?(): void;
   callVariables: Readonly<Record<string, string>>;
   assistantVariables: Readonly<Record<string, string>>;
   now: () => number;
@@ -34,10 +36,11 @@ export interface WorkflowRunDeps {
 }
 
 /**
- * One call's walk through its workflow (docs/design.md "Workflows"): an interpreter over the standard
- * conversation, not a second engine. Acting nodes (say, branch, tool, transfer, end) run here in
- * a row; at a talking node (conversation, collect) the conversation's model talks with the node's
- * instructions and `next_step` added to its request, and leaves when it calls `next_step`. Each
+ * One call's walk through its workflow (docs/design.md "Workflows"): an interpreter over either
+ * conversation (standard or live), not a second engine. Acting nodes (say, branch, tool, transfer,
+ * end) run here in a row; at a talking node (conversation, collect) the model talks with the node's
+ * instructions and `next_step` added (to each request in standard mode, to the live session on
+ * entering the node), and leaves when it calls `next_step`. Each
  * talking node answers at most its `max_turns` caller turns; the next one takes `on_stuck` (or
  * ends the call), so a call never loops forever.
  */
@@ -124,16 +127,28 @@ export class WorkflowRun {
 
   /** The model request at the current node: its instructions after the assistant's prompt, and `next_step`. */
   shape(request: LlmRequest): LlmRequest {
-    const node = this.#node;
-    const talk = node && this.#talking(node);
-    if (!node || !talk) return request;
+    const steering = this.steering();
+    if (!steering) return request;
     const [system, ...rest] = request.messages;
-    const tool = talk.stepTool(node as never);
     return {
       ...request,
-      messages: [system!, { role: 'system', content: talk.instructions(node as never, this.#state) }, ...rest],
-      ...(tool && { tools: [...(request.tools ?? []), tool] }),
+      messages: [system!, { role: 'system', content: steering.instructions }, ...rest],
+      ...(steering.tool && { tools: [...(request.tools ?? []), steering.tool] }),
     };
+  }
+
+  /**
+   * What the model is told at the current node: its instructions and its `next_step` tool
+   * (undefined at an acting node). Read fresh each time: a collect's instructions list the fields
+   * still missing. Before the call enters its start node, a talking start node steers already: the
+   * greeting or the caller's first turn enters it, and a reply made earlier (an eager guess, the
+   * live session's first reply to a caller who speaks first) must follow it too.
+   */
+  steering(): { instructions: string; tool: LlmToolDefinition | undefined } | undefined {
+    const node = this.#node ?? this.#nodes.get(this.#d.workflow.start);
+    const talk = node && this.#talking(node);
+    if (!node || !talk) return undefined;
+    return { instructions: talk.instructions(node as never, this.#state), tool: talk.stepTool(node as never) };
   }
 
   /** The run as the call records it. */
@@ -155,6 +170,7 @@ export class WorkflowRun {
     this.#turns = 0;
     this.#stepErrors = 0;
     this.#path.push({ node: node.id, at_ms: Math.max(0, Math.round(this.#d.now() - this.#d.t0)) });
+    this.#d.entered?.();
   }
 
   /** The node is stuck: on to `on_stuck`, or the call ends with the assistant's end message. */
