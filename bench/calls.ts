@@ -124,6 +124,7 @@ function describeRun(name: string, result: RunResult): string[] {
     `${name}: N=${result.spec.calls} (peak ${result.peakConcurrent} concurrent), ${result.completed}/${result.spec.calls} completed [${reasons}], ${result.wallS.toFixed(1)} s`,
     `    pacing: underruns ${result.underruns} (${result.underrunMs} ms), media tick lateness p99 ${result.tickP99Ms.toFixed(1)} ms, max ${result.tickMaxMs.toFixed(1)} ms; steady state (${result.steady.seconds.toFixed(1)} s, all ${result.spec.calls} talking): p99 ${result.steady.tickP99Ms.toFixed(1)} ms, max ${result.steady.tickMaxMs.toFixed(1)} ms`,
     `    media process: CPU ${result.cpuPctPerCall.toFixed(2)} % of a core per call (steady state ${result.steady.cpuPctPerCall.toFixed(2)} %), RSS +${result.rssMiBPerCall.toFixed(2)} MiB per call; ${result.logs.count} log lines`,
+    `    heap after major GCs: ${result.liveHeap ? `${result.liveHeap.mibPerCall.toFixed(2)} MiB per live call (slope over ${result.liveHeap.points} major GCs at ${result.liveHeap.calls[0]}–${result.liveHeap.calls[1]} calls live)` : '— (too few major GCs)'}`,
     `    media GC: ${result.gc.major} major, ${result.gc.minor} minor, ${result.gc.pausedMs.toFixed(0)} ms paused in all, longest pause ${result.gc.longestMs.toFixed(1)} ms; event-loop delay p99 ${result.loopDelay.p99Ms.toFixed(1)} ms, max ${result.loopDelay.maxMs.toFixed(1)} ms; the bench's probe ${result.probeCostMs.toFixed(0)} ms of CPU (not counted)`,
     ...(result.mainThread
       ? [
@@ -159,9 +160,10 @@ function describeTargets(result: RunResult, floor: number[]): string[] {
 
 /** Each run's value of a figure, then min / median / max over the runs. */
 function spreadRow(values: number[], digits: number, unit: string): string {
-  const sorted = [...values].sort((a, b) => a - b);
+  const show = (value: number) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return `${values.map(show).join(', ')} ${unit}`;
   const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-  const show = (value: number) => value.toFixed(digits);
   return `${values.map(show).join(', ')} ${unit}  (min ${show(sorted[0]!)} / median ${show(median)} / max ${show(sorted.at(-1)!)})`;
 }
 
@@ -328,6 +330,14 @@ function printSpread(runs: RunResult[], floors: number[][]): void {
       'RSS per call (MiB)',
       spreadRow(
         figure((run) => run.rssMiBPerCall),
+        2,
+        'MiB',
+      ),
+    ],
+    [
+      'heap per live call, after major GCs (MiB)',
+      spreadRow(
+        figure((run) => run.liveHeap?.mibPerCall),
         2,
         'MiB',
       ),

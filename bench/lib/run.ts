@@ -5,6 +5,7 @@ import type { BenchProviderReport } from '../calls-providers';
 import { startBenchMedia, type LogTally } from './media-stack';
 import { warmVoiceChild } from './floor';
 import { GcPauses } from './gc-pauses';
+import { LiveHeap } from './live-heap';
 import { LoopProbe } from './loop-probe';
 import { startProvidersChild, type ProviderLatencies } from './providers-child';
 import { SteadyWindow } from './steady';
@@ -72,6 +73,8 @@ export interface RunResult {
   sandboxCpuPctPerCall: { network: number; voice: number } | undefined;
   /** Peak RSS growth over the idle process ÷ peak concurrent calls. */
   rssMiBPerCall: number;
+  /** Heap and buffers held per live call, from the points right after each major GC ({@link LiveHeap}). */
+  liveHeap: ReturnType<LiveHeap['perCall']>;
   wallS: number;
   providers: BenchProviderReport | undefined;
   logs: LogTally;
@@ -113,11 +116,13 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
       { name: 'media', pid: process.pid, tid: process.pid },
       ...(child.pids.voice === undefined ? [] : [{ name: 'voice', pid: child.pids.voice, tid: child.pids.voice }]),
     ]);
+    const liveHeap = new LiveHeap(() => stack.media.registry.size);
     const dialling = stack.dialAll(placed);
     const peak = await watch(stack, spec.calls, started, steady);
     await dialling;
     steady.remove();
     probe.stop();
+    liveHeap.stop();
     gc.stop();
     const cpu = process.cpuUsage(cpuBefore);
     const schedAfter = mainThreadSchedstat();
@@ -157,6 +162,7 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
       },
       cpuPctPerCall: (((cpu.user + cpu.system) / 1000 - probe.costMs) / Math.max(1, stack.sessions.callMs)) * 100,
       rssMiBPerCall: (peak.rss - rssIdle) / MiB / Math.max(1, peak.concurrent),
+      liveHeap: liveHeap.perCall(),
       mainThread:
         schedBefore && schedAfter
           ? { runMs: schedAfter.runMs - schedBefore.runMs, runqueueWaitMs: schedAfter.waitMs - schedBefore.waitMs }
