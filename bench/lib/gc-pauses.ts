@@ -5,6 +5,8 @@ export interface GcPause {
   atMs: number;
   ms: number;
   major: boolean;
+  /** A scavenge of the young generation. */
+  minor: boolean;
 }
 
 /**
@@ -36,10 +38,11 @@ export class GcPauses {
     return total;
   }
 
-  /** The run's GC: how many major collections, every pause summed (ms), and the longest pause (ms). */
-  summary(): { major: number; pausedMs: number; longestMs: number } {
+  /** The run's GC: how many major and minor collections, every pause summed (ms), and the longest pause (ms). */
+  summary(): { major: number; minor: number; pausedMs: number; longestMs: number } {
     return {
       major: this.pauses.filter((pause) => pause.major).length,
+      minor: this.pauses.filter((pause) => pause.minor).length,
       pausedMs: this.pauses.reduce((sum, pause) => sum + pause.ms, 0),
       longestMs: this.pauses.reduce((longest, pause) => Math.max(longest, pause.ms), 0),
     };
@@ -48,5 +51,10 @@ export class GcPauses {
 
 function toPause(entry: PerformanceEntry): GcPause {
   const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
-  return { atMs: performance.timeOrigin + entry.startTime, ms: entry.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR };
+  return {
+    atMs: performance.timeOrigin + entry.startTime,
+    ms: entry.duration,
+    major: kind === constants.NODE_PERFORMANCE_GC_MAJOR,
+    minor: kind === constants.NODE_PERFORMANCE_GC_MINOR,
+  };
 }

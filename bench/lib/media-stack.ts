@@ -82,8 +82,8 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
   const port = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${port}`;
   const streamTokenSecret = randomBytes(32).toString('base64url');
-  /** Sessions started and done, the sum of their durations (ms), and when each call's session started (epoch ms, sub-ms). */
-  const sessions = { started: 0, done: 0, callMs: 0, startedAt: new Map<number, number>() };
+  /** Sessions started and done, the sum of their durations (ms), when each call's session started (epoch ms, sub-ms), and when each finished. */
+  const sessions = { started: 0, done: 0, callMs: 0, startedAt: new Map<number, number>(), endedAt: [] as number[] };
   const media = await MediaServer.start(
     {
       twilio: {
@@ -109,6 +109,7 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
         void handle.done.then(() => {
           sessions.done++;
           sessions.callMs += performance.now() - startedAt;
+          sessions.endedAt.push(performance.timeOrigin + performance.now());
         });
         return handle;
       },

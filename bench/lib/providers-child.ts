@@ -15,6 +15,8 @@ export interface ProviderLatencies {
 /** The running provider children: their URLs, and `stop()` returning what they saw. */
 export interface ProvidersChild {
   urls: BenchProviderUrls;
+  /** The two children's process ids (their main threads' tids), for the bench's CPU probe. */
+  pids: { network: number | undefined; voice: number | undefined };
   stop(): Promise<BenchProviderReport | undefined>;
 }
 
@@ -50,6 +52,7 @@ const CALLEE_THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1000);
 
 interface Child<Urls> {
   urls: Urls;
+  pid: number | undefined;
   stop(): Promise<ChildReport | undefined>;
 }
 
@@ -97,6 +100,7 @@ async function startChild<Urls>(role: ProviderRole, latencies: ProviderLatencies
   if (role === 'voice' && child.pid !== undefined && REAL_TIME) runInRealTime(child.pid, REAL_TIME.voice);
   return {
     urls: JSON.parse(first) as Urls,
+    pid: child.pid,
     async stop() {
       child.stdin!.write('stop\n');
       const report = await nextLine(5000);
@@ -117,6 +121,7 @@ export async function startProvidersChild(latencies: ProviderLatencies): Promise
   const [network, voice] = await Promise.all([startChild<NetworkUrls>('network', latencies), startChild<VoiceUrls>('voice', latencies)]);
   return {
     urls: { ...network.urls, ...voice.urls },
+    pids: { network: network.pid, voice: voice.pid },
     async stop() {
       const [heard, answered] = await Promise.all([network.stop(), voice.stop()]);
       if (!heard || !answered) return undefined;

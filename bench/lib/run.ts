@@ -5,8 +5,11 @@ import type { BenchProviderReport } from '../calls-providers';
 import { startBenchMedia, type LogTally } from './media-stack';
 import { warmVoiceChild } from './floor';
 import { GcPauses } from './gc-pauses';
+import { LiveHeap } from './live-heap';
+import { LoopProbe } from './loop-probe';
 import { startProvidersChild, type ProviderLatencies } from './providers-child';
 import { SteadyWindow } from './steady';
+import { turnCauses, type TurnCauses, type TurnWindow } from './turn-causes';
 import type { createTenants, PlacedCall } from './tenants';
 
 /** The shared pieces every run uses (one DynamoDB Local, one fauxqs, one set of businesses). */
@@ -41,8 +44,17 @@ export interface RunResult {
    */
   crowdedTurns: Record<string, number | boolean | null>[];
   loneTurns: Record<string, number | boolean | null>[];
-  /** The media process's GC over the run: major collections, all pauses summed, the longest one (ms). */
-  gc: { major: number; pausedMs: number; longestMs: number };
+  /** The media process's GC over the run: major and minor collections, all pauses summed, the longest one (ms). */
+  gc: { major: number; minor: number; pausedMs: number; longestMs: number };
+  /** The media process's event-loop delay over the run (`monitorEventLoopDelay`, 1 ms resolution), ms. */
+  loopDelay: { p99Ms: number; maxMs: number };
+  /**
+   * Where the time of the turns whose overhead passed `overMs` went, beside every turn's
+   * (bench/lib/turn-causes.ts): the media GC, its other work, its waits for a core, its idle time.
+   */
+  causes(overMs: number): { slow: TurnCauses; all: TurnCauses };
+  /** The bench's own CPU probe inside the media process (ms), taken out of {@link cpuPctPerCall}. */
+  probeCostMs: number;
   /** The media main thread's time on a CPU and waiting for one (Linux schedstat; undefined elsewhere). */
   mainThread: { runMs: number; runqueueWaitMs: number } | undefined;
   underruns: number;
@@ -51,10 +63,18 @@ export interface RunResult {
   tickMaxMs: number;
   /** Steady state (all N calls connected, none ended yet): tick lateness p99, CPU per call, window length. */
   steady: { tickP99Ms: number; tickMaxMs: number; cpuPctPerCall: number; seconds: number };
-  /** Media-process CPU per concurrent call over the whole run, % of one core (CPU time ÷ Σ call durations, setup and teardown included). */
+  /**
+   * Media-process CPU per concurrent call over the whole run, % of one core (CPU time ÷ Σ call
+   * durations, setup and teardown included), without the bench's probe. The sandbox's CPU is in
+   * the two children, never in this figure: {@link sandboxCpuPctPerCall}.
+   */
   cpuPctPerCall: number;
+  /** The children's CPU per call on the same basis (since each was spawned, the voice child's warm-up included). */
+  sandboxCpuPctPerCall: { network: number; voice: number } | undefined;
   /** Peak RSS growth over the idle process ÷ peak concurrent calls. */
   rssMiBPerCall: number;
+  /** Heap and buffers held per live call, from the points right after each major GC ({@link LiveHeap}). */
+  liveHeap: ReturnType<LiveHeap['perCall']>;
   wallS: number;
   providers: BenchProviderReport | undefined;
   logs: LogTally;
@@ -63,8 +83,12 @@ export interface RunResult {
 /** Two EndOfTurns closer than this (ms) are crowded: their replies' work overlaps on the media thread. */
 export const CROWD_MS = 10;
 
-/** No run may take longer than this (calls last ~20 s). */
-const RUN_TIMEOUT_MS = 60_000;
+/**
+ * No run may take longer than this (calls last ~20–30 s; BENCH_RUN_TIMEOUT_S, default 120: on a
+ * machine loaded far past its cores the calls are dialled and answered slowly, and a run cut at
+ * 60 s left a quarter of them unfinished).
+ */
+const RUN_TIMEOUT_MS = Number(process.env.BENCH_RUN_TIMEOUT_S ?? 120) * 1000;
 const MiB = 1024 * 1024;
 
 /**
@@ -88,20 +112,46 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
     const started = performance.now();
     const gc = new GcPauses();
     const steady = new SteadyWindow(stack.scheduler);
+    const probe = new LoopProbe(stack.scheduler, [
+      { name: 'media', pid: process.pid, tid: process.pid },
+      ...(child.pids.voice === undefined ? [] : [{ name: 'voice', pid: child.pids.voice, tid: child.pids.voice }]),
+    ]);
+    const liveHeap = new LiveHeap(() => stack.media.registry.size);
     const dialling = stack.dialAll(placed);
     const peak = await watch(stack, spec.calls, started, steady);
     await dialling;
     steady.remove();
+    probe.stop();
+    liveHeap.stop();
     gc.stop();
     const cpu = process.cpuUsage(cpuBefore);
     const schedAfter = mainThreadSchedstat();
     const wallMs = performance.now() - started;
-    const calls = await readCalls(env, placed, steady, stack.sessions.startedAt, gc);
+    const { windows, ...calls } = await readCalls(env, placed, steady, stack.sessions.startedAt, gc);
+    const events = {
+      endOfTurns: windows.map((window) => window.fromMs),
+      setups: [...stack.sessions.startedAt.values()],
+      endings: stack.sessions.endedAt,
+    };
+    const threads = { media: 0, voice: probe.threads.length > 1 ? 1 : undefined };
     measured = {
       spec,
       ...calls,
       peakConcurrent: peak.concurrent,
       gc: gc.summary(),
+      loopDelay: peak.loopDelay,
+      causes: (overMs) => ({
+        slow: turnCauses(
+          windows.filter((window) => window.overheadMs > overMs),
+          probe,
+          gc,
+          events,
+          threads,
+        ),
+        all: turnCauses(windows, probe, gc, events, threads),
+      }),
+      probeCostMs: probe.costMs,
+      sandboxCpuPctPerCall: undefined,
       tickP99Ms: stack.scheduler.latePercentileMs(99),
       tickMaxMs: stack.scheduler.stats().maxLateMs,
       steady: {
@@ -110,8 +160,9 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
         cpuPctPerCall: (steady.cpuMs / Math.max(1, steady.wallMs) / spec.calls) * 100,
         seconds: steady.wallMs / 1000,
       },
-      cpuPctPerCall: ((cpu.user + cpu.system) / 1000 / Math.max(1, stack.sessions.callMs)) * 100,
+      cpuPctPerCall: (((cpu.user + cpu.system) / 1000 - probe.costMs) / Math.max(1, stack.sessions.callMs)) * 100,
       rssMiBPerCall: (peak.rss - rssIdle) / MiB / Math.max(1, peak.concurrent),
+      liveHeap: liveHeap.perCall(),
       mainThread:
         schedBefore && schedAfter
           ? { runMs: schedAfter.runMs - schedBefore.runMs, runqueueWaitMs: schedAfter.waitMs - schedBefore.waitMs }
@@ -123,14 +174,22 @@ export async function runCalls(env: BenchEnv, spec: RunSpec): Promise<RunResult>
     await stack.stop();
     providers = await child.stop();
   }
-  return { ...measured, providers };
+  const callMs = Math.max(1, stack.sessions.callMs);
+  const sandboxCpuPctPerCall = providers && {
+    network: ((providers.networkCpuS * 1000) / callMs) * 100,
+    voice: ((providers.voiceCpuS * 1000) / callMs) * 100,
+  };
+  return { ...measured, providers, sandboxCpuPctPerCall };
 }
 
 /** Samples concurrency and RSS every 100 ms until every call is done (BENCH_TIMELINE: prints event-loop delay each second). */
 async function watch(stack: Awaited<ReturnType<typeof startBenchMedia>>, calls: number, started: number, steady: SteadyWindow) {
-  const peak = { concurrent: 0, rss: 0 };
-  const loop = monitorEventLoopDelay({ resolution: 1 });
-  loop.enable();
+  const peak = { concurrent: 0, rss: 0, loopDelay: { p99Ms: 0, maxMs: 0 } };
+  // The run's event-loop delay, and (BENCH_TIMELINE) each second's: one more 1 ms sampler only then.
+  const run = monitorEventLoopDelay({ resolution: 1 });
+  run.enable();
+  const loop = process.env.BENCH_TIMELINE ? monitorEventLoopDelay({ resolution: 1 }) : undefined;
+  loop?.enable();
   let second = Math.floor(started / 1000);
   while (stack.sessions.done < calls && performance.now() - started < RUN_TIMEOUT_MS) {
     peak.concurrent = Math.max(peak.concurrent, stack.media.registry.size);
@@ -138,7 +197,7 @@ async function watch(stack: Awaited<ReturnType<typeof startBenchMedia>>, calls: 
     if (stack.sessions.done > 0) steady.close();
     else if (stack.media.registry.size >= calls) steady.open();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    if (process.env.BENCH_TIMELINE && Math.floor(performance.now() / 1000) !== second) {
+    if (loop && Math.floor(performance.now() / 1000) !== second) {
       second = Math.floor(performance.now() / 1000);
       console.log(
         `  t=${((performance.now() - started) / 1000).toFixed(0)}s calls ${stack.media.registry.size} loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms max ${(loop.max / 1e6).toFixed(1)} ms, ticks late max ${stack.scheduler.stats().maxLateMs.toFixed(1)}`,
@@ -146,7 +205,9 @@ async function watch(stack: Awaited<ReturnType<typeof startBenchMedia>>, calls: 
       loop.reset();
     }
   }
-  loop.disable();
+  loop?.disable();
+  run.disable();
+  peak.loopDelay = { p99Ms: run.percentile(99) / 1e6, maxMs: run.max / 1e6 };
   steady.close();
   return peak;
 }
@@ -193,6 +254,7 @@ async function readCalls(
   const turns: RunResult['turns'] = [];
   const phases: Record<'ramp' | 'steady' | 'teardown', RunResult['turns']> = { ramp: [], steady: [], teardown: [] };
   const placedTurns: { at: number; row: RunResult['turns'][number] }[] = [];
+  const windows: (TurnWindow & { overheadMs: number })[] = [];
   let completed = 0;
   let underruns = 0;
   let underrunMs = 0;
@@ -207,8 +269,11 @@ async function readCalls(
     const startedAt = sessionStarts.get(callId);
     for (const row of rows) {
       if (startedAt === undefined || typeof row.at_ms !== 'number') continue;
-      if (typeof row.first_audio_sent_ms === 'number')
-        row.gc_pause_ms = Math.round(gc.pausedWithin(startedAt + row.at_ms, startedAt + row.at_ms + row.first_audio_sent_ms) * 10) / 10;
+      if (typeof row.first_audio_sent_ms === 'number') {
+        const window = { fromMs: startedAt + row.at_ms, toMs: startedAt + row.at_ms + row.first_audio_sent_ms };
+        row.gc_pause_ms = Math.round(gc.pausedWithin(window.fromMs, window.toMs) * 10) / 10;
+        windows.push({ ...window, overheadMs: row.first_audio_sent_ms });
+      }
       phases[steady.phaseOf(startedAt + row.at_ms)].push(row);
       placedTurns.push({ at: startedAt + row.at_ms, row });
     }
@@ -228,5 +293,6 @@ async function readCalls(
     loneTurns: lone,
     underruns,
     underrunMs,
+    windows,
   };
 }

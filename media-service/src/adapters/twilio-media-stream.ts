@@ -1,8 +1,18 @@
 import type { RawData, WebSocket } from 'ws';
 import type { CallTransport, CallTransportEvent, CallTransportListener } from '../ports/call-transport';
-import { clearMessage, markMessage, mediaMessage, parseTwilioMessage, type TwilioInboundMessage } from '../telephony/media-stream-messages';
+import {
+  clearMessage,
+  markMessage,
+  mediaMessageBytes,
+  mediaMessageHead,
+  parseTwilioMessage,
+  type TwilioInboundMessage,
+} from '../telephony/media-stream-messages';
 import { EventFanout } from './event-fanout';
 import { createLogger, type Logger } from '../../../shared/log';
+
+/** Twilio reads every message as a text frame, bytes included. */
+const TEXT = { binary: false } as const;
 
 /** Construction options for {@link TwilioMediaStream}. */
 export interface TwilioMediaStreamOptions {
@@ -25,6 +35,8 @@ export class TwilioMediaStream implements CallTransport {
   readonly #log: NonNullable<TwilioMediaStreamOptions['log']>;
   readonly #events: EventFanout<CallTransportEvent>;
   #streamSid: string | undefined;
+  /** The stream's `media` message up to the payload (50 a second: built once). */
+  #mediaHead: Buffer | undefined;
   #pending: string[] = [];
   #cleared = new Set<string>();
   #closed = false;
@@ -57,7 +69,9 @@ export class TwilioMediaStream implements CallTransport {
   sendAudio(mulaw: Uint8Array): void {
     if (mulaw.length === 0) return;
     const sid = this.#ready('media');
-    if (sid) this.#ws.send(mediaMessage(sid, mulaw));
+    if (!sid) return;
+    this.#mediaHead ??= mediaMessageHead(sid);
+    this.#ws.send(mediaMessageBytes(this.#mediaHead, mulaw), TEXT);
   }
 
   /** Sends a `mark`; its echo arrives as a `mark` event once the audio before it has played. */
@@ -113,6 +127,7 @@ export class TwilioMediaStream implements CallTransport {
       case 'start': {
         const s = message.start;
         this.#streamSid = s.streamSid;
+        this.#mediaHead = undefined;
         return {
           type: 'start',
           streamSid: s.streamSid,

@@ -106,6 +106,30 @@ export function mediaMessage(streamSid: string, mulaw: Uint8Array): string {
   return JSON.stringify({ event: 'media', streamSid, media: { payload: toBase64(mulaw) } });
 }
 
+/**
+ * The bytes of a stream's `media` messages up to the payload: built once per stream, so each 20 ms
+ * frame costs one base64 string and one buffer ({@link mediaMessageBytes}), not an object, a JSON
+ * string and ws's copy of it into bytes.
+ */
+export function mediaMessageHead(streamSid: string): Buffer {
+  return Buffer.from(`{"event":"media","streamSid":${JSON.stringify(streamSid)},"media":{"payload":"`);
+}
+
+const MEDIA_MESSAGE_TAIL = '"}}';
+
+/**
+ * {@link mediaMessage} as the bytes of one text frame (the same JSON, byte for byte), from the
+ * stream's {@link mediaMessageHead}. Send it as text: `ws.send(bytes, { binary: false })`.
+ */
+export function mediaMessageBytes(head: Buffer, mulaw: Uint8Array): Buffer {
+  const payload = toBase64(mulaw);
+  const out = Buffer.allocUnsafe(head.length + payload.length + MEDIA_MESSAGE_TAIL.length);
+  head.copy(out, 0);
+  out.write(payload, head.length, 'latin1');
+  out.write(MEDIA_MESSAGE_TAIL, head.length + payload.length, 'latin1');
+  return out;
+}
+
 /** Server → Twilio `mark`: echoed when the audio before it has played (or on `clear`). */
 export function markMessage(streamSid: string, name: string): string {
   return JSON.stringify({ event: 'mark', streamSid, mark: { name } });

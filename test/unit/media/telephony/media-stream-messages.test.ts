@@ -4,8 +4,11 @@ import {
   FRAME_BYTES,
   markMessage,
   mediaMessage,
+  mediaMessageBytes,
+  mediaMessageHead,
   MULAW_SILENCE,
   padToFrames,
+  parseServerMessage,
   parseTwilioMessage,
 } from '../../../../media-service/src/telephony/media-stream-messages';
 
@@ -60,6 +63,24 @@ describe('Twilio Media Streams messages', () => {
     });
     expect(JSON.parse(markMessage('MZ1', 'r1'))).toEqual({ event: 'mark', streamSid: 'MZ1', mark: { name: 'r1' } });
     expect(JSON.parse(clearMessage('MZ1'))).toEqual({ event: 'clear', streamSid: 'MZ1' });
+  });
+
+  it.each([
+    ['a frame', 'MZ1', Uint8Array.from({ length: 160 }, (_, i) => (i * 37) & 0xff)],
+    ['a short tail', 'MZ1', new Uint8Array([0xff, 0x7f])],
+    ['a stream id JSON must escape', 'MZ"\\é', new Uint8Array([1, 2, 3])],
+  ])('writes media bytes identical to the JSON message (%s)', (_case, sid, mulaw) => {
+    // Arrange
+    const head = mediaMessageHead(sid);
+    // Act
+    const bytes = mediaMessageBytes(head, mulaw);
+    // Assert
+    expect(bytes.toString('utf8')).toBe(mediaMessage(sid, mulaw));
+    expect(parseServerMessage(bytes.toString('utf8'))).toEqual({
+      event: 'media',
+      streamSid: sid,
+      payload: Buffer.from(mulaw).toString('base64'),
+    });
   });
 
   it('pads the last partial frame with μ-law silence', () => {
