@@ -18,6 +18,8 @@ export interface AuraQuery {
   encoding: string;
   sampleRate: number;
   speed: number;
+  /** The call SID, sent only to the sandbox (the adapter's `sendTag`): a fault number's `tts-drop` reads it. */
+  tag?: string;
 }
 
 /** Timing knobs of the sandbox voice. */
@@ -43,6 +45,8 @@ export interface AuraConnectionRecord {
   readonly sentJson: Record<string, unknown>[];
   audioBytesSent: number;
   closed: boolean;
+  /** The stand-in dropped the socket on purpose (a fault number's `tts-drop`). */
+  dropped?: boolean;
 }
 
 const ClientMessageSchema = v.variant('type', [
@@ -63,9 +67,15 @@ export class AuraSession {
   #generation = 0;
   #sequence = 0;
   #busy = false;
+  readonly #dropsNow: () => boolean;
 
-  constructor(socket: WebSocket, record: AuraConnectionRecord, tuning: () => AuraTuning) {
+  /**
+   * `dropsNow` is asked as each `Speak` starts to stream: true sends half of its audio, then drops
+   * the socket with no close frame (the client sees 1006), as a network failure would.
+   */
+  constructor(socket: WebSocket, record: AuraConnectionRecord, tuning: () => AuraTuning, dropsNow: () => boolean = () => false) {
     this.#socket = socket;
+    this.#dropsNow = dropsNow;
     this.#record = record;
     this.#tuning = tuning;
     socket.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
@@ -144,9 +154,15 @@ export class AuraSession {
     const tuning = this.#tuning();
     const durationMs = (text.trim().length * tuning.msPerChar) / this.#record.query.speed;
     const audio = synthesizeSpeechLike(durationMs, textSeed(text));
+    // Half the audio in whole 20 ms frames (160 bytes), when this Speak is the one a fault drops.
+    const cutAt = this.#dropsNow() ? Math.floor(audio.length / 320) * 160 : audio.length;
     for (let offset = 0; offset < audio.length; offset += tuning.chunkBytes) {
       if (generation !== this.#generation || this.#record.closed) return;
-      const chunk = audio.subarray(offset, offset + tuning.chunkBytes);
+      if (offset >= cutAt) {
+        this.#record.dropped = true;
+        return void this.#socket.terminate();
+      }
+      const chunk = audio.subarray(offset, Math.min(offset + tuning.chunkBytes, cutAt));
       this.#socket.send(chunk, { binary: true });
       this.#record.audioBytesSent += chunk.length;
       if (tuning.chunkIntervalMs > 0) await delay(tuning.chunkIntervalMs);

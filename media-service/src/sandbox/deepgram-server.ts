@@ -146,13 +146,15 @@ export class DeepgramSandboxServer {
     const hint = query.languageHints[0];
     if (tag !== undefined && hint !== undefined) this.#options.board.setLanguage(tag, hint);
     const nextText = () => (tag === undefined ? undefined : this.#options.board.next(tag));
-    new FluxSession(ws, record, this.#fluxTuning, this.#fluxFault, nextText);
+    const dropsNow = () => this.#options.board.faults.take(tag, 'stt-drop');
+    new FluxSession(ws, record, this.#fluxTuning, this.#fluxFault, nextText, dropsNow);
   }
 
   #acceptAura(ws: WebSocket, query: AuraQuery, authorization: string): void {
     const record: AuraConnectionRecord = { query, authorization, received: [], sentJson: [], audioBytesSent: 0, closed: false };
     this.auraConnections.push(record);
-    new AuraSession(ws, record, () => this.#auraTuning);
+    const dropsNow = () => this.#options.board.faults.take(query.tag, 'tts-drop');
+    new AuraSession(ws, record, () => this.#auraTuning, dropsNow);
   }
 }
 
@@ -216,5 +218,6 @@ export function parseAuraQuery(params: URLSearchParams): AuraQuery | string {
   if (encoding !== 'mulaw' || sampleRate !== 8000) return 'The sandbox speaks encoding=mulaw&sample_rate=8000 only.';
   const speed = numberParam(params, 'speed', 1)!;
   if (!(speed > 0 && speed <= 2)) return 'speed must be a positive number up to 2.';
-  return { model, encoding, sampleRate, speed };
+  const tag = params.get('tag') ?? undefined;
+  return { model, encoding, sampleRate, speed, ...(tag !== undefined && { tag }) };
 }

@@ -1,3 +1,5 @@
+import { CallFaults, type ProviderFault } from './provider-faults';
+
 /**
  * What each simulated callee is about to say, in order, keyed by call SID. The sandbox has no
  * speech recogniser: the callee registers its next utterance here before it plays the audio,
@@ -5,7 +7,9 @@
  * `tag` query parameter is that call SID (the STT adapter sends `tag=<callSid>`).
  *
  * Structurally implements the telephony side's `UtteranceSink { push(callSid, text) }`, so the
- * callee can be handed a board without either side importing the other.
+ * callee can be handed a board without either side importing the other. The board also carries
+ * the call's other per-call facts the stand-ins share: the language its recogniser was told, and
+ * the provider fault of a fault number (`provider-faults.ts`), both read by the same `tag`.
  *
  * @example
  * ```ts
@@ -18,6 +22,13 @@
 export class TranscriptBoard {
   readonly #queues = new Map<string, string[]>();
   readonly #languages = new Map<string, string>();
+  /** The provider faults of calls to fault numbers (set by the carrier, read by the stand-ins). */
+  readonly faults = new CallFaults();
+
+  /** The carrier answered a call to a fault number: the call's providers will show `fault`. */
+  setFault(callSid: string, fault: ProviderFault): void {
+    this.faults.set(callSid, fault);
+  }
 
   /**
    * Records the language a sandbox recogniser was told for the call (Flux `language_hint`, an
@@ -46,6 +57,7 @@ export class TranscriptBoard {
     const queue = this.#queues.get(callSid);
     const text = queue?.shift();
     if (queue && queue.length === 0) this.#queues.delete(callSid);
+    if (text !== undefined) this.faults.heard(callSid);
     return text;
   }
 
@@ -58,5 +70,6 @@ export class TranscriptBoard {
   forget(callSid: string): void {
     this.#queues.delete(callSid);
     this.#languages.delete(callSid);
+    this.faults.forget(callSid);
   }
 }
