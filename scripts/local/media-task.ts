@@ -49,7 +49,7 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
   const carrier = { accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL };
   return {
     stt: new DeepgramSpeechToText(deepgram),
-    tts: new DeepgramTextToSpeech(deepgram),
+    tts: new DeepgramTextToSpeech({ ...deepgram, sendTag: true }),
     openaiStt: {
       stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
       label: sandboxLabel('openai'),

@@ -161,10 +161,11 @@ export async function startCallStack(options: CallStackOptions = {}) {
     openai: { apiKey: 'sk-sandbox', baseURL: openai.baseUrl },
     secretBox: core.secretBox,
     allowPrivateUrls: true,
+    sandboxTags: true,
   });
   const sessionDeps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
-    tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
+    tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, sendTag: true, log }),
     openaiStt: {
       stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }),
       label: sandboxLabel('openai'),

@@ -148,7 +148,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
       };
   return {
     stt: new DeepgramSpeechToText(deepgram),
-    tts: new DeepgramTextToSpeech(deepgram),
+    // The sandbox is told each call's SID, as Flux is (a fault number's voice fault reads it).
+    tts: new DeepgramTextToSpeech({ ...deepgram, sendTag: deepgramSandbox !== undefined }),
     openaiStt: realtimeSandbox
       ? {
           stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log }),
