@@ -73,7 +73,7 @@ export const CallMetricsSchema = looseDict({
         tool_timeouts: intField({ ge: 0 }),
       }),
       v.description(
-        "Provider faults on the call (docs/design.md \"Provider faults\"): the recogniser's and the voice's sockets replaced after a drop, the `model.fallback` taking over after the model failed (at most once a call), model failures with no fallback left (the call then ends `error`), and tools that ran past their timeout. Each is also logged.",
+        'Provider faults on the call (docs/design.md "Provider faults"): the recogniser\'s and the voice\'s sockets replaced after a drop, the `model.fallback` taking over after the model failed (at most once a call), model failures with no fallback left (the call then ends `error`), and tools that ran past their timeout. Each is also logged.',
       ),
     ),
   ),

@@ -207,7 +207,7 @@ class FluxStream implements SttStream {
 
   /** Re-chunks audio into the socket's 80 ms frames. */
   #forward(mulaw: Uint8Array): void {
-    for (let offset = 0; offset < mulaw.length; ) {
+    for (let offset = 0; offset < mulaw.length;) {
       const take = Math.min(this.#chunk.length - this.#filled, mulaw.length - offset);
       this.#chunk.set(mulaw.subarray(offset, offset + take), this.#filled);
       this.#filled += take;

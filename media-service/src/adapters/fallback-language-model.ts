@@ -66,7 +66,11 @@ export class FallbackLanguageModel implements LanguageModel {
   open(request: LlmRequest): Watched {
     const fallback = this.#failedOver ? this.#o.fallback : undefined;
     const tagged = { ...request, ...(this.#o.tag !== undefined && { tag: this.#o.tag }), ...(fallback && { model: fallback.name }) };
-    return new Watched(fallback?.model ?? this.#o.primary, tagged, this.#o.stall ?? { firstChunkMs: STALL_FIRST_CHUNK_MS, gapMs: STALL_GAP_MS });
+    return new Watched(
+      fallback?.model ?? this.#o.primary,
+      tagged,
+      this.#o.stall ?? { firstChunkMs: STALL_FIRST_CHUNK_MS, gapMs: STALL_GAP_MS },
+    );
   }
 
   /** The model in use failed: true when the fallback takes over now (counted), false when the error stands (counted). */

@@ -1,4 +1,4 @@
-import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL } from './scenarios';
+import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, PATIENT_CALLEE, SILENT, VOICEMAIL } from './scenarios';
 import { type Scenario } from './scenario-script';
 import type { ProviderFault } from './provider-faults';
 
@@ -70,38 +70,38 @@ export const SANDBOX_NUMBERS: readonly SandboxNumber[] = [
   faultNumber(
     '+15005550010',
     'recogniser drops',
-    "The default callee; after the caller's first turn the recogniser's (Flux) socket drops once: the engine reconnects and hears the rest.",
+    "The patient callee; after the caller's first turn the recogniser's (Flux) socket drops once: the engine reconnects and hears the rest.",
     'stt-drop',
   ),
   faultNumber(
     '+15005550011',
     'voice drops',
-    "The default callee; the voice's (Aura) socket drops once in the middle of the reply to the caller's first turn: the engine reconnects and says the rest.",
+    "The patient callee; the voice's (Aura) socket drops once in the middle of the reply to the caller's first turn: the engine reconnects and says the rest.",
     'tts-drop',
   ),
   faultNumber(
     '+15005550012',
     'model errors',
-    "The default callee; from the caller's first turn on, the model answers HTTP 500: `model.fallback` answers, else the caller hears the fallback line and the call ends `error`.",
+    "The patient callee; from the caller's first turn on, the model answers HTTP 500: `model.fallback` answers, else the caller hears the fallback line and the call ends `error`.",
     'llm-5xx',
   ),
   faultNumber(
     '+15005550013',
     'model stalls',
-    "The default callee; from the caller's first turn on, the model streams a few words of each reply, then nothing: as for model errors, once the stall is noticed.",
+    "The patient callee; from the caller's first turn on, the model streams a few words of each reply, then nothing: as for model errors, once the stall is noticed.",
     'llm-stall',
   ),
   faultNumber(
     '+15005550014',
     'tool hangs',
-    "The default callee; the model calls the assistant's first custom tool on the caller's first turn: a tool whose server never answers times out, the caller hears a filler and the model an error.",
+    "The patient callee; the model calls the assistant's first custom tool on the caller's first turn: a tool whose server never answers times out, the caller hears a filler and the model an error.",
     'tool-hang',
   ),
 ];
 
-/** A number whose callee is the default one and whose providers fail mid-call. */
+/** A number whose callee is the patient one and whose providers fail mid-call. */
 function faultNumber(number: string, name: string, description: string, fault: ProviderFault): SandboxNumber {
-  return { number, name, description, line: { kind: 'answer', scenario: DEFAULT_CALLEE, fault } };
+  return { number, name, description, line: { kind: 'answer', scenario: PATIENT_CALLEE, fault } };
 }
 
 const BY_NUMBER = new Map(SANDBOX_NUMBERS.map((entry) => [entry.number, entry.line]));

@@ -50,7 +50,8 @@ export function languageModels(options: LanguageModelsOptions) {
   const platform = new OpenAiLanguageModel({ provider: 'openai', ...options.openai, sendTag });
   const policy = { allowPrivate: options.allowPrivateUrls, requireHttps: !options.allowPrivateUrls };
   const guarded = pinnedFetch({ policy, ...(options.lookup && { lookup: options.lookup }) });
-  const custom = (customUrl: string, apiKey: string) => new OpenAiLanguageModel({ provider: 'custom', customUrl, apiKey, fetch: guarded, sendTag });
+  const custom = (customUrl: string, apiKey: string) =>
+    new OpenAiLanguageModel({ provider: 'custom', customUrl, apiKey, fetch: guarded, sendTag });
   return async function languageModelFor(
     businessId: number,
     config: AssistantConfig,
