@@ -422,6 +422,7 @@ describe('toConfigView', () => {
       'custom_key_set',
       'priority',
       'race',
+      'fallback',
     ]);
     expect(view.model.custom_key_set).toBe(true);
     expect(echoed).toEqual({ config: stored, customKey: undefined });
