@@ -207,7 +207,7 @@ class FluxStream implements SttStream {
 
   /** Re-chunks audio into the socket's 80 ms frames. */
   #forward(mulaw: Uint8Array): void {
-    for (let offset = 0; offset < mulaw.length;) {
+    for (let offset = 0; offset < mulaw.length && this.#state === 'open';) {
       const take = Math.min(this.#chunk.length - this.#filled, mulaw.length - offset);
       this.#chunk.set(mulaw.subarray(offset, offset + take), this.#filled);
       this.#filled += take;
@@ -222,6 +222,8 @@ class FluxStream implements SttStream {
     try {
       this.#socket!.sendMedia(audio);
     } catch (error) {
+      // The socket dropped before its close event: the send is what tells (the audio is in the replay).
+      if (this.#state === 'open' && !this.#signal.aborted) return void this.#reconnect('Flux socket is not open.');
       this.#fail(new ProviderError('deepgram', 'Flux socket is not open.', undefined, { cause: error }));
     }
   }

@@ -86,6 +86,10 @@ function longestQuietMs(transcript: Entry[]): number {
   return longest;
 }
 
+/** The call's provider failure log lines (what ended it `error`, when one did). */
+const failures = (callId: number) =>
+  stack.logs.filter((line) => line.message === 'call.provider.failed' && line.fields?.call_id === callId);
+
 /** The fault's log line for the call. */
 const faultLog = (callId: number, kind: string) =>
   stack.logs.filter((line) => line.message === 'call.provider.fault' && line.fields?.call_id === callId && line.fields?.kind === kind);
@@ -95,7 +99,7 @@ describe('chaos: the recogniser and the voice drop their sockets', () => {
     // Act
     const { callId, call, transcript, faults } = await callFault('stt-drop');
     // Assert
-    expect(call.ended_reason).toBe('assistant_ended');
+    expect(call.ended_reason, JSON.stringify(failures(callId))).toBe('assistant_ended');
     expect(said(transcript, 'user')).toEqual(CALLER);
     expect(faults).toMatchObject({ stt_reconnects: 1, tts_reconnects: 0, model_errors: 0 });
     const [log] = faultLog(callId, 'stt_reconnects');
@@ -108,7 +112,7 @@ describe('chaos: the recogniser and the voice drop their sockets', () => {
     // Act
     const { callId, call, transcript, faults } = await callFault('tts-drop');
     // Assert
-    expect(call.ended_reason).toBe('assistant_ended');
+    expect(call.ended_reason, JSON.stringify(failures(callId))).toBe('assistant_ended');
     expect(said(transcript, 'assistant')).toContain(FIRST_REPLY);
     expect(said(transcript, 'user')).toEqual(CALLER);
     expect(faults).toMatchObject({ tts_reconnects: 1, stt_reconnects: 0, model_errors: 0 });
