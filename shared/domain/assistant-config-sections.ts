@@ -36,9 +36,38 @@ const MODEL_HEAD = {
   max_tokens: v.optional(intField({ ge: 40, le: 2000 }), 300),
   custom_url: v.optional(stringField({ max: 300 }), ''),
 };
+/**
+ * `model.fallback`: the model that answers for the rest of a call once the assistant's model fails
+ * (docs/design.md "Provider faults"). Not in the spec; its fields follow ModelCfg's.
+ */
+export const ModelFallbackSchema = strictDict({
+  provider: v.optional(v.picklist(MODEL_PROVIDERS), 'openai'),
+  model: stringField({ min: 1, max: 80 }),
+  custom_url: v.optional(
+    v.pipe(
+      stringField({ max: 300 }),
+      v.metadata({
+        description:
+          "For provider custom: the OpenAI-compatible base URL. It is sent the assistant's stored custom_key when it is the assistant's own custom_url, else no key.",
+      }),
+    ),
+    '',
+  ),
+});
+
 const MODEL_TAIL = {
   priority: v.optional(v.boolean(), true),
   race: v.optional(v.boolean(), true),
+  fallback: v.optional(
+    v.pipe(
+      v.nullable(ModelFallbackSchema),
+      v.metadata({
+        description:
+          'The model that answers for the rest of a call once this one fails with a 5xx, 408 or 429, a connection error or a stall (no chunk for 3.5 s before the first, 1.5 s between two). Null (default): the caller hears the safety fallback line and the call ends `error`.',
+      }),
+    ),
+    null,
+  ),
 };
 
 /**

@@ -221,6 +221,6 @@ export function defaultAssistantConfig(): AssistantConfig {
 
 /** The config a response carries: the stored config plus whether a custom key is stored. */
 export function toConfigView(config: AssistantConfig, customKeySet: boolean): AssistantConfigView {
-  const { priority, race, ...head } = config.model;
-  return { ...config, model: { ...head, custom_key_set: customKeySet, priority, race } };
+  const { priority, race, fallback, ...head } = config.model;
+  return { ...config, model: { ...head, custom_key_set: customKeySet, priority, race, fallback } };
 }

@@ -63,6 +63,20 @@ export const CallMetricsSchema = looseDict({
     ),
   ),
   fillers: v.optional(v.pipe(intField({ ge: 0 }), v.description('Fillers ("One moment.") played while the model was slow.'))),
+  faults: v.optional(
+    v.pipe(
+      looseDict({
+        stt_reconnects: intField({ ge: 0 }),
+        tts_reconnects: intField({ ge: 0 }),
+        model_fallbacks: intField({ ge: 0 }),
+        model_errors: intField({ ge: 0 }),
+        tool_timeouts: intField({ ge: 0 }),
+      }),
+      v.description(
+        'Provider faults on the call (docs/design.md "Provider faults"): the recogniser\'s and the voice\'s sockets replaced after a drop, the `model.fallback` taking over after the model failed (at most once a call), model failures with no fallback left (the call then ends `error`), and tools that ran past their timeout. Each is also logged.',
+      ),
+    ),
+  ),
   pacing: v.optional(
     v.pipe(
       looseDict({

@@ -38,6 +38,7 @@ export async function checkConfigReferences(
   const urls: [string[], string][] = [
     [['advanced', 'server_url'], config.advanced.server_url],
     [['model', 'custom_url'], config.model.custom_url],
+    [['model', 'fallback', 'custom_url'], config.model.fallback?.custom_url ?? ''],
   ];
   for (const [path, url] of urls) {
     if (url === '') continue;
@@ -46,6 +47,9 @@ export async function checkConfigReferences(
   }
   if (config.model.provider === 'custom' && config.model.custom_url === '') {
     items.push(valueError([...loc, 'model', 'custom_url'], 'a custom model needs custom_url', ''));
+  }
+  if (config.model.fallback?.provider === 'custom' && config.model.fallback.custom_url === '') {
+    items.push(valueError([...loc, 'model', 'fallback', 'custom_url'], 'a custom fallback model needs custom_url', ''));
   }
   if (items.length > 0) throw new ValidationError(items);
 }

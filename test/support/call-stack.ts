@@ -161,6 +161,7 @@ export async function startCallStack(options: CallStackOptions = {}) {
     openai: { apiKey: 'sk-sandbox', baseURL: openai.baseUrl },
     secretBox: core.secretBox,
     allowPrivateUrls: true,
+    sandboxTags: true,
   });
   const sessionDeps: CallSessionDeps = {
     stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),

@@ -4,6 +4,7 @@ import { ProviderError } from '../../../shared/errors';
 import type { TextToSpeech, TtsEvent, TtsListener, TtsOpenOptions, TtsStream } from '../ports/text-to-speech';
 import { EventFanout } from './event-fanout';
 import { connectionError, toBytes } from './ws-frames';
+import { reconnect, RECONNECT_HANDSHAKE_MS } from './reconnects';
 import { createLogger, type Logger } from '../../../shared/log';
 
 /**
@@ -17,6 +18,12 @@ import { createLogger, type Logger } from '../../../shared/log';
  *
  * Quirks: audio still in flight when we send `Clear` is dropped here until `Cleared` arrives;
  * Aura allows ~20 `Flush` per 60 s, so flush once per reply, not per clause.
+ *
+ * A socket that drops mid-call is replaced (`reconnects.ts`), sent again the text whose audio had
+ * not all come back, and the audio already played of it is skipped: the caller hears the reply go
+ * on. Aura's audio for the same text is about, not exactly, as long as before, so the seam can
+ * fall a syllable early or late; the sandbox's is exact. Only when every attempt fails is the drop
+ * an `error` event.
  */
 export interface DeepgramTextToSpeechOptions {
   apiKey: string;
@@ -28,7 +35,7 @@ export interface DeepgramTextToSpeechOptions {
   now?: () => number;
   /** Receives warnings and dropped unknown messages. */
   log?: Logger;
-  /** Adds `tag=<call SID>` to the URL so the sandbox voice knows the call; never set against the real API. */
+  /** Adds `tag=<call SID>` to the URL so the sandbox knows the call; never set against the real API. */
   sendTag?: boolean;
 }
 
@@ -62,21 +69,31 @@ export class DeepgramTextToSpeech implements TextToSpeech {
       speed: String(o.speed),
       ...(this.#options.sendTag && o.tag !== undefined && { tag: o.tag }),
     });
-    const socket = new WebSocket(`${base}/v1/speak?${query}`, {
-      headers: { Authorization: `Token ${this.#options.apiKey}` },
-      handshakeTimeout: this.#options.connectTimeoutMs ?? 5000,
-    });
-    return new AuraStream(socket, this.#options, o.signal);
+    const connect = (handshakeMs: number) =>
+      new WebSocket(`${base}/v1/speak?${query}`, {
+        headers: { Authorization: `Token ${this.#options.apiKey}` },
+        handshakeTimeout: handshakeMs,
+      });
+    return new AuraStream(connect, this.#options, o);
   }
 }
 
+/** One text segment: the `Speak` texts up to a `Flush`, kept until Aura's `Flushed` says all of its audio came. */
+interface Segment {
+  texts: string[];
+  flushed: boolean;
+}
+
 class AuraStream implements TtsStream {
-  readonly #socket: WebSocket;
+  readonly #connect: (handshakeMs: number) => WebSocket;
+  readonly #signal: AbortSignal;
+  readonly #onFault: TtsOpenOptions['onFault'];
   readonly #now: () => number;
   readonly #log: NonNullable<DeepgramTextToSpeechOptions['log']>;
   readonly #events: EventFanout<TtsEvent>;
+  #socket: WebSocket;
   #outbox: string[] = [];
-  #state: 'connecting' | 'open' | 'closing' | 'closed' = 'connecting';
+  #state: 'connecting' | 'open' | 'reconnecting' | 'closing' | 'closed' = 'connecting';
   #clearsInFlight = 0;
   /** Time of the first `speak()` of each segment (text up to a flush) whose first audio is still due. */
   #segmentStarts: number[] = [];
@@ -84,18 +101,32 @@ class AuraStream implements TtsStream {
   /** Per flush in flight: did it close a segment that had text? */
   #flushes: boolean[] = [];
   #firstByteSeen = false;
+  /** Text not yet wholly heard back as audio, by segment: what a replacement socket is sent again. */
+  #unspoken: Segment[] = [];
+  /** Audio bytes received (skipped ones too) of the first unspoken segment since its socket opened. */
+  #received = 0;
+  /** Audio of a re-sent segment that was already received before the drop: not passed on twice. */
+  #skip = 0;
 
-  constructor(socket: WebSocket, options: DeepgramTextToSpeechOptions, signal: AbortSignal) {
-    this.#socket = socket;
+  constructor(connect: (handshakeMs: number) => WebSocket, options: DeepgramTextToSpeechOptions, o: TtsOpenOptions) {
+    this.#connect = connect;
+    this.#signal = o.signal;
+    this.#onFault = o.onFault;
     this.#now = options.now ?? (() => performance.now());
     this.#log = options.log ?? createLogger({ service: 'media' });
     this.#events = new EventFanout(this.#log, 'tts.listener.failed');
-    socket.on('open', () => this.#onOpen());
-    socket.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
-    socket.on('error', (error) => this.#fail(connectionError('deepgram', 'Aura', error)));
-    socket.on('close', (code) => this.#onClose(code));
-    if (signal.aborted) this.close();
-    else signal.addEventListener('abort', () => this.close(), { once: true });
+    this.#socket = this.#attach(connect(options.connectTimeoutMs ?? 5000));
+    if (o.signal.aborted) this.close();
+    else o.signal.addEventListener('abort', () => this.close(), { once: true });
+  }
+
+  /** Listens to `socket`; events of a socket that was since replaced are ignored. */
+  #attach(socket: WebSocket): WebSocket {
+    socket.on('open', () => socket === this.#socket && this.#onOpen());
+    socket.on('message', (data, isBinary) => socket === this.#socket && this.#onMessage(data, isBinary));
+    socket.on('error', (error) => socket === this.#socket && this.#onSocketError(error));
+    socket.on('close', (code) => socket === this.#socket && this.#onClose(code));
+    return socket;
   }
 
   /** The first subscriber also receives, synchronously, any events raised before it subscribed. */
@@ -109,6 +140,9 @@ class AuraStream implements TtsStream {
       this.#segmentOpen = true;
       this.#segmentStarts.push(this.#now());
     }
+    const last = this.#unspoken.at(-1);
+    if (last && !last.flushed) last.texts.push(text);
+    else this.#unspoken.push({ texts: [text], flushed: false });
     this.#send({ type: 'Speak', text });
   }
 
@@ -116,6 +150,9 @@ class AuraStream implements TtsStream {
     if (this.#state === 'closing' || this.#state === 'closed') return;
     this.#flushes.push(this.#segmentOpen);
     this.#segmentOpen = false;
+    const last = this.#unspoken.at(-1);
+    if (last && !last.flushed) last.flushed = true;
+    else this.#unspoken.push({ texts: [], flushed: true });
     this.#send({ type: 'Flush' });
   }
 
@@ -123,11 +160,16 @@ class AuraStream implements TtsStream {
     if (this.#state === 'closing' || this.#state === 'closed') return;
     // Not yet sent: simply forget it. Already sent: ask Aura to drop it and ignore audio until Cleared.
     this.#outbox = [];
-    this.#clearsInFlight += 1;
     this.#segmentStarts = [];
     this.#flushes = [];
     this.#segmentOpen = false;
     this.#firstByteSeen = false;
+    this.#unspoken = [];
+    this.#received = 0;
+    this.#skip = 0;
+    // A replacement socket being opened has nothing to clear: confirm at once (after this call returns).
+    if (this.#state === 'reconnecting') return queueMicrotask(() => this.#emit({ type: 'cleared' }));
+    this.#clearsInFlight += 1;
     this.#send({ type: 'Clear' });
   }
 
@@ -135,13 +177,16 @@ class AuraStream implements TtsStream {
     if (this.#state === 'closing' || this.#state === 'closed') return;
     const wasOpen = this.#state === 'open';
     this.#state = 'closing';
-    if (wasOpen) this.#socket.send(JSON.stringify({ type: 'Close' }));
-    this.#socket.close(1000);
-    setTimeout(() => this.#socket.terminate(), 2000).unref();
+    const socket = this.#socket;
+    if (wasOpen) socket.send(JSON.stringify({ type: 'Close' }));
+    socket.close(1000);
+    setTimeout(() => socket.terminate(), 2000).unref();
   }
 
   #send(message: Record<string, unknown>): void {
     if (this.#state === 'closing' || this.#state === 'closed') return;
+    // While a replacement socket opens, `#unspoken` holds everything it will be sent.
+    if (this.#state === 'reconnecting') return;
     const text = JSON.stringify(message);
     if (this.#state === 'connecting') this.#outbox.push(text);
     else this.#socket.send(text);
@@ -168,6 +213,9 @@ class AuraStream implements TtsStream {
     const m = parsed.output;
     if (m.type === 'Flushed') {
       if (this.#clearsInFlight > 0) return;
+      // Every audio byte of the first unspoken segment is in: a replacement socket need not say it.
+      this.#unspoken.shift();
+      this.#received = 0;
       // The next audio belongs to the next segment; a segment that produced no audio is skipped.
       const closedSegment = this.#flushes.shift() ?? false;
       if (closedSegment && !this.#firstByteSeen) this.#segmentStarts.shift();
@@ -183,8 +231,16 @@ class AuraStream implements TtsStream {
       this.#fail(new ProviderError('deepgram', `Aura error ${m.code}: ${m.description}`, undefined, { retryable: true }));
   }
 
-  #onAudio(mulaw: Uint8Array): void {
+  #onAudio(received: Uint8Array): void {
     if (this.#clearsInFlight > 0) return;
+    let mulaw = received;
+    this.#received += received.length;
+    if (this.#skip > 0) {
+      const skipped = Math.min(this.#skip, mulaw.length);
+      this.#skip -= skipped;
+      mulaw = mulaw.subarray(skipped);
+      if (mulaw.length === 0) return;
+    }
     const startedAt = this.#firstByteSeen ? undefined : this.#segmentStarts.shift();
     if (startedAt !== undefined) {
       this.#firstByteSeen = true;
@@ -193,16 +249,57 @@ class AuraStream implements TtsStream {
     this.#emit({ type: 'audio', mulaw });
   }
 
+  #onSocketError(error: Error): void {
+    if (this.#state === 'reconnecting') return; // the attempt's own wait reports it
+    if (this.#state === 'open' && !this.#signal.aborted) return void this.#reconnect(`Aura socket error: ${error.message}`);
+    this.#fail(connectionError('deepgram', 'Aura', error));
+  }
+
   #onClose(code: number): void {
-    if (this.#state === 'closed') return;
-    if (this.#state === 'open') {
-      this.#emit({
-        type: 'error',
-        error: new ProviderError('deepgram', `Aura closed the stream unexpectedly (code ${code}).`, undefined, { retryable: true }),
-      });
-    }
+    if (this.#state === 'closed' || this.#state === 'reconnecting') return;
+    if (this.#state === 'open' && !this.#signal.aborted) return void this.#reconnect(`Aura closed the stream unexpectedly (code ${code}).`);
     this.#state = 'closed';
     this.#emit({ type: 'closed' });
+  }
+
+  /**
+   * The socket dropped mid-call: a new one takes over (docs/design.md "Provider faults"). It is sent
+   * again every segment whose audio had not all come back, and the audio of the first one that
+   * already came (and was played) is dropped from its answer, so the caller hears the reply go on
+   * where it stopped, never twice. Only when every attempt fails is the drop an error.
+   */
+  async #reconnect(why: string): Promise<void> {
+    this.#state = 'reconnecting';
+    this.#socket.terminate();
+    const startedAt = this.#now();
+    try {
+      await reconnect(() => this.#replaceSocket(), this.#signal);
+    } catch (error) {
+      if (this.#state !== 'reconnecting') return;
+      this.#state = 'open';
+      const message = `${why} Reconnecting failed: ${error instanceof Error ? error.message : String(error)}`;
+      return this.#fail(new ProviderError('deepgram', message, undefined, { retryable: true, cause: error }));
+    }
+    if (this.#state !== 'reconnecting') return void this.#socket.close(1000);
+    this.#state = 'open';
+    this.#skip = this.#received;
+    this.#received = 0;
+    for (const segment of this.#unspoken) {
+      for (const text of segment.texts) this.#socket.send(JSON.stringify({ type: 'Speak', text }));
+      if (segment.flushed) this.#socket.send(JSON.stringify({ type: 'Flush' }));
+    }
+    this.#onFault?.('tts_reconnects', `${why} Reconnected in ${Math.round(this.#now() - startedAt)} ms.`);
+  }
+
+  /** Opens a replacement socket; resolves once it is open, rejects when its handshake fails. */
+  #replaceSocket(): Promise<void> {
+    const socket = this.#connect(RECONNECT_HANDSHAKE_MS);
+    this.#socket = this.#attach(socket);
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', (error) => reject(connectionError('deepgram', 'Aura', error)));
+      socket.once('close', (code) => reject(new ProviderError('deepgram', `Aura closed during the handshake (code ${code}).`)));
+    });
   }
 
   #fail(error: ProviderError): void {

@@ -53,6 +53,8 @@ interface CommonOptions {
   timeoutMs?: number;
   /** Monotonic clock in ms, for `firstTokenMs` (injected by tests). */
   now?: () => number;
+  /** Adds `?tag=<call SID>` (`LlmRequest.tag`) to each request so the sandbox knows the call; never set against the real API. */
+  sendTag?: boolean;
 }
 
 /** One request read up to its first token. */
@@ -120,7 +122,8 @@ export class OpenAiLanguageModel implements LanguageModel {
 
   /** One request, read up to its first token (or its end). */
   async #attempt(request: LlmRequest, signal: AbortSignal): Promise<AttemptHead> {
-    const response = await this.#client.chat.completions.create(this.#body(request), { signal }).asResponse();
+    const query = this.#options.sendTag && request.tag !== undefined ? { query: { tag: request.tag } } : {};
+    const response = await this.#client.chat.completions.create(this.#body(request), { signal, ...query }).asResponse();
     if (!response.body)
       throw new ProviderError(this.#providerName(), 'The LLM answered a streaming request without a body.', response.status, {
         retryable: true,

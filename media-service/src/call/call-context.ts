@@ -5,6 +5,7 @@ import { buildCallScript, offeredBuiltins, type CallScript } from '../../../shar
 import { CallKnowledge } from '../tools/search-knowledge';
 import { offeredTools } from '../tools/registry';
 import { CallAllowance } from '../tools/call-allowance';
+import type { FaultListener } from '../ports/provider-faults';
 import { ToolRunner } from '../tools/tool-runner';
 import { loadCustomTools } from '../tools/custom-tools';
 import type { RunnableTool } from '../tools/tool-types';
@@ -128,7 +129,7 @@ async function loadToolsAndWorkflow(
 }
 
 /** The runner of one call's built-in tools: the tools it offers, on the process's back ends. */
-export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: number): ToolRunner {
+export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: number, onFault?: FaultListener): ToolRunner {
   const { call, config, profile, partyNumber, paymentKeySealed } = context;
   return new ToolRunner({
     tools: context.actionTools,
@@ -148,5 +149,6 @@ export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: n
     t0,
     timers: deps.timers,
     log: deps.log,
+    ...(onFault && { onFault }),
   });
 }

@@ -1,6 +1,8 @@
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { CallMetrics } from '../../../shared/domain/call-metrics';
 import type { ProviderLabels } from './session-types';
+import { PROVIDER_FAULT_KINDS, type FaultListener, type ProviderFaultKind } from '../ports/provider-faults';
+import type { Logger } from '../../../shared/log';
 import type { Utterance } from './speaker';
 
 /**
@@ -69,6 +71,8 @@ export interface CallCounters {
   eagerStarted: number;
   eagerDiscarded: number;
   fillers: number;
+  /** Provider faults survived or ended on (docs/design.md "Provider faults"). */
+  faults: Record<ProviderFaultKind, number>;
   /** The recogniser's label when the call used another than the process default (OpenAI transcription). */
   sttLabel?: string;
   /** Outbound pacing as the caller hears it (from the pacer): gaps where voice was waiting but late. */
@@ -87,6 +91,15 @@ export function newCounters(): CallCounters {
     eagerStarted: 0,
     eagerDiscarded: 0,
     fillers: 0,
+    faults: Object.fromEntries(PROVIDER_FAULT_KINDS.map((kind) => [kind, 0])) as Record<ProviderFaultKind, number>,
+  };
+}
+
+/** Counts each provider fault of a call in its metrics and logs it (`call.provider.fault`, no call content). */
+export function faultCounter(counters: CallCounters, log: Logger, callId: number): FaultListener {
+  return (kind, detail) => {
+    counters.faults[kind] += 1;
+    log.warn('call.provider.fault', { call_id: callId, kind, detail });
   };
 }
 
@@ -127,6 +140,7 @@ export function buildCallMetrics(counters: CallCounters, durationS: number, prov
     sandbox: Object.values(labels).some(isSandboxLabel),
     eager: { started: counters.eagerStarted, discarded: counters.eagerDiscarded },
     fillers: counters.fillers,
+    faults: { ...counters.faults },
     ...(counters.pacing && {
       pacing: {
         underruns: counters.pacing.underruns,

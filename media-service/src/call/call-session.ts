@@ -7,7 +7,7 @@ import type { CallTransportEvent } from '../ports/call-transport';
 import type { AnsweredBy } from '../ports/telephony';
 import { CallRecorder } from '../recording/call-recorder';
 import { loadCallContext, toolRunnerFor, type CallContext } from './call-context';
-import { buildCallMetrics, modelLabelFor, newCounters } from './call-metrics';
+import { buildCallMetrics, faultCounter, modelLabelFor, newCounters } from './call-metrics';
 import { CallerAudio } from './caller-audio';
 import { openConversation } from './conversation-drivers';
 import type { ToolRunner } from '../tools/tool-runner';
@@ -132,7 +132,7 @@ class CallSession implements SessionView {
       const target = { businessId: claims.businessId, callId: claims.callId };
       this.#recorder = new CallRecorder({ store: deps.recordings, target, maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
-    const tools = toolRunnerFor(deps, context, this.#t0);
+    const tools = toolRunnerFor(deps, context, this.#t0, faultCounter(this.#counters, deps.log, call.id));
     this.#tools = tools;
     this.#cleanups.push(() => tools.close());
     const driver = await openConversation({

@@ -2,6 +2,7 @@ import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import { speechPlan } from '../../../shared/domain/languages';
 import { applyPronunciations } from '../text/pronunciations';
 import { normalizeForSpeech } from '../text/normalize';
+import { faultCounter } from './call-metrics';
 import { Conversation } from './conversation';
 import { LiveConversation } from './live-conversation';
 import type { DriverFactory, DriverSetup } from './session-types';
@@ -24,6 +25,7 @@ export const openStandardConversation: DriverFactory = async (setup) => {
     return undefined;
   }
   if (recogniser.label !== undefined) base.counters.sttLabel = recogniser.label;
+  const onFault = faultCounter(base.counters, deps.log, context.call.id);
   const stt = await recogniser.stt.open({
     model: plan.stt.model,
     language: plan.stt.language,
@@ -32,12 +34,13 @@ export const openStandardConversation: DriverFactory = async (setup) => {
     ...(transcriber.eager && plan.stt.provider === 'deepgram' && { eagerEotThreshold: Math.max(0.3, transcriber.eot_threshold - 0.2) }),
     tag: base.callSid,
     signal,
+    onFault,
   });
   setup.onClose(() => stt.close());
   setup.callerAudio.attach((frame) => stt.send(frame));
-  const tts = deps.tts.open({ voice: plan.voice, speed: config.voice.speed, signal, tag: base.callSid });
+  const tts = deps.tts.open({ voice: plan.voice, speed: config.voice.speed, signal, tag: base.callSid, onFault });
   setup.onClose(() => tts.close());
-  const llm = await deps.languageModelFor(base.context.call.business_id, config, context.customKeySealed);
+  const llm = await deps.languageModelFor(base.context.call.business_id, config, context.customKeySealed, { tag: base.callSid, onFault });
   const pacer = setup.openPacer();
   setup.onClose(() => {
     const stats = pacer.stats();

@@ -4,6 +4,7 @@ import type { PacerScheduler } from '../pipeline/pacer-scheduler';
 import type { AssistantRecords, BusinessRecords, CallProgress, CallRecords } from '../ports/call-records';
 import type { CallTransport, CallTransportEvent } from '../ports/call-transport';
 import type { LanguageModel } from '../ports/language-model';
+import type { FaultListener } from '../ports/provider-faults';
 import type { RecordingStore } from '../ports/recording-store';
 import type { SpeechToSpeech } from '../ports/speech-to-speech';
 import type { SpeechToText } from '../ports/speech-to-text';
@@ -68,8 +69,16 @@ export interface CallSessionDeps {
    */
   openaiStt?: { stt: SpeechToText; label: string };
   tts: TextToSpeech;
-  /** The language model for this assistant (OpenAI, or its `custom_url` with its KMS-sealed key). */
-  languageModelFor(businessId: number, config: AssistantConfig, customKeySealed?: string): Promise<LanguageModel>;
+  /**
+   * The language model of one call of this assistant (OpenAI, or its `custom_url` with its
+   * KMS-sealed key; `model.fallback` behind it), told the call's SID and where to report faults.
+   */
+  languageModelFor(
+    businessId: number,
+    config: AssistantConfig,
+    customKeySealed?: string,
+    call?: { tag?: string; onFault?: FaultListener },
+  ): Promise<LanguageModel>;
   telephony: Telephony;
   /** Speech-to-speech for `mode: live` assistants; absent, a live call ends `error` with a log line. */
   realtime?: SpeechToSpeech;

@@ -42,6 +42,8 @@ export interface LlmRequest {
   race: boolean;
   /** Aborting stops generation; iteration then rejects with the signal's reason. */
   signal: AbortSignal;
+  /** Request label (the call SID); only the sandbox is sent it, where a fault number's fault reads it. */
+  tag?: string;
 }
 
 /** Why generation stopped. */

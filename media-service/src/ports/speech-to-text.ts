@@ -1,4 +1,5 @@
 import type { ProviderError } from '../../../shared/errors';
+import type { FaultListener } from './provider-faults';
 
 /**
  * Streaming speech-to-text with turn detection, as the call engine needs it: the recogniser (not
@@ -23,6 +24,8 @@ export interface SttOpenOptions {
   tag: string;
   /** Aborting closes the stream (as `close()` does). */
   signal: AbortSignal;
+  /** Hears the faults the stream survived (a reconnect), for the call's log and metrics. */
+  onFault?: FaultListener;
 }
 
 /**
@@ -44,7 +47,7 @@ export type SttEvent =
        */
       endOfSpeechMs?: number;
     }
-  /** The stream failed (auth, socket drop, provider error, watchdog); `closed` follows. */
+  /** The stream failed (auth, provider error, watchdog, a socket drop no reconnect could mend); `closed` follows. */
   | { type: 'error'; error: ProviderError }
   /** Terminal; nothing follows. */
   | { type: 'closed' };

@@ -1,4 +1,5 @@
 import type { ProviderError } from '../../../shared/errors';
+import type { FaultListener } from './provider-faults';
 
 /**
  * Streaming text-to-speech for telephony: text goes in clause by clause as the LLM streams, μ-law
@@ -14,8 +15,10 @@ export interface TtsOpenOptions {
   speed: number;
   /** Aborting closes the stream (as `close()` does). */
   signal: AbortSignal;
-  /** The call SID, sent only to the sandbox voice (so its record of what was said is kept per call). */
+  /** Request label (the call SID); only the sandbox is sent it, where a fault number's fault reads it. */
   tag?: string;
+  /** Hears the faults the stream survived (a reconnect), for the call's log and metrics. */
+  onFault?: FaultListener;
 }
 
 /** Events of a synthesis stream, in receipt order. */
@@ -33,7 +36,7 @@ export type TtsEvent =
   | { type: 'flushed' }
   /** The provider confirmed a `clear()`; audio from before it will not arrive. */
   | { type: 'cleared' }
-  /** The stream failed (auth, socket drop, provider error); `closed` follows. */
+  /** The stream failed (auth, provider error, a socket drop no reconnect could mend); `closed` follows. */
   | { type: 'error'; error: ProviderError }
   /** Terminal; nothing follows. */
   | { type: 'closed' };

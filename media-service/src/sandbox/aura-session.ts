@@ -18,7 +18,7 @@ export interface AuraQuery {
   encoding: string;
   sampleRate: number;
   speed: number;
-  /** The call SID (sent by the adapter's `sendTag`, sandbox only): what is said is kept per call on the board. */
+  /** The call SID, sent only to the sandbox (the adapter's `sendTag`): what is said is kept per call on the board, and a fault number's `tts-drop` reads it. */
   tag?: string;
 }
 
@@ -45,6 +45,8 @@ export interface AuraConnectionRecord {
   readonly sentJson: Record<string, unknown>[];
   audioBytesSent: number;
   closed: boolean;
+  /** The stand-in dropped the socket on purpose (a fault number's `tts-drop`). */
+  dropped?: boolean;
 }
 
 const ClientMessageSchema = v.variant('type', [
@@ -66,15 +68,22 @@ export class AuraSession {
   #generation = 0;
   #sequence = 0;
   #busy = false;
+  readonly #dropsNow: () => boolean;
 
-  /** `onSpoken` hears each text as its audio starts, with the audio's length (see `auraSpeech`). */
+  /**
+   * `onSpoken` hears each text as its audio starts, with the audio's length (see `auraSpeech`).
+   * `dropsNow` is asked as each `Speak` starts to stream: true sends half of its audio, then drops
+   * the socket with no close frame (the client sees 1006), as a network failure would.
+   */
   constructor(
     socket: WebSocket,
     record: AuraConnectionRecord,
     tuning: () => AuraTuning,
     onSpoken?: (text: string, durationMs: number) => void,
+    dropsNow: () => boolean = () => false,
   ) {
     this.#socket = socket;
+    this.#dropsNow = dropsNow;
     this.#record = record;
     this.#tuning = tuning;
     this.#onSpoken = onSpoken;
@@ -155,9 +164,15 @@ export class AuraSession {
     const durationMs = (text.trim().length * tuning.msPerChar) / this.#record.query.speed;
     const audio = synthesizeSpeechLike(durationMs, textSeed(text));
     if (generation === this.#generation && !this.#record.closed) this.#onSpoken?.(text, durationMs);
+    // Half the audio in whole 20 ms frames (160 bytes), when this Speak is the one a fault drops.
+    const cutAt = this.#dropsNow() ? Math.floor(audio.length / 320) * 160 : audio.length;
     for (let offset = 0; offset < audio.length; offset += tuning.chunkBytes) {
       if (generation !== this.#generation || this.#record.closed) return;
-      const chunk = audio.subarray(offset, offset + tuning.chunkBytes);
+      if (offset >= cutAt) {
+        this.#record.dropped = true;
+        return void this.#socket.terminate();
+      }
+      const chunk = audio.subarray(offset, Math.min(offset + tuning.chunkBytes, cutAt));
       this.#socket.send(chunk, { binary: true });
       this.#record.audioBytesSent += chunk.length;
       if (tuning.chunkIntervalMs > 0) await delay(tuning.chunkIntervalMs);

@@ -137,6 +137,8 @@ export class SandboxCall {
 
   #answer(scenario: Scenario): void {
     this.record.answeredAtMs = this.#elapsed();
+    const fault = this.#setup.line.kind === 'answer' ? this.#setup.line.fault : undefined;
+    if (fault) this.#deps.utterances?.setFault?.(this.record.sid, fault);
     this.#status('in-progress');
     this.#callee = new SimulatedCallee(
       scenario,

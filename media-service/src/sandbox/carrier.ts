@@ -26,7 +26,7 @@ import {
 } from './carrier-types';
 import { twilioSid } from './carrier-wire';
 import { messageResource, SandboxMessages, type SandboxMessageRecord } from './carrier-messages';
-import { sandboxLineFor, type SandboxLine } from './sandbox-numbers';
+import { sandboxFaultFor, sandboxLineFor, type SandboxLine } from './sandbox-numbers';
 import { CreateRefusals } from './carrier-refusals';
 import { answerListPage, filterMatches } from './carrier-lists';
 import { DEFAULT_CALLEE, SANDBOX_SCENARIOS } from './scenarios';
@@ -78,6 +78,11 @@ export const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
  */
 export function newSandboxAuthToken(): string {
   return randomBytes(16).toString('hex');
+}
+
+function faultOf(number: string) {
+  const fault = sandboxFaultFor(number);
+  return fault && { fault };
 }
 
 /** Who calls when `POST /sandbox/inbound-calls` names no `from` (555-01xx: a fictional number). */
@@ -215,7 +220,8 @@ export class SandboxCarrier {
       statusCallbackMethod: 'POST',
       statusEvents,
       timeoutS: 60,
-      line: { kind: 'answer', scenario: request.scenario ?? DEFAULT_CALLEE },
+      // A caller from a fault number brings its provider fault along (`admin call-in --from`).
+      line: { kind: 'answer', scenario: request.scenario ?? DEFAULT_CALLEE, ...faultOf(request.from) },
     };
     return { callSid: this.#open(setup).record.sid };
   }

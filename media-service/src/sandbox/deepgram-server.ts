@@ -146,7 +146,8 @@ export class DeepgramSandboxServer {
     const hint = query.languageHints[0];
     if (tag !== undefined && hint !== undefined) this.#options.board.setLanguage(tag, hint);
     const nextText = () => (tag === undefined ? undefined : this.#options.board.next(tag));
-    new FluxSession(ws, record, this.#fluxTuning, this.#fluxFault, nextText);
+    const dropsNow = () => this.#options.board.faults.take(tag, 'stt-drop');
+    new FluxSession(ws, record, this.#fluxTuning, this.#fluxFault, nextText, dropsNow);
   }
 
   #acceptAura(ws: WebSocket, query: AuraQuery, authorization: string): void {
@@ -154,11 +155,13 @@ export class DeepgramSandboxServer {
     this.auraConnections.push(record);
     const tag = query.tag;
     const board = this.#options.board;
+    const dropsNow = () => board.faults.take(tag, 'tts-drop');
     new AuraSession(
       ws,
       record,
       () => this.#auraTuning,
       tag === undefined ? undefined : (text, durationMs) => board.spoke(tag, text, durationMs),
+      dropsNow,
     );
   }
 }

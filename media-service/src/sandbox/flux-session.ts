@@ -47,6 +47,8 @@ export interface FluxConnectionRecord {
   readonly received: unknown[];
   closed: boolean;
   closeCode?: number;
+  /** The stand-in dropped the socket on purpose (a fault number's `stt-drop`). */
+  dropped?: boolean;
 }
 
 const ClientMessageSchema = v.variant('type', [
@@ -77,8 +79,22 @@ export class FluxSession {
   #sequence = 0;
   #muted: boolean;
 
-  constructor(socket: WebSocket, record: FluxConnectionRecord, tuning: FluxTuning, fault: FluxFault, nextText: () => string | undefined) {
+  readonly #dropsNow: () => boolean;
+
+  /**
+   * `dropsNow` is asked after each `EndOfTurn` sent: true drops the socket there and then, with no
+   * close frame (the client sees 1006), as a network failure would (a fault number's `stt-drop`).
+   */
+  constructor(
+    socket: WebSocket,
+    record: FluxConnectionRecord,
+    tuning: FluxTuning,
+    fault: FluxFault,
+    nextText: () => string | undefined,
+    dropsNow: () => boolean = () => false,
+  ) {
     this.#socket = socket;
+    this.#dropsNow = dropsNow;
     this.#record = record;
     this.#fault = fault;
     this.#muted = fault === 'silent';
@@ -158,6 +174,10 @@ export class FluxSession {
         ...this.#languages(e),
       });
       if (e.event === 'StartOfTurn' && this.#fault === 'stall-after-start-of-turn') this.#muted = true;
+      if (e.event === 'EndOfTurn' && this.#dropsNow()) {
+        this.#record.dropped = true;
+        return void this.#socket.terminate();
+      }
     }
   }
 

@@ -52,6 +52,11 @@ export class RealtimeSandbox {
     this.#tuning = { ...DEFAULT_REALTIME_TUNING, ...options.tuning };
   }
 
+  /** The board callees announce their words on (and fault numbers their faults), once there is one. */
+  get board(): TranscriptBoard | undefined {
+    return this.#board;
+  }
+
   /** Hears callees through `board` from now on (the board is often created after the server). */
   useBoard(board: TranscriptBoard): void {
     this.#board = board;

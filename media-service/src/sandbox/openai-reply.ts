@@ -117,6 +117,12 @@ export async function writeStream(res: ServerResponse, w: StreamWrite): Promise<
         else res.end();
         return false;
       }
+      if (w.failure?.kind === 'stall' && event.token && tokens >= w.failure.afterTokens) {
+        // Nothing more, the socket left open: only the client giving up ends the response.
+        res.uncork();
+        await new Promise((resolve) => (gone.signal.aborted ? resolve(undefined) : gone.signal.addEventListener('abort', resolve)));
+        return false;
+      }
       if (w.failure?.kind === 'garbage' && tokens >= 1) {
         sse('{"id":"chatcmpl-broken","choices":[{"delta":{"content":');
         res.uncork();

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { approxTokens, ChatRequestSchema, echoedServiceTier, errorBody, type ChatRequest } from './openai-wire';
 import { planReply, writeCompletion, writeStream, type ReplyTiming } from './openai-reply';
-import { SandboxLlmScript } from './sandbox-llm-script';
+import { SandboxLlmScript, type SandboxLlmReply } from './sandbox-llm-script';
 import { RealtimeSandbox, type RealtimeTuning } from './openai-realtime-server';
 import type { TranscriptBoard } from './transcript-board';
 import { listenSandbox } from './listen';
@@ -11,6 +11,7 @@ import { handleEmbeddings } from './sandbox-embeddings';
 import { apiKeyRefusal, SANDBOX_OPENAI_API_KEY } from './openai-auth';
 import { modelsAnswer } from './openai-models';
 import { DEFAULT_SANDBOX_TRANSCRIPT, MAX_TRANSCRIPTION_BYTES, transcribe } from './openai-transcriptions';
+import { firstCustomToolCall } from './sandbox-custom-tools';
 
 /**
  * The sandbox OpenAI: `POST /v1/chat/completions` on loopback (beside `/v1/embeddings`,
@@ -54,7 +55,9 @@ export type SandboxLlmFailure =
   /** Stream this many tokens, then stop: `end` finishes the response without `[DONE]`, `destroy` drops the socket. */
   | { kind: 'cut'; afterTokens: number; how?: 'end' | 'destroy' }
   /** Stream one token, then an SSE line that is not JSON. */
-  | { kind: 'garbage' };
+  | { kind: 'garbage' }
+  /** Stream this many tokens, then nothing more with the socket open, until the client goes away. */
+  | { kind: 'stall'; afterTokens: number };
 
 /** What the server saw of one request. */
 export interface ReceivedLlmRequest {
@@ -197,9 +200,30 @@ export class OpenAiSandboxServer {
     });
     const refusal = this.#refusal(record, parsed.success ? undefined : parsed.issues[0]?.message);
     if (refusal) return sendError(res, record, refusal.status, refusal.message, refusal.code);
-    const failure = this.#failures.shift();
+    const fault = this.#callFault(new URL(req.url ?? '/', 'http://sandbox').searchParams.get('tag'), record);
+    const failure = this.#failures.shift() ?? fault?.failure;
     if (failure?.kind === 'status') return sendError(res, record, failure.status, failure.message ?? `Sandbox failure ${failure.status}.`);
-    await this.#reply(res, record, record.request!, failure);
+    await this.#reply(res, record, record.request!, failure, fault?.reply);
+  }
+
+  /**
+   * The failure a fault number's call gets (`provider-faults.ts`), read by the request's `tag` (the
+   * call SID the adapter sends the sandbox): OpenAI's HTTP 500, or a stream that stalls after two
+   * words, for every request to the failing model from the caller's first turn on.
+   */
+  #callFault(tag: string | null, record: ReceivedLlmRequest): { failure?: SandboxLlmFailure; reply?: SandboxLlmReply } | undefined {
+    const faults = this.realtime.board?.faults;
+    const request = record.request;
+    if (!faults || tag === null || request === undefined) return undefined;
+    if (faults.modelFails(tag, 'llm-5xx', request.model))
+      return {
+        failure: { kind: 'status', status: 500, message: 'The server had an error while processing your request. Sorry about that!' },
+      };
+    if (faults.modelFails(tag, 'llm-stall', request.model)) return { failure: { kind: 'stall', afterTokens: 2 } };
+    // Every request until a tool answered (so both of a hedged pair call it), then the usual replies.
+    const toolAnswered = request.messages.some((message) => message.role === 'tool');
+    const reply = !toolAnswered && faults.take(tag, 'tool-hang') ? firstCustomToolCall(request) : undefined;
+    return reply && { reply };
   }
 
   #refusal(record: ReceivedLlmRequest, issue: string | undefined): { status: number; message: string; code?: string | null } | undefined {
@@ -216,8 +240,9 @@ export class OpenAiSandboxServer {
     record: ReceivedLlmRequest,
     request: ChatRequest,
     failure: SandboxLlmFailure | undefined,
+    reply?: SandboxLlmReply,
   ): Promise<void> {
-    const plan = planReply(this.script.reply(request), request, record.index);
+    const plan = planReply(reply ?? this.script.reply(request), request, record.index);
     const ttft = this.#timing.ttftMs;
     const timing: ReplyTiming = {
       ttftMs: typeof ttft === 'function' ? ttft(record) : (ttft ?? 150),

@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 import { RESERVED_TOOL_NAMES } from '../../../shared/domain/tool';
 import { sampleJsonSchema } from './json-schema-sample';
-import type { ChatRequest } from './openai-wire';
+import { messageText, type ChatRequest } from './openai-wire';
 import type { SandboxLlmReply } from './sandbox-llm-script';
 
 /**
@@ -78,6 +78,21 @@ export function customToolReply(request: ChatRequest, said: string, callerWords:
   const tool = offeredCustom(request).find((candidate) => asksForCustomTool(candidate, said));
   if (!tool) return undefined;
   const args = customToolArguments(tool, said, callerWords);
+  return { text: 'Let me check that for you.', toolCalls: [{ name: tool.name, arguments: JSON.stringify(args) }] };
+}
+
+/**
+ * The call's first offered custom tool, called whatever the caller said, with arguments drawn from
+ * their words (a fault number's `tool-hang`, `provider-faults.ts`); undefined when none is offered.
+ */
+export function firstCustomToolCall(request: ChatRequest): SandboxLlmReply | undefined {
+  const tool = offeredCustom(request)[0];
+  if (!tool) return undefined;
+  const callerWords = request.messages
+    .filter((message) => message.role === 'user')
+    .map(messageText)
+    .join(' ');
+  const args = customToolArguments(tool, callerWords, callerWords);
   return { text: 'Let me check that for you.', toolCalls: [{ name: tool.name, arguments: JSON.stringify(args) }] };
 }
 

@@ -1,5 +1,6 @@
-import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, SILENT, VOICEMAIL, VOICEMAIL_LONG, VOICEMAIL_NO_BEEP } from './scenarios';
+import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, PATIENT_CALLEE, SILENT, VOICEMAIL, VOICEMAIL_LONG, VOICEMAIL_NO_BEEP } from './scenarios';
 import { type Scenario } from './scenario-script';
+import type { ProviderFault } from './provider-faults';
 
 /**
  * The sandbox carrier's special numbers (docs/design.md "The local stack"). They sit in +1 500-555-00xx, the block
@@ -8,7 +9,12 @@ import { type Scenario } from './scenario-script';
  */
 
 /** What dialling a number does. */
-export type SandboxLine = { kind: 'busy' } | { kind: 'no-answer' } | { kind: 'failed' } | { kind: 'answer'; scenario: Scenario };
+export type SandboxLine =
+  | { kind: 'busy' }
+  | { kind: 'no-answer' }
+  | { kind: 'failed' }
+  /** `fault`: the call's providers fail this way after the caller's first turn (`provider-faults.ts`). */
+  | { kind: 'answer'; scenario: Scenario; fault?: ProviderFault };
 
 /**
  * What the carrier's REST API answers a request to call the number: most numbers are placed; some
@@ -61,6 +67,36 @@ export const SANDBOX_NUMBERS: readonly SandboxNumber[] = [
     line: { kind: 'failed' },
     refusal: { kind: 'server-error' },
   },
+  faultNumber(
+    '+15005550010',
+    'recogniser drops',
+    "The patient callee; after the caller's first turn the recogniser's (Flux) socket drops once: the engine reconnects and hears the rest.",
+    'stt-drop',
+  ),
+  faultNumber(
+    '+15005550011',
+    'voice drops',
+    "The patient callee; the voice's (Aura) socket drops once in the middle of the reply to the caller's first turn: the engine reconnects and says the rest.",
+    'tts-drop',
+  ),
+  faultNumber(
+    '+15005550012',
+    'model errors',
+    "The patient callee; from the caller's first turn on, the model answers HTTP 500: `model.fallback` answers, else the caller hears the fallback line and the call ends `error`.",
+    'llm-5xx',
+  ),
+  faultNumber(
+    '+15005550013',
+    'model stalls',
+    "The patient callee; from the caller's first turn on, the model streams a few words of each reply, then nothing: as for model errors, once the stall is noticed.",
+    'llm-stall',
+  ),
+  faultNumber(
+    '+15005550014',
+    'tool hangs',
+    "The patient callee; the model calls the assistant's first custom tool on the caller's first turn: a tool whose server never answers times out, the caller hears a filler and the model an error.",
+    'tool-hang',
+  ),
   {
     number: '+15005550015',
     name: 'voicemail, long greeting',
@@ -75,6 +111,11 @@ export const SANDBOX_NUMBERS: readonly SandboxNumber[] = [
   },
 ];
 
+/** A number whose callee is the patient one and whose providers fail mid-call. */
+function faultNumber(number: string, name: string, description: string, fault: ProviderFault): SandboxNumber {
+  return { number, name, description, line: { kind: 'answer', scenario: PATIENT_CALLEE, fault } };
+}
+
 const BY_NUMBER = new Map(SANDBOX_NUMBERS.map((entry) => [entry.number, entry.line]));
 
 /** Any number that is not special: the default callee. */
@@ -85,6 +126,12 @@ const REFUSALS = new Map(SANDBOX_NUMBERS.flatMap((entry) => (entry.refusal ? [[e
 /** How the carrier's REST API refuses a request to call `number`, if it does. */
 export function sandboxRefusalFor(number: string): SandboxRefusal | undefined {
   return REFUSALS.get(number);
+}
+
+/** The provider fault of calls to or from `number`, when it is a fault number. */
+export function sandboxFaultFor(number: string): ProviderFault | undefined {
+  const line = BY_NUMBER.get(number);
+  return line?.kind === 'answer' ? line.fault : undefined;
 }
 
 /** What dialling `number` does in the sandbox. */

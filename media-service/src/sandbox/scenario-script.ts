@@ -1,4 +1,5 @@
 import type { AnsweredBy } from '../ports/telephony';
+import type { ProviderFault } from './provider-faults';
 
 /**
  * Scripts for the simulated person on a sandbox call: ordered steps with timing, run by
@@ -15,6 +16,8 @@ export interface UtteranceSink {
   push(callSid: string, text: string): void;
   /** The call's language as its recogniser was told (the callee answers in it), if known. */
   language?(callSid: string): string | undefined;
+  /** The call reached a fault number: its providers will fail this way (`provider-faults.ts`). */
+  setFault?(callSid: string, fault: ProviderFault): void;
   /** What the sandbox voice said on the call, in order (`TranscriptBoard.spoken`), to read a recording by. */
   spoken?(callSid: string): readonly SpokenText[];
   /** Drops what the board keeps for a call that has ended. */

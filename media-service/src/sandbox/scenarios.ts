@@ -27,6 +27,28 @@ export const DEFAULT_CALLEE = scenario(
   },
 );
 
+/**
+ * The fault numbers' caller (`sandbox-numbers.ts`): the default callee's lines, but it gives the
+ * assistant 2.5 s of quiet before answering, as a person does when a line goes quiet mid-sentence,
+ * so what the engine does in that gap (a reconnect, a fallback, the safety line) is what is heard.
+ */
+export const PATIENT_CALLEE = scenario(
+  'patient',
+  [
+    step.waitForAssistant({ timeoutMs: 8000 }),
+    step.say('Hello, this is Sam speaking.'),
+    step.waitForAssistant({ quietMs: 2500 }),
+    step.say('Sure. Before that, are you open on Saturday mornings?'),
+    step.waitForAssistant({ quietMs: 2500 }),
+    step.say('Tuesday at ten works for me.'),
+    step.waitForAssistant({ quietMs: 2500 }),
+    step.say('Great, thank you. Goodbye!'),
+    step.waitForAssistant({ quietMs: 600, timeoutMs: 4000 }),
+    step.hangup(),
+  ],
+  { description: "The default callee's lines, with 2.5 s of quiet before each answer (the fault numbers' caller)." },
+);
+
 /** A voicemail box: greeting, beep, then records until the caller hangs up (max 60 s). */
 export const VOICEMAIL = scenario(
   'voicemail',

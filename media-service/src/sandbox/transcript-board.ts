@@ -4,6 +4,7 @@ import type { SpokenText } from './scenario-script';
 const SPOKEN_PER_CALL = 200;
 /** Calls kept for {@link TranscriptBoard.spoke}. */
 const SPOKEN_CALLS = 1000;
+import { CallFaults, type ProviderFault } from './provider-faults';
 
 /**
  * What each simulated callee is about to say, in order, keyed by call SID. The sandbox has no
@@ -15,7 +16,9 @@ const SPOKEN_CALLS = 1000;
  * `tag`), which a sandbox answering machine reads its recording against.
  *
  * Structurally implements the telephony side's `UtteranceSink { push(callSid, text) }`, so the
- * callee can be handed a board without either side importing the other.
+ * callee can be handed a board without either side importing the other. The board also carries
+ * the call's other per-call facts the stand-ins share: the language its recogniser was told, and
+ * the provider fault of a fault number (`provider-faults.ts`), both read by the same `tag`.
  *
  * @example
  * ```ts
@@ -29,6 +32,13 @@ export class TranscriptBoard {
   readonly #queues = new Map<string, string[]>();
   readonly #languages = new Map<string, string>();
   readonly #spoken = new Map<string, SpokenText[]>();
+  /** The provider faults of calls to fault numbers (set by the carrier, read by the stand-ins). */
+  readonly faults = new CallFaults();
+
+  /** The carrier answered a call to a fault number: the call's providers will show `fault`. */
+  setFault(callSid: string, fault: ProviderFault): void {
+    this.faults.set(callSid, fault);
+  }
 
   /**
    * Records the language a sandbox recogniser was told for the call (Flux `language_hint`, an
@@ -57,6 +67,7 @@ export class TranscriptBoard {
     const queue = this.#queues.get(callSid);
     const text = queue?.shift();
     if (queue && queue.length === 0) this.#queues.delete(callSid);
+    if (text !== undefined) this.faults.heard(callSid);
     return text;
   }
 
@@ -92,5 +103,6 @@ export class TranscriptBoard {
     this.#queues.delete(callSid);
     this.#languages.delete(callSid);
     this.#spoken.delete(callSid);
+    this.faults.forget(callSid);
   }
 }

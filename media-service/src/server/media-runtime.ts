@@ -30,6 +30,7 @@ import { OutboundConsumer, type DialAdmission } from '../calls/outbound-consumer
 import type { MediaConfig } from '../config';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
 import { callEndedWithErrorEmf, publishActiveCalls } from '../../../shared/metrics/active-calls-metric';
+import { isSandboxLabel } from '../call/call-metrics';
 import { languageModels } from './language-models';
 import { MediaServer } from './media-server';
 import type { MediaProviders } from './providers';
@@ -209,6 +210,7 @@ function sessionDeps(options: MediaRuntimeOptions, built: TableRepos & { db: Ret
       openai: providers.openai,
       secretBox: options.secretBox,
       allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+      sandboxTags: isSandboxLabel(providers.labels.llm),
     }),
     telephony: providers.telephony,
     scheduler: options.scheduler ?? new PacerScheduler({ log: built.log }),

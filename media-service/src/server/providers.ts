@@ -148,6 +148,7 @@ export async function startProviders(config: MediaConfig, options: StartProvider
       };
   return {
     stt: new DeepgramSpeechToText(deepgram),
+    // The sandbox is told each call's SID, as Flux is (a fault number's voice fault reads it).
     tts: new DeepgramTextToSpeech({ ...deepgram, sendTag: deepgramSandbox !== undefined }),
     openaiStt: realtimeSandbox
       ? {

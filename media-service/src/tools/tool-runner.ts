@@ -3,6 +3,7 @@ import { issuesToItems } from '../../../shared/domain/validation-errors';
 import { ACTION_LIMITS, clipActionText, recordedArguments, type ToolAction } from '../../../shared/domain/tool-action';
 import type { Logger } from '../../../shared/log';
 import type { SessionTimers } from '../call/session-types';
+import type { FaultListener } from '../ports/provider-faults';
 import { ToolFailureError, ToolRefusal, type RunnableTool, type ToolContext, type ToolResult } from './tool-types';
 
 /** A tool call as a conversation reports it: the name and the model's JSON arguments. */
@@ -21,6 +22,8 @@ export interface ToolRunnerDeps {
   t0: number;
   timers: SessionTimers;
   log: Logger;
+  /** Hears each tool timeout (the call counts them in `metrics.faults`). */
+  onFault?: FaultListener;
 }
 
 /** An outcome of one call, before it is recorded. */
@@ -125,6 +128,7 @@ export class ToolRunner {
       const result = await Promise.race([tool.execute(args.value, context), timedOut]);
       if (result !== 'timeout') return { ok: true, result };
       this.#d.log.warn('call.tool.timeout', { call_id: this.#d.context.callId, tool: tool.definition.name, timeout_ms: tool.timeoutMs });
+      this.#d.onFault?.('tool_timeouts', `${tool.definition.name} ran past ${tool.timeoutMs} ms.`);
       return { ok: false, error: tool.unavailable };
     } catch (error) {
       if (error instanceof ToolRefusal) {

@@ -21,7 +21,16 @@ const DEFAULTS = {
   language: 'en',
   mode: 'standard',
   live_voice: 'marin',
-  model: { provider: 'openai', model: 'gpt-5.6-luna', temperature: 0.4, max_tokens: 300, custom_url: '', priority: true, race: true },
+  model: {
+    provider: 'openai',
+    model: 'gpt-5.6-luna',
+    temperature: 0.4,
+    max_tokens: 300,
+    custom_url: '',
+    priority: true,
+    race: true,
+    fallback: null,
+  },
   transcriber: { provider: 'deepgram', model: 'flux-general-en', keyterms: [], eot_threshold: 0.7, eager: true },
   voice: { voice_id: '', speed: 1.0, volume: 1.0, read_titles: true, pronunciations: [] },
   builtin: {
@@ -424,6 +433,7 @@ describe('toConfigView', () => {
       'custom_key_set',
       'priority',
       'race',
+      'fallback',
     ]);
     expect(view.model.custom_key_set).toBe(true);
     expect(echoed).toEqual({ config: stored, customKey: undefined });
