@@ -89,10 +89,36 @@ function opened(settings: OpeningSettings): OpeningStep {
     effects,
     answered: false,
   });
-  if (settings.screen) return waiting('callee', [{ type: 'arm', ms: settings.screenMs }]);
+  if (settings.screen) {
+    const quiet = silentLineMs(settings);
+    return waiting('callee', quiet > 0 ? [{ type: 'arm', ms: quiet }] : [{ type: 'listen' }]);
+  }
   if (settings.mode !== 'wait_for_user') return waiting('delay', [{ type: 'arm', ms: settings.greetingDelayMs }]);
   if (settings.greetAfterSilenceMs > 0) return waiting('caller', [{ type: 'arm', ms: settings.greetAfterSilenceMs }]);
   return over(false, [{ type: 'listen' }]);
+}
+
+/**
+ * While screening, how long a silent line is waited for before the greeting: `screenMs`; with
+ * `wait_for_user`, `greet_after_silence_s` (0: never; the caller speaks first).
+ */
+function silentLineMs(settings: OpeningSettings): number {
+  return settings.mode === 'wait_for_user' ? settings.greetAfterSilenceMs : settings.screenMs;
+}
+
+/** What a person on the line gets once screening is over: the greeting after the delay, or (`wait_for_user`) the wait for their words. */
+function personFound(settings: OpeningSettings): OpeningStep {
+  if (settings.mode !== 'wait_for_user') {
+    return {
+      state: { phase: 'waiting', for: 'delay', calleeTalking: false },
+      effects: [{ type: 'cancel' }, { type: 'arm', ms: settings.greetingDelayMs }],
+      answered: false,
+    };
+  }
+  // The silence timer (greet_after_silence_s), if any, keeps running.
+  if (settings.greetAfterSilenceMs > 0)
+    return { state: { phase: 'waiting', for: 'caller', calleeTalking: false }, effects: [], answered: false };
+  return over(false, []);
 }
 
 /** Outbound, listening for a machine: greet a person, leave a machine to voicemail handling. */
@@ -102,21 +128,28 @@ function screening(settings: OpeningSettings, state: Extract<OpeningState, { pha
       return { state: { ...state, calleeTalking: true }, effects: [{ type: 'cancel' }], answered: false };
     case 'caller_turn':
       if (event.machine) return over(false, [{ type: 'cancel' }]);
+      // wait_for_user: a person spoke first, and the model answers them.
+      if (settings.mode === 'wait_for_user') return over(false, [{ type: 'cancel' }]);
       if (event.words <= SHORT_ANSWER_WORDS) return over(true, [{ type: 'cancel' }, { type: 'greet' }], true);
       // Long words that did not sound like a machine: still nothing said, and the turn waits for the greeting.
-      return { state: { ...state, calleeTalking: false }, effects: [{ type: 'arm', ms: settings.screenMs }], answered: true };
+      return { state: { ...state, calleeTalking: false }, effects: rearm(settings), answered: true };
     case 'amd':
       if (event.verdict === 'machine') return over(false, [{ type: 'cancel' }]);
-      // A person: greet now, unless they are mid-word (their turn's end greets them).
-      return state.calleeTalking ? { state, effects: [], answered: false } : over(true, [{ type: 'cancel' }, { type: 'greet' }]);
+      // A person mid-word: their turn's end decides. Otherwise greeted after greeting_delay_ms.
+      return state.calleeTalking ? { state, effects: [], answered: false } : personFound(settings);
     case 'timer':
       return state.calleeTalking ? { state, effects: [], answered: false } : over(true, [{ type: 'greet' }]);
     case 'quiet_turn':
       // Noise, not words: the wait for a silent line starts again.
-      return { state: { ...state, calleeTalking: false }, effects: [{ type: 'arm', ms: settings.screenMs }], answered: false };
+      return { state: { ...state, calleeTalking: false }, effects: rearm(settings), answered: false };
     default:
       return { state, effects: [], answered: false };
   }
+}
+
+function rearm(settings: OpeningSettings): OpeningEffect[] {
+  const quiet = silentLineMs(settings);
+  return quiet > 0 ? [{ type: 'arm', ms: quiet }] : [];
 }
 
 /** `wait_for_user` with `greet_after_silence_s`: a caller who speaks is answered; a silent one greeted. */

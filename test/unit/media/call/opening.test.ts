@@ -119,10 +119,10 @@ describe('reduceOpening', () => {
       greeted: false,
     },
     {
-      name: 'outbound × AMD human: greeted at once',
+      name: 'outbound × AMD human: greeted after greeting_delay_ms',
       settings: SCREENED,
-      events: [start, amd('human')],
-      effects: [arm(2000), CANCEL, GREET],
+      events: [start, amd('human'), timer],
+      effects: [arm(2000), CANCEL, arm(400), GREET],
       greeted: true,
     },
     {
@@ -134,10 +134,10 @@ describe('reduceOpening', () => {
       answered: true,
     },
     {
-      name: 'outbound × AMD unknown: greeted',
+      name: 'outbound × AMD unknown: greeted after greeting_delay_ms',
       settings: SCREENED,
-      events: [start, amd('unknown')],
-      effects: [arm(2000), CANCEL, GREET],
+      events: [start, amd('unknown'), timer],
+      effects: [arm(2000), CANCEL, arm(400), GREET],
       greeted: true,
     },
     {
@@ -158,8 +158,22 @@ describe('reduceOpening', () => {
       name: 'outbound × wait_for_user: still screened (a machine is never answered)',
       settings: { ...SCREENED, mode: 'wait_for_user' as const },
       events: [start, speech, machine],
-      effects: [arm(2000), CANCEL, CANCEL],
+      effects: [{ type: 'listen' }, CANCEL, CANCEL],
       greeted: false,
+    },
+    {
+      name: 'outbound × wait_for_user: a person who speaks first is answered by the model, not greeted',
+      settings: { ...SCREENED, mode: 'wait_for_user' as const },
+      events: [start, amd('human'), speech, person],
+      effects: [{ type: 'listen' }],
+      greeted: false,
+    },
+    {
+      name: 'outbound × wait_for_user + greet_after_silence_s: a silent person is greeted after it',
+      settings: { ...SCREENED, mode: 'wait_for_user' as const, greetAfterSilenceMs: 5000 },
+      events: [start, amd('human'), timer],
+      effects: [arm(5000), GREET],
+      greeted: true,
     },
     {
       name: 'over: later events change nothing',
