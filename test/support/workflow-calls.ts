@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { scenario, type ScenarioStep } from '../../media-service/src/sandbox/scenario-script';
+import { scenario, step, type ScenarioStep } from '../../media-service/src/sandbox/scenario-script';
 import { uniqueNumber, type TenantClient } from './api-harness';
 import { QUIET, getCall } from './call-scenarios';
 import type { CallStack } from './call-stack';
@@ -86,4 +86,54 @@ export async function callThrough(stack: CallStack, workflow: Json, steps: reado
   const call = await getCall(tenant, callId);
   const said = (call.transcript as { role: string; text: string }[]).filter((e) => e.role === 'assistant').map((e) => e.text);
   return { tenant, workflowId, assistantId, to, call, said, nodes: (call.workflow?.path ?? []).map((p: Json) => p.node) };
+}
+
+/**
+ * A workflow that collects a name and a day, books with `book_appointment`, then checks insurance
+ * with the custom tool `check_insurance`; and the caller's steps through it. Run in both modes.
+ */
+export function bookAndCheck() {
+  const wait = () => step.waitForAssistant({ quietMs: 1500, timeoutMs: 15_000 });
+  const workflow = {
+    name: 'Book and check',
+    start: 'ask',
+    nodes: [
+      {
+        id: 'ask',
+        type: 'collect',
+        fields: [
+          { name: 'full_name', type: 'string' },
+          { name: 'day', type: 'date' },
+        ],
+        next: 'book',
+      },
+      {
+        id: 'book',
+        type: 'tool',
+        tool: 'book_appointment',
+        args: { start: '{{day}}T10:00', name: '{{full_name}}' },
+        on_success: 'insurance',
+        on_error: 'sorry',
+      },
+      {
+        id: 'insurance',
+        type: 'tool',
+        tool: 'check_insurance',
+        args: { name: '{{full_name}}' },
+        on_success: 'booked',
+        on_error: 'sorry',
+      },
+      { id: 'booked', type: 'end', text: 'You are booked, {{full_name}}. Your {{insurance.plan}} plan covers it. Goodbye!' },
+      { id: 'sorry', type: 'end', text: 'Sorry, that did not work. Goodbye!' },
+    ],
+  };
+  const steps = [
+    wait(),
+    step.say('My name is Sam Lee.'),
+    wait(),
+    step.say('November 27th, 2026.'),
+    step.waitForAssistant({ quietMs: 2500 }),
+    step.hangup(),
+  ];
+  return { workflow, steps };
 }

@@ -7,7 +7,7 @@ import { CALL_TEST_MS } from '../../support/call-limits';
 import type { TenantClient } from '../../support/api-harness';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 import { strictResponseErrors } from '../../support/openapi-strict';
-import { INTAKE, callThrough as callWorkflow } from '../../support/workflow-calls';
+import { INTAKE, bookAndCheck, callThrough as callWorkflow } from '../../support/workflow-calls';
 
 type Json = Record<string, any>;
 
@@ -125,47 +125,7 @@ describe.concurrent('workflows on a whole call', () => {
   it('tool nodes: book_appointment with arguments from the variables, then a custom tool, each result kept', T, async () => {
     // Arrange
     const url = `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/insurance`;
-    const workflow = {
-      name: 'Book and check',
-      start: 'ask',
-      nodes: [
-        {
-          id: 'ask',
-          type: 'collect',
-          fields: [
-            { name: 'full_name', type: 'string' },
-            { name: 'day', type: 'date' },
-          ],
-          next: 'book',
-        },
-        {
-          id: 'book',
-          type: 'tool',
-          tool: 'book_appointment',
-          args: { start: '{{day}}T10:00', name: '{{full_name}}' },
-          on_success: 'insurance',
-          on_error: 'sorry',
-        },
-        {
-          id: 'insurance',
-          type: 'tool',
-          tool: 'check_insurance',
-          args: { name: '{{full_name}}' },
-          on_success: 'booked',
-          on_error: 'sorry',
-        },
-        { id: 'booked', type: 'end', text: 'You are booked, {{full_name}}. Your {{insurance.plan}} plan covers it. Goodbye!' },
-        { id: 'sorry', type: 'end', text: 'Sorry, that did not work. Goodbye!' },
-      ],
-    };
-    const steps = [
-      wait(),
-      step.say('My name is Sam Lee.'),
-      wait(),
-      step.say('November 27th, 2026.'),
-      step.waitForAssistant({ quietMs: 2500 }),
-      step.hangup(),
-    ];
+    const { workflow, steps } = bookAndCheck();
     // Act
     const { tenant, call, said, nodes } = await callThrough(workflow, steps, async (t) => {
       await stack.api.admin.setProfile(t.businessId, {

@@ -6,7 +6,7 @@ import { step, type ScenarioStep } from '../../../media-service/src/sandbox/scen
 import { CALL_TEST_MS } from '../../support/call-limits';
 import { carrierCall } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
-import { INTAKE, callThrough, type WorkflowCallOptions } from '../../support/workflow-calls';
+import { INTAKE, bookAndCheck, callThrough, type WorkflowCallOptions } from '../../support/workflow-calls';
 
 /**
  * Workflows in live mode (docs/design.md "Workflows"): each whole call runs once per mode, and the
@@ -103,47 +103,7 @@ describe.concurrent('workflows in live mode take the standard path', () => {
   it('tool nodes: the same tool calls with arguments from the variables, and the same results kept', T, async () => {
     // Arrange
     const url = `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/insurance`;
-    const workflow = {
-      name: 'Book and check',
-      start: 'ask',
-      nodes: [
-        {
-          id: 'ask',
-          type: 'collect',
-          fields: [
-            { name: 'full_name', type: 'string' },
-            { name: 'day', type: 'date' },
-          ],
-          next: 'book',
-        },
-        {
-          id: 'book',
-          type: 'tool',
-          tool: 'book_appointment',
-          args: { start: '{{day}}T10:00', name: '{{full_name}}' },
-          on_success: 'insurance',
-          on_error: 'sorry',
-        },
-        {
-          id: 'insurance',
-          type: 'tool',
-          tool: 'check_insurance',
-          args: { name: '{{full_name}}' },
-          on_success: 'booked',
-          on_error: 'sorry',
-        },
-        { id: 'booked', type: 'end', text: 'You are booked, {{full_name}}. Your {{insurance.plan}} plan covers it. Goodbye!' },
-        { id: 'sorry', type: 'end', text: 'Sorry, that did not work. Goodbye!' },
-      ],
-    };
-    const steps = [
-      wait(),
-      step.say('My name is Sam Lee.'),
-      wait(),
-      step.say('November 27th, 2026.'),
-      step.waitForAssistant({ quietMs: 2500 }),
-      step.hangup(),
-    ];
+    const { workflow, steps } = bookAndCheck();
     const prepare = async (tenant: Parameters<NonNullable<WorkflowCallOptions['prepare']>>[0]) => {
       await stack.api.admin.setProfile(tenant.businessId, {
         timezone: 'America/New_York',
