@@ -39,8 +39,8 @@ export interface DynamoDbLocalOptions {
    * A JVM for a run of many small requests that ends within minutes (the test suite): the C1
    * compiler only and the serial GC. C2's optimising compiles never pay for themselves in such a
    * run: 2,000 requests after a warm-up cost the JVM 42–48 s of CPU with the default compilers and
-   * 25 s with C1 alone (docs/decisions.md "DynamoDB Local in tests runs the C1 compiler only").
-   * A background JVM is lean too.
+   * 25 s with C1 alone. A background JVM is lean too.
+   * See docs/decisions.md "Test run time: DynamoDB Local runs the C1 compiler only".
    */
   lean?: boolean;
   /** How long to wait for it to answer (default 30 s; a loaded machine can need more). */
