@@ -38,8 +38,8 @@ export interface DynamoDbLocalOptions {
   /**
    * A JVM for a run of many small requests that ends within minutes (the test suite): the C1
    * compiler only and the serial GC. C2's optimising compiles never pay for themselves in such a
-   * run: 2,000 requests after a warm-up cost the JVM 42–48 s of CPU with the default compilers and
-   * 25 s with C1 alone. A background JVM is lean too.
+   * run: about 8,000 small requests cost the JVM 42–48 s of CPU with the default compilers and 25 s
+   * with C1 alone. A background JVM is lean too.
    * See docs/decisions.md "Test run time: DynamoDB Local runs the C1 compiler only".
    */
   lean?: boolean;
