@@ -35,10 +35,10 @@ const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, 2 * avai
 
 /**
  * Four projects: `unit` is pure code with no I/O, the fast loop (seconds); `infra` synthesises the
- * CDK app and checks its templates (about 25 s of CPU: esbuild bundles every Lambda); `integration`
- * talks to the real stand-ins and sandbox servers on loopback; `calls` runs whole calls. `npm test`
- * runs all four, `npm run test:unit` the first, `npm run test:infra` the second, `npm run test:fast`
- * unit and integration.
+ * CDK app and checks its templates (about 30 s of CPU: importing aws-cdk-lib, the syntheses with
+ * cdk-nag); `integration` talks to the real stand-ins and sandbox servers on loopback; `calls` runs
+ * whole calls. `npm test` runs all four, `npm run test:unit` the first, `npm run test:infra` the
+ * second, `npm run test:fast` unit and integration.
  */
 export default defineConfig({
   test: {
@@ -47,7 +47,8 @@ export default defineConfig({
       // Pure code and no shared state, so the files of one worker share their imports (valibot, the
       // SDKs): less than half the CPU time of isolated files.
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false, testTimeout: 30_000 } },
-      // The infra files share one synthesis (test/infra/synth.ts) the same way. The limits are generous
+      // The infra checks are one test file (test/infra/stages.test.ts) sharing one synthesis
+      // (test/infra/synth.ts): one worker imports aws-cdk-lib, not four. The limits are generous
       // because a synthesis (in a hook) takes seconds on a quiet machine and a minute or more on a busy one.
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false, testTimeout: 30_000, hookTimeout: 180_000 } },
       // Integration and whole-call files share their worker's imports too: every file builds its own

@@ -128,7 +128,7 @@ export class NodeFunction extends Construct {
     acknowledge(
       this.role,
       'AwsSolutions-IAM5[Resource::*]',
-      'Only actions without resource-level permissions use Resource::* (X-Ray from Tracing.ACTIVE; dynamodb:ListStreams for stream consumers); security.test.ts pins that list.',
+      'Only actions without resource-level permissions use Resource::* (X-Ray from Tracing.ACTIVE; dynamodb:ListStreams for stream consumers); test/infra/security.checks.ts pins that list.',
     );
   }
 

@@ -58,9 +58,9 @@ let tlsStage: SynthesizedService | undefined;
 
 /**
  * {@link TLS_STAGE}, synthesized once per test worker (with schema validation) and shared by every
- * file that only reads it. A synthesis with cdk-nag takes seconds (and importing aws-cdk-lib more):
- * the unit project runs without isolation (vitest.config.ts), so the files of one worker share
- * this module and the five files reading the TLS stage cost one synthesis instead of five.
+ * check that only reads it. A synthesis with cdk-nag takes seconds (and importing aws-cdk-lib more):
+ * the checks of the five files reading the TLS stage run as one test file (`stages.test.ts`), so
+ * they cost one synthesis in one worker.
  */
 export function synthesizeTlsStage(): SynthesizedService {
   tlsStage ??= synthesize(TLS_STAGE, { schemaValidation: true });

@@ -20,7 +20,7 @@ interface StandIns {
 }
 
 async function startStandIns(): Promise<StandIns> {
-  const [dynamo, fauxqs] = await Promise.all([startDynamoDbLocal({ startTimeoutMs: 120_000 }), startFauxqsServer()]);
+  const [dynamo, fauxqs] = await Promise.all([startDynamoDbLocal({ startTimeoutMs: 120_000, lean: true }), startFauxqsServer()]);
   const tableName = 'voice-agent-test';
   await ensureTable(createDb({ tableName, region: 'local', endpoint: dynamo.endpoint }));
   return {
