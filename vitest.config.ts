@@ -26,12 +26,13 @@ const standIns = { globalSetup: ['test/setup/global-setup.ts'], testTimeout: 30_
 const wholeCalls = { ...standIns, testTimeout: CALL_TEST_MS, hookTimeout: CALL_TEST_MS };
 
 /**
- * Test files run at once: two per CPU. Most of an integration or whole-call file's time is spent
- * waiting (on DynamoDB Local, on loopback sockets, on calls that play in real time), not
- * computing: the whole suite uses about 0.6 of a core on average, so files that wait overlap
- * (docs/decisions.md "Test run time"). `VITEST_MAX_WORKERS` overrides it.
+ * Test files run at once: three per CPU. Most of a whole-call file's time is spent waiting (calls
+ * play in real time), not computing: on 2 cores the suite's files add up to about 1,160 s, 740 s
+ * of it whole calls, while it uses about 1.2 cores, so with four files at once the run was bound
+ * by the slots the waiting calls held (317 s), and six at once took 264 s
+ * (docs/decisions.md "Test run time: three files per core"). `VITEST_MAX_WORKERS` overrides it.
  */
-const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, 2 * availableParallelism()));
+const maxWorkers = Number(process.env.VITEST_MAX_WORKERS ?? Math.max(2, 3 * availableParallelism()));
 
 /**
  * Four projects: `unit` is pure code with no I/O, the fast loop (seconds); `infra` synthesises the
