@@ -7,6 +7,14 @@ import { CALL_TEST_MS } from '../../support/call-limits';
 import { carrierCall } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
 import { INTAKE, bookAndCheck, callThrough, type WorkflowCallOptions } from '../../support/workflow-calls';
+import { fixedLines } from '../../../shared/domain/fixed-lines';
+
+/**
+ * What the assistant said, less the fillers: standard mode says one when the model's first words
+ * are slow (a busy machine), live mode never does, so they are not part of the path compared.
+ */
+const FILLERS = new Set<string>(fixedLines('en').fillers);
+const spoken = (said: readonly string[]) => said.filter((line) => !FILLERS.has(line));
 
 /**
  * Workflows in live mode (docs/design.md "Workflows"): each whole call runs once per mode, and the
@@ -69,7 +77,7 @@ describe.concurrent('workflows in live mode take the standard path', () => {
     expect(live.nodes).toEqual(standard.nodes);
     expect(live.call.workflow.variables).toEqual({ full_name: 'Ada Lovelace', date_of_birth: '1990-03-04', visit_type: 'new patient' });
     expect(live.call.workflow.variables).toEqual(standard.call.workflow.variables);
-    expect(live.said).toEqual(standard.said);
+    expect(spoken(live.said)).toEqual(spoken(standard.said));
     expect(live.call.ended_reason).toBe('assistant_ended');
     const steered = realtimeReceived(live.to)
       .filter((event) => event.type === 'session.update' && typeof event.session.instructions === 'string')
@@ -177,6 +185,6 @@ describe.concurrent('workflows in live mode take the standard path', () => {
     expect(live.nodes).toEqual(['ask', 'done']);
     expect(live.nodes).toEqual(standard.nodes);
     expect(live.call.workflow.variables).toEqual({ full_name: 'Sam Lee' });
-    expect(live.said).toEqual(standard.said);
+    expect(spoken(live.said)).toEqual(spoken(standard.said));
   });
 });
