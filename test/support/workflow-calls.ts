@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import { expect } from 'vitest';
 import { scenario, step, type ScenarioStep } from '../../media-service/src/sandbox/scenario-script';
 import { uniqueNumber, type TenantClient } from './api-harness';
@@ -136,4 +137,14 @@ export function bookAndCheck() {
     step.hangup(),
   ];
   return { workflow, steps };
+}
+
+/** The custom tool `check_insurance`'s server on loopback: every request is answered `{insured: true, plan: 'Gold'}`. */
+export async function startInsuranceServer(): Promise<Server> {
+  const server = createServer((request, response) => {
+    request.resume();
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ insured: true, plan: 'Gold' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
 }

@@ -80,3 +80,14 @@ export class TwilioStreamWriter {
     return String(this.#sequence);
   }
 }
+
+/** The sandbox account (shape-valid: `AC` + 32 hex). Not a secret: the auth token is. */
+export const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
+
+/**
+ * A new sandbox auth token: 32 random hex characters, like a Twilio auth token. There is no
+ * default token anyone could know: it signs the callbacks the media service trusts.
+ */
+export function newSandboxAuthToken(): string {
+  return randomBytes(16).toString('hex');
+}

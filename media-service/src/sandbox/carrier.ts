@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
@@ -26,7 +25,7 @@ import {
 } from './carrier-types';
 import { twilioSid } from './carrier-wire';
 import { messageResource, SandboxMessages, type SandboxMessageRecord } from './carrier-messages';
-import { sandboxFaultFor, sandboxLineFor, type SandboxLine } from './sandbox-numbers';
+import { sandboxFaultField, sandboxLineFor, type SandboxLine } from './sandbox-numbers';
 import { CreateRefusals } from './carrier-refusals';
 import { answerListPage, filterMatches } from './carrier-lists';
 import { DEFAULT_CALLEE, SANDBOX_SCENARIOS } from './scenarios';
@@ -35,6 +34,8 @@ import { createLogger, type Logger } from '../../../shared/log';
 import { listenSandbox } from './listen';
 
 export type { InboundCallRequest } from './carrier-types';
+import { newSandboxAuthToken, SANDBOX_ACCOUNT_SID } from './carrier-wire';
+export { newSandboxAuthToken, SANDBOX_ACCOUNT_SID };
 
 /** A scenario to play, or a whole line behaviour (busy, no-answer, failed, answer with a scenario). */
 export type ScenarioOrLine = Scenario | SandboxLine;
@@ -67,22 +68,6 @@ export interface SandboxCarrierOptions {
   voiceUrl?: string;
   /** The number's Voice Fallback URL: requested (with `ErrorCode`, `ErrorUrl`) when `voiceUrl` fails. */
   voiceFallbackUrl?: string;
-}
-
-/** The sandbox account (shape-valid: `AC` + 32 hex). Not a secret: the auth token is. */
-export const SANDBOX_ACCOUNT_SID = 'AC00000000000000000000000000000000';
-
-/**
- * A new sandbox auth token: 32 random hex characters, like a Twilio auth token. There is no
- * default token anyone could know: it signs the callbacks the media service trusts.
- */
-export function newSandboxAuthToken(): string {
-  return randomBytes(16).toString('hex');
-}
-
-function faultOf(number: string) {
-  const fault = sandboxFaultFor(number);
-  return fault && { fault };
 }
 
 /** Who calls when `POST /sandbox/inbound-calls` names no `from` (555-01xx: a fictional number). */
@@ -221,7 +206,7 @@ export class SandboxCarrier {
       statusEvents,
       timeoutS: 60,
       // A caller from a fault number brings its provider fault along (`admin call-in --from`).
-      line: { kind: 'answer', scenario: request.scenario ?? DEFAULT_CALLEE, ...faultOf(request.from) },
+      line: { kind: 'answer', scenario: request.scenario ?? DEFAULT_CALLEE, ...sandboxFaultField(request.from) },
     };
     return { callSid: this.#open(setup).record.sid };
   }

@@ -1,4 +1,5 @@
-import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, PATIENT_CALLEE, SILENT, VOICEMAIL, VOICEMAIL_LONG, VOICEMAIL_NO_BEEP } from './scenarios';
+import { DEFAULT_CALLEE, INTERRUPTER, KEYPRESSER, PATIENT_CALLEE, SILENT } from './scenarios';
+import { VOICEMAIL, VOICEMAIL_LONG, VOICEMAIL_NO_BEEP } from './machine-scenarios';
 import { type Scenario } from './scenario-script';
 import type { ProviderFault } from './provider-faults';
 
@@ -132,6 +133,12 @@ export function sandboxRefusalFor(number: string): SandboxRefusal | undefined {
 export function sandboxFaultFor(number: string): ProviderFault | undefined {
   const line = BY_NUMBER.get(number);
   return line?.kind === 'answer' ? line.fault : undefined;
+}
+
+/** The fault of a fault number, as a field to spread into a line (`{}` for any other number). */
+export function sandboxFaultField(number: string): { fault?: ProviderFault } {
+  const fault = sandboxFaultFor(number);
+  return fault ? { fault } : {};
 }
 
 /** What dialling `number` does in the sandbox. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
-import { VOICEMAIL } from '../../../media-service/src/sandbox/scenarios';
+import { VOICEMAIL } from '../../../media-service/src/sandbox/machine-scenarios';
 import { uniqueNumber } from '../../support/api-harness';
 import { CALL_TEST_MS } from '../../support/call-limits';
 import { callScripted, carrierCall, llmRequestsWith, placeCall, QUIET, waitForAssistant } from '../../support/call-scenarios';

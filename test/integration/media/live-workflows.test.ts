@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SCENARIOS } from '../../../media-service/src/sandbox/scenarios';
@@ -6,7 +6,7 @@ import { step, type ScenarioStep } from '../../../media-service/src/sandbox/scen
 import { CALL_TEST_MS } from '../../support/call-limits';
 import { carrierCall } from '../../support/call-scenarios';
 import { startCallStack, type CallStack } from '../../support/call-stack';
-import { INTAKE, bookAndCheck, callThrough, type WorkflowCallOptions } from '../../support/workflow-calls';
+import { INTAKE, bookAndCheck, startInsuranceServer, callThrough, type WorkflowCallOptions } from '../../support/workflow-calls';
 import { fixedLines } from '../../../shared/domain/fixed-lines';
 
 /**
@@ -32,14 +32,7 @@ let stack: CallStack;
 let toolServer: Server;
 
 beforeAll(async () => {
-  toolServer = createServer((request, response) => {
-    request.resume();
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ insured: true, plan: 'Gold' }));
-  });
-  [stack] = await Promise.all([
-    startCallStack({ clock: () => NOW }),
-    new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve)),
-  ]);
+  [stack, toolServer] = await Promise.all([startCallStack({ clock: () => NOW }), startInsuranceServer()]);
 });
 
 afterAll(async () => {
