@@ -11,7 +11,7 @@ import { buildCallMetrics, faultCounter, modelLabelFor, newCounters } from './ca
 import { CallerAudio } from './caller-audio';
 import { openConversation } from './conversation-drivers';
 import type { ToolRunner } from '../tools/tool-runner';
-import { Notice } from './notice';
+import { noticeOutcome } from './call-machine';
 import { timeLimitSchedule } from './time-limit';
 import type { CallSessionDeps, ConversationDriver, SessionHandle, SessionStart, SessionTuning, SessionView } from './session-types';
 
@@ -187,7 +187,7 @@ class CallSession implements SessionView {
         transport.sendAudio(frame);
       },
       sendMark: (name: string) => transport.sendMark(name),
-      clear: () => transport.clear(),
+      clear: () => { if (process.env.TRACE_CALL) console.log('TCLEAR', new Error().stack?.split('\n').slice(2, 8).join(' | ')); transport.clear(); },
     };
     const background = context.config.advanced.background === 'office' ? new OfficeAmbience({ seed: context.call.id }) : undefined;
     const pacer = new Pacer(sink, { gain: context.config.voice.volume, ...(background && { background }) });
@@ -312,7 +312,7 @@ class CallSession implements SessionView {
         actions: this.#tools?.actions() ?? [],
         workflow: this.#driver?.workflow?.(),
         // A call that ended before its conversation started heard no notice that was due.
-        notices: this.#driver?.notices() ?? new Notice(context.script.notice, noticesDue(context.config)).outcome(),
+        notices: this.#driver?.notices() ?? noticeOutcome(context.config, context.script.notice, false),
         ...(!Number.isNaN(streamAt) && { endedAt: new Date(streamAt + endedAt - this.#t0).toISOString() }),
         config: context.config,
         call: this.#answered,

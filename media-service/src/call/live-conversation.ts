@@ -1,18 +1,17 @@
-import { splitGreeting } from '../../../shared/domain/call-script';
+import type { CallWorkflow } from '../../../shared/domain/workflow';
 import type { S2sEvent, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
-import { CallPolicy } from './call-policy';
+import { CallMachine, type CallVoice, type VoiceEffect } from './call-machine';
 import type { CallerAudio } from './caller-audio';
+import { isSandboxLabel, sandboxLabel } from './call-metrics';
 import { LiveCaller } from './live-caller';
 import { LivePlayback, type PlaybackPacer } from './live-playback';
 import { LiveResponses, verbatim, type Reply } from './live-responses';
-import { PolicyDriver } from './policy-driver';
+import { liveSteering } from './live-workflow';
+import { MachineDriver } from './machine-driver';
+import type { Facts, LineKind } from './rules/call-types';
+import type { WorkflowRules } from './rules/workflow-slot';
 import type { ConversationBaseDeps, ConversationDriver } from './session-types';
-import { isSandboxLabel, sandboxLabel } from './call-metrics';
-import type { UtteranceKind } from './speaker';
-import { heardText } from './transcript-log';
-import { words } from './turn-taking';
-import type { CallWorkflow } from '../../../shared/domain/workflow';
-import { liveWorkflow, type LiveWorkflow } from './live-workflow';
+import { heardText, playedInFull } from './transcript-log';
 
 export { verbatim } from './live-responses';
 
@@ -21,120 +20,127 @@ export interface LiveConversationDeps extends ConversationBaseDeps {
   realtime: SpeechToSpeech;
   pacer: PlaybackPacer;
   callerAudio: CallerAudio;
+  /** The assistant's workflow rules, when it has one. */
+  workflow?: WorkflowRules;
 }
 
 /** A tool call of a live reply. */
 type LiveCall = Reply['calls'][number];
 
 /**
- * The live-mode conversation of one call (docs/design.md "Live mode"): one speech-to-speech session hears the caller
- * and answers in its own voice. We keep what the provider cannot: greeting per
- * `first_message_mode`, paced playback with marks, barge-in (clear, cancel, truncate to what was
- * heard), transcript, metrics, the `end_call`/`transfer` tools, end phrases, silence and idle
- * messages (the shared rules are the {@link CallPolicy}'s). `interrupt_min_words` does not apply:
- * Realtime gives no words before speech stops.
+ * Live mode (docs/design.md "Live mode"): one speech-to-speech session hears the caller and answers
+ * in its own voice. It decides nothing: the session's events go to the call's
+ * {@link CallMachine}, and this carries out the effects with the session (asks for responses, word
+ * for word for fixed lines; paced playback with marks; barge-in as clear, cancel and truncate to
+ * what was heard). `interrupt_min_words` does not apply: Realtime gives no words before speech stops.
  */
-export class LiveConversation extends PolicyDriver<LiveCall> implements ConversationDriver {
+export class LiveConversation extends MachineDriver<LiveCall> implements ConversationDriver, CallVoice<LiveCall> {
   readonly #d: LiveConversationDeps;
-  protected readonly policy: CallPolicy<LiveCall>;
+  protected readonly machine: CallMachine<LiveCall>;
   readonly #playback: LivePlayback;
   readonly #abort = new AbortController();
   readonly #responses = new LiveResponses(() => this.#session);
   readonly #caller = new LiveCaller();
   #off: (() => void) | undefined;
   #session: S2sSession | undefined;
-  #greetingDone = false;
-  /** The greeting's question, said after the notice unless the caller talked over it (then they are answered instead). */
-  #question = '';
-  /** The provider's own barge-in is off until the notice is heard (then back per `interruptions`). */
-  #providerInterrupts = false;
-  /** The assistant's workflow, when it has one (docs/design.md "Workflows"). */
-  readonly #flow: LiveWorkflow | undefined;
+  /** The reply the provider just started on its own, while the machine decides on it. */
+  #ownReply: Reply | undefined;
+  /** The instructions and tools last given to the session, as a key. */
+  #steered = '';
 
   constructor(deps: LiveConversationDeps) {
     super();
     this.#d = deps;
     this.#playback = new LivePlayback(deps.pacer, deps.now);
-    this.policy = new CallPolicy<LiveCall>(deps, {
-      silenceAssistant: () => this.#silence(),
-      stopThinking: () => undefined,
-      say: (kind, text) => this.#responses.request(kind, verbatim(text)),
-      sayIdle: (text) => void this.#request('idle', verbatim(text)),
-      busy: () => this.#responses.busy || this.#playback.audible || this.#caller.speaking,
-      audible: () => this.#playback.audible,
-      bargeIn: () => this.#bargeIn(),
-      answerKeypad: (text) => {
-        this.#session?.sendUserText(text);
-        void this.#request('reply');
-      },
-      toolResult: (call, output) => this.#session?.sendFunctionOutput(call.callId, output, false),
-      sayFiller: (text) => void this.#request('filler', verbatim(text)),
-      replyAgain: () => void this.#request('reply'),
-      sayReply: (text) => void this.#request('reply', verbatim(text)),
-    });
-    this.#flow = liveWorkflow({
-      deps,
-      policy: () => this.policy,
-      session: () => this.#session,
-      callerSpeaking: () => this.#caller.speaking,
-      request: (kind, instructions) => this.#request(kind, instructions),
-      cancel: (reply) => this.#responses.cancel(reply),
-    });
+    this.machine = new CallMachine<LiveCall>(deps, 'live', deps.workflow);
+    this.machine.attach(this);
   }
 
-  /**
-   * Opens the provider session (the caller's early audio replayed first) and starts the call per
-   * `first_message_mode` and `greeting_delay_ms`.
-   */
+  /** Opens the provider session (the caller's early audio replayed first) and starts the call. */
   start(): void {
     const { context, callSid } = this.#d;
     const { config } = context;
-    this.#providerInterrupts = config.advanced.interruptions !== 'never' && !this.policy.notice.due;
     const session = this.#d.realtime.open({
       instructions: context.script.systemPrompt,
       voice: config.live_voice,
       tools: context.tools,
       language: config.language,
       speed: config.voice.speed,
-      interruptResponse: this.#providerInterrupts,
+      interruptResponse: this.machine.state.floor.providerInterrupts,
       tag: callSid,
       signal: this.#abort.signal,
     });
     this.#session = session;
-    this.#flow?.steer();
+    this.#steered = liveSteering(context, undefined).key;
+    // A talking start node steers the provider's first reply, which may come before the greeting.
+    this.#steer();
     this.#d.callerAudio.attach((frame) => session.appendAudio(frame));
     this.#off = session.on((event) => this.#onEvent(event));
-    this.policy.open(() => this.#greet());
+    this.machine.dispatch({ type: 'start' });
   }
 
-  /** The opening decided to greet (`./rules/opening.ts`). */
-  #greet(): void {
-    if (this.policy.pendingReason) return;
-    if (this.#flow?.open()) return;
-    const first = this.#d.context.script.firstMessage;
-    if (this.#d.context.config.first_message_mode === 'model_generated' || first === '') return void this.#request('greeting');
-    if (!this.policy.notice.due) return void this.#request('greeting', verbatim(first));
-    const { lead, question } = splitGreeting(first);
-    this.#requestNotice(lead);
-    // Asked for once the notice has played, not now: the provider generates faster than it plays,
-    // so a question asked now would be on its way before a caller who talks over the notice.
-    this.#question = question;
+  facts(): Facts {
+    const audible = this.#playback.audible;
+    return { audible, speaking: audible, replying: this.#responses.busy, callerSpeaking: this.#caller.speaking };
   }
 
-  /** Asks for a response of ours; a notice still due goes first (greetings, replies, idle messages). */
-  #request(kind: UtteranceKind, instructions?: string): Promise<void> {
-    if (this.policy.notice.due) this.#requestNotice();
-    return this.#responses.request(kind, instructions);
+  apply(effect: VoiceEffect<LiveCall>): void {
+    switch (effect.type) {
+      case 'say':
+        return this.#say(effect.kind, effect.text, effect);
+      case 'reply':
+        this.#steer();
+        return void this.#responses.request(effect.kind).then((reply) => reply && this.#afterReply(reply));
+      case 'barge_in':
+        return this.#bargeIn();
+      case 'silence':
+        this.#playback.interrupt();
+        for (const reply of this.#responses.all()) this.#responses.cancel(reply);
+        return;
+      case 'user_words':
+        return this.#session?.sendUserText(effect.text);
+      case 'tool_result':
+        return this.#session?.sendFunctionOutput(effect.call.callId, effect.output, false);
+      case 'workflow_tool_result':
+        return this.#session?.sendFunctionOutput(effect.callId, effect.output, false);
+      case 'steer':
+        return this.#steer();
+      case 'drop_queued':
+        return this.#responses.dropQueued();
+      case 'cancel_own_reply':
+        return this.#ownReply && this.#responses.cancel(this.#ownReply);
+      case 'provider_interrupts':
+        return this.#session?.setInterruptResponse(true);
+      case 'cancel_reply':
+      case 'stop_thinking':
+      case 'think_ahead':
+        // The provider answers the caller's turns itself: there is no reply of ours to supersede, and no guess.
+        return;
+    }
+  }
+
+  /** A workflow's transfer: the provider's conversation gets the call first, so a failed transfer's output answers it. */
+  workflowTransfer(number: string | null): LiveCall {
+    if (number) this.#d.context.transferNumber = number;
+    const call = { callId: `workflow_transfer_${this.#d.now()}`, name: 'transfer', arguments: '{}' };
+    this.#session?.sendFunctionCall(call);
+    return call;
   }
 
   /**
-   * Asks for the notice, after `lead` (the greeting's words before its question), word for word.
-   * `first`: ahead of what is already waiting (said again after the provider cut it).
+   * Fixed words, word for word. When the response has played (or was cut, or dropped unsent), the
+   * machine hears of it: the notice, the last words and a workflow's lines always; a turn of its
+   * own only when nobody cut it (a barge-in is the caller's turn instead).
    */
-  #requestNotice(lead = '', options: { first?: boolean } = {}): void {
-    const { notice } = this.policy;
-    notice.requested();
-    void this.#responses.request('notice', verbatim(lead === '' ? notice.text : `${lead} ${notice.text}`), options);
+  #say(kind: LineKind, text: string, options: { turn: boolean; first?: boolean; step?: boolean }): void {
+    void this.#responses.request(kind, verbatim(text), { first: options.first ?? false }).then((reply) => {
+      const cut = !reply || reply.cancelled || reply.status !== 'completed';
+      const facts = this.facts();
+      if (options.step) return this.machine.dispatch({ type: 'workflow_said', facts });
+      if (options.turn && cut) return this.machine.dispatch({ type: 'reply_over', played: reply !== undefined && reply.utterances.length > 0, facts });
+      const heard = reply !== undefined && reply.utterances.some(playedInFull);
+      this.machine.dispatch({ type: 'said', kind, heard, cut, facts });
+    });
   }
 
   onMark(name: string, afterClear: boolean): void {
@@ -144,7 +150,8 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
   #onEvent(event: S2sEvent): void {
     switch (event.type) {
       case 'speech_started':
-        return this.#onSpeechStarted(event.itemId);
+        this.#caller.started(event.itemId, this.#d.now());
+        return this.machine.dispatch({ type: 'speech_started', facts: this.facts() });
       case 'speech_stopped':
         return this.#caller.stopped(event.itemId, this.#d.now());
       case 'caller_transcript':
@@ -162,59 +169,32 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
       case 'response_done':
         return this.#onResponseDone(event.responseId, event.status, event.usage);
       case 'error':
-        if (event.fatal) return this.policy.fail(event.error, { voiceLost: true });
+        if (event.fatal) return this.machine.dispatch({ type: 'fault', error: event.error, voiceLost: true });
         return this.#d.log.warn('call.live.provider_refused', { call_id: this.#d.context.call.id, error: event.error.message });
       case 'closed':
-        if (this.policy.pendingReason === undefined)
-          this.policy.fail(new Error('the speech-to-speech session closed'), { voiceLost: true });
+        if (this.machine.pendingReason === undefined)
+          this.machine.dispatch({ type: 'fault', error: new Error('the speech-to-speech session closed'), voiceLost: true });
         return;
       case 'ready':
         return;
     }
   }
 
-  #onSpeechStarted(itemId: string): void {
-    this.#caller.started(itemId, this.#d.now());
-    this.policy.cancelSilence();
-    this.policy.opening({ type: 'speech_started' });
-    // The provider answers a turn on its own: a caller who speaks before the greeting is answered by
-    // it, so the opening is over, unless it is still listening for a machine.
-    if (!this.policy.openingScreening) this.policy.opening({ type: 'caller_turn', machine: false, words: 1 });
-    if (this.policy.pendingReason !== undefined) return;
-    // Words over the notice (whatever `interruptions` says): it plays on, our next requests (the
-    // greeting's question) are dropped, and the provider's own reply answers the caller once it ends.
-    if (this.policy.notice.playing) {
-      this.#question = '';
-      return this.#responses.dropQueued();
-    }
-    const { interruptions } = this.#d.context.config.advanced;
-    const allowed = interruptions === 'anytime' || (interruptions === 'after_greeting' && this.#greetingDone);
-    if (allowed && this.#playback.audible) this.#bargeIn();
-  }
-
   #onCallerWords(itemId: string, text: string): void {
     const said = this.#caller.words(itemId, text);
     if (!said) return;
-    this.policy.log.user(text.trim(), said.startAt, said.endAt ?? this.#d.now());
-    const machine = this.policy.voicemail.onCallerTurn(text, this.policy.log.userTurns);
-    this.policy.opening({ type: 'caller_turn', machine, words: words(text).length });
-    if (!machine) this.policy.callerSpoke();
+    this.machine.dispatch({ type: 'caller_words', words: { text: text.trim(), startAt: said.startAt, endAt: said.endAt ?? this.#d.now() } });
   }
 
   #onResponseCreated(responseId: string, tag: string | undefined): void {
-    this.policy.cancelSilence();
     const reply = this.#responses.created(responseId, tag);
     if (reply.requested) return;
     reply.turn = this.#caller.takeTurn();
-    // A reply the provider started on its own while we end the call would talk over the goodbye; one
-    // while an outbound call still listens for a machine would talk over it.
-    if (this.policy.pendingReason !== undefined || this.policy.openingScreening) return this.#responses.cancel(reply);
-    if (this.#flow?.callerTurn(reply)) return;
-    // Nor may it speak before the notice: it is asked again, behind the notice.
-    if (this.policy.notice.due) {
-      this.#responses.cancel(reply);
-      void this.#request('reply');
-    }
+    this.#ownReply = reply;
+    this.machine.dispatch({ type: 'own_reply', facts: this.facts() });
+    this.#ownReply = undefined;
+    // A model reply answers through the same path as the ones we ask for.
+    if (!reply.cancelled) reply.resolve = (settled) => this.#afterReply(settled);
   }
 
   #onOutput(event: Extract<S2sEvent, { type: 'audio' | 'transcript_delta' | 'transcript_done' }>): void {
@@ -224,8 +204,7 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     if (created) {
       reply.utterances.push(utterance);
       reply.items.push(event.itemId);
-      this.policy.log.utterance(utterance);
-      if (reply.kind === 'notice') this.policy.notice.saying(utterance);
+      this.machine.log.utterance(utterance);
     }
     if (event.type === 'transcript_delta') utterance.text += event.text;
     else if (event.type === 'transcript_done') utterance.text = event.text.trim();
@@ -246,51 +225,31 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     this.#d.counters.llmOutput += usage.output;
     const reply = this.#responses.get(responseId);
     if (reply) {
-      if (reply.kind === 'notice' && reply.utterances.length === 0) this.policy.notice.dropped();
-      if (reply.kind === 'notice' && status !== 'completed') this.#noticeCut(reply);
+      reply.status = status;
+      // The provider ended the notice early: what played is not the whole notice (it is asked again).
+      if (reply.kind === 'notice' && status !== 'completed') for (const utterance of reply.utterances) utterance.interrupted = true;
       for (const itemId of reply.items) this.#playback.flush(itemId);
-      void Promise.all(reply.utterances.map((u) => u.done)).then(() => this.#afterReply(reply, status));
+      void Promise.all(reply.utterances.map((u) => u.done)).then(() => this.#responses.settle(reply));
     }
     this.#responses.done(responseId);
   }
 
-  /** The provider ended the notice early (failed, incomplete): what played is not the whole notice, and it is asked again first. */
-  #noticeCut(reply: Reply): void {
-    for (const utterance of reply.utterances) utterance.interrupted = true;
-    if (this.policy.pendingReason === undefined && !reply.cancelled) this.#requestNotice('', { first: true });
-  }
-
-  /**
-   * The notice has played: the provider's barge-in comes back. Words said over it were already
-   * given to the provider, whose own reply answers them (our unsent requests were dropped then).
-   */
-  #afterNotice(): void {
-    const { notice } = this.policy;
-    if (notice.playing) return;
-    const question = this.#question;
-    this.#question = '';
-    if (question !== '' && this.policy.pendingReason === undefined) void this.#request('greeting', verbatim(question));
-    if (notice.heard && !this.#providerInterrupts && this.#d.context.config.advanced.interruptions !== 'never') {
-      this.#providerInterrupts = true;
-      this.#session?.setInterruptResponse(true);
+  /** A model reply has played to the end (or was cut): the machine acts on its tools and words. */
+  #afterReply(reply: Reply): void {
+    const facts = this.facts();
+    if (reply.cancelled || reply.status !== 'completed') {
+      return this.machine.dispatch({ type: 'reply_over', played: reply.utterances.length > 0, facts });
     }
+    this.machine.replyDone(
+      reply.utterances.map((u) => u.text).join(' '),
+      reply.calls,
+    );
+    // A collect's instructions list the fields still missing: values kept by a refused `next_step` change them.
+    this.#steer();
   }
 
-  /** A reply has played to the end (or was cut): act on its tools, end phrases, or wait for the caller. */
-  #afterReply(reply: Reply, status: string): void {
-    this.#responses.settle(reply);
-    if (reply.kind === 'notice') this.#afterNotice();
-    if (reply.utterances.length > 0) this.#greetingDone = true;
-    if (this.policy.pendingReason !== undefined || reply.cancelled || status !== 'completed') return;
-    if (this.#flow?.afterReply(reply)) return;
-    const text = reply.utterances.map((u) => u.text).join(' ');
-    if (this.policy.afterReply(text, reply.calls)) return;
-    this.policy.armSilence();
-  }
-
-  /** Barge-in: clear the carrier, stop the response, truncate each item to what the caller heard. Never during the notice. */
+  /** Barge-in: clear the carrier, stop the response, truncate each item to what the caller heard. */
   #bargeIn(): void {
-    if (this.policy.notice.playing) return;
     const cut = this.#playback.interrupt();
     for (const reply of this.#responses.all())
       if (this.#responses.isActive(reply) || reply.utterances.some((u) => cut.some((c) => c.utterance === u)))
@@ -298,8 +257,18 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
     for (const item of cut) if (item.utterance.bytesReceived > 0) this.#session?.truncate(item.itemId, item.heardMs);
     if (cut.length === 0) return;
     if (cut.some((item) => heardText(item.utterance) !== '')) this.#d.counters.interruptions++;
-    this.#greetingDone = true;
     this.#d.log.info('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: cut[0]!.heardMs });
+  }
+
+  /** Gives the session the workflow's current node's instructions and tools, when they changed. */
+  #steer(): void {
+    const rules = this.#d.workflow;
+    const state = this.machine.state.workflow;
+    if (!rules || !state) return;
+    const steering = liveSteering(this.#d.context, rules.steering(state));
+    if (steering.key === this.#steered) return;
+    this.#steered = steering.key;
+    this.#session?.steer({ instructions: steering.instructions, tools: steering.tools });
   }
 
   /** Nothing to wait for: Realtime's transcription of the caller's last words arrives on its own. */
@@ -309,7 +278,8 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
 
   /** The call's run of its workflow (undefined without one). */
   workflow(): CallWorkflow | undefined {
-    return this.#flow?.view();
+    const { workflow } = this.machine.state;
+    return workflow && this.#d.workflow?.view(workflow);
   }
 
   /** The model is OpenAI Realtime whatever the config names (its sandbox when the configured model is a sandbox). */
@@ -319,14 +289,9 @@ export class LiveConversation extends PolicyDriver<LiveCall> implements Conversa
 
   /** Stops timers and closes the provider session (the session is tearing down). */
   close(): void {
-    this.policy.close();
+    this.machine.close();
     this.#off?.();
     this.#abort.abort();
     this.#playback.close();
-  }
-
-  #silence(): void {
-    this.#playback.interrupt();
-    for (const reply of this.#responses.all()) this.#responses.cancel(reply);
   }
 }

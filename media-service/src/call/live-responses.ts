@@ -16,8 +16,10 @@ export interface Reply {
   calls: { callId: string; name: string; arguments: string }[];
   turn?: TurnTiming;
   cancelled: boolean;
-  /** Settles our own request (goodbye waits on it). */
-  resolve?: () => void;
+  /** How the provider ended it (`response.done`): `completed`, `cancelled`, `failed`, `incomplete`. */
+  status?: string;
+  /** Settles our own request with this reply (lines wait on it). */
+  resolve?: (reply: Reply) => void;
 }
 
 /** Instructions that make the model say `text` word for word (greeting, idle and end messages). */
@@ -29,7 +31,7 @@ export function verbatim(text: string): string {
 interface Waiter {
   kind: UtteranceKind;
   instructions?: string;
-  resolve: () => void;
+  resolve: (reply: Reply | undefined) => void;
 }
 
 /** Tags of our own requests: `response.created` echoes them, which tells ours from the provider's. */
@@ -74,12 +76,13 @@ export class LiveResponses {
   }
 
   /**
-   * Asks for a response of ours; settles once it has played (or was cut, or was dropped unsent).
-   * `first` puts it ahead of the requests already waiting (a notice said again).
+   * Asks for a response of ours; settles with its reply once it has played (or was cut), or with
+   * undefined when it was dropped unsent. `first` puts it ahead of the requests already waiting (a
+   * notice said again).
    */
-  request(kind: UtteranceKind, instructions?: string, options: { first?: boolean } = {}): Promise<void> {
+  request(kind: UtteranceKind, instructions?: string, options: { first?: boolean } = {}): Promise<Reply | undefined> {
     let waiter!: Waiter;
-    const played = new Promise<void>((resolve) => (waiter = { kind, resolve, ...(instructions !== undefined && { instructions }) }));
+    const played = new Promise<Reply | undefined>((resolve) => (waiter = { kind, resolve, ...(instructions !== undefined && { instructions }) }));
     if (this.#active === undefined) {
       this.#requested.push(waiter);
       this.#send(kind, instructions);
@@ -95,7 +98,7 @@ export class LiveResponses {
   dropQueued(): void {
     const dropped = this.#queued.filter((entry) => entry.kind !== 'notice');
     this.#queued = this.#queued.filter((entry) => entry.kind === 'notice');
-    for (const entry of dropped) entry.waiter.resolve();
+    for (const entry of dropped) entry.waiter.resolve(undefined);
   }
 
   /** `response.created`: records the reply; a tag of ours settles the oldest request when it has played. */
@@ -139,7 +142,7 @@ export class LiveResponses {
   /** The reply has played (or was cut): forget it and settle its request. */
   settle(reply: Reply): void {
     this.#replies.delete(reply.id);
-    reply.resolve?.();
+    reply.resolve?.(reply);
   }
 
   #send(kind: UtteranceKind, instructions: string | undefined): void {

@@ -20,7 +20,7 @@ import type { ToolRunner } from '../tools/tool-runner';
 import type { ToolPorts } from '../tools/tool-types';
 import type { CustomToolBackend } from '../tools/custom-tools';
 import type { KnowledgeBackend } from '../tools/search-knowledge';
-import type { NoticeOutcome } from './notice';
+import type { NoticeOutcome } from './call-machine';
 import type { CallWorkflow } from '../../../shared/domain/workflow';
 import type { WorkflowSource } from '../ports/workflow-source';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { SANDBOX_NUMBERS } from '../../../media-service/src/sandbox/sandbox-numbers';
-import { TOOL_FILLER_LINE } from '../../../media-service/src/call/call-policy';
+import { TOOL_FILLER_LINE } from '../../../media-service/src/call/rules/replies';
 import type { TenantClient } from '../../support/api-harness';
 import { CALL_TEST_MS } from '../../support/call-limits';
 import { QUIET } from '../../support/call-scenarios';
