@@ -187,7 +187,7 @@ class CallSession implements SessionView {
         transport.sendAudio(frame);
       },
       sendMark: (name: string) => transport.sendMark(name),
-      clear: () => { if (process.env.TRACE_CALL) console.log('TCLEAR', new Error().stack?.split('\n').slice(2, 8).join(' | ')); transport.clear(); },
+      clear: () => transport.clear(),
     };
     const background = context.config.advanced.background === 'office' ? new OfficeAmbience({ seed: context.call.id }) : undefined;
     const pacer = new Pacer(sink, { gain: context.config.voice.volume, ...(background && { background }) });

@@ -139,7 +139,6 @@ export class Speaker {
   interrupt(): Utterance[] {
     const cut = this.#queue.filter((utterance) => !utterance.finished);
     if (cut.length === 0) return [];
-    if (process.env.TRACE_CALL) console.log('CLEAR', new Error().stack?.split('\n').slice(2, 7).join(' | '));
     this.#options.tts.clear();
     this.#options.pacer.clear();
     this.#framer.clear();
