@@ -77,7 +77,7 @@ export function modelSources(options: ModelSourcesOptions): ProviderShelf<'model
 export function languageModelsOver(models: ProviderShelf<'models'>, secretBox: SecretBox) {
   const source = (name: ProviderNames['models']) => {
     const found = findProvider({ models }, 'models', name);
-    if (!found.ok) throw new ProviderError(name, found.reason, 503, { retryable: false });
+    if (!found.ok) throw new ProviderError(name, found.reason, undefined, { retryable: false });
     return found.entry.port;
   };
   return async function languageModelFor(
