@@ -10,7 +10,7 @@ import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
 import type { CallSessionDeps } from '../../media-service/src/call/session-types';
-import { SANDBOX_PROVIDER_LABELS } from '../../media-service/src/call/call-metrics';
+import { SANDBOX_PROVIDER_LABELS, sandboxLabel } from '../../media-service/src/call/call-metrics';
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
 import { MediaServer } from '../../media-service/src/server/media-server';
@@ -61,8 +61,17 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
   const telephony = new TwilioTelephony(account);
   const llm = new OpenAiLanguageModel({ provider: 'openai', apiKey: 'sk-sandbox', baseURL: urls.openAiUrl });
   const deps: CallSessionDeps = {
-    stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: urls.fluxUrl, log }),
-    tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.auraUrl, log }),
+    // Standard mode on Deepgram only: the bench's calls run Flux, the sandbox model and Aura.
+    registry: {
+      recognisers: {
+        deepgram: { port: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: urls.fluxUrl, log }), label: sandboxLabel('deepgram') },
+      },
+      voices: {
+        deepgram: { port: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: urls.auraUrl, log }), label: sandboxLabel('deepgram') },
+      },
+      speechToSpeech: {},
+      models: { openai: { port: { open: async () => llm }, label: sandboxLabel('openai') } },
+    },
     languageModelFor: async () => llm,
     telephony,
     scheduler,

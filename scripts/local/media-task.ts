@@ -46,16 +46,18 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
       'A media task needs DEEPGRAM_BASE_URL, OPENAI_BASE_URL, TWILIO_BASE_URL, STRIPE_API_URL, SANDBOX_AUTH_TOKEN and SES_ENDPOINT (set by npm run dev).',
     );
   const deepgram = { apiKey: 'sandbox', baseUrl: DEEPGRAM_BASE_URL, log };
+  const openAiSandbox = { apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log };
   const carrier = { accountSid: SANDBOX_ACCOUNT_SID, authToken: SANDBOX_AUTH_TOKEN, baseUrl: TWILIO_BASE_URL };
   return {
-    stt: new DeepgramSpeechToText(deepgram),
-    tts: new DeepgramTextToSpeech({ ...deepgram, sendTag: true }),
-    openaiStt: {
-      stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
-      label: sandboxLabel('openai'),
+    speech: {
+      recognisers: {
+        deepgram: { port: new DeepgramSpeechToText(deepgram), label: sandboxLabel('deepgram') },
+        openai: { port: new OpenAiSpeechToText(openAiSandbox), label: sandboxLabel('openai') },
+      },
+      voices: { deepgram: { port: new DeepgramTextToSpeech({ ...deepgram, sendTag: true }), label: sandboxLabel('deepgram') } },
+      speechToSpeech: { openai: { port: new OpenAiRealtime(openAiSandbox), label: sandboxLabel('openai-realtime') } },
     },
     openai: { apiKey: 'sk-sandbox', baseURL: OPENAI_BASE_URL },
-    realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: OPENAI_BASE_URL, sendTag: true, log }),
     telephony: new TwilioTelephony(carrier),
     sms: new TwilioSms(carrier),
     email: sesEmail(config, SES_ENDPOINT, log),

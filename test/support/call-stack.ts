@@ -17,13 +17,14 @@ import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
 import { SesSandboxServer } from '../../media-service/src/sandbox/ses-server';
 import { TwilioTelephony } from '../../media-service/src/adapters/twilio-telephony';
 import { startCallSession } from '../../media-service/src/call/call-session';
+import type { ProviderRegistry } from '../../media-service/src/call/providers';
 import type { CallSessionDeps, SessionTuning } from '../../media-service/src/call/session-types';
 import { SANDBOX_PROVIDER_LABELS, sandboxLabel } from '../../media-service/src/call/call-metrics';
 import { dialOutbound } from '../../media-service/src/calls/dial-outbound';
 import { OutboundConsumer } from '../../media-service/src/calls/outbound-consumer';
 import { SqsOutboundJobs } from '../../shared/queue/outbound-calls';
 import { PacerScheduler } from '../../media-service/src/pipeline/pacer-scheduler';
-import { languageModels } from '../../media-service/src/server/language-models';
+import { languageModelsOver, modelSources } from '../../media-service/src/server/language-models';
 import { MediaServer } from '../../media-service/src/server/media-server';
 import { SandboxCarrier } from '../../media-service/src/sandbox/carrier';
 import { DeepgramSandboxServer } from '../../media-service/src/sandbox/deepgram-server';
@@ -86,6 +87,8 @@ export interface CallStackOptions {
   toolPorts?: (core: ApiHarness['core'], log: Logger, senders: ToolSenders) => ToolPorts;
   /** The wall clock of the booking rules and the prompt's "today" (default the system clock). */
   clock?: () => Date;
+  /** The provider registry the calls get, from the stack's full one (default: all of it). */
+  providers?: (full: ProviderRegistry) => ProviderRegistry;
 }
 
 const STREAM_SECRET = 'test-stream-secret';
@@ -155,23 +158,27 @@ export async function startCallStack(options: CallStackOptions = {}) {
       fromAddress: STACK_EMAIL_FROM,
     }),
   };
-  // The production factory: `provider: openai` gets the sandbox OpenAI, `custom` the business's URL
+  // The production factories: `provider: openai` gets the sandbox OpenAI, `custom` the business's URL
   // through the guarded fetch (private addresses allowed, as in `npm run dev`).
-  const languageModelFor = languageModels({
-    openai: { apiKey: 'sk-sandbox', baseURL: openai.baseUrl },
-    secretBox: core.secretBox,
-    allowPrivateUrls: true,
-    sandboxTags: true,
-  });
-  const sessionDeps: CallSessionDeps = {
-    stt: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }),
-    tts: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, sendTag: true, log }),
-    openaiStt: {
-      stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }),
-      label: sandboxLabel('openai'),
+  const models = modelSources({ openai: { apiKey: 'sk-sandbox', baseURL: openai.baseUrl }, allowPrivateUrls: true, sandboxTags: true });
+  const openAiSandbox = { apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log };
+  const registry: ProviderRegistry = {
+    recognisers: {
+      deepgram: { port: new DeepgramSpeechToText({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, log }), label: sandboxLabel('deepgram') },
+      openai: { port: new OpenAiSpeechToText(openAiSandbox), label: sandboxLabel('openai') },
     },
-    languageModelFor,
-    realtime: new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: openai.baseUrl, sendTag: true, log }),
+    voices: {
+      deepgram: {
+        port: new DeepgramTextToSpeech({ apiKey: 'sandbox', baseUrl: deepgram.baseUrl, sendTag: true, log }),
+        label: sandboxLabel('deepgram'),
+      },
+    },
+    speechToSpeech: { openai: { port: new OpenAiRealtime(openAiSandbox), label: sandboxLabel('openai-realtime') } },
+    models,
+  };
+  const sessionDeps: CallSessionDeps = {
+    registry: options.providers?.(registry) ?? registry,
+    languageModelFor: languageModelsOver(models, core.secretBox),
     telephony,
     scheduler,
     calls: core.callRepo,

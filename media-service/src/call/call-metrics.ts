@@ -73,8 +73,10 @@ export interface CallCounters {
   fillers: number;
   /** Provider faults survived or ended on (docs/design.md "Provider faults"). */
   faults: Record<ProviderFaultKind, number>;
-  /** The recogniser's label when the call used another than the process default (OpenAI transcription). */
+  /** The label of the recogniser the call used (its registry entry), when it used one (standard mode). */
   sttLabel?: string;
+  /** The label of the voice the call used (its registry entry), when it used one (standard mode). */
+  ttsLabel?: string;
   /** Outbound pacing as the caller hears it (from the pacer): gaps where voice was waiting but late. */
   pacing?: { underruns: number; underrunMs: number; maxLeadMs: number; voiceFrames: number };
 }
@@ -127,7 +129,12 @@ export function buildCallMetrics(counters: CallCounters, durationS: number, prov
     .map((row) => row.latency_ms)
     .filter((value): value is number => typeof value === 'number')
     .sort((a, b) => a - b);
-  const labels = { stt: counters.sttLabel ?? providers.stt, llm: providers.llm, tts: providers.tts, telephony: providers.telephony };
+  const labels = {
+    stt: counters.sttLabel ?? providers.stt,
+    llm: providers.llm,
+    tts: counters.ttsLabel ?? providers.tts,
+    telephony: providers.telephony,
+  };
   return {
     turns: rows,
     interruptions: counters.interruptions,

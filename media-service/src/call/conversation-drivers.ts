@@ -5,12 +5,14 @@ import { normalizeForSpeech } from '../text/normalize';
 import { faultCounter } from './call-metrics';
 import { Conversation } from './conversation';
 import { LiveConversation } from './live-conversation';
+import { findProvider, LIVE_PROVIDER, VOICE_PROVIDER } from './providers';
 import type { DriverFactory, DriverSetup } from './session-types';
 
 /**
- * The standard pipeline: the recogniser of the assistant's language and `transcriber.provider`
- * (Flux, or OpenAI transcription; `speechPlan`) hears the caller (early audio replayed), the
- * assistant's model answers, the language's Aura voice speaks through the pacer. Teardown: the
+ * The standard pipeline: the recogniser the registry has for `transcriber.provider` (Flux, or
+ * OpenAI transcription) hears the caller in the assistant's language (`speechPlan`; early audio
+ * replayed), the assistant's model answers, the registry's voice speaks the language's Aura voice
+ * through the pacer. A recogniser or voice the registry lacks ends the call `error`. Teardown: the
  * conversation, then pacing stats, the pacer, the voice and the recogniser.
  */
 export const openStandardConversation: DriverFactory = async (setup) => {
@@ -18,27 +20,27 @@ export const openStandardConversation: DriverFactory = async (setup) => {
   const { config } = context;
   const { transcriber } = config;
   const plan = speechPlan(config);
-  const recogniser = plan.stt.provider === 'openai' ? deps.openaiStt : { stt: deps.stt, label: undefined };
-  if (!recogniser) {
-    deps.log.warn('call.speech.unavailable', { call_id: context.call.id, reason: 'no OpenAI transcription provider configured' });
-    base.finish('error');
-    return undefined;
-  }
-  if (recogniser.label !== undefined) base.counters.sttLabel = recogniser.label;
+  const recogniser = findProvider(deps.registry, 'recognisers', plan.stt.provider);
+  if (!recogniser.ok) return unavailable(setup, 'call.speech.unavailable', recogniser.reason);
+  const voice = findProvider(deps.registry, 'voices', VOICE_PROVIDER);
+  if (!voice.ok) return unavailable(setup, 'call.speech.unavailable', voice.reason);
+  base.counters.sttLabel = recogniser.entry.label;
+  base.counters.ttsLabel = voice.entry.label;
   const onFault = faultCounter(base.counters, deps.log, context.call.id);
-  const stt = await recogniser.stt.open({
+  // A recogniser without eager end of turn (OpenAI transcription) ignores `eagerEotThreshold`.
+  const stt = await recogniser.entry.port.open({
     model: plan.stt.model,
     language: plan.stt.language,
     keyterms: transcriber.keyterms,
     eotThreshold: transcriber.eot_threshold,
-    ...(transcriber.eager && plan.stt.provider === 'deepgram' && { eagerEotThreshold: Math.max(0.3, transcriber.eot_threshold - 0.2) }),
+    ...(transcriber.eager && { eagerEotThreshold: Math.max(0.3, transcriber.eot_threshold - 0.2) }),
     tag: base.callSid,
     signal,
     onFault,
   });
   setup.onClose(() => stt.close());
   setup.callerAudio.attach((frame) => stt.send(frame));
-  const tts = deps.tts.open({ voice: plan.voice, speed: config.voice.speed, signal, tag: base.callSid, onFault });
+  const tts = voice.entry.port.open({ voice: plan.voice, speed: config.voice.speed, signal, tag: base.callSid, onFault });
   setup.onClose(() => tts.close());
   const llm = await deps.languageModelFor(base.context.call.business_id, config, context.customKeySealed, { tag: base.callSid, onFault });
   const pacer = setup.openPacer();
@@ -59,18 +61,22 @@ export const openStandardConversation: DriverFactory = async (setup) => {
 
 /**
  * Live mode (docs/design.md "Live mode"): one speech-to-speech session replaces Flux, the model and Aura.
- * Without a `realtime` provider the call cannot run: logged, and it ends `error`.
+ * Without a speech-to-speech provider in the registry the call cannot run: logged, and it ends `error`.
  */
 export const openLiveConversation: DriverFactory = (setup) => {
-  const { realtime, log } = setup.deps;
-  if (!realtime) {
-    log.warn('call.live.unavailable', { call_id: setup.context.call.id, reason: 'no speech-to-speech provider configured' });
-    setup.base.finish('error');
-    return Promise.resolve(undefined);
-  }
+  const live = findProvider(setup.deps.registry, 'speechToSpeech', LIVE_PROVIDER);
+  if (!live.ok) return unavailable(setup, 'call.live.unavailable', live.reason);
+  const realtime = live.entry.port;
   const pacer = setup.openPacer();
   return Promise.resolve(new LiveConversation({ ...setup.base, realtime, pacer, callerAudio: setup.callerAudio }));
 };
+
+/** A provider the call needs is not configured: said in the log (`event`), and the call ends `error`. */
+function unavailable(setup: DriverSetup, event: 'call.speech.unavailable' | 'call.live.unavailable', reason: string): Promise<undefined> {
+  setup.deps.log.warn(event, { call_id: setup.context.call.id, reason });
+  setup.base.finish('error');
+  return Promise.resolve(undefined);
+}
 
 /**
  * The conversation kind of each assistant `mode`: the one place a new kind (workflows next) plugs

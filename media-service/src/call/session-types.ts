@@ -6,10 +6,7 @@ import type { CallTransport, CallTransportEvent } from '../ports/call-transport'
 import type { LanguageModel } from '../ports/language-model';
 import type { FaultListener } from '../ports/provider-faults';
 import type { RecordingStore } from '../ports/recording-store';
-import type { SpeechToSpeech } from '../ports/speech-to-speech';
-import type { SpeechToText } from '../ports/speech-to-text';
 import type { AnsweredBy, Telephony } from '../ports/telephony';
-import type { TextToSpeech } from '../ports/text-to-speech';
 import type { StreamClaims } from '../telephony/stream-token';
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import type { CallContext } from './call-context';
@@ -21,6 +18,7 @@ import type { ToolPorts } from '../tools/tool-types';
 import type { CustomToolBackend } from '../tools/custom-tools';
 import type { KnowledgeBackend } from '../tools/search-knowledge';
 import type { NoticeOutcome } from './call-machine';
+import type { ProviderRegistry } from './providers';
 import type { CallWorkflow } from '../../../shared/domain/workflow';
 import type { WorkflowSource } from '../ports/workflow-source';
 
@@ -52,7 +50,10 @@ export interface SessionHandle {
   readonly done: Promise<void>;
 }
 
-/** Names of the providers in use, recorded in every call's metrics (`sandbox` or the vendor). */
+/**
+ * Names of the process's default providers, recorded in every call's metrics (`sandbox` or the
+ * vendor); a standard call records its own recogniser's and voice's labels from the registry.
+ */
 export interface ProviderLabels {
   stt: string;
   llm: string;
@@ -62,16 +63,16 @@ export interface ProviderLabels {
 
 /** Everything a call session needs; built once per process by the composition root. */
 export interface CallSessionDeps {
-  stt: SpeechToText;
   /**
-   * OpenAI realtime transcription, for assistants on `transcriber.provider: openai`, with its
-   * metrics label; absent, such a call ends `error` with a log line.
+   * The recognisers, voices, speech-to-speech sessions and models this process can reach, by the
+   * names the assistant config uses (`providers.ts`); a call whose provider is missing ends `error`
+   * with a log line.
    */
-  openaiStt?: { stt: SpeechToText; label: string };
-  tts: TextToSpeech;
+  registry: ProviderRegistry;
   /**
-   * The language model of one call of this assistant (OpenAI, or its `custom_url` with its
-   * KMS-sealed key; `model.fallback` behind it), told the call's SID and where to report faults.
+   * The language model of one call of this assistant: the registry's model for `model.provider`
+   * (its `custom_url` with its KMS-sealed key for `custom`), `model.fallback`'s behind it, told the
+   * call's SID and where to report faults (`../server/language-models.ts`).
    */
   languageModelFor(
     businessId: number,
@@ -80,8 +81,6 @@ export interface CallSessionDeps {
     call?: { tag?: string; onFault?: FaultListener },
   ): Promise<LanguageModel>;
   telephony: Telephony;
-  /** Speech-to-speech for `mode: live` assistants; absent, a live call ends `error` with a log line. */
-  realtime?: SpeechToSpeech;
   scheduler: PacerScheduler;
   calls: CallRecords;
   assistants: AssistantRecords;

@@ -18,7 +18,7 @@ export interface SttOpenOptions {
   keyterms: readonly string[];
   /** Confidence needed to end a turn (0.5–0.9; higher waits longer). */
   eotThreshold: number;
-  /** When set, enables `eager_end_of_turn` / `turn_resumed` at this lower confidence. */
+  /** When set, enables `eager_end_of_turn` / `turn_resumed` at this lower confidence; a recogniser without them ignores it. */
   eagerEotThreshold?: number;
   /** Request label for usage reporting; the sandbox keys the simulated callee's words by it (the call SID). */
   tag: string;

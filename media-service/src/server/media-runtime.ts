@@ -31,7 +31,7 @@ import type { MediaConfig } from '../config';
 import { PacerScheduler } from '../pipeline/pacer-scheduler';
 import { callEndedWithErrorEmf, publishActiveCalls } from '../../../shared/metrics/active-calls-metric';
 import { isSandboxLabel } from '../call/call-metrics';
-import { languageModels } from './language-models';
+import { languageModelsOver, modelSources } from './language-models';
 import { MediaServer } from './media-server';
 import type { MediaProviders } from './providers';
 import { createLogger, type Logger } from '../../../shared/log';
@@ -201,17 +201,14 @@ function sessionDeps(options: MediaRuntimeOptions, built: TableRepos & { db: Ret
         ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT, forcePathStyle: true, credentials: LOCAL_CREDENTIALS }),
       })
     : undefined;
+  const models = modelSources({
+    openai: providers.openai,
+    allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
+    sandboxTags: isSandboxLabel(providers.labels.llm),
+  });
   return {
-    stt: providers.stt,
-    openaiStt: providers.openaiStt,
-    tts: providers.tts,
-    realtime: providers.realtime,
-    languageModelFor: languageModels({
-      openai: providers.openai,
-      secretBox: options.secretBox,
-      allowPrivateUrls: config.ALLOW_PRIVATE_URLS,
-      sandboxTags: isSandboxLabel(providers.labels.llm),
-    }),
+    registry: { ...providers.speech, models },
+    languageModelFor: languageModelsOver(models, options.secretBox),
     telephony: providers.telephony,
     scheduler: options.scheduler ?? new PacerScheduler({ log: built.log }),
     calls: built.calls,

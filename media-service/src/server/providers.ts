@@ -7,12 +7,10 @@ import { TwilioSms } from '../adapters/twilio-sms';
 import { TwilioTelephony } from '../adapters/twilio-telephony';
 import type { ProviderLabels } from '../call/session-types';
 import { sandboxLabel } from '../call/call-metrics';
+import type { SpeechProviders } from '../call/providers';
 import type { MediaConfig } from '../config';
 import type { PacerScheduler } from '../pipeline/pacer-scheduler';
 import type { EmailSender } from '../ports/email-sender';
-import type { SpeechToSpeech } from '../ports/speech-to-speech';
-import type { SpeechToText } from '../ports/speech-to-text';
-import type { TextToSpeech } from '../ports/text-to-speech';
 import { SandboxCarrier } from '../sandbox/carrier';
 import { DeepgramSandboxServer } from '../sandbox/deepgram-server';
 import { OpenAiSandboxServer } from '../sandbox/openai-server';
@@ -59,13 +57,13 @@ export function paymentsTarget(config: MediaConfig, sandbox?: PaymentsSandboxSer
 
 /** The providers one media process uses, and the sandbox servers it started for them. */
 export interface MediaProviders {
-  stt: SpeechToText;
-  /** OpenAI realtime transcription (`transcriber.provider: openai`), or the sandbox's, with its label. */
-  openaiStt: { stt: SpeechToText; label: string };
-  tts: TextToSpeech;
+  /**
+   * The registry's speech providers, each labelled: recognisers Flux (`deepgram`) and OpenAI
+   * transcription (`openai`), the Aura voice (`deepgram`), and OpenAI Realtime for live mode
+   * (`openai`), or the sandbox's of each.
+   */
+  speech: SpeechProviders;
   openai: OpenAiTarget;
-  /** Speech-to-speech for live-mode assistants: OpenAI Realtime, or the sandbox's `/v1/realtime`. */
-  realtime: SpeechToSpeech;
   telephony: TwilioTelephony;
   /** Texts through the same Twilio account (or the sandbox carrier's Messages). */
   sms: TwilioSms;
@@ -146,41 +144,34 @@ export async function startProviders(config: MediaConfig, options: StartProvider
         authToken: config.TWILIO_AUTH_TOKEN!,
         ...(config.TWILIO_BASE_URL && { baseUrl: config.TWILIO_BASE_URL }),
       };
+  const labels: ProviderLabels = {
+    stt: deepgramSandbox ? sandboxLabel('deepgram') : 'deepgram',
+    tts: deepgramSandbox ? sandboxLabel('deepgram') : 'deepgram',
+    llm: config.OPENAI_API_KEY ? 'openai' : sandboxLabel('openai'),
+    telephony: carrier ? sandboxLabel('twilio') : 'twilio',
+  };
+  // OpenAI transcription and Realtime: the sandbox's (told each call's SID), else the platform key.
+  const realtimeTarget = realtimeSandbox
+    ? { apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log }
+    : { apiKey: config.OPENAI_API_KEY!, ...(config.OPENAI_BASE_URL && { baseUrl: config.OPENAI_BASE_URL }), log: options.log };
   return {
-    stt: new DeepgramSpeechToText(deepgram),
-    // The sandbox is told each call's SID, as Flux is (a fault number's voice fault reads it).
-    tts: new DeepgramTextToSpeech({ ...deepgram, sendTag: deepgramSandbox !== undefined }),
-    openaiStt: realtimeSandbox
-      ? {
-          stt: new OpenAiSpeechToText({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log }),
-          label: sandboxLabel('openai'),
-        }
-      : {
-          stt: new OpenAiSpeechToText({
-            apiKey: config.OPENAI_API_KEY!,
-            ...(config.OPENAI_BASE_URL && { baseUrl: config.OPENAI_BASE_URL }),
-            log: options.log,
-          }),
-          label: 'openai',
-        },
+    speech: {
+      recognisers: {
+        deepgram: { port: new DeepgramSpeechToText(deepgram), label: labels.stt },
+        openai: { port: new OpenAiSpeechToText(realtimeTarget), label: realtimeSandbox ? sandboxLabel('openai') : 'openai' },
+      },
+      // The sandbox is told each call's SID, as Flux is (a fault number's voice fault reads it).
+      voices: { deepgram: { port: new DeepgramTextToSpeech({ ...deepgram, sendTag: deepgramSandbox !== undefined }), label: labels.tts } },
+      speechToSpeech: {
+        openai: { port: new OpenAiRealtime(realtimeTarget), label: realtimeSandbox ? sandboxLabel('openai-realtime') : 'openai-realtime' },
+      },
+    },
     openai,
-    realtime: realtimeSandbox
-      ? new OpenAiRealtime({ apiKey: 'sk-sandbox', baseUrl: realtimeSandbox.baseUrl, sendTag: true, log: options.log })
-      : new OpenAiRealtime({
-          apiKey: config.OPENAI_API_KEY!,
-          ...(config.OPENAI_BASE_URL && { baseUrl: config.OPENAI_BASE_URL }),
-          log: options.log,
-        }),
     telephony: new TwilioTelephony(twilio),
     sms: new TwilioSms(twilio),
     email: sesEmail(config, sesSandbox?.endpoint ?? config.SES_ENDPOINT, options.log),
     twilioAuthToken: twilio.authToken,
-    labels: {
-      stt: deepgramSandbox ? sandboxLabel('deepgram') : 'deepgram',
-      tts: deepgramSandbox ? sandboxLabel('deepgram') : 'deepgram',
-      llm: config.OPENAI_API_KEY ? 'openai' : sandboxLabel('openai'),
-      telephony: carrier ? sandboxLabel('twilio') : 'twilio',
-    },
+    labels,
     payments: paymentsTarget(config, paymentsSandbox),
     ...(paymentsSandbox && { paymentsSandbox }),
     ...(carrier && { carrier }),

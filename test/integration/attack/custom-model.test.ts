@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
 import { customKeyContext } from '../../../shared/services/assistant-service';
 import type { LookupAll } from '../../../shared/security/ssrf';
-import { languageModels } from '../../../media-service/src/server/language-models';
+import { languageModelsOver, modelSources } from '../../../media-service/src/server/language-models';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { step } from '../../../media-service/src/sandbox/scenario-script';
 import { callScripted, QUIET, waitForAssistant } from '../../support/call-scenarios';
@@ -84,7 +84,10 @@ describe('attack: DNS rebinding of a custom model URL', () => {
       answers.push(address);
       return [{ address, family: 4 }];
     };
-    const factory = languageModels({ openai: { apiKey: 'unused' }, secretBox: stack.core.secretBox, allowPrivateUrls: true, lookup });
+    const factory = languageModelsOver(
+      modelSources({ openai: { apiKey: 'unused' }, allowPrivateUrls: true, lookup }),
+      stack.core.secretBox,
+    );
     const sealed = await stack.core.secretBox.seal('sk-biz-key', customKeyContext(7));
     const config = defaultAssistantConfig();
     const custom = { ...config, model: { ...config.model, provider: 'custom' as const, custom_url: `http://localhost:${port}/v1` } };

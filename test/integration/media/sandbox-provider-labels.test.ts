@@ -27,7 +27,13 @@ describe('provider labels in call metrics, in the sandbox', () => {
         tts: 'deepgram-sandbox',
         telephony: 'twilio-sandbox',
       });
-      expect(providers.openaiStt.label).toBe('openai-sandbox');
+      const { recognisers, voices, speechToSpeech } = providers.speech;
+      expect([recognisers.deepgram?.label, recognisers.openai?.label, voices.deepgram?.label, speechToSpeech.openai?.label]).toEqual([
+        'deepgram-sandbox',
+        'openai-sandbox',
+        'deepgram-sandbox',
+        'openai-realtime-sandbox',
+      ]);
       expect(providers.carrier && providers.deepgramSandbox && providers.openAiSandbox).toBeDefined();
     } finally {
       await providers.close();

@@ -236,4 +236,14 @@ describe('buildCallMetrics', () => {
     // Assert
     expect(Object.keys(metrics.providers ?? {}).sort()).toEqual(['llm', 'stt', 'telephony', 'tts']);
   });
+
+  it("records the recogniser and voice the call took from the registry over the process's defaults", () => {
+    // Arrange
+    const counters = { ...newCounters(), sttLabel: 'openai-sandbox', ttsLabel: 'deepgram-sandbox' };
+    // Act
+    const metrics = buildCallMetrics(counters, 1, vendors);
+    // Assert
+    expect(metrics.providers).toEqual({ stt: 'openai-sandbox', llm: 'openai', tts: 'deepgram-sandbox', telephony: 'twilio' });
+    expect(metrics.sandbox).toBe(true);
+  });
 });

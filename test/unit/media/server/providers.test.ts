@@ -22,7 +22,13 @@ describe('provider labels in call metrics', () => {
     const providers = await startProviders(readMediaConfig(KEYED), { log: captureLogger().log });
     // Assert
     expect(providers.labels).toEqual({ stt: 'deepgram', llm: 'openai', tts: 'deepgram', telephony: 'twilio' });
-    expect(providers.openaiStt.label).toBe('openai');
+    const { recognisers, voices, speechToSpeech } = providers.speech;
+    expect([recognisers.deepgram?.label, recognisers.openai?.label, voices.deepgram?.label, speechToSpeech.openai?.label]).toEqual([
+      'deepgram',
+      'openai',
+      'deepgram',
+      'openai-realtime',
+    ]);
     expect(providers.carrier ?? providers.deepgramSandbox ?? providers.openAiSandbox).toBeUndefined();
     await providers.close();
   });
