@@ -55,6 +55,12 @@ export class WorkflowRun {
    * session at each, back to the plain prompt at an acting one (docs/design.md "Workflows").
    */
   #entering: string | undefined;
+  /**
+   * The steering last read, with the node and variables it was read from: steering depends on
+   * nothing else, and the reducer never changes a variables object (it makes a new one), so a
+   * caller turn or a tool round at the same node reuses it (each model request reads it).
+   */
+  #steered: { node: string | undefined; variables: object; steering: ReturnType<typeof workflowSteering> } | undefined;
 
   constructor(deps: WorkflowRunDeps) {
     this.#d = deps;
@@ -99,8 +105,13 @@ export class WorkflowRun {
    * acting node. Within the `entered` callback, the node just entered.
    */
   steering(): { instructions: string; tool: LlmToolDefinition | undefined } | undefined {
-    const state = this.#entering === undefined ? this.#state : { ...this.#state, node: this.#entering };
-    return workflowSteering(this.#settings, state);
+    if (this.#entering !== undefined) return workflowSteering(this.#settings, { ...this.#state, node: this.#entering });
+    const { node, variables } = this.#state;
+    const last = this.#steered;
+    if (last && last.node === node && last.variables === variables) return last.steering;
+    const steering = workflowSteering(this.#settings, this.#state);
+    this.#steered = { node, variables, steering };
+    return steering;
   }
 
   /** The run as the call records it. */
