@@ -51,11 +51,7 @@ export interface WorkflowState {
 export const WORKFLOW_START: WorkflowState = { turns: 0, stepErrors: 0, acts: 0, ended: false, path: [], variables: {} };
 
 /** A tool call of a finished reply. */
-export interface ReplyCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
+export type ReplyCall = { id: string; name: string; arguments: string };
 
 /**
  * `open`: the greeting is due, or the caller spoke first; `caller_turn`: the caller finished a
@@ -117,9 +113,10 @@ export function reduceWorkflow(settings: WorkflowSettings, state: WorkflowState,
 
 /**
  * What the model is told at the current node: its instructions and its `next_step` tool
- * (undefined at an acting node). Read fresh each time: a collect's instructions list the fields
- * still missing. Before the call enters its start node, a talking start node steers already: a
- * reply made before the greeting (an eager guess, a caller who speaks first) must follow it too.
+ * (undefined at an acting node). It depends on the node and the variables only: a collect's
+ * instructions list the fields still missing. Before the call enters its start node, a talking
+ * start node steers already: a reply made before the greeting (an eager guess, a caller who speaks
+ * first) must follow it too.
  */
 export function workflowSteering(
   settings: WorkflowSettings,
@@ -267,7 +264,7 @@ function resume(settings: WorkflowSettings, state: WorkflowState, result: NodeRe
 
 /** Carries out an acting node's move: wait for its effect's result, or on to its next node. */
 function follow(settings: WorkflowSettings, state: WorkflowState, act: Act, atMs: number, effects: WorkflowEffect[]): Walk {
-  effects.push(...(act.effect ? [act.effect] : []));
+  if (act.effect) effects.push(act.effect);
   if ('wait' in act) return { state: { ...state, waiting: act.effect.type === 'say' ? 'say' : 'tool' }, effects };
   state = { ...state, acts: state.acts + 1, ended: state.ended || act.effect?.type === 'end' };
   if (act.next === null) return { state, effects };
