@@ -30,6 +30,7 @@ import {
   SETTLE,
   stuck,
   TO_CHECK,
+  TO_HUMAN,
   toolDone,
   transfer,
   turn,
@@ -46,17 +47,6 @@ interface Case {
   node?: string;
   variables?: Record<string, unknown>;
 }
-
-/** Two refused `next_step` at the collect: stuck, on to its `on_stuck` transfer. */
-const TO_HUMAN: WorkflowEffect[] = [
-  ...entered('ask'),
-  result('ns', MISSING),
-  REPLY,
-  result('ns', MISSING),
-  stuck('ask', 'human'),
-  ...entered('human'),
-  transfer(null),
-];
 
 const CASES: Case[] = [
   // Opening: who speaks at the start node.
@@ -240,6 +230,13 @@ const CASES: Case[] = [
     took: [false, true, false, true],
     node: 'check',
     variables: { full_name: 'Ada', visit: 'new', check: { day: 'Monday' } },
+  },
+  {
+    name: 'the call ends while a transfer says its line: no transfer is tried',
+    workflow: AT_ASK,
+    events: [open, NEW_PATIENT, toolDone(false, {}), ending, said],
+    effects: [...TO_CHECK, ...entered('sorry'), say('Let me get someone.')],
+    took: [false, true, true, false, true],
   },
   {
     name: 'after the call ends, a caller turn is taken and does nothing',

@@ -124,3 +124,14 @@ export const TO_CHECK: WorkflowEffect[] = [
 
 /** The collect's values for a new patient. */
 export const NEW_PATIENT = values({ full_name: 'Ada', visit: 'new' });
+
+/** Two refused `next_step` at the collect: stuck, on to its `on_stuck` transfer. */
+export const TO_HUMAN: WorkflowEffect[] = [
+  ...entered('ask'),
+  result('ns', MISSING),
+  REPLY,
+  result('ns', MISSING),
+  stuck('ask', 'human'),
+  ...entered('human'),
+  transfer(null),
+];
