@@ -4,7 +4,7 @@ import type { LlmToolDefinition } from '../../ports/language-model';
 /** The platform's contract: the model leaves a node by calling this tool with `{step}` (docs/design.md "Workflows"). */
 export const NEXT_STEP_TOOL = 'next_step';
 
-/** What a node may ask of the call while the engine acts on it (the conversation provides it). */
+/** How the call carries out acting nodes' effects (the conversation provides it to the run's executor). */
 export interface WorkflowHost {
   /** Says fixed words as an assistant turn (barge-in cuts them); resolves once played or cut. */
   say(text: string): Promise<void>;
@@ -18,16 +18,37 @@ export interface WorkflowHost {
 
 /** What a node sees of the run: the variables, and `{{name}}` filling from them and the call's. */
 export interface RunState {
+  /** The run's variables for this step: a node may add to them (the reducer hands it a fresh copy). */
   readonly variables: Record<string, unknown>;
   /** The value of a variable: collected or a tool's, else the call's own. */
   value(name: string): unknown;
   fill(text: string): string;
-  readonly host: WorkflowHost;
 }
 
-/** A node the engine carries out itself: it returns the node to go to, or null once the call ends. */
+/** What an acting node asks of the call; the run's executor carries it out through the {@link WorkflowHost}. */
+export type NodeEffect =
+  | { type: 'say'; text: string }
+  | { type: 'run_tool'; name: string; args: string }
+  | { type: 'transfer'; number: string | null }
+  | { type: 'end'; text: string };
+
+/** What an acting node waited for: its words played (or cut by the caller), or its tool's output. */
+export type NodeResult = { type: 'said' } | { type: 'tool_done'; ok: boolean; output: Record<string, unknown> };
+
+/**
+ * An acting node's move, decided at once: on to `next` (null: the run stops there) after an
+ * optional effect that needs no answer, or an effect whose result the node waits for (its
+ * `resume` then decides).
+ */
+export type Act =
+  | { effect?: Extract<NodeEffect, { type: 'transfer' | 'end' }>; next: string | null }
+  | { effect: Extract<NodeEffect, { type: 'say' | 'run_tool' }>; wait: true };
+
+/** A node the engine carries out itself, synchronously: no I/O, the effects are the call's to carry out. */
 export interface ActingNode<N extends WorkflowNode> {
-  act(node: N, run: RunState): Promise<string | null>;
+  act(node: N, run: RunState): Act;
+  /** The result its effect waited for arrived. */
+  resume?(node: N, run: RunState, result: NodeResult): Act;
 }
 
 /** A node where the model talks with the caller, and leaves by `next_step`. */

@@ -13,7 +13,6 @@ function runState(variables: Record<string, unknown> = {}): RunState {
     variables,
     value: (name) => variables[name],
     fill: (text) => text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in variables ? String(variables[name]) : whole)),
-    host: { say: async () => {}, runTool: async () => ({ ok: true, output: {} }), transfer: () => {}, end: async () => {} },
   };
 }
 

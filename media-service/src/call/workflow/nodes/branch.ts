@@ -6,7 +6,7 @@ export const branchNode: NodeBehaviour<NodeOf<'branch'>> = {
   kind: 'act',
   act(node, run) {
     const hit = node.cases.find((c) => holds(c.when, run.value(c.when.var)));
-    return Promise.resolve(hit?.to ?? node.default);
+    return { next: hit?.to ?? node.default };
   },
 };
 

@@ -4,8 +4,5 @@ import type { NodeBehaviour } from '../node-type';
 /** `end`: its text (else the assistant's end message), then the call ends. */
 export const endNode: NodeBehaviour<NodeOf<'end'>> = {
   kind: 'act',
-  async act(node, run) {
-    await run.host.end(run.fill(node.text));
-    return null;
-  },
+  act: (node, run) => ({ effect: { type: 'end', text: run.fill(node.text) }, next: null }),
 };

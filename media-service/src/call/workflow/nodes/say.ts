@@ -4,8 +4,6 @@ import type { NodeBehaviour } from '../node-type';
 /** `say`: the text verbatim (with `{{variables}}`), then `next`. */
 export const sayNode: NodeBehaviour<NodeOf<'say'>> = {
   kind: 'act',
-  async act(node, run) {
-    await run.host.say(run.fill(node.text));
-    return node.next;
-  },
+  act: (node, run) => ({ effect: { type: 'say', text: run.fill(node.text) }, wait: true }),
+  resume: (node) => ({ next: node.next }),
 };

@@ -20,9 +20,11 @@ export function toolArguments(args: Record<string, string>, run: RunState): Reco
 /** `tool`: runs a built-in or custom tool with arguments from the variables, keeps its result under the node's id, then `on_success` / `on_error`. */
 export const toolNode: NodeBehaviour<NodeOf<'tool'>> = {
   kind: 'act',
-  async act(node, run) {
-    const result = await run.host.runTool(node.tool, JSON.stringify(toolArguments(node.args, run)));
+  act: (node, run) => ({ effect: { type: 'run_tool', name: node.tool, args: JSON.stringify(toolArguments(node.args, run)) }, wait: true }),
+  resume(node, run, result) {
+    // The run resumes a tool node only with its tool's result; the check narrows the type.
+    if (result.type !== 'tool_done') return { next: null };
     run.variables[node.id] = JSON.stringify(result.output).length <= MAX_RESULT_CHARS ? result.output : { ok: result.ok };
-    return result.ok ? node.on_success : node.on_error;
+    return { next: result.ok ? node.on_success : node.on_error };
   },
 };

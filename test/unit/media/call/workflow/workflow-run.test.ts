@@ -74,6 +74,22 @@ describe('WorkflowRun steering', () => {
     expect(run.steering()?.instructions).toMatch(/^Workflow step "ask"\./);
   });
 
+  it('steers afresh once kept values change the fields still missing, and the same between turns', () => {
+    // Arrange
+    const { run } = runOf(workflowOf('ask', [{ ...ASK, fields: [...ASK.fields, { name: 'city', type: 'string' }] }, BYE]));
+    run.open();
+    const before = run.steering();
+    // Act
+    run.afterReply([{ id: 'c1', name: 'next_step', arguments: JSON.stringify({ step: 'bye', values: { city: 'Paris' } }) }]);
+    const afterValues = run.steering();
+    run.callerTurn();
+    // Assert
+    expect(before?.instructions).toContain('- city (string)');
+    expect(afterValues?.instructions).not.toContain('- city (string)');
+    expect(afterValues?.instructions).toContain('- full_name (string)');
+    expect(run.steering()).toEqual(afterValues);
+  });
+
   it('shape adds the steering as a second system message and next_step after the call tools', () => {
     // Arrange
     const { run } = runOf(workflowOf('ask', [ASK, BYE]));
