@@ -25,7 +25,8 @@ export type VoiceEffect<Call extends NamedCall> = Exclude<
       | 'run_workflow_tool'
       | 'record_end_call'
       | 'transfer'
-      | 'workflow_transfer';
+      | 'workflow_transfer'
+      | 'workflow_log';
   }
 >;
 
@@ -108,7 +109,13 @@ export class CallMachine<Call extends NamedCall = NamedCall> {
   dispatch(event: CallEvent<Call>): void {
     const step = reduceCall(this.settings, this.#state, event, this.#d.now());
     this.#state = step.state;
-    if (process.env.TRACE_CALL) console.log('EV', JSON.stringify(event, (k, v) => (k === 'turn' || k === 'calls' ? undefined : v)), '->', step.effects.map((e) => e.type + ('kind' in e ? ':' + e.kind : '') + ('timer' in e ? ':' + e.timer : '')).join(','));
+    if (process.env.TRACE_CALL)
+      console.log(
+        'EV',
+        JSON.stringify(event, (k, v) => (k === 'turn' || k === 'calls' ? undefined : v)),
+        '->',
+        step.effects.map((e) => e.type + ('kind' in e ? ':' + e.kind : '') + ('timer' in e ? ':' + e.timer : '')).join(','),
+      );
     for (const effect of step.effects) this.#carryOut(effect);
   }
 
@@ -174,6 +181,10 @@ export class CallMachine<Call extends NamedCall = NamedCall> {
         return void d.tools.record(effect.call, { ok: true, result: 'call ended' }, d.now());
       case 'transfer':
         return void this.#transfer(effect.call);
+      case 'workflow_log':
+        if (effect.event === 'stuck')
+          return d.log.info('call.workflow.stuck', { call_id: d.context.call.id, node: effect.node, to: effect.to ?? null });
+        return d.log.warn('call.workflow.runaway', { call_id: d.context.call.id, node: effect.node });
       case 'workflow_transfer':
         return this.replyDone('', [this.#voice!.workflowTransfer(effect.number)]);
       default:

@@ -6,6 +6,8 @@ import { faultCounter } from './call-metrics';
 import { Conversation } from './conversation';
 import { LiveConversation } from './live-conversation';
 import { findProvider, LIVE_PROVIDER, VOICE_PROVIDER } from './providers';
+import { workflowRules, type WorkflowRules } from './rules/workflow-slot';
+import type { CallContext } from './call-context';
 import type { DriverFactory, DriverSetup } from './session-types';
 
 /**
@@ -56,7 +58,15 @@ export const openStandardConversation: DriverFactory = async (setup) => {
   const toSpeech = (text: string) =>
     applyPronunciations(normalizeForSpeech(text, { readTitles: config.voice.read_titles }), config.voice.pronunciations);
   const kick = () => pacer.tick(deps.scheduler.now());
-  return new Conversation({ ...base, voice: { tts, pacer, now: deps.now, toSpeech, kick }, llm, stt, session: setup.session });
+  const workflow = callWorkflowRules(context);
+  return new Conversation({
+    ...base,
+    voice: { tts, pacer, now: deps.now, toSpeech, kick },
+    llm,
+    stt,
+    session: setup.session,
+    ...(workflow && { workflow }),
+  });
 };
 
 /**
@@ -68,7 +78,10 @@ export const openLiveConversation: DriverFactory = (setup) => {
   if (!live.ok) return unavailable(setup, 'call.live.unavailable', live.reason);
   const realtime = live.entry.port;
   const pacer = setup.openPacer();
-  return Promise.resolve(new LiveConversation({ ...setup.base, realtime, pacer, callerAudio: setup.callerAudio }));
+  const workflow = callWorkflowRules(setup.context);
+  return Promise.resolve(
+    new LiveConversation({ ...setup.base, realtime, pacer, callerAudio: setup.callerAudio, ...(workflow && { workflow }) }),
+  );
 };
 
 /** A provider the call needs is not configured: said in the log (`event`), and the call ends `error`. */
@@ -90,4 +103,15 @@ export const CONVERSATION_DRIVERS: Record<AssistantConfig['mode'], DriverFactory
 /** Opens the conversation `setup.context`'s assistant asks for. */
 export function openConversation(setup: DriverSetup): ReturnType<DriverFactory> {
   return CONVERSATION_DRIVERS[setup.context.config.mode](setup);
+}
+
+/**
+ * The workflow part of the call's rules (docs/design.md "Workflows"), when the assistant has one:
+ * the call's variables, and the assistant's over the call's built-in ones (`{{direction}}`, …), the
+ * same values the greeting and the prompt get.
+ */
+function callWorkflowRules(context: CallContext): WorkflowRules | undefined {
+  const { workflow } = context;
+  if (!workflow) return undefined;
+  return workflowRules({ workflow, callVariables: context.call.variables ?? {}, assistantVariables: context.script.variables });
 }

@@ -104,7 +104,7 @@ export class LiveConversation extends MachineDriver<LiveCall> implements Convers
       case 'workflow_tool_result':
         return this.#session?.sendFunctionOutput(effect.callId, effect.output, false);
       case 'steer':
-        return this.#steer();
+        return this.#steer(effect.node);
       case 'drop_queued':
         return this.#responses.dropQueued();
       case 'cancel_own_reply':
@@ -137,7 +137,8 @@ export class LiveConversation extends MachineDriver<LiveCall> implements Convers
       const cut = !reply || reply.cancelled || reply.status !== 'completed';
       const facts = this.facts();
       if (options.step) return this.machine.dispatch({ type: 'workflow_said', facts });
-      if (options.turn && cut) return this.machine.dispatch({ type: 'reply_over', played: reply !== undefined && reply.utterances.length > 0, facts });
+      if (options.turn && cut)
+        return this.machine.dispatch({ type: 'reply_over', played: reply !== undefined && reply.utterances.length > 0, facts });
       const heard = reply !== undefined && reply.utterances.some(playedInFull);
       this.machine.dispatch({ type: 'said', kind, heard, cut, facts });
     });
@@ -183,7 +184,10 @@ export class LiveConversation extends MachineDriver<LiveCall> implements Convers
   #onCallerWords(itemId: string, text: string): void {
     const said = this.#caller.words(itemId, text);
     if (!said) return;
-    this.machine.dispatch({ type: 'caller_words', words: { text: text.trim(), startAt: said.startAt, endAt: said.endAt ?? this.#d.now() } });
+    this.machine.dispatch({
+      type: 'caller_words',
+      words: { text: text.trim(), startAt: said.startAt, endAt: said.endAt ?? this.#d.now() },
+    });
   }
 
   #onResponseCreated(responseId: string, tag: string | undefined): void {
@@ -240,10 +244,7 @@ export class LiveConversation extends MachineDriver<LiveCall> implements Convers
     if (reply.cancelled || reply.status !== 'completed') {
       return this.machine.dispatch({ type: 'reply_over', played: reply.utterances.length > 0, facts });
     }
-    this.machine.replyDone(
-      reply.utterances.map((u) => u.text).join(' '),
-      reply.calls,
-    );
+    this.machine.replyDone(reply.utterances.map((u) => u.text).join(' '), reply.calls);
     // A collect's instructions list the fields still missing: values kept by a refused `next_step` change them.
     this.#steer();
   }
@@ -260,12 +261,15 @@ export class LiveConversation extends MachineDriver<LiveCall> implements Convers
     this.#d.log.info('call.barge_in', { call_id: this.#d.context.call.id, heard_ms: cut[0]!.heardMs });
   }
 
-  /** Gives the session the workflow's current node's instructions and tools, when they changed. */
-  #steer(): void {
+  /**
+   * Gives the session the instructions and tools of the workflow's current node (or of `node`, just
+   * entered: one event may pass several nodes, and each is steered in turn), when they changed.
+   */
+  #steer(node?: string): void {
     const rules = this.#d.workflow;
     const state = this.machine.state.workflow;
     if (!rules || !state) return;
-    const steering = liveSteering(this.#d.context, rules.steering(state));
+    const steering = liveSteering(this.#d.context, rules.steering(node === undefined ? state : { ...state, node }));
     if (steering.key === this.#steered) return;
     this.#steered = steering.key;
     this.#session?.steer({ instructions: steering.instructions, tools: steering.tools });

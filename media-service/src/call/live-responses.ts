@@ -82,7 +82,9 @@ export class LiveResponses {
    */
   request(kind: UtteranceKind, instructions?: string, options: { first?: boolean } = {}): Promise<Reply | undefined> {
     let waiter!: Waiter;
-    const played = new Promise<Reply | undefined>((resolve) => (waiter = { kind, resolve, ...(instructions !== undefined && { instructions }) }));
+    const played = new Promise<Reply | undefined>(
+      (resolve) => (waiter = { kind, resolve, ...(instructions !== undefined && { instructions }) }),
+    );
     if (this.#active === undefined) {
       this.#requested.push(waiter);
       this.#send(kind, instructions);

@@ -6,7 +6,8 @@ import type { KeypadSettings } from './keypad';
 import type { OpeningSettings, OpeningState } from './opening';
 import type { SilenceSettings, SilenceState } from './silence';
 import type { VoicemailPhase, VoicemailSettings } from './voicemail';
-import type { WorkflowRules, WorkflowState } from './workflow-slot';
+import type { WorkflowRules } from './workflow-slot';
+import type { WorkflowState } from './workflow';
 
 /**
  * The call's one state record, its events and its effects (docs/design.md "The call engine"). The
@@ -180,7 +181,8 @@ export type CallEffect<Call extends NamedCall = NamedCall> =
   | { type: 'record_end_call'; call: Call }
   | { type: 'transfer'; call: Call }
   | { type: 'workflow_transfer'; number: string | null }
-  | { type: 'steer' }
+  | { type: 'steer'; node: string }
+  | { type: 'workflow_log'; event: 'stuck' | 'runaway'; node: string; to?: string | null }
   | { type: 'arm'; timer: TimerName; ms: number }
   | { type: 'cancel'; timer: TimerName }
   | { type: 'cancel_timers' }

@@ -8,7 +8,7 @@ import { armSilence, keypad, opening, silence, voicemail, workflow } from './par
 import { afterReply, toolsDone, transferFailed } from './replies';
 import { OPENING_START } from './opening';
 import { SILENCE_START } from './silence';
-import type { WorkflowCall } from './workflow-slot';
+import type { ReplyCall } from './workflow';
 
 /**
  * The call's one reducer (docs/design.md "The call engine"): `reduceCall(settings, state, event,
@@ -37,7 +37,12 @@ export function callStart(settings: CallSettings): CallState {
 }
 
 /** The call's next state and effects for `event`, which happened at clock ms `at`. */
-export function reduceCall<Call extends NamedCall>(settings: CallSettings, state: CallState, event: CallEvent<Call>, at: number): CallStep<Call> {
+export function reduceCall<Call extends NamedCall>(
+  settings: CallSettings,
+  state: CallState,
+  event: CallEvent<Call>,
+  at: number,
+): CallStep<Call> {
   const d: Draft<Call> = { set: settings, s: { ...state }, fx: [], at };
   route(d, event);
   return { state: d.s, effects: d.fx };
@@ -79,10 +84,17 @@ function route<Call extends NamedCall>(d: Draft<Call>, event: CallEvent<Call>): 
     case 'timer':
       return timer(d, event.name, event.facts);
     case 'digit':
-      return keypad(d, { type: 'press', digit: event.digit, closed: ending(d) || onVoicemail(d), audible: event.facts.audible }, event.facts);
+      return keypad(
+        d,
+        { type: 'press', digit: event.digit, closed: ending(d) || onVoicemail(d), audible: event.facts.audible },
+        event.facts,
+      );
     case 'amd':
       voicemail(d, { type: 'amd', answeredBy: event.answeredBy, ending: ending(d) });
-      return void opening(d, { type: 'amd', verdict: event.answeredBy === 'human' ? 'human' : event.answeredBy === 'unknown' ? 'unknown' : 'machine' });
+      return void opening(d, {
+        type: 'amd',
+        verdict: event.answeredBy === 'human' ? 'human' : event.answeredBy === 'unknown' ? 'unknown' : 'machine',
+      });
     case 'tools_done':
       return toolsDone(d, event.calls, event.outputs, event.lines);
     case 'workflow_said':
@@ -135,7 +147,13 @@ function speechStarted(d: Draft, facts: Facts): void {
 }
 
 /** A caller turn ended (standard mode): a machine's, the greeting's to answer, the workflow's, or the model's. */
-function endOfTurn<Call extends NamedCall>(d: Draft<Call>, said: CallerWords | undefined, turn: TurnTiming, gone: boolean, facts: Facts): void {
+function endOfTurn<Call extends NamedCall>(
+  d: Draft<Call>,
+  said: CallerWords | undefined,
+  turn: TurnTiming,
+  gone: boolean,
+  facts: Facts,
+): void {
   if (deaf(d) && !gone) return;
   if (!said) {
     if (gone) return;
@@ -207,7 +225,7 @@ function said(d: Draft, kind: LineKind, heard: boolean, cut: boolean, facts: Fac
 function replyDone<Call extends NamedCall>(d: Draft<Call>, text: string, calls: readonly Call[], toolFiller: string, facts: Facts): void {
   if (d.set.mode === 'live') d.s.floor = { ...d.s.floor, greetingDone: true };
   if (ending(d)) return;
-  const asWorkflow: WorkflowCall[] = calls.map((call) => ({ id: callId(call), name: call.name, arguments: call.arguments }));
+  const asWorkflow: ReplyCall[] = calls.map((call) => ({ id: callId(call), name: call.name, arguments: call.arguments }));
   if (workflow(d, { type: 'reply_done', calls: asWorkflow, atMs: sinceStart(d) }, facts)) return;
   afterReply(d, text, calls, toolFiller, facts);
 }

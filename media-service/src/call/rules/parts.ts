@@ -106,7 +106,11 @@ export function workflow<Call extends NamedCall>(d: Draft<Call>, event: Workflow
         endCall(d, 'assistant_ended', { goodbye: true, text: effect.text === '' ? undefined : effect.text });
         break;
       case 'entered':
-        d.fx.push({ type: 'steer' });
+        d.fx.push({ type: 'steer', node: effect.node });
+        break;
+      case 'stuck':
+      case 'runaway':
+        d.fx.push({ type: 'workflow_log', event: effect.type, node: effect.node, ...(effect.type === 'stuck' && { to: effect.to }) });
         break;
     }
   }

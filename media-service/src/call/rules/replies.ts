@@ -17,7 +17,13 @@ export const MAX_TOOL_ROUNDS = 3;
 export const TOOL_FILLER_LINE = 'One moment while I take care of that.';
 
 /** A reply played to the end with `text` and tool `calls` (`toolFiller`: the line its tools ask for while they run). */
-export function afterReply<Call extends NamedCall>(d: Draft<Call>, text: string, calls: readonly Call[], toolFiller: string, facts: Facts): void {
+export function afterReply<Call extends NamedCall>(
+  d: Draft<Call>,
+  text: string,
+  calls: readonly Call[],
+  toolFiller: string,
+  facts: Facts,
+): void {
   const endTool = calls.find((call) => call.name === 'end_call');
   if (endTool) {
     d.fx.push({ type: 'transcript', role: 'tool', line: 'end_call' }, { type: 'record_end_call', call: endTool });
@@ -41,7 +47,12 @@ export function afterReply<Call extends NamedCall>(d: Draft<Call>, text: string,
 }
 
 /** A reply's tools finished: their lines go to the transcript and, unless the call is ending, their results to the model, which answers again. */
-export function toolsDone<Call extends NamedCall>(d: Draft<Call>, calls: readonly Call[], outputs: readonly string[], lines: readonly string[]): void {
+export function toolsDone<Call extends NamedCall>(
+  d: Draft<Call>,
+  calls: readonly Call[],
+  outputs: readonly string[],
+  lines: readonly string[],
+): void {
   d.s.tools = { ...d.s.tools, running: d.s.tools.running - 1 };
   d.fx.push({ type: 'cancel', timer: 'tool-filler' });
   for (const line of lines) d.fx.push({ type: 'transcript', role: 'tool', line });
