@@ -1,6 +1,5 @@
 import type { CallRecord } from '../ports/call-records';
 import type { EndedReason } from '../../../shared/domain/call';
-import { noticesDue } from '../../../shared/domain/call-script';
 import { OfficeAmbience } from '../audio/mix';
 import { Pacer } from '../pipeline/pacer';
 import type { CallTransportEvent } from '../ports/call-transport';

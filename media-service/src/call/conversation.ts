@@ -1,5 +1,5 @@
 import type { CallWorkflow } from '../../../shared/domain/workflow';
-import type { LanguageModel, LlmRequest, LlmToolCall } from '../ports/language-model';
+import type { LanguageModel, LlmToolCall } from '../ports/language-model';
 import type { SttStream } from '../ports/speech-to-text';
 import { CallMachine, type CallVoice, type VoiceEffect } from './call-machine';
 import { modelLabelFor, type TurnTiming } from './call-metrics';
@@ -10,7 +10,7 @@ import { EagerGuess } from './eager-guess';
 import { MachineDriver } from './machine-driver';
 import { streamReply } from './reply-stream';
 import type { Facts, LineKind } from './rules/call-types';
-import type { WorkflowRules, WorkflowSteering } from './rules/workflow-slot';
+import { steerRequest, type WorkflowRules } from './rules/workflow-slot';
 import type { ConversationBaseDeps, ConversationDriver, SessionView } from './session-types';
 import { Speaker, type SpeakerOptions, type Utterance } from './speaker';
 import { heardText, playedInFull } from './transcript-log';
@@ -57,7 +57,10 @@ export class Conversation extends MachineDriver<LlmToolCall> implements Conversa
     const rules = deps.workflow;
     this.machine = new CallMachine<LlmToolCall>(deps, 'standard', rules);
     this.#speaker = new Speaker({ ...deps.voice, onFailure: (error) => this.machine.dispatch({ type: 'fault', error, voiceLost: true }) });
-    this.#history = new ChatHistory(deps.context, rules && ((request) => shape(request, rules.steering(this.machine.state.workflow!))));
+    this.#history = new ChatHistory(
+      deps.context,
+      rules && ((request) => steerRequest(request, rules.steering(this.machine.state.workflow!))),
+    );
     this.#caller = new CallerTurn(deps.stt, deps.timers);
     this.#eager = new EagerGuess(deps.llm, deps.counters, deps.now, (signal, guess) =>
       this.#history.request(signal, [{ role: 'user', content: guess }]),
@@ -136,10 +139,12 @@ export class Conversation extends MachineDriver<LlmToolCall> implements Conversa
     const turn: Turn = { controller: new AbortController(), utterance, message };
     this.#turn = turn;
     void utterance.done.then(() => {
-      if (this.#turn !== turn) return;
-      this.#turn = undefined;
+      const current = this.#turn === turn;
+      if (current) this.#turn = undefined;
+      // A workflow's line moves the run on even when the caller cut it; any other turn cut by a barge-in is the caller's turn instead.
       if (options.step) return this.machine.dispatch({ type: 'workflow_said', facts: this.facts() });
-      this.machine.dispatch({ type: 'said', kind, heard: playedInFull(utterance), cut: utterance.interrupted, facts: this.facts() });
+      if (current)
+        this.machine.dispatch({ type: 'said', kind, heard: playedInFull(utterance), cut: utterance.interrupted, facts: this.facts() });
     });
   }
 
@@ -242,15 +247,4 @@ export class Conversation extends MachineDriver<LlmToolCall> implements Conversa
     this.#d.counters.ttsCharacters = this.#speaker.charactersSent;
     this.#speaker.close();
   }
-}
-
-/** The model request at the workflow's current node: its instructions after the assistant's prompt, and `next_step`. */
-function shape(request: LlmRequest, steering: WorkflowSteering | undefined): LlmRequest {
-  if (!steering) return request;
-  const [system, ...rest] = request.messages;
-  return {
-    ...request,
-    messages: [system!, { role: 'system', content: steering.instructions }, ...rest],
-    ...(steering.tool && { tools: [...(request.tools ?? []), steering.tool] }),
-  };
 }

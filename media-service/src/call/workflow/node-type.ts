@@ -4,18 +4,6 @@ import type { LlmToolDefinition } from '../../ports/language-model';
 /** The platform's contract: the model leaves a node by calling this tool with `{step}` (docs/design.md "Workflows"). */
 export const NEXT_STEP_TOOL = 'next_step';
 
-/** How the call carries out acting nodes' effects (the conversation provides it to the run's executor). */
-export interface WorkflowHost {
-  /** Says fixed words as an assistant turn (barge-in cuts them); resolves once played or cut. */
-  say(text: string): Promise<void>;
-  /** Runs a tool on the call's runner; its line goes to the transcript, the call's `actions` keep it. */
-  runTool(name: string, args: string): Promise<{ ok: boolean; output: Record<string, unknown> }>;
-  /** Transfers the caller (to `number`, else the profile's transfer number). */
-  transfer(number: string | null): void;
-  /** Ends the call: after `text` when given, else with the assistant's end message. */
-  end(text: string): Promise<void>;
-}
-
 /** What a node sees of the run: the variables, and `{{name}}` filling from them and the call's. */
 export interface RunState {
   /** The run's variables for this step: a node may add to them (the reducer hands it a fresh copy). */
@@ -25,7 +13,7 @@ export interface RunState {
   fill(text: string): string;
 }
 
-/** What an acting node asks of the call; the run's executor carries it out through the {@link WorkflowHost}. */
+/** What an acting node asks of the call; the call's reducer turns it into the call's effects (`../rules/parts.ts`). */
 export type NodeEffect =
   | { type: 'say'; text: string }
   | { type: 'run_tool'; name: string; args: string }
