@@ -92,8 +92,8 @@ function unavailable(setup: DriverSetup, event: 'call.speech.unavailable' | 'cal
 }
 
 /**
- * The conversation kind of each assistant `mode`: the one place a new kind (workflows next) plugs
- * in. Every kind implements `ConversationDriver` over the shared `CallPolicy`.
+ * The conversation kind of each assistant `mode`: the one place a new kind (a browser call next) plugs
+ * in. Every kind implements `ConversationDriver` as an executor of the call's one reducer (`rules/call.ts`).
  */
 export const CONVERSATION_DRIVERS: Record<AssistantConfig['mode'], DriverFactory> = {
   standard: openStandardConversation,

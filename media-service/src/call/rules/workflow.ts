@@ -7,7 +7,8 @@
  * (conversation, collect) the model talks under the node's steering and leaves by `next_step`.
  * Each talking node answers at most its `max_turns` caller turns, two refused `next_step` in a row
  * count as stuck too, and a walk of acting nodes is bounded, so a call never loops forever.
- * `WorkflowRun` (`../workflow/workflow-run.ts`) carries out the effects on either conversation.
+ * It is a part of the call's one reducer (`./call.ts`, through `./parts.ts`), whose executors carry
+ * out its effects in either mode.
  */
 import { storableJson } from '../../../../shared/domain/storable-json';
 import { MAX_WORKFLOW_PATH, type CallWorkflow, type Workflow, type WorkflowNode } from '../../../../shared/domain/workflow';
