@@ -1,3 +1,4 @@
+import { describe, expect, it } from 'vitest';
 import {
   ANSWERING,
   AUDIBLE,
@@ -13,6 +14,7 @@ import {
   end,
   interim,
   resumed,
+  run,
   said,
   settings,
   speech,
@@ -236,3 +238,22 @@ table('voicemail', [
     effects: [],
   },
 ]);
+
+describe("live, after_greeting: the provider's own barge-in", () => {
+  // Rule bug, reported to the integrator: `callStart` (rules/call.ts) turns the provider's own
+  // barge-in on from the start whenever no notice is due (`interruptions !== 'never'`), and
+  // `noticeOver` (rules/floor.ts) turns it on as soon as the notice is heard, in `after_greeting`
+  // too. The live session then opens with `interrupt_response: true`, and the provider cuts its own
+  // greeting when the caller talks over it, which `after_greeting` forbids (docs/design.md "How
+  // each setting is honoured"). The same was true before the reducer (live-conversation.ts on main).
+  it.fails('stays off until the greeting was said, then comes on', () => {
+    // Arrange
+    const set = settings({ mode: 'live', interruptions: 'after_greeting' });
+    // Act
+    const before = run(set, [], [start, timer('greet')]);
+    const after = run(set, [start, timer('greet')], [said('greeting')]);
+    // Assert
+    expect(before.state.floor.providerInterrupts).toBe(false);
+    expect(after.effects).toContain('provider_interrupts');
+  });
+});

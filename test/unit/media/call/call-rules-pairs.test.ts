@@ -1,3 +1,4 @@
+import { describe, expect, it } from 'vitest';
 import {
   ANSWERING,
   AUDIBLE,
@@ -16,6 +17,7 @@ import {
   interim,
   ownReply,
   replyDone,
+  run,
   said,
   settings,
   speech,
@@ -357,3 +359,18 @@ table('workflow step × interruption', [
     effects: ['say notice: This call is recorded.', 'say reply (turn, step): Step one: your name?'],
   },
 ]);
+
+describe('greeting × direction, live: the provider answering "Hello?" too', () => {
+  // Rule bug, reported to the integrator: in live mode `callerWords` (rules/call.ts) ignores what
+  // the opening returns (`answered`: the greeting is this turn's answer). When the callee's words
+  // reach us before the provider's own reply starts (the sandbox's realtime session sends the
+  // transcription before `response.created`, sandbox/realtime-session.ts), `ownReply`
+  // finds the call no longer screening and lets that reply play: the callee hears the greeting and
+  // the model's own answer to "Hello?". When the reply starts first it is cancelled (row above).
+  it.fails('the greeting answers "Hello?"; the provider\'s reply after the words is cancelled', () => {
+    // Act
+    const { effects } = run(settings({ ...OUTBOUND, mode: 'live' }), [start, speech(), callerWords('Hello?')], [ownReply()]);
+    // Assert
+    expect(effects).toContain('cancel_own_reply');
+  });
+});
