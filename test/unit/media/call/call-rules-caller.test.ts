@@ -94,6 +94,13 @@ table('eager think-ahead', [
   { name: 'the assistant speaking: no guess', given: greeted, when: [eager('Book me in', AUDIBLE)], effects: [] },
   { name: 'the call ending: no guess', given: [...greeted, end('silence_timeout')], when: [eager('Book me in')], effects: [] },
   {
+    name: 'a machine on the line: no guess',
+    settings: OUTBOUND,
+    given: [start, amd('machine_start')],
+    when: [eager("you've reached Jordan")],
+    effects: [],
+  },
+  {
     name: 'the turn resumed: the guess is dropped',
     given: [...greeted, said('greeting')],
     when: [eager('Book me'), resumed],

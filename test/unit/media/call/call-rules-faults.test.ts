@@ -35,8 +35,9 @@ import {
 
 /**
  * The call's reducer where an ending meets the other features: the time limit while tools run, and
- * a provider fault in the middle of each pair of `call-rules-pairs.test.ts`, which must end the
- * call the same way every time. Rows as in `call-rules-floor.test.ts`.
+ * a provider fault in the middle of each pair of `call-rules-pairs.test.ts` and
+ * `call-rules-pairs-turns.test.ts`, which must end the call the same way every time. Rows as in
+ * `call-rules-floor.test.ts`.
  */
 
 const SPEECH = ['say', 'reply', 'barge_in', 'silence', 'drop_queued', 'cancel_own_reply', 'finish'];
