@@ -87,6 +87,8 @@ export interface FloorState {
   held: TurnTiming | undefined;
   /** Live mode: the provider's own barge-in is on. */
   providerInterrupts: boolean;
+  /** Live mode: the greeting answered the caller's last turn, so the provider's own reply to it is cancelled. */
+  answeredByGreeting: boolean;
 }
 
 /** The reply's tools: rounds in a row without the caller speaking, tools running now, their filler line. */

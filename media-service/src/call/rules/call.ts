@@ -28,7 +28,12 @@ export function callStart(settings: CallSettings): CallState {
     digits: '',
     voicemail: 'none',
     notice: { pending: false, heard: false, heldBargeIn: false, question: '' },
-    floor: { greetingDone: false, held: undefined, providerInterrupts: settings.interruptions !== 'never' && settings.notice === '' },
+    floor: {
+      greetingDone: false,
+      held: undefined,
+      providerInterrupts: settings.mode === 'live' && settings.interruptions === 'anytime' && settings.notice === '',
+      answeredByGreeting: false,
+    },
     tools: { rounds: 0, running: 0, filler: '' },
     ending: { reason: undefined, lastWords: false, finished: false },
     userTurns: 0,
@@ -45,7 +50,22 @@ export function reduceCall<Call extends NamedCall>(
 ): CallStep<Call> {
   const d: Draft<Call> = { set: settings, s: { ...state }, fx: [], at };
   route(d, event);
+  if (settings.mode === 'live') providerBargeIn(d);
   return { state: d.s, effects: d.fx };
+}
+
+/**
+ * Live mode: the provider's own barge-in is off until `interruptions` allows the caller to cut the
+ * assistant off (`anytime`; `after_greeting` once the greeting is done) and the notice has been
+ * heard; then it comes back on, once.
+ */
+function providerBargeIn(d: Draft): void {
+  const { interruptions } = d.set;
+  if (d.s.floor.providerInterrupts || interruptions === 'never') return;
+  if (d.set.notice !== '' && !d.s.notice.heard) return;
+  if (interruptions === 'after_greeting' && !d.s.floor.greetingDone) return;
+  d.s.floor = { ...d.s.floor, providerInterrupts: true };
+  d.fx.push({ type: 'provider_interrupts' });
 }
 
 function route<Call extends NamedCall>(d: Draft<Call>, event: CallEvent<Call>): void {
@@ -135,6 +155,8 @@ function speechStarted(d: Draft, facts: Facts): void {
   voicemail(d, { type: 'speech_started' });
   opening(d, { type: 'speech_started' }, facts);
   if (d.set.mode === 'standard') return;
+  // A new turn: a reply the provider starts from now on answers it, not the words the greeting took.
+  if (d.s.floor.answeredByGreeting) d.s.floor = { ...d.s.floor, answeredByGreeting: false };
   if (!screening(d)) opening(d, { type: 'caller_turn', machine: false, words: 1 }, facts);
   if (ending(d)) return;
   if (d.s.notice.pending) {
@@ -180,7 +202,8 @@ function callerWords(d: Draft, said: CallerWords): void {
   d.fx.push({ type: 'transcript', role: 'user', words: said });
   d.s.userTurns++;
   const machine = voicemail(d, { type: 'caller_turn', text: said.text, userTurns: d.s.userTurns, ending: ending(d) });
-  opening(d, { type: 'caller_turn', machine, words: words(said.text).length });
+  // An outbound call's first words from a person are answered by the greeting: not by the provider too.
+  if (opening(d, { type: 'caller_turn', machine, words: words(said.text).length })) d.s.floor = { ...d.s.floor, answeredByGreeting: true };
   if (!machine) callerSpoke(d);
 }
 
@@ -192,12 +215,15 @@ function callerSpoke(d: Draft): void {
 
 /**
  * The live provider started a reply on its own (the caller's turn ended). It may not talk over a
- * goodbye or an outbound call still screening for a machine; a workflow may take the turn; and it
- * may not speak before the notice: it is asked again, behind the notice.
+ * goodbye, an outbound call still screening for a machine, or the greeting that answers that turn;
+ * a workflow may take the turn; and it may not speak before the notice: it is asked again, behind
+ * the notice.
  */
 function ownReply(d: Draft, facts: Facts): void {
   silence(d, { type: 'activity' });
-  if (ending(d) || screening(d)) return void d.fx.push({ type: 'cancel_own_reply' });
+  const answered = d.s.floor.answeredByGreeting;
+  if (answered) d.s.floor = { ...d.s.floor, answeredByGreeting: false };
+  if (ending(d) || screening(d) || answered) return void d.fx.push({ type: 'cancel_own_reply' });
   if (workflow(d, { type: 'caller_turn', atMs: sinceStart(d) }, facts)) return void d.fx.push({ type: 'cancel_own_reply' });
   if (!noticeDue(d)) return;
   d.fx.push({ type: 'cancel_own_reply' });
@@ -236,6 +262,8 @@ const callId = (call: NamedCall): string => {
 };
 
 function timer(d: Draft, name: TimerName, facts: Facts): void {
+  // The ending stops these (`cancel_timers`); one that fired all the same does nothing.
+  if (ending(d) && (name === 'tool-filler' || name === 'dtmf' || name === 'silence' || name === 'greet')) return;
   switch (name) {
     case 'greet':
       return void opening(d, { type: 'timer' }, facts);

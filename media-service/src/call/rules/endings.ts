@@ -42,7 +42,8 @@ export function endCall(d: Draft, reason: EndedReason, options: { goodbye: boole
  * and the voice still works (`voiceLost` false).
  */
 export function fail(d: Draft, error: Error, voiceLost: boolean): void {
-  if (d.s.ending.reason === 'error') return;
+  // A provider failing after the hang-up (a recogniser closing late) changes nothing.
+  if (d.s.ending.reason === 'error' || d.s.ending.finished) return;
   d.fx.push({ type: 'provider_failed', error });
   claim(d, 'error');
   d.fx.push({ type: 'silence' });

@@ -99,9 +99,8 @@ export function afterSpeech(d: Draft, facts: Facts): void {
 
 /**
  * The notice played, or was cut. Cut by the provider (live mode) while the call goes on, it is
- * asked for again, first. Otherwise a cut-in held meanwhile applies now; in live mode the
- * greeting's question follows unless the caller talked over the notice, and the provider's
- * barge-in comes back once the notice was heard.
+ * asked for again, first. Otherwise a cut-in held meanwhile applies now, and in live mode the
+ * greeting's question follows unless the caller talked over the notice.
  */
 export function noticeOver(d: Draft, heard: boolean, cut: boolean, facts: Facts): void {
   const { heldBargeIn, question } = d.s.notice;
@@ -111,15 +110,9 @@ export function noticeOver(d: Draft, heard: boolean, cut: boolean, facts: Facts)
   }
   d.s.notice = { pending: false, heard: d.s.notice.heard || heard, heldBargeIn: false, question: '' };
   let now = heldBargeIn ? bargeIn(d, facts) : facts;
-  if (d.set.mode === 'live') {
-    if (question !== '' && !ending(d)) {
-      sayLine(d, 'greeting', question);
-      now = { ...now, replying: true };
-    }
-    if (d.s.notice.heard && !d.s.floor.providerInterrupts && d.set.interruptions !== 'never') {
-      d.s.floor = { ...d.s.floor, providerInterrupts: true };
-      d.fx.push({ type: 'provider_interrupts' });
-    }
+  if (d.set.mode === 'live' && question !== '' && !ending(d)) {
+    sayLine(d, 'greeting', question);
+    now = { ...now, replying: true };
   }
   afterSpeech(d, now);
 }

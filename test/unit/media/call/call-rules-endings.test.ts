@@ -235,11 +235,9 @@ table('tools, transfers, end phrases', [
 ]);
 
 describe('after the hang-up', () => {
-  // Rule bug, reported to the integrator: `fail` (rules/endings.ts) checks only `reason === 'error'`,
-  // not `finished`, so a fault after `finish` (a recogniser error before the carrier's stop) claims
-  // the ending again: the reason turns to `error` (CallMachine.notices() then reports a voicemail's
-  // notices as unheard instead of null) and the fallback line is said to a call already hung up.
-  it.fails.each([
+  // A fault after `finish` (a recogniser error before the carrier's stop) must not claim the ending
+  // again: no fallback line to a call already hung up, and a voicemail's notices stay null.
+  it.each([
     { name: 'a caller who hung up', set: BASE, given: [...inCall, end('caller_hung_up', false)], reason: 'caller_hung_up' },
     {
       name: 'a voicemail left',

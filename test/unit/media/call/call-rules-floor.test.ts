@@ -135,7 +135,7 @@ table('notice', [
     settings: LIVE_NOTICED,
     given: [...greeted, speech(AUDIBLE)],
     when: [said('notice', {}, TALKING)],
-    effects: ['provider_interrupts', 'cancel silence'],
+    effects: ['cancel silence', 'provider_interrupts'],
   },
   {
     name: 'live: a notice cut by the provider is asked again, first, alone',

@@ -197,16 +197,20 @@ table('greeting × direction', [
 ]);
 
 describe('greeting × direction, live: the provider answering "Hello?" too', () => {
-  // Rule bug, reported to the integrator: in live mode `callerWords` (rules/call.ts) ignores what
-  // the opening returns (`answered`: the greeting is this turn's answer). When the callee's words
-  // reach us before the provider's own reply starts (the sandbox's realtime session sends the
-  // transcription before `response.created`, sandbox/realtime-session.ts), `ownReply`
-  // finds the call no longer screening and lets that reply play: the callee hears the greeting and
-  // the model's own answer to "Hello?". When the reply starts first it is cancelled (row above).
-  it.fails('the greeting answers "Hello?"; the provider\'s reply after the words is cancelled', () => {
+  // When the callee's words reach us before the provider's own reply starts (the sandbox's realtime
+  // session sends the transcription before `response.created`), the greeting is that turn's answer:
+  // the provider's reply to it is cancelled too. When the reply starts first it is cancelled (row above).
+  it('the greeting answers "Hello?"; the provider\'s reply after the words is cancelled', () => {
     // Act
     const { effects } = run(settings({ ...OUTBOUND, mode: 'live' }), [start, speech(), callerWords('Hello?')], [ownReply()]);
     // Assert
     expect(effects).toContain('cancel_own_reply');
+  });
+
+  it("the callee's next turn is the provider's to answer again", () => {
+    // Act
+    const { effects } = run(settings({ ...OUTBOUND, mode: 'live' }), [start, speech(), callerWords('Hello?'), speech()], [ownReply()]);
+    // Assert
+    expect(effects).not.toContain('cancel_own_reply');
   });
 });

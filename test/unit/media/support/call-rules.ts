@@ -192,7 +192,7 @@ export const only = (effects: readonly string[], ...kinds: string[]): string[] =
  */
 export function fakeWorkflow(lines: readonly string[] = ['Step one: your name?', 'Step two: your date of birth?']): WorkflowRules {
   type S = WorkflowState & { line: number; said: number; ended: boolean };
-  const start = { kind: 'workflow', line: 0, said: 0, ended: false } as S;
+  const start = { kind: 'workflow', line: 0, said: 0, ended: false } as unknown as S;
   const say = (s: S): { state: S; effects: WorkflowEffect[] } => {
     if (s.line >= lines.length) return { state: s, effects: [{ type: 'reply' }] };
     return { state: { ...s, line: s.line + 1 }, effects: [{ type: 'say', text: lines[s.line]! }] };
