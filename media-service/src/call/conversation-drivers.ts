@@ -1,5 +1,6 @@
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import { speechPlan } from '../../../shared/domain/languages';
+import type { SpeechToSpeech } from '../ports/speech-to-speech';
 import { applyPronunciations } from '../text/pronunciations';
 import { normalizeForSpeech } from '../text/normalize';
 import { faultCounter } from './call-metrics';
@@ -69,7 +70,10 @@ export const openLiveConversation: DriverFactory = (setup) => {
     return Promise.resolve(undefined);
   }
   const pacer = setup.openPacer();
-  return Promise.resolve(new LiveConversation({ ...setup.base, realtime, pacer, callerAudio: setup.callerAudio }));
+  // The session's faults (a reconnect) are the call's, counted in its metrics like the standard pipeline's.
+  const onFault = faultCounter(setup.base.counters, log, setup.context.call.id);
+  const counted: SpeechToSpeech = { open: (options) => realtime.open({ ...options, onFault }) };
+  return Promise.resolve(new LiveConversation({ ...setup.base, realtime: counted, pacer, callerAudio: setup.callerAudio }));
 };
 
 /**

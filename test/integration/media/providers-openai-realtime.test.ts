@@ -189,4 +189,108 @@ describe('OpenAiRealtime against the sandbox Realtime endpoint', () => {
     expect(failed.error).toBeInstanceOf(ProviderError);
     expect(failed.error).toMatchObject({ statusCode: 401, retryable: false });
   });
+
+  it('a dropped socket is replaced: the session as last set, the conversation, the reply under way asked again under its id', async () => {
+    // Arrange
+    board.setFault('CA-wire-drop', 'stt-drop');
+    const faults: string[] = [];
+    const { session, events, until } = open('CA-wire-drop', { onFault: (kind, detail) => faults.push(`${kind}: ${detail}`) });
+    session.steer({ instructions: 'You are a receptionist. Be brief.', tools: [END_CALL] });
+    session.setInterruptResponse(false);
+    session.createResponse({ instructions: verbatim('Hello, this is Acme.'), tag: 'greeting' });
+    const greeting = await until('transcript_done');
+    await until('response_done');
+    board.push('CA-wire-drop', 'I would like a cleaning.');
+
+    // Act: the stand-in drops the socket once the reply to the caller's turn has started.
+    session.appendAudio(synthesizeSpeechLike(800));
+    session.appendAudio(new Uint8Array(8000).fill(0xff));
+    const heard = await until('caller_transcript');
+    const reply = await until('response_created', (event) => event.tag === undefined);
+    const done = await until('response_done', (event) => event.responseId === reply.responseId);
+    board.push('CA-wire-drop', 'Tuesday works.');
+    session.appendAudio(synthesizeSpeechLike(900, 3));
+    session.appendAudio(new Uint8Array(8000).fill(0xff));
+    const later = await until('caller_transcript', (event) => event.text === 'Tuesday works.');
+    await until('response_done', (event) => event.responseId !== reply.responseId && event.responseId !== done.responseId);
+    session.close();
+    await until('closed');
+
+    // Assert
+    const [dropped, replaced] = openai.realtime.connections.filter((connection) => connection.tag === 'CA-wire-drop');
+    expect(dropped!.dropped).toBe(true);
+    expect(heard.text).toBe('I would like a cleaning.');
+    expect(later.itemId).not.toBe(heard.itemId);
+    // The session as last set, then the conversation so far under the ids the call knows, then the reply asked again.
+    expect(replaced!.received.slice(0, 4)).toEqual([
+      {
+        type: 'session.update',
+        session: expect.objectContaining({
+          instructions: 'You are a receptionist. Be brief.',
+          audio: expect.objectContaining({
+            input: expect.objectContaining({
+              turn_detection: expect.objectContaining({ create_response: true, interrupt_response: false }),
+            }),
+            output: expect.objectContaining({ voice: 'marin' }),
+          }),
+        }),
+      },
+      {
+        type: 'conversation.item.create',
+        item: { id: greeting.itemId, type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello, this is Acme.' }] },
+      },
+      {
+        type: 'conversation.item.create',
+        item: { id: heard.itemId, type: 'message', role: 'user', content: [{ type: 'input_text', text: 'I would like a cleaning.' }] },
+      },
+      { type: 'response.create' },
+    ]);
+    // One reply the call saw start, go on and end whole: no second response_created for it, no error.
+    expect(done).toMatchObject({ status: 'completed' });
+    expect(events.filter((event) => event.type === 'response_created')).toHaveLength(3);
+    expect(events.some((event) => event.type === 'transcript_done' && event.responseId === reply.responseId && event.text !== '')).toBe(
+      true,
+    );
+    expect(events.filter((event) => event.type === 'error')).toEqual([]);
+    expect(faults).toEqual([
+      expect.stringMatching(/^stt_reconnects: Realtime closed the session unexpectedly \(code 1006\)\. Reconnected in \d+ ms: 2 items/),
+    ]);
+    const ms = Number(/Reconnected in (\d+) ms/.exec(faults[0]!)![1]);
+    console.log(`openai realtime reconnect: ${ms} ms (${faults[0]})`);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('a drop no reconnect mends is a fatal error, then closed, after the whole schedule', async () => {
+    // Arrange
+    const lonely = await OpenAiSandboxServer.start({ board, apiKey: 'sk-right' });
+    const faults: string[] = [];
+    const realtime = new OpenAiRealtime({ apiKey: 'sk-right', baseUrl: lonely.baseUrl, log: silentLogger });
+    const session = realtime.open({
+      instructions: 'You are a receptionist.',
+      voice: 'marin',
+      tools: [],
+      language: 'en',
+      speed: 1,
+      interruptResponse: true,
+      signal: new AbortController().signal,
+      onFault: (kind) => faults.push(kind),
+    });
+    const { events, until } = watch(session);
+    await until('ready');
+    const started = performance.now();
+
+    // Act: the provider goes away, and its port refuses every new connection.
+    await lonely.close();
+    const failed = await until('error');
+    await until('closed');
+    const tookMs = performance.now() - started;
+
+    // Assert
+    expect(failed.fatal).toBe(true);
+    expect(failed.error).toMatchObject({ retryable: true });
+    expect(failed.error.message).toMatch(/closed the session unexpectedly.*Reconnecting failed/);
+    expect(faults).toEqual([]);
+    expect(events.map((event) => event.type)).toEqual(['ready', 'error', 'closed']);
+    expect(tookMs).toBeGreaterThanOrEqual(650);
+  });
 });
