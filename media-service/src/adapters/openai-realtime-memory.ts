@@ -95,7 +95,7 @@ export class RealtimeMemory {
       case 'response.created':
         return this.#created(event.response.id, event.response.metadata?.tag);
       case 'response.output_audio.delta':
-        this.#audio.set(event.item_id, (this.#audio.get(event.item_id) ?? 0) + Math.floor((event.delta.length * 3) / 4));
+        this.#audio.set(event.item_id, (this.#audio.get(event.item_id) ?? 0) + Buffer.byteLength(event.delta, 'base64'));
         return;
       case 'response.output_audio_transcript.done':
         return void this.#active?.items.push({ id: event.item_id, kind: 'assistant', item: {}, text: event.transcript.trim() });
