@@ -109,6 +109,8 @@ type TranscriptionConnect = (handshakeMs: number) => WebSocket;
 class TranscriptionStream implements SttStream {
   readonly #connect: TranscriptionConnect;
   readonly #signal: AbortSignal;
+  /** Aborted once the stream is closed: stops a reconnect under way. */
+  readonly #stop = new AbortController();
   readonly #onFault: SttOpenOptions['onFault'];
   readonly #log: Logger;
   readonly #events: EventFanout<SttEvent>;
@@ -148,7 +150,7 @@ class TranscriptionStream implements SttStream {
   }
 
   /** A socket with this stream's listeners, resolved on `session.updated`; a failed handshake terminates it and rejects. */
-  #open(timeoutMs: number): Promise<void> {
+  #open(timeoutMs: number, signal = this.#signal): Promise<void> {
     const socket = this.#connect(timeoutMs);
     this.#socket = socket;
     socket.on('message', (data) => socket === this.#socket && this.#onMessage(data));
@@ -157,7 +159,7 @@ class TranscriptionStream implements SttStream {
     return new Promise<void>((resolve, reject) => {
       const settled = () => {
         clearTimeout(timer);
-        this.#signal.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', onAbort);
         this.#waiting = undefined;
       };
       const fail = (error: ProviderError) => {
@@ -168,7 +170,7 @@ class TranscriptionStream implements SttStream {
       };
       const timer = setTimeout(() => fail(new ProviderError('openai', `No session.updated within ${timeoutMs} ms.`)), timeoutMs);
       const onAbort = () => fail(new ProviderError('openai', 'Aborted while connecting.'));
-      this.#signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbort, { once: true });
       this.#waiting = {
         resolve: () => {
           settled();
@@ -296,7 +298,8 @@ class TranscriptionStream implements SttStream {
     this.#turns.resume();
     const startedAt = performance.now();
     try {
-      await reconnect(() => this.#open(RECONNECT_HANDSHAKE_MS), this.#signal);
+      const stop = AbortSignal.any([this.#signal, this.#stop.signal]);
+      await reconnect(() => this.#open(RECONNECT_HANDSHAKE_MS, stop), stop);
     } catch (error) {
       if (this.#signal.aborted || this.#state !== 'reconnecting') return this.#shutdown();
       const message = `${why} Reconnecting failed: ${error instanceof Error ? error.message : String(error)}`;
@@ -321,6 +324,7 @@ class TranscriptionStream implements SttStream {
   #shutdown(): void {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
+    this.#stop.abort();
     const socket = this.#socket;
     if (socket) {
       socket.close(1000);
