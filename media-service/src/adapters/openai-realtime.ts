@@ -1,11 +1,18 @@
 import * as v from 'valibot';
 import WebSocket, { type RawData } from 'ws';
 import { ProviderError } from '../../../shared/errors';
-import type { LlmToolDefinition } from '../ports/language-model';
 import type { S2sEvent, S2sListener, S2sOpenOptions, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
+import { AudioReplay } from './audio-replay';
 import { EventFanout } from './event-fanout';
+import { RealtimeCommands } from './openai-realtime-commands';
+import { RealtimeMemory } from './openai-realtime-memory';
+import { IGNORED, outputEvent, ServerEventSchema, sessionUpdate, type RealtimeServerEvent } from './openai-realtime-wire';
+import { reconnect, RECONNECT_HANDSHAKE_MS } from './reconnects';
 import { connectionError, toBytes } from './ws-frames';
+import { socketOpen } from './ws-open';
 import { createLogger, type Logger } from '../../../shared/log';
+
+export { LIVE_VAD, sessionUpdate } from './openai-realtime-wire';
 
 /**
  * OpenAI Realtime (GA) over `ws` directly (docs/protocols.md "OpenAI"): the SDK's `OpenAIRealtimeWS` forces
@@ -15,6 +22,13 @@ import { createLogger, type Logger } from '../../../shared/log';
  * Quirks: GA sessions take no `temperature` (sending one is an unknown-parameter error); the
  * provider keeps the conversation, so barge-in must `conversation.item.truncate` the item to what
  * was heard, never past the audio generated ("Audio content of X ms is already shorter than Y ms").
+ *
+ * A socket that drops mid-call is replaced on the schedule of `reconnects.ts` (docs/design.md
+ * "Provider faults"). The new one is given the session as last configured, the conversation so
+ * far (`openai-realtime-memory.ts`) and the caller's audio since their last transcribed turn
+ * (`audio-replay.ts`). A response under way is asked again under its old id, so the call sees
+ * one response that went on; the call hears of the drop through `onFault`. Only when every
+ * attempt fails is the drop a fatal `error`.
  */
 export interface OpenAiRealtimeOptions {
   apiKey: string;
@@ -32,63 +46,6 @@ export interface OpenAiRealtimeOptions {
   log?: Logger;
 }
 
-/** Server VAD defaults of the API (threshold 0.5, 300 ms prefix, 500 ms of silence ends a turn). */
-export const LIVE_VAD = { type: 'server_vad', threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 500 } as const;
-
-const Usage = v.optional(v.looseObject({ input_tokens: v.optional(v.number(), 0), output_tokens: v.optional(v.number(), 0) }), {});
-const Item = { item_id: v.string(), response_id: v.string() };
-
-const ServerEventSchema = v.variant('type', [
-  v.looseObject({ type: v.literal('session.updated') }),
-  v.looseObject({ type: v.literal('input_audio_buffer.speech_started'), item_id: v.string(), audio_start_ms: v.number() }),
-  v.looseObject({ type: v.literal('input_audio_buffer.speech_stopped'), item_id: v.string(), audio_end_ms: v.number() }),
-  v.looseObject({ type: v.literal('conversation.item.input_audio_transcription.completed'), item_id: v.string(), transcript: v.string() }),
-  v.looseObject({
-    type: v.literal('response.created'),
-    response: v.looseObject({ id: v.string(), metadata: v.optional(v.nullable(v.record(v.string(), v.string()))) }),
-  }),
-  v.looseObject({ type: v.literal('response.output_audio.delta'), ...Item, delta: v.string() }),
-  v.looseObject({ type: v.literal('response.output_audio_transcript.delta'), ...Item, delta: v.string() }),
-  v.looseObject({ type: v.literal('response.output_audio_transcript.done'), ...Item, transcript: v.string() }),
-  v.looseObject({
-    type: v.literal('response.function_call_arguments.done'),
-    response_id: v.string(),
-    call_id: v.string(),
-    name: v.string(),
-    arguments: v.string(),
-  }),
-  v.looseObject({
-    type: v.literal('response.done'),
-    response: v.looseObject({ id: v.string(), status: v.optional(v.string(), 'completed'), usage: v.optional(v.nullable(Usage)) }),
-  }),
-  v.looseObject({
-    type: v.literal('error'),
-    error: v.looseObject({ message: v.string(), type: v.optional(v.string()), code: v.optional(v.nullable(v.string())) }),
-  }),
-]);
-
-/** Events we receive and need not act on (logging each would drown the log). */
-const IGNORED = new Set([
-  'session.created',
-  'input_audio_buffer.committed',
-  'input_audio_buffer.cleared',
-  'input_audio_buffer.timeout_triggered',
-  'conversation.item.added',
-  'conversation.item.done',
-  'conversation.item.created',
-  'conversation.item.truncated',
-  'conversation.item.input_audio_transcription.delta',
-  'response.output_item.added',
-  'response.output_item.done',
-  'response.content_part.added',
-  'response.content_part.done',
-  'response.output_audio.done',
-  'response.output_text.delta',
-  'response.output_text.done',
-  'response.function_call_arguments.delta',
-  'rate_limits.updated',
-]);
-
 /** The Realtime adapter; one instance serves many calls. */
 export class OpenAiRealtime implements SpeechToSpeech {
   readonly #options: OpenAiRealtimeOptions;
@@ -103,68 +60,80 @@ export class OpenAiRealtime implements SpeechToSpeech {
     const model = this.#options.model ?? 'gpt-realtime';
     const base = (this.#options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '').replace(/^http/, 'ws');
     const query = new URLSearchParams({ model, ...(this.#options.sendTag && o.tag !== undefined && { tag: o.tag }) });
-    const socket = new WebSocket(`${base}/realtime?${query}`, {
-      headers: { Authorization: `Bearer ${this.#options.apiKey}` },
-      handshakeTimeout: this.#options.connectTimeoutMs ?? 5000,
-    });
-    const session = new RealtimeSession(socket, this.#options.log ?? createLogger({ service: 'media' }), o.signal);
+    const connect = (handshakeMs: number) =>
+      new WebSocket(`${base}/realtime?${query}`, {
+        headers: { Authorization: `Bearer ${this.#options.apiKey}` },
+        handshakeTimeout: handshakeMs,
+      });
+    const log = this.#options.log ?? createLogger({ service: 'media' });
+    const session = new RealtimeSession(connect, log, o);
+    session.connect(this.#options.connectTimeoutMs ?? 5000);
     session.send(sessionUpdate(o, model, this.#options.transcriptionModel ?? 'gpt-4o-mini-transcribe'));
     return session;
   }
 }
 
-/** Server voice detection; `interrupt` lets the caller's speech cancel the response in progress. */
-function turnDetection(interrupt: boolean): Record<string, unknown> {
-  return { ...LIVE_VAD, create_response: true, interrupt_response: interrupt };
-}
+type Message = Record<string, unknown>;
 
-/** The GA `session.update` for a phone call (docs/protocols.md "OpenAI"). */
-export function sessionUpdate(o: S2sOpenOptions, model: string, transcriptionModel: string): Record<string, unknown> {
-  const language = o.language.split('-')[0]!.toLowerCase();
-  return {
-    type: 'session.update',
-    session: {
-      type: 'realtime',
-      model,
-      instructions: o.instructions,
-      output_modalities: ['audio'],
-      audio: {
-        input: {
-          format: { type: 'audio/pcmu' },
-          transcription: { model: transcriptionModel, ...(/^[a-z]{2}$/.test(language) && { language }) },
-          turn_detection: turnDetection(o.interruptResponse),
-        },
-        output: { format: { type: 'audio/pcmu' }, voice: o.voice, speed: o.speed },
-      },
-      tools: realtimeTools(o.tools),
-      tool_choice: 'auto',
-    },
-  };
-}
+/** Replayed caller audio goes in appends of 1 s each. */
+const REPLAY_APPEND_BYTES = 8000;
 
-/** Tools as a GA session takes them: flat `{type: "function", name, description, parameters}`, unlike chat's nested `function`. */
-function realtimeTools(tools: readonly LlmToolDefinition[]): Record<string, unknown>[] {
-  return tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters }));
-}
-
-class RealtimeSession implements S2sSession {
-  readonly #socket: WebSocket;
-  readonly #log: NonNullable<OpenAiRealtimeOptions['log']>;
+class RealtimeSession extends RealtimeCommands implements S2sSession {
+  readonly #connect: (handshakeMs: number) => WebSocket;
+  readonly #log: Logger;
   readonly #events: EventFanout<S2sEvent>;
+  readonly #onFault: S2sOpenOptions['onFault'];
+  /** Aborted by the call's signal or by `close()`: stops a reconnect under way. */
+  readonly #stop = new AbortController();
+  readonly #signal: AbortSignal;
+  readonly #memory = new RealtimeMemory();
+  /** The caller's audio since their last transcribed turn, replayed to a socket that replaces a dropped one. */
+  readonly #replay = new AudioReplay();
+  /** Stream position (bytes) of the end of each caller item not yet transcribed. */
+  readonly #turnEnds = new Map<string, number>();
+  #socket: WebSocket | undefined;
   #outbox: string[] = [];
-  #state: 'connecting' | 'open' | 'closing' | 'closed' = 'connecting';
+  #state: 'connecting' | 'open' | 'reconnecting' | 'closing' | 'closed' = 'connecting';
   #ready = false;
+  /** Stream position (bytes) where the current socket's audio time 0 is. */
+  #audioBase = 0;
+  /** Responses asked again after a reconnect, each once the one before is done. */
+  #creates: Message[] = [];
+  /** The response under way when the socket dropped (`old`, the id the call knows) and the one asked again for it (`next`). */
+  #alias: { old: string; next?: string } | undefined;
 
-  constructor(socket: WebSocket, log: NonNullable<OpenAiRealtimeOptions['log']>, signal: AbortSignal) {
-    this.#socket = socket;
+  constructor(connect: (handshakeMs: number) => WebSocket, log: Logger, o: S2sOpenOptions) {
+    super();
+    this.#connect = connect;
     this.#log = log;
+    this.#onFault = o.onFault;
     this.#events = new EventFanout(log, 'realtime.listener.failed');
-    socket.on('open', () => this.#onOpen());
-    socket.on('message', (data) => this.#onMessage(data));
-    socket.on('error', (error) => this.#fail(connectionError('openai', 'Realtime', error)));
-    socket.on('close', (code) => this.#onClose(code));
-    if (signal.aborted) this.close();
-    else signal.addEventListener('abort', () => this.close(), { once: true });
+    this.#signal = AbortSignal.any([o.signal, this.#stop.signal]);
+    if (o.signal.aborted) this.close();
+    else o.signal.addEventListener('abort', () => this.close(), { once: true });
+  }
+
+  /** Opens the first socket; commands wait in the outbox until it is open, and its failure is fatal. */
+  connect(handshakeMs: number): void {
+    this.#open(handshakeMs).then(
+      () => this.#onOpen(),
+      (error: unknown) => this.#fail(error instanceof ProviderError ? error : connectionError('openai', 'Realtime', error as Error)),
+    );
+  }
+
+  /** A socket with this session's listeners, resolved once open; a failed handshake terminates it and rejects. */
+  async #open(handshakeMs: number): Promise<void> {
+    const socket = this.#connect(handshakeMs);
+    this.#socket = socket;
+    socket.on('message', (data) => socket === this.#socket && this.#onMessage(data));
+    try {
+      await socketOpen(socket, this.#signal, 'Realtime');
+    } catch (error) {
+      if (this.#socket === socket) this.#socket = undefined;
+      throw error;
+    }
+    socket.on('error', (e) => socket === this.#socket && this.#onDrop(`Realtime socket error: ${e.message}`, e));
+    socket.on('close', (code) => socket === this.#socket && this.#onDrop(`Realtime closed the session unexpectedly (code ${code}).`));
   }
 
   on(listener: S2sListener): () => void {
@@ -172,75 +141,48 @@ class RealtimeSession implements S2sSession {
   }
 
   appendAudio(mulaw: Uint8Array): void {
-    this.send({
-      type: 'input_audio_buffer.append',
-      audio: Buffer.from(mulaw.buffer, mulaw.byteOffset, mulaw.byteLength).toString('base64'),
-    });
-  }
-
-  createResponse(options: { instructions?: string; tag?: string } = {}): void {
-    const response = {
-      ...(options.instructions !== undefined && { instructions: options.instructions }),
-      ...(options.tag !== undefined && { metadata: { tag: options.tag } }),
-    };
-    this.send({ type: 'response.create', ...(Object.keys(response).length > 0 && { response }) });
-  }
-
-  cancelResponse(): void {
-    this.send({ type: 'response.cancel' });
-  }
-
-  setInterruptResponse(interrupt: boolean): void {
-    this.send({ type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: turnDetection(interrupt) } } } });
-  }
-
-  /** A partial `session.update`: only the keys sent change (audio and turn detection stay). */
-  steer(steering: { instructions: string; tools: readonly LlmToolDefinition[] }): void {
-    this.send({
-      type: 'session.update',
-      session: { type: 'realtime', instructions: steering.instructions, tools: realtimeTools(steering.tools), tool_choice: 'auto' },
-    });
-  }
-
-  truncate(itemId: string, audioEndMs: number): void {
-    this.send({ type: 'conversation.item.truncate', item_id: itemId, content_index: 0, audio_end_ms: Math.max(0, Math.floor(audioEndMs)) });
-  }
-
-  sendUserText(text: string): void {
-    this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
-  }
-
-  sendFunctionCall(call: { callId: string; name: string; arguments: string }): void {
-    this.send({
-      type: 'conversation.item.create',
-      item: { type: 'function_call', call_id: call.callId, name: call.name, arguments: call.arguments },
-    });
-  }
-
-  sendFunctionOutput(callId: string, output: string, respond: boolean): void {
-    this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output } });
-    if (respond) this.createResponse();
+    if (this.#state === 'closing' || this.#state === 'closed') return;
+    this.#replay.push(mulaw);
+    if (this.#state === 'reconnecting') return;
+    this.#sendText(
+      JSON.stringify({
+        type: 'input_audio_buffer.append',
+        audio: Buffer.from(mulaw.buffer, mulaw.byteOffset, mulaw.byteLength).toString('base64'),
+      }),
+    );
   }
 
   close(): void {
     if (this.#state === 'closing' || this.#state === 'closed') return;
+    const socket = this.#state === 'reconnecting' ? undefined : this.#socket;
     this.#state = 'closing';
-    this.#socket.close(1000);
-    setTimeout(() => this.#socket.terminate(), 2000).unref();
+    this.#stop.abort();
+    if (!socket) return this.#closed();
+    socket.close(1000);
+    setTimeout(() => socket.terminate(), 2000).unref();
   }
 
-  /** Sends (or buffers until open) one client event. */
-  send(message: Record<string, unknown>): void {
+  /**
+   * Sends (or buffers until the first socket is open) one client event, remembered for a
+   * reconnect. While a new socket is being found, the event only changes what it will be given;
+   * a cancel there ends the response under way at once.
+   */
+  override send(message: Message): void {
     if (this.#state === 'closing' || this.#state === 'closed') return;
-    const text = JSON.stringify(message);
+    if (this.#state === 'reconnecting' && message.type === 'response.cancel') return this.#cancelWhileDown();
+    this.#memory.client(message);
+    if (this.#state !== 'reconnecting') this.#sendText(JSON.stringify(message));
+  }
+
+  #sendText(text: string): void {
     if (this.#state === 'connecting') this.#outbox.push(text);
-    else this.#socket.send(text);
+    else this.#socket?.send(text);
   }
 
   #onOpen(): void {
-    if (this.#state !== 'connecting') return;
+    if (this.#state !== 'connecting') return void this.#socket?.close(1000);
     this.#state = 'open';
-    for (const text of this.#outbox) this.#socket.send(text);
+    for (const text of this.#outbox) this.#socket!.send(text);
     this.#outbox = [];
   }
 
@@ -253,71 +195,146 @@ class RealtimeSession implements S2sSession {
       raw = undefined;
     }
     const parsed = v.safeParse(ServerEventSchema, raw);
-    if (parsed.success) return this.#dispatch(parsed.output);
+    if (parsed.success) {
+      this.#memory.server(parsed.output);
+      return this.#dispatch(parsed.output);
+    }
     const type = (raw as { type?: unknown } | undefined)?.type;
     if (typeof type !== 'string' || !IGNORED.has(type))
       this.#log.warn('realtime.event.dropped', { type, issue: parsed.issues[0]?.message });
   }
 
-  #dispatch(m: v.InferOutput<typeof ServerEventSchema>): void {
+  /** The response id the call knows (the one under way at a drop, for the response asked again in its place). */
+  #visible(responseId: string): string {
+    return this.#alias?.next === responseId ? this.#alias.old : responseId;
+  }
+
+  #dispatch(m: RealtimeServerEvent): void {
+    const baseMs = Math.round(this.#audioBase / 8);
     switch (m.type) {
       case 'session.updated':
         if (this.#ready) return;
         this.#ready = true;
         return this.#emit({ type: 'ready' });
       case 'input_audio_buffer.speech_started':
-        return this.#emit({ type: 'speech_started', itemId: m.item_id, audioStartMs: m.audio_start_ms });
+        return this.#emit({ type: 'speech_started', itemId: m.item_id, audioStartMs: m.audio_start_ms + baseMs });
       case 'input_audio_buffer.speech_stopped':
-        return this.#emit({ type: 'speech_stopped', itemId: m.item_id, audioEndMs: m.audio_end_ms });
-      case 'conversation.item.input_audio_transcription.completed':
+        this.#turnEnds.set(m.item_id, this.#audioBase + m.audio_end_ms * 8);
+        return this.#emit({ type: 'speech_stopped', itemId: m.item_id, audioEndMs: m.audio_end_ms + baseMs });
+      case 'conversation.item.input_audio_transcription.completed': {
+        // The turn is in the conversation as words now: a new socket needs only the audio after it.
+        const end = this.#turnEnds.get(m.item_id);
+        if (end !== undefined) this.#replay.dropBefore(end);
+        this.#turnEnds.delete(m.item_id);
         return this.#emit({ type: 'caller_transcript', itemId: m.item_id, text: m.transcript });
+      }
       case 'response.created':
+        // The response asked again after a reconnect goes on under the old one's id.
+        if (this.#alias && this.#alias.next === undefined) return void (this.#alias.next = m.response.id);
         return this.#emit({
           type: 'response_created',
           responseId: m.response.id,
           ...(m.response.metadata?.tag !== undefined && { tag: m.response.metadata.tag }),
         });
       case 'response.output_audio.delta':
-        return this.#emit({ type: 'audio', responseId: m.response_id, itemId: m.item_id, mulaw: Buffer.from(m.delta, 'base64') });
       case 'response.output_audio_transcript.delta':
-        return this.#emit({ type: 'transcript_delta', responseId: m.response_id, itemId: m.item_id, text: m.delta });
       case 'response.output_audio_transcript.done':
-        return this.#emit({ type: 'transcript_done', responseId: m.response_id, itemId: m.item_id, text: m.transcript });
       case 'response.function_call_arguments.done':
-        return this.#emit({ type: 'function_call', responseId: m.response_id, callId: m.call_id, name: m.name, arguments: m.arguments });
+        return this.#emit(outputEvent(m, this.#visible(m.response_id)));
       case 'response.done': {
         const usage = m.response.usage ?? { input_tokens: 0, output_tokens: 0 };
-        return this.#emit({
+        const responseId = this.#visible(m.response.id);
+        if (responseId !== m.response.id) this.#alias = undefined;
+        this.#emit({
           type: 'response_done',
-          responseId: m.response.id,
+          responseId,
           status: m.response.status,
           usage: { input: usage.input_tokens, output: usage.output_tokens },
         });
+        return this.#nextCreate();
       }
       case 'error': {
-        const error = new ProviderError('openai', `Realtime error ${m.error.code ?? m.error.type ?? ''}: ${m.error.message}`, undefined, {
-          retryable: false,
-        });
+        const code = m.error.code ?? m.error.type ?? '';
+        this.#memory.server({ type: 'refused', code });
+        const error = new ProviderError('openai', `Realtime error ${code}: ${m.error.message}`, undefined, { retryable: false });
         return this.#emit({ type: 'error', error, fatal: false });
       }
     }
   }
 
-  #onClose(code: number): void {
+  /** The socket dropped: an open session reconnects; one connecting or closing ends. */
+  #onDrop(why: string, error?: Error): void {
+    if (this.#state === 'open' && !this.#signal.aborted) return void this.#reconnect(why);
     if (this.#state === 'closed') return;
-    if (this.#state === 'open') {
-      const error = new ProviderError('openai', `Realtime closed the session unexpectedly (code ${code}).`, undefined, { retryable: true });
-      this.#emit({ type: 'error', error, fatal: true });
-    }
-    this.#state = 'closed';
-    this.#emit({ type: 'closed' });
+    if (error && this.#state !== 'closing') return this.#fail(connectionError('openai', 'Realtime', error));
+    this.#closed();
   }
 
+  /**
+   * A new socket takes over (docs/design.md "Provider faults"): the session as last configured,
+   * the conversation so far, the response under way asked again (then ours not yet created, and
+   * the answer to a transcribed turn nobody answered), then the caller's audio since their last
+   * transcribed turn, including what arrived meanwhile.
+   */
+  async #reconnect(why: string): Promise<void> {
+    this.#state = 'reconnecting';
+    const dropped = this.#socket;
+    this.#socket = undefined;
+    dropped?.terminate();
+    const startedAt = performance.now();
+    try {
+      await reconnect(() => this.#open(RECONNECT_HANDSHAKE_MS), this.#signal);
+    } catch (error) {
+      if (this.#state !== 'reconnecting') return this.#closed();
+      const message = `${why} Reconnecting failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.#state = 'open';
+      return this.#fail(new ProviderError('openai', message, undefined, { retryable: true, cause: error }));
+    }
+    if (this.#state !== 'reconnecting') return void (this.#socket as WebSocket | undefined)?.close(1000);
+    this.#state = 'open';
+    const restore = this.#memory.restore();
+    this.#alias = restore.resumes === undefined ? undefined : { old: this.#visible(restore.resumes) };
+    for (const message of restore.setup) this.#sendText(JSON.stringify(message));
+    this.#creates = restore.creates;
+    this.#nextCreate();
+    const { at, bytes } = this.#replay.from(0);
+    this.#audioBase = at;
+    this.#turnEnds.clear();
+    for (let offset = 0; offset < bytes.length; offset += REPLAY_APPEND_BYTES) {
+      const audio = Buffer.from(bytes.subarray(offset, offset + REPLAY_APPEND_BYTES)).toString('base64');
+      this.#sendText(JSON.stringify({ type: 'input_audio_buffer.append', audio }));
+    }
+    const ms = Math.round(performance.now() - startedAt);
+    const items = restore.setup.length - 1;
+    this.#onFault?.('stt_reconnects', `${why} Reconnected in ${ms} ms: ${items} items, ${bytes.length} bytes replayed.`);
+  }
+
+  #nextCreate(): void {
+    const next = this.#creates.shift();
+    if (next) this.send(next);
+  }
+
+  /** A cancel while no socket is up: the response under way ends now, and is not asked again. */
+  #cancelWhileDown(): void {
+    const active = this.#memory.active;
+    if (active === undefined) return;
+    this.#memory.forgetActive();
+    this.#emit({ type: 'response_done', responseId: this.#visible(active), status: 'cancelled', usage: { input: 0, output: 0 } });
+  }
+
+  /** A fatal error (none when we were closing anyway), then `closed`. */
   #fail(error: ProviderError): void {
-    if (this.#state === 'closing' || this.#state === 'closed') return;
-    this.#emit({ type: 'error', error, fatal: true });
-    this.#state = 'closing';
-    this.#socket.terminate();
+    if (this.#state === 'closed') return;
+    if (this.#state !== 'closing') this.#emit({ type: 'error', error, fatal: true });
+    this.#closed();
+  }
+
+  #closed(): void {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#stop.abort();
+    this.#socket?.terminate();
+    this.#emit({ type: 'closed' });
   }
 
   #emit(event: S2sEvent): void {

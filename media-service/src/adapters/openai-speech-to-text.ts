@@ -1,12 +1,16 @@
 import * as v from 'valibot';
 import WebSocket, { type RawData } from 'ws';
-import { OPENAI_STT_MODELS_WITH_KEYWORDS } from '../../../shared/domain/speech-catalog';
 import { ProviderError } from '../../../shared/errors';
 import { createLogger, type Logger } from '../../../shared/log';
 import type { SpeechToText, SttEvent, SttListener, SttOpenOptions, SttStream } from '../ports/speech-to-text';
 import { EventFanout } from './event-fanout';
 import { TranscriptionTurns } from './openai-transcription-turns';
+import { transcriptionSessionUpdate } from './openai-transcription-session';
+
+export { silenceDurationMs, transcriptionSessionUpdate } from './openai-transcription-session';
 import { connectionError, toBytes } from './ws-frames';
+import { AudioReplay } from './audio-replay';
+import { reconnect, RECONNECT_HANDSHAKE_MS } from './reconnects';
 
 /**
  * OpenAI realtime transcription (GA, `wss://api.openai.com/v1/realtime?intent=transcription`,
@@ -18,6 +22,11 @@ import { connectionError, toBytes } from './ws-frames';
  * its `silence_duration_ms` (0.5 → 300 ms, 0.7 → 500 ms, the API default, 0.9 → 700 ms). Key
  * terms go as `keywords` where the model takes them, else as a prompt. `close()` commits a turn
  * the caller has not finished, so their last words are transcribed before the socket closes.
+ *
+ * A socket that drops mid-call is replaced on the schedule of `reconnects.ts`, as Flux's is: the
+ * new one gets the same `session.update` and the caller's audio from the end of the last turn
+ * that ended (`audio-replay.ts`), and the call hears of it through `onFault`. Only when every
+ * attempt fails is the drop an `error` event.
  */
 export interface OpenAiSpeechToTextOptions {
   apiKey: string;
@@ -32,39 +41,6 @@ export interface OpenAiSpeechToTextOptions {
   /** How long `close()` waits for the last transcripts before closing anyway (default 2000 ms). */
   closeTimeoutMs?: number;
   log?: Logger;
-}
-
-/** Server VAD silence for a Flux-style end-of-turn threshold (0.5–0.9). */
-export function silenceDurationMs(eotThreshold: number): number {
-  return Math.round(300 + (Math.min(0.9, Math.max(0.5, eotThreshold)) - 0.5) * 1000);
-}
-
-/** The GA `session.update` of a transcription session for one call. */
-export function transcriptionSessionUpdate(o: SttOpenOptions): Record<string, unknown> {
-  const language = o.language.split(/[-_]/)[0]!.toLowerCase();
-  const terms = o.keyterms.slice(0, 50);
-  const hints = OPENAI_STT_MODELS_WITH_KEYWORDS.includes(o.model)
-    ? terms.length > 0 && { keywords: terms }
-    : terms.length > 0 && { prompt: `Expect these terms: ${terms.join(', ')}.` };
-  return {
-    type: 'session.update',
-    session: {
-      type: 'transcription',
-      audio: {
-        input: {
-          format: { type: 'audio/pcmu' },
-          transcription: { model: o.model, ...(/^[a-z]{2}$/.test(language) && { language }), ...hints },
-          turn_detection: {
-            type: 'server_vad',
-            threshold: 0.5,
-            prefix_padding_ms: 300,
-            silence_duration_ms: silenceDurationMs(o.eotThreshold),
-          },
-          noise_reduction: { type: 'near_field' },
-        },
-      },
-    },
-  };
 }
 
 const ServerEventSchema = v.variant('type', [
@@ -112,60 +88,95 @@ export class OpenAiSpeechToText implements SpeechToText {
     o.signal.throwIfAborted();
     const base = (this.#options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '').replace(/^http/, 'ws');
     const query = new URLSearchParams({ intent: 'transcription', ...(this.#options.sendTag && { tag: o.tag }) });
-    const timeoutMs = this.#options.connectTimeoutMs ?? 5000;
-    const socket = new WebSocket(`${base}/realtime?${query}`, {
-      headers: { Authorization: `Bearer ${this.#options.apiKey}` },
-      handshakeTimeout: timeoutMs,
-    });
-    const stream = new TranscriptionStream(socket, this.#options, o.signal);
-    socket.once('open', () => socket.send(JSON.stringify(transcriptionSessionUpdate(o))));
-    await stream.ready(timeoutMs);
+    const update = JSON.stringify(transcriptionSessionUpdate(o));
+    const connect = (handshakeMs: number) => {
+      const socket = new WebSocket(`${base}/realtime?${query}`, {
+        headers: { Authorization: `Bearer ${this.#options.apiKey}` },
+        handshakeTimeout: handshakeMs,
+      });
+      socket.once('open', () => socket.send(update));
+      return socket;
+    };
+    const stream = new TranscriptionStream(connect, this.#options, o);
+    await stream.connect(this.#options.connectTimeoutMs ?? 5000);
     return stream;
   }
 }
 
+/** Makes one transcription socket with this handshake budget; it sends the session's `session.update` once open. */
+type TranscriptionConnect = (handshakeMs: number) => WebSocket;
+
 class TranscriptionStream implements SttStream {
-  readonly #socket: WebSocket;
+  readonly #connect: TranscriptionConnect;
   readonly #signal: AbortSignal;
+  /** Aborted once the stream is closed: stops a reconnect under way. */
+  readonly #stop = new AbortController();
+  readonly #onFault: SttOpenOptions['onFault'];
   readonly #log: Logger;
   readonly #events: EventFanout<SttEvent>;
   readonly #turns = new TranscriptionTurns();
   readonly #chunk: Uint8Array;
   readonly #closeTimeoutMs: number;
+  /** The caller's audio after the last turn ended, replayed to a socket that replaces a dropped one. */
+  readonly #replay = new AudioReplay();
+  #socket: WebSocket | undefined;
   #filled = 0;
-  #state: 'opening' | 'open' | 'closing' | 'closed' = 'opening';
-  #settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  #state: 'opening' | 'open' | 'reconnecting' | 'closing' | 'closed' = 'opening';
+  /** Stream position (bytes) where the current socket's audio time 0 is. */
+  #audioBase = 0;
+  /** The current socket's wait for `session.updated` (its handshake). */
+  #waiting: { resolve: () => void; reject: (error: ProviderError) => void } | undefined;
 
-  constructor(socket: WebSocket, options: OpenAiSpeechToTextOptions, signal: AbortSignal) {
-    this.#socket = socket;
-    this.#signal = signal;
+  constructor(connect: TranscriptionConnect, options: OpenAiSpeechToTextOptions, o: SttOpenOptions) {
+    this.#connect = connect;
+    this.#signal = o.signal;
+    this.#onFault = o.onFault;
     this.#log = options.log ?? createLogger({ service: 'media' });
     this.#events = new EventFanout(this.#log, 'stt.listener.failed');
     this.#chunk = new Uint8Array(Math.max(1, Math.round((options.chunkMs ?? 80) * 8)));
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 2000;
-    socket.on('message', (data) => this.#onMessage(data));
-    socket.on('error', (error) => this.#fail(connectionError('openai', 'Realtime transcription', error)));
-    socket.on('close', (code) => this.#onClose(code));
   }
 
-  /** Waits for `session.updated` (the provider accepted the configuration). */
-  ready(timeoutMs: number): Promise<void> {
+  /** Opens the first socket; from then on, closes we did not ask for become reconnects. */
+  async connect(timeoutMs: number): Promise<void> {
+    try {
+      await this.#open(timeoutMs);
+    } catch (error) {
+      this.#state = 'closed';
+      throw this.#signal.aborted ? this.#signal.reason : error;
+    }
+    this.#state = 'open';
+    this.#signal.addEventListener('abort', () => this.#shutdown(), { once: true });
+  }
+
+  /** A socket with this stream's listeners, resolved on `session.updated`; a failed handshake terminates it and rejects. */
+  #open(timeoutMs: number, signal = this.#signal): Promise<void> {
+    const socket = this.#connect(timeoutMs);
+    this.#socket = socket;
+    socket.on('message', (data) => socket === this.#socket && this.#onMessage(data));
+    socket.on('error', (error) => socket === this.#socket && this.#onSocketError(error));
+    socket.on('close', (code) => socket === this.#socket && this.#onClose(code));
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => this.#fail(new ProviderError('openai', `No session.updated within ${timeoutMs} ms.`)), timeoutMs);
-      const onAbort = () => this.#fail(new ProviderError('openai', 'Aborted while connecting.'));
-      this.#signal.addEventListener('abort', onAbort, { once: true });
-      this.#settle = {
+      const settled = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.#waiting = undefined;
+      };
+      const fail = (error: ProviderError) => {
+        settled();
+        if (this.#socket === socket) this.#socket = undefined;
+        socket.terminate();
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new ProviderError('openai', `No session.updated within ${timeoutMs} ms.`)), timeoutMs);
+      const onAbort = () => fail(new ProviderError('openai', 'Aborted while connecting.'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#waiting = {
         resolve: () => {
-          clearTimeout(timer);
-          this.#signal.removeEventListener('abort', onAbort);
-          this.#signal.addEventListener('abort', () => this.#shutdown(), { once: true });
+          settled();
           resolve();
         },
-        reject: (error) => {
-          clearTimeout(timer);
-          this.#signal.removeEventListener('abort', onAbort);
-          reject(this.#signal.aborted ? this.#signal.reason : error);
-        },
+        reject: fail,
       };
     });
   }
@@ -175,24 +186,32 @@ class TranscriptionStream implements SttStream {
   }
 
   send(mulaw: Uint8Array): void {
+    if (this.#state === 'reconnecting') return this.#replay.push(mulaw);
     if (this.#state !== 'open') return;
-    for (let offset = 0; offset < mulaw.length;) {
+    this.#replay.push(mulaw);
+    this.#forward(mulaw);
+  }
+
+  /** Commits an unfinished turn, waits (bounded) for the last transcripts, then closes; `closed` follows. */
+  close(): void {
+    if (this.#state === 'opening' || this.#state === 'reconnecting') return this.#shutdown();
+    if (this.#state !== 'open') return;
+    this.#state = 'closing';
+    if (this.#filled > 0) this.#append(true);
+    if (this.#turns.speaking) this.#sendEvent({ type: 'input_audio_buffer.commit' });
+    if (!this.#turns.pending) return this.#shutdown();
+    setTimeout(() => this.#shutdown(), this.#closeTimeoutMs).unref();
+  }
+
+  /** Re-chunks audio into the socket's appends. */
+  #forward(mulaw: Uint8Array): void {
+    for (let offset = 0; offset < mulaw.length && this.#state === 'open';) {
       const take = Math.min(this.#chunk.length - this.#filled, mulaw.length - offset);
       this.#chunk.set(mulaw.subarray(offset, offset + take), this.#filled);
       this.#filled += take;
       offset += take;
       if (this.#filled === this.#chunk.length) this.#append();
     }
-  }
-
-  /** Commits an unfinished turn, waits (bounded) for the last transcripts, then closes; `closed` follows. */
-  close(): void {
-    if (this.#state !== 'open') return this.#state === 'opening' ? this.#shutdown() : undefined;
-    this.#state = 'closing';
-    if (this.#filled > 0) this.#append(true);
-    if (this.#turns.speaking) this.#sendEvent({ type: 'input_audio_buffer.commit' });
-    if (!this.#turns.pending) return this.#shutdown();
-    setTimeout(() => this.#shutdown(), this.#closeTimeoutMs).unref();
   }
 
   #append(force = false): void {
@@ -204,8 +223,10 @@ class TranscriptionStream implements SttStream {
 
   #sendEvent(event: Record<string, unknown>): void {
     try {
-      this.#socket.send(JSON.stringify(event));
+      this.#socket!.send(JSON.stringify(event));
     } catch (error) {
+      // The socket dropped before its close event: the send is what tells (the audio is in the replay).
+      if (this.#state === 'open' && !this.#signal.aborted) return void this.#reconnect('Realtime transcription socket is not open.');
       this.#fail(new ProviderError('openai', 'Realtime transcription socket is not open.', undefined, { cause: error }));
     }
   }
@@ -224,55 +245,91 @@ class TranscriptionStream implements SttStream {
   }
 
   #dispatch(event: ServerEvent): void {
-    if (event.type === 'session.updated') {
-      if (this.#state !== 'opening') return;
-      this.#state = 'open';
-      return this.#settle?.resolve();
-    }
+    if (event.type === 'session.updated') return this.#waiting?.resolve();
     if (event.type === 'error') {
       const code = event.error.code ?? event.error.type ?? '';
       // A commit racing the server's own VAD commit finds the buffer empty: nothing was lost.
       if (code === 'input_audio_buffer_commit_empty') return;
-      return this.#fail(new ProviderError('openai', `Realtime transcription error ${code}: ${event.error.message}`));
+      const error = new ProviderError('openai', `Realtime transcription error ${code}: ${event.error.message}`);
+      return this.#waiting ? this.#waiting.reject(error) : this.#fail(error);
     }
     if (event.type === 'conversation.item.input_audio_transcription.failed')
       this.#log.warn('transcription.item.failed', { item: event.item_id });
-    for (const out of this.#turns.push(event)) this.#events.emit(out);
+    for (const out of this.#turns.push(event)) this.#emitTurn(out);
     if (this.#state === 'closing' && !this.#turns.pending) this.#shutdown();
   }
 
+  /** Turn events carry stream audio times; an ended turn's audio is no longer needed for a replay. */
+  #emitTurn(event: SttEvent): void {
+    if (event.type !== 'end_of_turn' || event.endOfSpeechMs === undefined) return this.#events.emit(event);
+    this.#replay.dropBefore(this.#audioBase + event.endOfSpeechMs * 8);
+    this.#events.emit({ ...event, endOfSpeechMs: event.endOfSpeechMs + Math.round(this.#audioBase / 8) });
+  }
+
+  #onSocketError(error: Error): void {
+    const failure = connectionError('openai', 'Realtime transcription', error);
+    if (this.#waiting) return this.#waiting.reject(failure);
+    if (this.#state === 'open' && !this.#signal.aborted)
+      return void this.#reconnect(`Realtime transcription socket error: ${error.message}`);
+    this.#fail(failure);
+  }
+
   #onClose(code: number): void {
+    if (this.#waiting) return this.#waiting.reject(new ProviderError('openai', `Realtime transcription closed (code ${code}).`));
     if (this.#state === 'closed') return;
-    if (this.#state === 'opening')
-      return this.#settle?.reject(new ProviderError('openai', `Realtime transcription closed (code ${code}).`));
-    if (this.#state === 'open' && !this.#signal.aborted) {
-      this.#events.emit({
-        type: 'error',
-        error: new ProviderError('openai', `Realtime transcription closed unexpectedly (code ${code}).`, undefined, { retryable: true }),
-      });
-    }
+    if (this.#state === 'open' && !this.#signal.aborted)
+      return void this.#reconnect(`Realtime transcription closed unexpectedly (code ${code}).`);
     this.#state = 'closed';
     this.#events.emit({ type: 'closed' });
   }
 
+  /**
+   * The socket dropped: a new one takes over (docs/design.md "Provider faults"), configured as the
+   * first was and given the caller's audio from the end of the last turn that ended, including
+   * what arrives meanwhile. Turns not ended start again from the replay, with the same indices;
+   * audio times go on from the old socket's. Only when every attempt fails is the drop an error.
+   */
+  async #reconnect(why: string): Promise<void> {
+    this.#state = 'reconnecting';
+    const dropped = this.#socket;
+    this.#socket = undefined;
+    dropped?.terminate();
+    this.#filled = 0;
+    this.#turns.resume();
+    const startedAt = performance.now();
+    try {
+      const stop = AbortSignal.any([this.#signal, this.#stop.signal]);
+      await reconnect(() => this.#open(RECONNECT_HANDSHAKE_MS, stop), stop);
+    } catch (error) {
+      if (this.#signal.aborted || this.#state !== 'reconnecting') return this.#shutdown();
+      const message = `${why} Reconnecting failed: ${error instanceof Error ? error.message : String(error)}`;
+      return this.#fail(new ProviderError('openai', message, undefined, { retryable: true, cause: error }));
+    }
+    // Closed while reconnecting: the new socket is not wanted.
+    if (this.#state !== 'reconnecting') return void (this.#socket as WebSocket | undefined)?.close(1000);
+    const { at, bytes } = this.#replay.from(0);
+    this.#audioBase = at;
+    this.#state = 'open';
+    this.#forward(bytes);
+    const ms = Math.round(performance.now() - startedAt);
+    this.#onFault?.('stt_reconnects', `${why} Reconnected in ${ms} ms, ${bytes.length} bytes replayed.`);
+  }
+
   #fail(error: ProviderError): void {
     if (this.#state === 'closed') return;
-    if (this.#state === 'opening') {
-      this.#state = 'closed';
-      this.#socket.terminate();
-      return this.#settle?.reject(error);
-    }
     this.#events.emit({ type: 'error', error });
     this.#shutdown();
   }
 
   #shutdown(): void {
     if (this.#state === 'closed') return;
-    const wasOpening = this.#state === 'opening';
     this.#state = 'closed';
-    this.#socket.close(1000);
-    setTimeout(() => this.#socket.terminate(), 1000).unref();
-    if (wasOpening) this.#settle?.reject(new ProviderError('openai', 'Realtime transcription closed while connecting.'));
-    else this.#events.emit({ type: 'closed' });
+    this.#stop.abort();
+    const socket = this.#socket;
+    if (socket) {
+      socket.close(1000);
+      setTimeout(() => socket.terminate(), 1000).unref();
+    }
+    this.#events.emit({ type: 'closed' });
   }
 }

@@ -44,6 +44,17 @@ export class TranscriptionTurns {
     return this.#items.length > 0;
   }
 
+  /**
+   * The socket was replaced and the caller's audio since the last turn that ended is heard again:
+   * the turns not ended (and those held behind them) are forgotten, and the replay starts them
+   * again with the same indices.
+   */
+  resume(): void {
+    const first = this.#items[0];
+    if (first) this.#nextTurn = first.turnIndex;
+    this.#items.length = 0;
+  }
+
   /** The engine events `event` causes, in order. */
   push(event: TranscriptionServerEvent): SttEvent[] {
     if (event.type === 'input_audio_buffer.speech_started') {

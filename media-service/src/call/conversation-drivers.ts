@@ -1,5 +1,6 @@
 import type { AssistantConfig } from '../../../shared/domain/assistant-config';
 import { speechPlan } from '../../../shared/domain/languages';
+import type { SpeechToSpeech } from '../ports/speech-to-speech';
 import { applyPronunciations } from '../text/pronunciations';
 import { normalizeForSpeech } from '../text/normalize';
 import { faultCounter } from './call-metrics';
@@ -78,9 +79,12 @@ export const openLiveConversation: DriverFactory = (setup) => {
   if (!live.ok) return unavailable(setup, 'call.live.unavailable', live.reason);
   const realtime = live.entry.port;
   const pacer = setup.openPacer();
+  // The session's faults (a reconnect) are the call's, counted in its metrics like the standard pipeline's.
+  const onFault = faultCounter(setup.base.counters, log, setup.context.call.id);
+  const counted: SpeechToSpeech = { open: (options) => realtime.open({ ...options, onFault }) };
   const workflow = callWorkflowRules(setup.context);
   return Promise.resolve(
-    new LiveConversation({ ...setup.base, realtime, pacer, callerAudio: setup.callerAudio, ...(workflow && { workflow }) }),
+    new LiveConversation({ ...setup.base, realtime: counted, pacer, callerAudio: setup.callerAudio, ...(workflow && { workflow }) }),
   );
 };
 

@@ -1,5 +1,6 @@
 import type { ProviderError } from '../../../shared/errors';
 import type { LlmToolDefinition } from './language-model';
+import type { FaultListener } from './provider-faults';
 
 /**
  * Speech-to-speech for live mode (docs/design.md "Live mode"): the caller's μ-law goes in, the provider detects
@@ -24,6 +25,8 @@ export interface S2sOpenOptions {
   tag?: string;
   /** Aborting closes the session (as `close()` does). */
   signal: AbortSignal;
+  /** Hears the faults the session survived (a reconnect), for the call's log and metrics. */
+  onFault?: FaultListener;
 }
 
 /** Token usage of one response. */

@@ -103,11 +103,15 @@ export class RealtimeSandbox {
         session: defaultSession(model),
       };
       this.connections.push(record);
-      new RealtimeSession(ws, record, () => this.#tuning, {
-        script: this.#options.script,
-        board: () => this.#board,
-        takeFault: (tag) => this.#takeFault(tag),
-      });
+      const connection = this.connections.length;
+      const dropsNow = () => this.#board?.faults.take(tag, 'stt-drop') ?? false;
+      new RealtimeSession(
+        ws,
+        record,
+        () => this.#tuning,
+        { script: this.#options.script, board: () => this.#board, takeFault: (tag) => this.#takeFault(tag) },
+        { connection, dropsNow },
+      );
     });
   }
 
@@ -122,7 +126,8 @@ export class RealtimeSandbox {
         session: defaultTranscriptionSession(),
       };
       this.transcriptions.push(record);
-      new SandboxTranscriptionSession(ws, record, () => this.#board);
+      const dropsNow = () => this.#board?.faults.take(who.tag, 'stt-drop') ?? false;
+      new SandboxTranscriptionSession(ws, record, () => this.#board, dropsNow);
     });
   }
 

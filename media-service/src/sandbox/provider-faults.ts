@@ -7,7 +7,11 @@
  * with OpenAI's error body, a stream that goes quiet with its socket open.
  */
 export type ProviderFault =
-  /** The recogniser's (Flux) socket drops once, right after the caller's first end of turn. */
+  /**
+   * The recogniser's socket drops once, right after the caller's first end of turn: Flux's, OpenAI
+   * transcription's (after the turn's transcript), or, in live mode, the Realtime session's
+   * (after the reply to the turn was started).
+   */
   | 'stt-drop'
   /** The voice's (Aura) socket drops once, in the middle of the first reply after the caller's first turn. */
   | 'tts-drop'

@@ -91,9 +91,13 @@ export class RealtimeReplies {
     this.#items.push({ id, role: 'user', text, generatedBytes: 0 });
   }
 
-  /** `conversation.item.create`: function calls (a client's own), their outputs and user text join the conversation. */
+  /**
+   * `conversation.item.create`: function calls (a client's own), their outputs, and messages (a
+   * caller's typed words, or a conversation re-created on a new socket) join the conversation,
+   * under the client's `id` when it gives one, as the real API does.
+   */
   addItem(item: Record<string, unknown>): void {
-    const id = this.#d.newId('item');
+    const id = typeof item.id === 'string' && item.id !== '' ? item.id : this.#d.newId('item');
     const callId = String(item.call_id ?? '');
     if (item.type === 'function_call_output')
       this.#items.push({ id, role: 'function_call_output', text: String(item.output ?? ''), callId, generatedBytes: 0 });
@@ -106,8 +110,9 @@ export class RealtimeReplies {
         name: String(item.name ?? ''),
         generatedBytes: 0,
       });
-    else this.#items.push({ id, role: 'user', text: JSON.stringify(item.content ?? ''), generatedBytes: 0 });
-    this.#d.send({ type: 'conversation.item.added', previous_item_id: null, item: { id, ...item } });
+    else
+      this.#items.push({ id, role: item.role === 'assistant' ? 'assistant' : 'user', text: messageText(item.content), generatedBytes: 0 });
+    this.#d.send({ type: 'conversation.item.added', previous_item_id: null, item: { ...item, id } });
   }
 
   /** Audio ms generated for an assistant item (undefined when there is no such item). */
@@ -316,4 +321,10 @@ export class RealtimeReplies {
     const next = this.#pending.shift();
     if (next && !this.#closed) void this.#respond(next);
   }
+}
+
+/** A message's words: its parts' `text` (or `transcript`) joined; other content as JSON. */
+function messageText(content: unknown): string {
+  if (!Array.isArray(content)) return JSON.stringify(content ?? '');
+  return content.map((part: { text?: unknown; transcript?: unknown }) => String(part.text ?? part.transcript ?? '')).join(' ');
 }

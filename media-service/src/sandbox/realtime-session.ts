@@ -23,6 +23,8 @@ export interface RealtimeConnectionRecord {
   /** The session as last updated. */
   session: Record<string, unknown>;
   audioBytes: number;
+  /** The stand-in dropped the socket on purpose (a fault number's `stt-drop`). */
+  dropped?: boolean;
   /** Every truncation accepted or refused, with the audio the item had. */
   readonly truncations: { itemId: string; audioEndMs: number; generatedMs: number; refused: boolean }[];
   closed: boolean;
@@ -73,15 +75,25 @@ export class RealtimeSession {
   #detector: FluxTurnDetector | undefined;
   #userItem: { id: string; startMs: number } | undefined;
   #sequence = 0;
+  readonly #connection: number;
+  readonly #dropsNow: () => boolean;
 
+  /**
+   * `connection` numbers the ids this connection makes, so they are unique across a call's sockets
+   * (as the real API's are). `dropsNow` is asked once the caller's turn was answered: true drops
+   * the socket there and then, with no close frame (a fault number's `stt-drop`).
+   */
   constructor(
     socket: WebSocket,
     record: RealtimeConnectionRecord,
     tuning: () => RealtimeTuning,
     replies: Omit<ConstructorParameters<typeof RealtimeReplies>[0], 'send' | 'session' | 'newId' | 'tuning'>,
+    options: { connection?: number; dropsNow?: () => boolean } = {},
   ) {
     this.#socket = socket;
     this.#record = record;
+    this.#connection = options.connection ?? 0;
+    this.#dropsNow = options.dropsNow ?? (() => false);
     this.#replies = new RealtimeReplies({
       ...replies,
       tuning,
@@ -213,6 +225,10 @@ export class RealtimeSession {
       });
     }
     if (this.#vad().create_response !== false) this.#replies.create({}, true);
+    if (this.#dropsNow()) {
+      this.#record.dropped = true;
+      this.#socket.terminate();
+    }
   }
 
   /** What the voice detector is built from. */
@@ -244,7 +260,8 @@ export class RealtimeSession {
   }
 
   #newId(prefix: string): string {
-    return `${prefix}_sandbox${String(++this.#sequence).padStart(6, '0')}`;
+    const connection = this.#connection === 0 ? '' : `${this.#connection}_`;
+    return `${prefix}_sandbox${connection}${String(++this.#sequence).padStart(6, '0')}`;
   }
 
   #send(event: Record<string, unknown>): void {

@@ -71,7 +71,7 @@ export const SANDBOX_NUMBERS: readonly SandboxNumber[] = [
   faultNumber(
     '+15005550010',
     'recogniser drops',
-    "The patient callee; after the caller's first turn the recogniser's (Flux) socket drops once: the engine reconnects and hears the rest.",
+    "The patient callee; after the caller's first turn the recogniser's socket drops once (Flux; OpenAI transcription with `transcriber.provider: openai`; in live mode the speech-to-speech socket, once the reply to that turn has started): the engine reconnects and hears the rest.",
     'stt-drop',
   ),
   faultNumber(

@@ -27,6 +27,8 @@ export interface TranscriptionConnectionRecord {
   session: TranscriptionSession;
   audioBytes: number;
   closed: boolean;
+  /** The stand-in dropped the socket on purpose (a fault number's `stt-drop`). */
+  dropped?: boolean;
 }
 
 const TurnDetectionSchema = v.nullable(
@@ -112,11 +114,22 @@ export class SandboxTranscriptionSession {
   #lastItemId: string | null = null;
   #uncommittedBytes = 0;
   #sequence = 0;
+  readonly #dropsNow: () => boolean;
 
-  constructor(socket: WebSocket, record: TranscriptionConnectionRecord, board: () => TranscriptBoard | undefined) {
+  /**
+   * `dropsNow` is asked after each transcript completed: true drops the socket there and then,
+   * with no close frame, as a network failure would (a fault number's `stt-drop`).
+   */
+  constructor(
+    socket: WebSocket,
+    record: TranscriptionConnectionRecord,
+    board: () => TranscriptBoard | undefined,
+    dropsNow: () => boolean = () => false,
+  ) {
     this.#socket = socket;
     this.#record = record;
     this.#board = board;
+    this.#dropsNow = dropsNow;
     socket.on('message', (data) => this.#onMessage(data));
     socket.on('close', () => (record.closed = true));
     this.#send({ type: 'session.created', session: record.session });
@@ -230,6 +243,10 @@ export class SandboxTranscriptionSession {
       transcript,
       usage: { type: 'duration', seconds },
     });
+    if (this.#dropsNow()) {
+      this.#record.dropped = true;
+      this.#socket.terminate();
+    }
   }
 
   #error(message: string, code: string, param: string | null = null): void {

@@ -170,4 +170,64 @@ describe('OpenAiSpeechToText against the sandbox OpenAI', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as Error).message).toMatch(/invalid_value.*session\.audio\.input\.transcription\.model/);
   });
+
+  it('a dropped socket is replaced: the same session again, the audio since the last turn replayed, no words lost', async () => {
+    // Arrange
+    board.setFault('CA-oa-drop', 'stt-drop');
+    board.push('CA-oa-drop', 'I need a cleaning');
+    board.push('CA-oa-drop', 'Tuesday morning works');
+    const faults: string[] = [];
+    const stream = await adapter().open(options('CA-oa-drop', { onFault: (kind, detail) => faults.push(`${kind}: ${detail}`) }));
+    const { events, until } = collect(stream);
+
+    // Act: the stand-in drops the socket right after the first transcript; the caller goes straight on.
+    play(stream, speech(800), silence(800));
+    await until('end_of_turn');
+    play(stream, speech(900, 3), silence(800));
+    const second = await until('end_of_turn', 2);
+    stream.close();
+    await until('closed');
+
+    // Assert
+    const [dropped, replaced] = openai.realtime.transcriptions.filter((record) => record.tag === 'CA-oa-drop');
+    expect(dropped!.dropped).toBe(true);
+    expect(replaced!.received[0]).toEqual(dropped!.received[0]);
+    expect(second).toMatchObject({ type: 'end_of_turn', turnIndex: 1, transcript: 'Tuesday morning works' });
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    expect(faults).toEqual([
+      expect.stringMatching(/^stt_reconnects: Realtime transcription closed unexpectedly \(code 1006\)\. Reconnected in \d+ ms/),
+    ]);
+    const ms = Number(/Reconnected in (\d+) ms/.exec(faults[0]!)![1]);
+    console.log(`openai transcription reconnect: ${ms} ms (${faults[0]})`);
+    expect(ms).toBeLessThan(1000);
+    // The second utterance went whole to the new socket (the first turn's audio did not), and its time goes on from the old socket's.
+    expect(replaced!.audioBytes).toBeGreaterThanOrEqual((900 + 800) * 8);
+    expect(replaced!.audioBytes).toBeLessThan((800 + 900 + 800 + 800) * 8);
+    expect((second as { endOfSpeechMs: number }).endOfSpeechMs).toBeGreaterThan(1600);
+  });
+
+  it('reports the drop as an error, then closed, only when every reconnect attempt fails', async () => {
+    // Arrange
+    const lonely = await OpenAiSandboxServer.start({ board });
+    const faults: string[] = [];
+    const stream = await new OpenAiSpeechToText({ apiKey: SANDBOX_OPENAI_API_KEY, baseUrl: lonely.baseUrl, sendTag: true }).open(
+      options('CA-oa-gone', { onFault: (kind) => faults.push(kind) }),
+    );
+    const { events, until } = collect(stream);
+    const started = performance.now();
+
+    // Act: the provider goes away, and its port refuses every new connection.
+    await lonely.close();
+    const error = await until('error');
+    await until('closed');
+    const tookMs = performance.now() - started;
+
+    // Assert
+    expect((error as { error: ProviderError }).error).toBeInstanceOf(ProviderError);
+    expect((error as { error: ProviderError }).error.message).toMatch(/closed unexpectedly.*Reconnecting failed/);
+    expect(faults).toEqual([]);
+    expect(events.map((e) => e.type)).toEqual(['error', 'closed']);
+    // Three attempts: at once, after 200 ms and after 500 ms more.
+    expect(tookMs).toBeGreaterThanOrEqual(650);
+  });
 });

@@ -81,3 +81,39 @@ describe('TranscriptionTurns', () => {
     expect(out.some((e) => 'transcript' in e && e.transcript === 'ghost')).toBe(false);
   });
 });
+
+describe('TranscriptionTurns.resume (a new socket hears the audio since the last ended turn again)', () => {
+  it('forgets the turn not ended and the ones held behind it; the replay starts them again with the same indices', () => {
+    // Arrange
+    const turns = new TranscriptionTurns();
+    [started('a'), stopped('a', 900), completed('a', 'One.'), started('b'), delta('b', 'Two'), stopped('b', 2000)].forEach((e) =>
+      turns.push(e),
+    );
+    turns.push(started('c'));
+    turns.push(completed('c', 'Held.'));
+
+    // Act
+    turns.resume();
+    const out = [started('b2'), stopped('b2', 700), completed('b2', 'Two words.')].flatMap((e) => turns.push(e));
+
+    // Assert
+    expect(out).toEqual([
+      { type: 'start_of_turn', turnIndex: 1 },
+      { type: 'end_of_turn', turnIndex: 1, transcript: 'Two words.', endOfSpeechMs: 700 },
+    ]);
+    expect(turns.pending).toBe(false);
+  });
+
+  it('with every turn ended, numbering goes on from the last one', () => {
+    // Arrange
+    const turns = new TranscriptionTurns();
+    [started('a'), stopped('a', 900), completed('a', 'One.')].forEach((e) => turns.push(e));
+
+    // Act
+    turns.resume();
+    const out = turns.push(started('b'));
+
+    // Assert
+    expect(out).toEqual([{ type: 'start_of_turn', turnIndex: 1 }]);
+  });
+});
