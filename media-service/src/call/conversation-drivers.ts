@@ -80,7 +80,7 @@ export const openLiveConversation: DriverFactory = (setup) => {
   const realtime = live.entry.port;
   const pacer = setup.openPacer();
   // The session's faults (a reconnect) are the call's, counted in its metrics like the standard pipeline's.
-  const onFault = faultCounter(setup.base.counters, log, setup.context.call.id);
+  const onFault = faultCounter(setup.base.counters, setup.deps.log, setup.context.call.id);
   const counted: SpeechToSpeech = { open: (options) => realtime.open({ ...options, onFault }) };
   const workflow = callWorkflowRules(setup.context);
   return Promise.resolve(
