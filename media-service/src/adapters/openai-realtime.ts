@@ -106,6 +106,7 @@ export class OpenAiRealtime implements SpeechToSpeech {
     const socket = new WebSocket(`${base}/realtime?${query}`, {
       headers: { Authorization: `Bearer ${this.#options.apiKey}` },
       handshakeTimeout: this.#options.connectTimeoutMs ?? 5000,
+      perMessageDeflate: false,
     });
     const session = new RealtimeSession(socket, this.#options.log ?? createLogger({ service: 'media' }), o.signal);
     session.send(sessionUpdate(o, model, this.#options.transcriptionModel ?? 'gpt-4o-mini-transcribe'));

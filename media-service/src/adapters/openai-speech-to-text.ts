@@ -116,6 +116,7 @@ export class OpenAiSpeechToText implements SpeechToText {
     const socket = new WebSocket(`${base}/realtime?${query}`, {
       headers: { Authorization: `Bearer ${this.#options.apiKey}` },
       handshakeTimeout: timeoutMs,
+      perMessageDeflate: false,
     });
     const stream = new TranscriptionStream(socket, this.#options, o.signal);
     socket.once('open', () => socket.send(JSON.stringify(transcriptionSessionUpdate(o))));
