@@ -7,15 +7,19 @@ export interface FrameSink {
   mark(name: string): void;
 }
 
-/** A mark every 100 ms of audio: barge-in then knows what was heard to within 100 ms. */
-const MARK_EVERY_BYTES = 800;
+/**
+ * A mark every 200 ms of audio: barge-in then knows what was heard to within 200 ms. Each mark is a
+ * message out and its echo a message in, so this halves them (docs/decisions.md "What the caller
+ * heard comes from echoed marks").
+ */
+const MARK_EVERY_BYTES = 1600;
 
 /** The parts of an utterance framing reads and advances. */
 type Framed = Pick<Utterance, 'id' | 'bytesReceived' | 'firstQueuedAt' | 'flushed'>;
 
 /**
  * Frames one audio source (a TTS stream, a Realtime output item) into whole 20 ms frames with a
- * mark `<utterance id>:<bytes>` after the first frame and then every 100 ms, and `<id>:end` at the
+ * mark `<utterance id>:<bytes>` after the first frame and then every 200 ms, and `<id>:end` at the
  * end, so echoed marks say how much of each utterance the caller heard (docs/protocols.md "Twilio"). A partial
  * tail waits for more audio or for `flush`, which pads it with silence.
  */
