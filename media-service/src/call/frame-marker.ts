@@ -36,14 +36,29 @@ export class FrameMarker {
     this.#onFirstFrame = onFirstFrame;
   }
 
-  /** Queues the whole frames of the held tail plus `mulaw` for `utterance`; holds the new tail. */
+  /**
+   * Queues the whole frames of the held tail plus `mulaw` for `utterance`; holds the new tail. The
+   * held tail is completed into one frame from the head of `mulaw`, and the rest is queued as a view
+   * of it: no copy of the chunk (a provider's chunks are rarely whole frames, so there is nearly
+   * always a tail).
+   */
   audio(utterance: Framed, mulaw: Uint8Array): void {
     let data = mulaw;
     if (this.#carry) {
-      data = new Uint8Array(this.#carry.length + mulaw.length);
-      data.set(this.#carry);
-      data.set(mulaw, this.#carry.length);
+      const need = FRAME_BYTES - this.#carry.length;
+      if (data.length < need) {
+        const carry = new Uint8Array(this.#carry.length + data.length);
+        carry.set(this.#carry);
+        carry.set(data, this.#carry.length);
+        this.#carry = carry;
+        return;
+      }
+      const frame = new Uint8Array(FRAME_BYTES);
+      frame.set(this.#carry);
+      frame.set(data.subarray(0, need), this.#carry.length);
       this.#carry = undefined;
+      this.#enqueue(utterance, frame);
+      data = data.subarray(need);
     }
     const whole = data.length - (data.length % FRAME_BYTES);
     if (whole < data.length) this.#carry = data.slice(whole);

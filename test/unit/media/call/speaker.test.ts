@@ -13,6 +13,8 @@ describe('Speaker framing and marks', () => {
     { chunks: [100, 100], marks: ['1:160', '1:end'], received: 320 },
     { chunks: [960, 960], marks: ['1:160', '1:1600', '1:end'], received: 1920 },
     { chunks: [500, 500, 500, 500], marks: ['1:160', '1:1600', '1:end'], received: 2080 },
+    { chunks: [100, 30, 1500], marks: ['1:160', '1:1600', '1:end'], received: 1760 },
+    { chunks: [150, 10, 170, 1290], marks: ['1:160', '1:1600', '1:end'], received: 1760 },
   ])('audio chunks $chunks', ({ chunks, marks: expectedMarks, received }) => {
     it('are sent as whole 160-byte frames with a mark after the first frame, every 1600 bytes and at the end', () => {
       // Arrange
