@@ -4,6 +4,7 @@ import { tableBackedToolPorts } from '../../media-service/src/tools/tool-ports';
 import type { CoreDeps } from '../../functions/lib/deps';
 import { DeepgramSpeechToText } from '../../media-service/src/adapters/deepgram-speech-to-text';
 import { DeepgramTextToSpeech } from '../../media-service/src/adapters/deepgram-text-to-speech';
+import { FallbackLanguageModel } from '../../media-service/src/adapters/fallback-language-model';
 import { OpenAiLanguageModel } from '../../media-service/src/adapters/openai-language-model';
 import { SesEmail } from '../../media-service/src/adapters/ses-email';
 import { TwilioSms } from '../../media-service/src/adapters/twilio-sms';
@@ -72,7 +73,9 @@ export async function startBenchMedia(core: CoreDeps, urls: BenchProviderUrls) {
       speechToSpeech: {},
       models: { openai: { port: { open: async () => llm }, label: sandboxLabel('openai') } },
     },
-    languageModelFor: async () => llm,
+    // As in production (server/language-models.ts): the call's model is the sandbox model behind the
+    // stall watch (no fallback configured), so the watch's per-chunk cost is measured too.
+    languageModelFor: async (_business, _config, _key, call = {}) => new FallbackLanguageModel({ primary: llm, ...call }),
     telephony,
     scheduler,
     lifecycle,

@@ -73,6 +73,7 @@ export class DeepgramTextToSpeech implements TextToSpeech {
       new WebSocket(`${base}/v1/speak?${query}`, {
         headers: { Authorization: `Token ${this.#options.apiKey}` },
         handshakeTimeout: handshakeMs,
+        perMessageDeflate: false,
       });
     return new AuraStream(connect, this.#options, o);
   }

@@ -9,7 +9,11 @@ export type FanoutListener<E> = (event: E) => void;
  * as `failedMessage` and the others still get the event.
  */
 export class EventFanout<E extends { type: string }> {
-  readonly #listeners = new Set<FanoutListener<E>>();
+  /**
+   * Replaced, never changed in place, when a listener comes or goes: an emit reads the array it
+   * started with, so it copies nothing (it runs for every 20 ms frame of every call).
+   */
+  #listeners: readonly FanoutListener<E>[] = [];
   #backlog: E[] | undefined = [];
   readonly #log: Logger;
   readonly #failedMessage: string;
@@ -21,11 +25,13 @@ export class EventFanout<E extends { type: string }> {
 
   /** Subscribes; the first subscriber also receives, synchronously, the events raised before it. */
   on(listener: FanoutListener<E>): () => void {
-    this.#listeners.add(listener);
+    if (!this.#listeners.includes(listener)) this.#listeners = [...this.#listeners, listener];
     const backlog = this.#backlog;
     this.#backlog = undefined;
     for (const event of backlog ?? []) this.emit(event);
-    return () => this.#listeners.delete(listener);
+    return () => {
+      this.#listeners = this.#listeners.filter((candidate) => candidate !== listener);
+    };
   }
 
   /** Delivers `event` to every listener, or holds it until the first one subscribes. */
@@ -34,7 +40,9 @@ export class EventFanout<E extends { type: string }> {
       this.#backlog.push(event);
       return;
     }
-    for (const listener of [...this.#listeners]) {
+    const listeners = this.#listeners;
+    for (let i = 0; i < listeners.length; i++) {
+      const listener = listeners[i]!;
       try {
         listener(event);
       } catch (error) {

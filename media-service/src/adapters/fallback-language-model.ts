@@ -86,13 +86,28 @@ export class FallbackLanguageModel implements LanguageModel {
   }
 }
 
-/** One request's stream, with the stall watch and a controller to abort it when it stalls. */
+/**
+ * One request's stream, with the stall watch and a controller to abort it when it stalls.
+ *
+ * The watch is one timer per stream, not one per chunk: each wait for a chunk only notes when it
+ * began, and the timer, when it fires, either finds the wait over its limit or sleeps again for the
+ * rest of it. While chunks flow it fires about once per limit (it was a timer and a promise race
+ * per chunk, and a reply streams tens of chunks). A stall aborts the request with the stall's error, and the
+ * model's iteration then rejects with it (`LlmRequest.signal`: "iteration then rejects with the
+ * signal's reason"). Only the time spent waiting for the model counts, never the caller's.
+ */
 class Watched {
   readonly stream: LlmStream;
   readonly #controller = new AbortController();
   readonly #limits: { firstChunkMs: number; gapMs: number };
   readonly #turn: AbortSignal;
   #chunks = 0;
+  /** When the wait for the next chunk began; `undefined` while no chunk is awaited. */
+  #waitingSince: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  /** When the pending timer fires. */
+  #timerAt = 0;
+  #stall: ProviderError | undefined;
 
   constructor(model: LanguageModel, request: LlmRequest, limits: { firstChunkMs: number; gapMs: number }) {
     this.#limits = limits;
@@ -108,31 +123,57 @@ class Watched {
     const iterator = this.stream[Symbol.asyncIterator]();
     try {
       for (;;) {
-        const next = await this.#within(iterator.next(), this.#chunks === 0 ? this.#limits.firstChunkMs : this.#limits.gapMs);
+        this.#wait();
+        let next: IteratorResult<LlmChunk>;
+        try {
+          next = await iterator.next();
+        } catch (error) {
+          throw this.#stall ?? error;
+        }
+        this.#waitingSince = undefined;
+        if (this.#stall) throw this.#stall;
         if (next.done) return;
         this.#chunks += 1;
         yield next.value;
       }
     } finally {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
       void iterator.return?.();
     }
   }
 
-  async #within<T>(next: Promise<T>, ms: number): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const where = this.#chunks === 0 ? 'before its first chunk' : `after ${this.#chunks} chunks`;
-        const error = new ProviderError('llm', `The model sent nothing for ${ms} ms ${where} (a stall).`, undefined, { retryable: true });
-        if (!this.#turn.aborted) this.#controller.abort(error);
-        reject(error);
-      }, ms);
-    });
-    try {
-      return await Promise.race([next, stalled]);
-    } finally {
-      clearTimeout(timer);
-    }
+  /** A wait for a chunk begins: noted, and the timer armed unless one is due by its limit already. */
+  #wait(): void {
+    const now = performance.now();
+    this.#waitingSince = now;
+    const ms = this.#limit();
+    // Only the first gap after the first chunk finds a timer due later than its limit (3.5 s > 1.5 s).
+    if (this.#timer !== undefined && this.#timerAt <= now + ms) return;
+    clearTimeout(this.#timer);
+    this.#arm(ms);
+  }
+
+  #arm(ms: number): void {
+    this.#timerAt = performance.now() + ms;
+    this.#timer = setTimeout(() => this.#check(), ms);
+  }
+
+  /** The limit of the wait in progress: before the first chunk, or between two. */
+  #limit(): number {
+    return this.#chunks === 0 ? this.#limits.firstChunkMs : this.#limits.gapMs;
+  }
+
+  /** The timer fired: a stall when the wait in progress is over its limit, else sleep for the rest of it. */
+  #check(): void {
+    this.#timer = undefined;
+    if (this.#waitingSince === undefined || this.#stall) return; // the next wait arms it again
+    const ms = this.#limit();
+    const left = this.#waitingSince + ms - performance.now();
+    if (left > 0) return this.#arm(Math.ceil(left));
+    const where = this.#chunks === 0 ? 'before its first chunk' : `after ${this.#chunks} chunks`;
+    this.#stall = new ProviderError('llm', `The model sent nothing for ${ms} ms ${where} (a stall).`, undefined, { retryable: true });
+    if (!this.#turn.aborted) this.#controller.abort(this.#stall);
   }
 }
 

@@ -64,6 +64,7 @@ export class OpenAiRealtime implements SpeechToSpeech {
       new WebSocket(`${base}/realtime?${query}`, {
         headers: { Authorization: `Bearer ${this.#options.apiKey}` },
         handshakeTimeout: handshakeMs,
+        perMessageDeflate: false,
       });
     const log = this.#options.log ?? createLogger({ service: 'media' });
     const session = new RealtimeSession(connect, log, o);

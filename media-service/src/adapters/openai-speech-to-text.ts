@@ -93,6 +93,7 @@ export class OpenAiSpeechToText implements SpeechToText {
       const socket = new WebSocket(`${base}/realtime?${query}`, {
         headers: { Authorization: `Bearer ${this.#options.apiKey}` },
         handshakeTimeout: handshakeMs,
+        perMessageDeflate: false,
       });
       socket.once('open', () => socket.send(update));
       return socket;

@@ -7,15 +7,19 @@ export interface FrameSink {
   mark(name: string): void;
 }
 
-/** A mark every 100 ms of audio: barge-in then knows what was heard to within 100 ms. */
-const MARK_EVERY_BYTES = 800;
+/**
+ * A mark every 200 ms of audio: barge-in then knows what was heard to within 200 ms. Each mark is a
+ * message out and its echo a message in, so this halves them (docs/decisions.md "What the caller
+ * heard comes from echoed marks").
+ */
+const MARK_EVERY_BYTES = 1600;
 
 /** The parts of an utterance framing reads and advances. */
 type Framed = Pick<Utterance, 'id' | 'bytesReceived' | 'firstQueuedAt' | 'flushed'>;
 
 /**
  * Frames one audio source (a TTS stream, a Realtime output item) into whole 20 ms frames with a
- * mark `<utterance id>:<bytes>` after the first frame and then every 100 ms, and `<id>:end` at the
+ * mark `<utterance id>:<bytes>` after the first frame and then every 200 ms, and `<id>:end` at the
  * end, so echoed marks say how much of each utterance the caller heard (docs/protocols.md "Twilio"). A partial
  * tail waits for more audio or for `flush`, which pads it with silence.
  */
@@ -32,14 +36,29 @@ export class FrameMarker {
     this.#onFirstFrame = onFirstFrame;
   }
 
-  /** Queues the whole frames of the held tail plus `mulaw` for `utterance`; holds the new tail. */
+  /**
+   * Queues the whole frames of the held tail plus `mulaw` for `utterance`; holds the new tail. The
+   * held tail is completed into one frame from the head of `mulaw`, and the rest is queued as a view
+   * of it: no copy of the chunk (a provider's chunks are rarely whole frames, so there is nearly
+   * always a tail).
+   */
   audio(utterance: Framed, mulaw: Uint8Array): void {
     let data = mulaw;
     if (this.#carry) {
-      data = new Uint8Array(this.#carry.length + mulaw.length);
-      data.set(this.#carry);
-      data.set(mulaw, this.#carry.length);
+      const need = FRAME_BYTES - this.#carry.length;
+      if (data.length < need) {
+        const carry = new Uint8Array(this.#carry.length + data.length);
+        carry.set(this.#carry);
+        carry.set(data, this.#carry.length);
+        this.#carry = carry;
+        return;
+      }
+      const frame = new Uint8Array(FRAME_BYTES);
+      frame.set(this.#carry);
+      frame.set(data.subarray(0, need), this.#carry.length);
       this.#carry = undefined;
+      this.#enqueue(utterance, frame);
+      data = data.subarray(need);
     }
     const whole = data.length - (data.length % FRAME_BYTES);
     if (whole < data.length) this.#carry = data.slice(whole);

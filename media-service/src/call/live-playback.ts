@@ -24,7 +24,7 @@ interface Entry {
 
 /**
  * Live mode's playback: provider audio arrives per output item (already μ-law, not paced) and is
- * framed into the pacer as whole 20 ms frames with a mark after the first frame and every 100 ms,
+ * framed into the pacer as whole 20 ms frames with a mark after the first frame and every 200 ms,
  * so echoed marks say how much of each item the caller heard (docs/protocols.md "Twilio").
  * Items become {@link Utterance}s, so the transcript log and turn metrics work as in standard mode.
  */

@@ -12,7 +12,7 @@ export interface Utterance {
   /** The text as written (before speech normalisation), for the transcript and history. */
   text: string;
   bytesReceived: number;
-  /** Audio the caller has heard, from echoed marks (≤ 100 ms behind the truth). */
+  /** Audio the caller has heard, from echoed marks (≤ 200 ms behind the truth). */
   bytesPlayed: number;
   /** All audio has arrived from the TTS. */
   flushed: boolean;
@@ -50,7 +50,7 @@ export interface SpeakerOptions {
 
 /**
  * The assistant's mouth: text pieces go to one TTS stream per call, audio comes back in order and
- * is framed (whole 20 ms frames) into the pacer with a mark every 100 ms, so echoed marks say how
+ * is framed (whole 20 ms frames) into the pacer with a mark every 200 ms, so echoed marks say how
  * much of each utterance the caller actually heard (docs/protocols.md "Twilio"). Utterances
  * play in order; each ends with one TTS flush, which attributes audio to utterances without ids.
  */

@@ -19,7 +19,7 @@ function recordingPacer() {
 }
 
 describe('LivePlayback', () => {
-  it('frames provider audio of any size into whole 20 ms frames, a mark after the first frame and every 100 ms', () => {
+  it('frames provider audio of any size into whole 20 ms frames, a mark after the first frame and every 200 ms', () => {
     // Arrange
     const { pacer, log } = recordingPacer();
     const playback = new LivePlayback(pacer, () => 0);
@@ -29,8 +29,8 @@ describe('LivePlayback', () => {
     playback.audio('item_1', new Uint8Array(700));
     playback.flush('item_1');
     // Assert
-    // 1000 bytes: 960 whole (40 carried); 740: 640 whole (100 carried, padded to a frame at flush).
-    expect(log).toEqual([160, 'mark 1:160', 640, 'mark 1:800', 160, 640, 'mark 1:1600', 160, 'mark 1:end']);
+    // 1000 bytes: 960 whole (40 carried); 700: 120 complete the carried frame, 480 whole (100 carried, padded at flush).
+    expect(log).toEqual([160, 'mark 1:160', 800, 160, 480, 'mark 1:1600', 160, 'mark 1:end']);
     expect(utterance).toMatchObject({ bytesReceived: 1760, flushed: true, finished: false });
   });
 

@@ -6,14 +6,17 @@ import { settled, speakerRig as setup } from '../support/speaker-rig';
 describe('Speaker framing and marks', () => {
   describe.each([
     { chunks: [160], marks: ['1:160', '1:end'], received: 160 },
-    { chunks: [800], marks: ['1:160', '1:800', '1:end'], received: 800 },
-    { chunks: [1600], marks: ['1:160', '1:800', '1:1600', '1:end'], received: 1600 },
-    { chunks: [2000], marks: ['1:160', '1:800', '1:1600', '1:end'], received: 2080 },
+    { chunks: [800], marks: ['1:160', '1:end'], received: 800 },
+    { chunks: [1600], marks: ['1:160', '1:1600', '1:end'], received: 1600 },
+    { chunks: [2000], marks: ['1:160', '1:1600', '1:end'], received: 2080 },
+    { chunks: [3200], marks: ['1:160', '1:1600', '1:3200', '1:end'], received: 3200 },
     { chunks: [100, 100], marks: ['1:160', '1:end'], received: 320 },
-    { chunks: [480, 480], marks: ['1:160', '1:800', '1:end'], received: 960 },
-    { chunks: [250, 250, 250, 250], marks: ['1:160', '1:800', '1:end'], received: 1120 },
+    { chunks: [960, 960], marks: ['1:160', '1:1600', '1:end'], received: 1920 },
+    { chunks: [500, 500, 500, 500], marks: ['1:160', '1:1600', '1:end'], received: 2080 },
+    { chunks: [100, 30, 1500], marks: ['1:160', '1:1600', '1:end'], received: 1760 },
+    { chunks: [150, 10, 170, 1290], marks: ['1:160', '1:1600', '1:end'], received: 1760 },
   ])('audio chunks $chunks', ({ chunks, marks: expectedMarks, received }) => {
-    it('are sent as whole 160-byte frames with a mark after the first frame, every 800 bytes and at the end', () => {
+    it('are sent as whole 160-byte frames with a mark after the first frame, every 1600 bytes and at the end', () => {
       // Arrange
       const { tts, speaker, play, marks, frames } = setup();
       const utterance = speaker.say('reply', 'Hello there.');
