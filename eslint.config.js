@@ -161,4 +161,9 @@ export default tseslint.config(
     files: ['infra/**/*.ts', ...VENDOR_ALLOWED],
     rules: { 'no-restricted-imports': ['error', { patterns: [TESTS] }] },
   },
+  {
+    // Product code logs through the one logger (shared/log.ts), which keeps call content and secrets out.
+    files: ['shared/**/*.ts', 'functions/**/*.ts', 'media-service/src/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
 );

@@ -109,12 +109,6 @@ export class CallMachine<Call extends NamedCall = NamedCall> {
   dispatch(event: CallEvent<Call>): void {
     const step = reduceCall(this.settings, this.#state, event, this.#d.now());
     this.#state = step.state;
-    console.log(
-      'EV',
-      JSON.stringify(event, (k, v) => (k === 'turn' || k === 'calls' ? undefined : v)),
-      '->',
-      step.effects.map((e) => e.type + ('kind' in e ? ':' + e.kind : '') + ('timer' in e ? ':' + e.timer : '')).join(','),
-    );
     for (const effect of step.effects) this.#carryOut(effect);
   }
 
