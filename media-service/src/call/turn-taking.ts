@@ -88,12 +88,13 @@ export function shouldInterrupt(context: InterruptContext): boolean {
 
 /** Phrases of voicemail greetings (checked on the first caller turns of an outbound call). */
 const VOICEMAIL_PATTERNS = [
-  /\bleave (?:a |your )?(?:message|name|number)\b/i,
+  /\bleave (?:me |us )?(?:a |your )?(?:message|name|number)\b/i,
   /\bafter the (?:tone|beep)\b/i,
   /(?:\bnot|n't) (?:available|able to take|here to take)\b/i,
   /\byou(?:'ve| have) reached\b/i,
   /\bvoice ?mail\b/i,
   /\bmailbox\b/i,
+  /\b(?:i'll|i will|we'll|we will) (?:get back to you|call you back|return your call)\b/i,
 ];
 
 /** True when a transcript sounds like an answering machine's greeting. */

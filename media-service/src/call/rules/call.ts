@@ -120,6 +120,7 @@ function route<Call extends NamedCall>(d: Draft<Call>, event: CallEvent<Call>): 
     case 'workflow_said':
       return void workflow(d, { type: 'said', atMs: sinceStart(d) }, event.facts);
     case 'workflow_tool_done':
+      d.fx.push({ type: 'cancel', timer: 'tool-filler' });
       return void workflow(d, { type: 'tool_done', ok: event.ok, output: event.output, atMs: sinceStart(d) }, event.facts);
     case 'transfer_failed':
       return transferFailed(d, event.call);

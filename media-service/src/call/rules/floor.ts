@@ -124,6 +124,10 @@ export function keyed<Call extends NamedCall>(d: Draft<Call>, text: string, fact
   silence(d, { type: 'caller_spoke' });
   if (opening(d, { type: 'caller_turn', machine: false, words: 1 }, facts)) return;
   d.fx.push({ type: 'user_words', text });
-  if (d.set.mode === 'live') return reply(d, 'reply');
-  answer(d, { endOfTurnAt: d.at, eager: false }, text, facts);
+  // While a workflow acts (a tool node running, a line playing), the entry waits for its next talking node.
+  if (workflow(d, { type: 'caller_turn', atMs: sinceStart(d) }, facts)) return;
+  if (d.set.mode === 'standard') return answer(d, { endOfTurnAt: d.at, eager: false }, text, facts);
+  // Live mode answers keys at once; over the notice, the greeting's question then gives way, as for words.
+  if (d.s.notice.pending) d.s.notice = { ...d.s.notice, question: '' };
+  reply(d, 'reply');
 }

@@ -4,8 +4,9 @@ import { reduceSilence, type SilenceEvent } from './silence';
 import { reduceVoicemail, type VoicemailEvent } from './voicemail';
 import type { WorkflowEvent } from './workflow-slot';
 import type { Facts, NamedCall } from './call-types';
-import { busy, ending, QUIET, type Draft } from './draft';
-import { afterSpeech, bargeIn, greet, keyed, reply, sayLine } from './floor';
+import { busy, ending, noticeDue, QUIET, type Draft } from './draft';
+import { afterSpeech, bargeIn, greet, keyed, reply, sayLine, sayNotice } from './floor';
+import { TOOL_FILLER_LINE } from './replies';
 import { claim, endCall, finishNow, lastWords } from './endings';
 
 /**
@@ -88,7 +89,13 @@ export function workflow<Call extends NamedCall>(d: Draft<Call>, event: Workflow
         sayLine(d, 'reply', effect.text, { step: true });
         break;
       case 'run_tool':
-        d.fx.push({ type: 'run_workflow_tool', name: effect.name, args: effect.args });
+        // A tool node that opens the call still has the notice first, and a slow one its filler: never dead air.
+        if (noticeDue(d)) sayNotice(d);
+        d.s.tools = { ...d.s.tools, filler: TOOL_FILLER_LINE };
+        d.fx.push(
+          { type: 'arm', timer: 'tool-filler', ms: d.set.toolFillerAfterMs },
+          { type: 'run_workflow_tool', name: effect.name, args: effect.args },
+        );
         break;
       case 'reply':
         if (!facts.callerSpeaking) reply(d, 'reply');
