@@ -69,6 +69,11 @@ export class CallRepository {
     return result.Item ? fromItem<CallRecord>(result.Item) : undefined;
   }
 
+  /** The carrier's answering-machine verdict stored on the call (`recordAnsweredBy`), if any yet (strongly consistent). */
+  async answeredBy(businessId: number, callId: number): Promise<string | undefined> {
+    return (await this.getCallRecord(businessId, callId))?.answered_by;
+  }
+
   /** One page of calls, newest first, read by key (see {@link listCalls}). */
   async listCalls(businessId: number, options: ListCallsOptions): Promise<KeyPage<CallRecord>> {
     return listCalls(this.db, businessId, options);

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ProviderError } from '../../../shared/errors';
 import {
+  ANSWERED_BY,
   PlaceCallError,
   type AmdResult,
   type AnsweredBy,
@@ -112,7 +113,6 @@ export function placedAfter(error: ProviderError): PlacedAfterFailure {
 }
 
 const CALL_STATUSES = ['queued', 'initiated', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'] as const;
-const ANSWERED_BY = ['human', 'machine_start', 'machine_end_beep', 'machine_end_silence', 'machine_end_other', 'fax', 'unknown'] as const;
 const OptionalInt = v.optional(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number)));
 
 /** The fields of a Twilio status callback the engine uses (the form carries many more). */

@@ -4,6 +4,7 @@ import { OfficeAmbience } from '../audio/mix';
 import { Pacer } from '../pipeline/pacer';
 import type { CallTransportEvent } from '../ports/call-transport';
 import type { AnsweredBy } from '../ports/telephony';
+import { amdForCall } from './amd-watch';
 import { CallRecorder } from '../recording/call-recorder';
 import { loadCallContext, toolRunnerFor, type CallContext } from './call-context';
 import { buildCallMetrics, faultCounter, modelLabelFor, newCounters } from './call-metrics';
@@ -76,7 +77,8 @@ class CallSession implements SessionView {
   #carrierEnded = false;
   #resolveEnded!: () => void;
   readonly #ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));
-  #pendingAmd: AnsweredBy | undefined;
+  /** The carrier's answering-machine verdict, once known (its first one). */
+  #amd: AnsweredBy | undefined;
 
   constructor(deps: CallSessionDeps, input: SessionStart) {
     this.#deps = deps;
@@ -115,9 +117,11 @@ class CallSession implements SessionView {
     this.#finish(reason);
   }
 
+  /** The carrier's verdict, from its callback here or from the call's record (`amd-watch.ts`): the first one counts. */
   onAmd(answeredBy: AnsweredBy): void {
-    if (this.#driver) this.#driver.onAmd(answeredBy);
-    else this.#pendingAmd = answeredBy;
+    if (this.#amd !== undefined) return;
+    this.#amd = answeredBy;
+    this.#driver?.onAmd(answeredBy);
   }
 
   async #converse(context: CallContext): Promise<void> {
@@ -161,7 +165,15 @@ class CallSession implements SessionView {
     this.#driver = driver;
     this.#cleanups.push(() => driver.close());
     this.#startTimers(context);
-    if (this.#pendingAmd) driver.onAmd(this.#pendingAmd);
+    const deliver = (verdict: AnsweredBy) => this.onAmd(verdict);
+    const stopAmd = amdForCall(context, {
+      known: this.#amd,
+      calls: this.#deps.calls,
+      timers: this.#deps.timers,
+      replay: (v) => driver.onAmd(v),
+      deliver,
+    });
+    if (stopAmd) this.#cleanups.push(stopAmd);
     driver.start();
     await this.#ended;
     await this.#hangUp();

@@ -15,6 +15,8 @@ export type { AssistantRecord, Business, CallEnding, CallRecord, StreamRefusal }
 export interface CallRecords {
   /** Attaches the stream to its call (one conditional write returning the call), or why not. */
   attachStream(businessId: number, callId: number, callSid: string, at: string): Promise<CallRecord | StreamRefusal>;
+  /** The carrier's answering-machine verdict stored on the call (by whichever task got the callback), if any yet. */
+  answeredBy(businessId: number, callId: number): Promise<string | undefined>;
 }
 
 /** The assistant a call runs. */

@@ -52,7 +52,20 @@ export interface CallStatusUpdate {
 }
 
 /** Answering-machine verdicts (Twilio `AnsweredBy`). */
-export type AnsweredBy = 'human' | 'machine_start' | 'machine_end_beep' | 'machine_end_silence' | 'machine_end_other' | 'fax' | 'unknown';
+export const ANSWERED_BY = [
+  'human',
+  'machine_start',
+  'machine_end_beep',
+  'machine_end_silence',
+  'machine_end_other',
+  'fax',
+  'unknown',
+] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
+
+/** A stored verdict read back (the call record keeps it as text). */
+export const isAnsweredBy = (value: string | undefined): value is AnsweredBy =>
+  (ANSWERED_BY as readonly (string | undefined)[]).includes(value);
 
 /** One parsed AMD callback. */
 export interface AmdResult {
