@@ -5,7 +5,7 @@ import type { SessionTimers } from './session-types';
  * How long a hung-up call waits for the recogniser's last results. Flux answers CloseStream with its
  * final turn in well under a second; the bound keeps a silent provider from holding the ending.
  */
-const LAST_WORDS_WAIT_MS = 1500;
+export const LAST_WORDS_WAIT_MS = 1500;
 
 /** Words of the caller's with when they were said (clock ms). */
 export interface CallerWords {

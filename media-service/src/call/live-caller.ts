@@ -6,7 +6,7 @@ import type { TurnTiming } from './call-metrics';
  * turn, which the provider's own reply to it takes for the turn metrics.
  */
 export class LiveCaller {
-  readonly #items = new Map<string, { startAt: number; endAt?: number }>();
+  readonly #items = new Map<string, { startAt: number; endAt?: number; heard?: boolean }>();
   #pendingTurn: TurnTiming | undefined;
   /** Speaking now (server VAD): the greeting and silence timers wait. */
   speaking = false;
@@ -27,9 +27,16 @@ export class LiveCaller {
     this.#pendingTurn = { endOfSpeechAt: now, endOfTurnAt: now, eager: false };
   }
 
+  /** A turn the caller finished has no words transcribed yet (a hang-up waits for them, bounded). */
+  get awaitingWords(): boolean {
+    for (const item of this.#items.values()) if (item.endAt !== undefined && !item.heard) return true;
+    return false;
+  }
+
   /** Transcribed words of `itemId`: when they were said, or undefined for no words or an unknown item. */
   words(itemId: string, text: string): { startAt: number; endAt?: number } | undefined {
     const item = this.#items.get(itemId);
+    if (item) item.heard = true;
     if (text.trim() === '' || !item) return undefined;
     this.spoke = true;
     return item;

@@ -2,6 +2,7 @@ import type { CallWorkflow } from '../../../shared/domain/workflow';
 import type { S2sEvent, S2sSession, SpeechToSpeech } from '../ports/speech-to-speech';
 import { CallMachine, type CallVoice, type VoiceEffect } from './call-machine';
 import type { CallerAudio } from './caller-audio';
+import { LAST_WORDS_WAIT_MS } from './caller-turn';
 import { isSandboxLabel, sandboxLabel } from './call-metrics';
 import { LiveCaller } from './live-caller';
 import { LivePlayback, type PlaybackPacer } from './live-playback';
@@ -23,6 +24,10 @@ export interface LiveConversationDeps extends ConversationBaseDeps {
   /** The assistant's workflow rules, when it has one. */
   workflow?: WorkflowRules;
 }
+
+/** 20 ms of μ-law silence, and how many a hang-up mid-turn gives the provider's VAD (past its 500 ms end-of-speech wait). */
+const SILENT_FRAME = new Uint8Array(160).fill(0xff);
+const HANG_UP_SILENCE_FRAMES = 35;
 
 /** A tool call of a live reply. */
 type LiveCall = Reply['calls'][number];
@@ -275,9 +280,29 @@ export class LiveConversation extends MachineDriver<LiveCall> implements Convers
     this.#session?.steer({ instructions: steering.instructions, tools: steering.tools });
   }
 
-  /** Nothing to wait for: Realtime's transcription of the caller's last words arrives on its own. */
+  /**
+   * The caller hung up: their last turn ("Thanks, bye." just before the hang-up), finished or not,
+   * is waited for until Realtime has transcribed it, at most {@link LAST_WORDS_WAIT_MS}, so it
+   * reaches the transcript.
+   */
   callerHungUp(): Promise<void> {
-    return Promise.resolve();
+    // Still mid-turn: the provider's VAD ends a turn on silence in the audio, and the audio stopped; give it that silence.
+    if (this.#caller.speaking) for (let i = 0; i < HANG_UP_SILENCE_FRAMES; i++) this.#session?.appendAudio(SILENT_FRAME);
+    if (!this.#caller.awaitingWords && !this.#caller.speaking) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let off: (() => void) | undefined;
+      const timer = this.#d.timers.setTimeout(() => {
+        off?.();
+        resolve();
+      }, LAST_WORDS_WAIT_MS);
+      // Registered after the conversation's own listener: by now the words are in the transcript.
+      off = this.#session?.on((event) => {
+        if (event.type !== 'caller_transcript' || this.#caller.awaitingWords || this.#caller.speaking) return;
+        this.#d.timers.clearTimeout(timer);
+        off?.();
+        resolve();
+      });
+    });
   }
 
   /** The call's run of its workflow (undefined without one). */

@@ -114,6 +114,21 @@ describe.concurrent('live mode (speech-to-speech over the sandbox Realtime endpo
   });
 
   it(
+    "a caller who hangs up right after their last words: they are in the transcript (the hang-up waits for Realtime's transcription)",
+    T,
+    async () => {
+      // Arrange
+      const config = { mode: 'live', first_message: 'Hello, Acme Plumbing.', advanced: QUIET };
+      const steps = [waitForAssistant(), step.say('Thanks, bye.'), step.hangup()];
+      // Act
+      const { tenant, callId } = await callScripted(stack, config, steps);
+      const { detail } = await stack.whenCallEnded(tenant.businessId, callId);
+      // Assert
+      expect(detail.transcript.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['Thanks, bye.']);
+    },
+  );
+
+  it(
     "tools: take_message runs from the caller's words, its output goes back as a function_call_output, and the model speaks it",
     T,
     async () => {
