@@ -154,7 +154,7 @@ async function postToolCall(
   try {
     response = await fetch(record.server_url, { method: 'POST', headers, body, signal }, options);
   } catch (error) {
-    throw requestFailure(record.name, error);
+    throw requestFailure(record.name, error, signal);
   }
   if (response.status < 200 || response.status > 299) {
     throw new ToolFailureError(
@@ -165,7 +165,9 @@ async function postToolCall(
   return replyResult(response.status, response.bodyText, response.bodyTruncated || response.bodyText.length > TOOL_REPLY_MAX_CHARS);
 }
 
-function requestFailure(name: string, error: unknown): ToolFailureError {
+function requestFailure(name: string, error: unknown, signal: AbortSignal): ToolFailureError {
+  // The call ended (the caller hung up) while the request was out: not the business's system failing.
+  if (signal.aborted) return new ToolFailureError(`The call ended before ${name} finished.`, 'call_ended');
   if (error instanceof RequestTimeoutError) {
     return new ToolFailureError(
       `The business's system did not answer ${name} in time. Tell the caller you could not do that right now.`,

@@ -137,7 +137,9 @@ export class ToolRunner {
       }
       const failure = error instanceof ToolFailureError ? error : undefined;
       const kind = failure?.kind ?? (error instanceof Error ? error.name : typeof error);
-      this.#d.log.error('call.tool.failed', { call_id: this.#d.context.callId, tool: tool.definition.name, error: kind });
+      // A call that ended mid-tool is no failure of the tool's: noted, not raised as an error.
+      if (kind === 'call_ended') this.#d.log.info('call.tool.cut_short', { call_id: this.#d.context.callId, tool: tool.definition.name });
+      else this.#d.log.error('call.tool.failed', { call_id: this.#d.context.callId, tool: tool.definition.name, error: kind });
       return { ok: false, error: failure?.message ?? tool.unavailable };
     } finally {
       controller.abort();

@@ -80,6 +80,20 @@ describe('a custom tool on a call', () => {
     );
   });
 
+  it("a request cut short by the call's end (the caller hung up) is not the business's system failing", async () => {
+    // Arrange: the request is refused the way an aborted fetch rejects
+    const ended = new AbortController();
+    const [tool] = await toolsOf([TOOL], false, () => {
+      ended.abort();
+      throw new DOMException('This operation was aborted', 'AbortError');
+    });
+    // Act
+    const failure = await tool!.execute({ order_id: 'AB1234' }, { signal: ended.signal } as never).catch((error) => error);
+    // Assert
+    expect(failure).toBeInstanceOf(ToolFailureError);
+    expect(failure).toMatchObject({ kind: 'call_ended', message: 'The call ended before lookup_order finished.' });
+  });
+
   it("sends what the OpenAPI document's `tool.call` webhook describes: the body (checked strictly), its headers, a signature that verifies", async () => {
     // Arrange
     let sent: GuardedRequestInit | undefined;
