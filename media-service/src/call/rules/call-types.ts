@@ -77,6 +77,8 @@ export interface NoticeState {
   heard: boolean;
   heldBargeIn: boolean;
   question: string;
+  /** Live mode: the model's greeting waits for the notice too (dropped when the caller talks over it). */
+  greetAfter: boolean;
 }
 
 /** Who has the floor between the caller and the assistant. */

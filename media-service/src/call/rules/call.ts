@@ -27,7 +27,7 @@ export function callStart(settings: CallSettings): CallState {
     silence: SILENCE_START,
     digits: '',
     voicemail: 'none',
-    notice: { pending: false, heard: false, heldBargeIn: false, question: '' },
+    notice: { pending: false, heard: false, heldBargeIn: false, question: '', greetAfter: false },
     floor: {
       greetingDone: false,
       held: undefined,
@@ -161,7 +161,7 @@ function speechStarted(d: Draft, facts: Facts): void {
   if (!screening(d)) opening(d, { type: 'caller_turn', machine: false, words: 1 }, facts);
   if (ending(d)) return;
   if (d.s.notice.pending) {
-    d.s.notice = { ...d.s.notice, question: '' };
+    d.s.notice = { ...d.s.notice, question: '', greetAfter: false };
     return void d.fx.push({ type: 'drop_queued' });
   }
   const { interruptions } = d.set;

@@ -16,8 +16,14 @@ export function greet(d: Draft, facts: Facts): void {
   if (ending(d) || facts.replying) return;
   if (workflow(d, { type: 'open', atMs: sinceStart(d) }, facts)) return;
   const { modelGenerated, text } = d.set.greeting;
-  if (modelGenerated || text === '') return reply(d, 'greeting');
-  sayLine(d, 'greeting', text);
+  if (!modelGenerated && text !== '') return sayLine(d, 'greeting', text);
+  // Live mode: the model's greeting is asked for once the notice has played, as a written greeting's question is.
+  if (d.set.mode === 'live' && noticeDue(d)) {
+    sayNotice(d);
+    d.s.notice = { ...d.s.notice, greetAfter: true };
+    return;
+  }
+  reply(d, 'greeting');
 }
 
 /**
@@ -103,15 +109,16 @@ export function afterSpeech(d: Draft, facts: Facts): void {
  * greeting's question follows unless the caller talked over the notice.
  */
 export function noticeOver(d: Draft, heard: boolean, cut: boolean, facts: Facts): void {
-  const { heldBargeIn, question } = d.s.notice;
+  const { heldBargeIn, question, greetAfter } = d.s.notice;
   if (cut && !heard && !ending(d)) {
     d.s.notice = { ...d.s.notice, pending: false };
     return sayNotice(d, '', true);
   }
-  d.s.notice = { pending: false, heard: d.s.notice.heard || heard, heldBargeIn: false, question: '' };
+  d.s.notice = { pending: false, heard: d.s.notice.heard || heard, heldBargeIn: false, question: '', greetAfter: false };
   let now = heldBargeIn ? bargeIn(d, facts) : facts;
-  if (d.set.mode === 'live' && question !== '' && !ending(d)) {
-    sayLine(d, 'greeting', question);
+  if (d.set.mode === 'live' && (question !== '' || greetAfter) && !ending(d)) {
+    if (question !== '') sayLine(d, 'greeting', question);
+    else reply(d, 'greeting');
     now = { ...now, replying: true };
   }
   afterSpeech(d, now);
@@ -128,6 +135,6 @@ export function keyed<Call extends NamedCall>(d: Draft<Call>, text: string, fact
   if (workflow(d, { type: 'caller_turn', atMs: sinceStart(d) }, facts)) return;
   if (d.set.mode === 'standard') return answer(d, { endOfTurnAt: d.at, eager: false }, text, facts);
   // Live mode answers keys at once; over the notice, the greeting's question then gives way, as for words.
-  if (d.s.notice.pending) d.s.notice = { ...d.s.notice, question: '' };
+  if (d.s.notice.pending) d.s.notice = { ...d.s.notice, question: '', greetAfter: false };
   reply(d, 'reply');
 }

@@ -72,7 +72,21 @@ table('greeting', [
     when: [timer('greet')],
     effects: ['say notice: Hi, this is Ada. This call is recorded.'],
     state: (s) => s.notice,
-    expected: { pending: true, heard: false, heldBargeIn: false, question: 'How can I help?' },
+    expected: { pending: true, heard: false, heldBargeIn: false, question: 'How can I help?', greetAfter: false },
+  },
+  {
+    name: 'live, notice due, the model greets: its greeting is asked for once the notice has played',
+    settings: settings({ mode: 'live', notice: NOTICE, greeting: { modelGenerated: true, text: '' } }),
+    given: [start],
+    when: [timer('greet'), said('notice', { heard: true })],
+    effects: ['say notice: This call is recorded.', 'cancel silence', 'reply greeting', 'provider_interrupts'],
+  },
+  {
+    name: 'live, the model greets: a caller who talks over the notice is answered instead of greeted',
+    settings: settings({ mode: 'live', notice: NOTICE, greeting: { modelGenerated: true, text: '' } }),
+    given: [start, timer('greet')],
+    when: [speech(AUDIBLE), said('notice', { heard: true }, TALKING)],
+    effects: ['cancel silence', 'drop_queued', 'cancel silence', 'provider_interrupts'],
   },
   {
     name: 'live, notice played: the question is asked, and the provider may interrupt again',
