@@ -2,11 +2,12 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OpenAiRealtime } from '../../../media-service/src/adapters/openai-realtime';
 import { verbatim } from '../../../media-service/src/call/live-conversation';
-import type { S2sEvent, S2sOpenOptions, S2sSession } from '../../../media-service/src/ports/speech-to-speech';
+import type { S2sOpenOptions } from '../../../media-service/src/ports/speech-to-speech';
 import { synthesizeSpeechLike } from '../../../media-service/src/sandbox/mulaw-signal';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { TranscriptBoard } from '../../../media-service/src/sandbox/transcript-board';
 import { silentLogger } from '../../../shared/log';
+import { END_CALL, openRealtimeSession, watchSession } from '../../support/realtime-session';
 
 /**
  * The live session's socket drops mid-call (docs/design.md "Provider faults"): the real Realtime
@@ -34,7 +35,6 @@ afterAll(async () => {
   await openai.close();
 });
 
-const END_CALL = { name: 'end_call', description: 'Hang up.', parameters: { type: 'object', properties: {} } };
 const GREETING = 'Hello, this is Acme Dental. We are open every weekday from nine in the morning to five in the evening.';
 
 /**
@@ -104,38 +104,7 @@ class NetworkHop {
 }
 
 function open(tag: string, overrides: Partial<S2sOpenOptions> = {}, baseUrl = openai.baseUrl) {
-  const realtime = new OpenAiRealtime({ apiKey: 'sk-right', baseUrl, sendTag: true, log: silentLogger });
-  const session = realtime.open({
-    instructions: 'You are a receptionist.',
-    voice: 'marin',
-    tools: [END_CALL],
-    language: 'en-US',
-    speed: 1,
-    interruptResponse: true,
-    tag,
-    signal: new AbortController().signal,
-    ...overrides,
-  });
-  return { session, ...watch(session) };
-}
-
-function watch(session: S2sSession) {
-  const events: S2sEvent[] = [];
-  const waiters: { test: (event: S2sEvent) => boolean; resolve: (event: S2sEvent) => void }[] = [];
-  session.on((event) => {
-    events.push(event);
-    for (const waiter of waiters.filter((w) => w.test(event))) waiter.resolve(event);
-  });
-  const until = <T extends S2sEvent['type']>(type: T, test: (event: Extract<S2sEvent, { type: T }>) => boolean = () => true) =>
-    new Promise<Extract<S2sEvent, { type: T }>>((resolve) => {
-      const found = events.find((event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>));
-      if (found) return resolve(found as Extract<S2sEvent, { type: T }>);
-      waiters.push({
-        test: (event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>),
-        resolve: (event) => resolve(event as Extract<S2sEvent, { type: T }>),
-      });
-    });
-  return { events, until };
+  return openRealtimeSession({ baseUrl }, tag, overrides);
 }
 
 const connectionsOf = (tag: string) => openai.realtime.connections.filter((connection) => connection.tag === tag);
@@ -226,7 +195,7 @@ describe('OpenAiRealtime: a dropped socket', () => {
       signal: new AbortController().signal,
       onFault: (kind) => faults.push(kind),
     });
-    const { events, until } = watch(session);
+    const { events, until } = watchSession(session);
     await until('ready');
     const started = performance.now();
 

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProviderError } from '../../../shared/errors';
-import { OpenAiRealtime } from '../../../media-service/src/adapters/openai-realtime';
 import { verbatim } from '../../../media-service/src/call/live-conversation';
 import { stepTool } from '../../../media-service/src/call/workflow/node-type';
-import type { S2sEvent, S2sOpenOptions, S2sSession } from '../../../media-service/src/ports/speech-to-speech';
+import type { S2sOpenOptions } from '../../../media-service/src/ports/speech-to-speech';
 import { synthesizeSpeechLike } from '../../../media-service/src/sandbox/mulaw-signal';
 import { OpenAiSandboxServer } from '../../../media-service/src/sandbox/openai-server';
 import { TranscriptBoard } from '../../../media-service/src/sandbox/transcript-board';
-import { silentLogger } from '../../../shared/log';
+import { END_CALL, openRealtimeSession } from '../../support/realtime-session';
 
 /** The real Realtime adapter against the sandbox `/v1/realtime` on loopback: the GA wire protocol. */
 
@@ -22,41 +21,8 @@ afterAll(async () => {
   await openai.close();
 });
 
-const END_CALL = { name: 'end_call', description: 'Hang up.', parameters: { type: 'object', properties: {} } };
-
 function open(tag: string, overrides: Partial<S2sOpenOptions> = {}, apiKey = 'sk-right') {
-  const realtime = new OpenAiRealtime({ apiKey, baseUrl: openai.baseUrl, sendTag: true, log: silentLogger });
-  const session = realtime.open({
-    instructions: 'You are a receptionist.',
-    voice: 'marin',
-    tools: [END_CALL],
-    language: 'en-US',
-    speed: 1,
-    interruptResponse: true,
-    tag,
-    signal: new AbortController().signal,
-    ...overrides,
-  });
-  return { session, ...watch(session) };
-}
-
-function watch(session: S2sSession) {
-  const events: S2sEvent[] = [];
-  const waiters: { test: (event: S2sEvent) => boolean; resolve: (event: S2sEvent) => void }[] = [];
-  session.on((event) => {
-    events.push(event);
-    for (const waiter of waiters.filter((w) => w.test(event))) waiter.resolve(event);
-  });
-  const until = <T extends S2sEvent['type']>(type: T, test: (event: Extract<S2sEvent, { type: T }>) => boolean = () => true) =>
-    new Promise<Extract<S2sEvent, { type: T }>>((resolve) => {
-      const found = events.find((event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>));
-      if (found) return resolve(found as Extract<S2sEvent, { type: T }>);
-      waiters.push({
-        test: (event) => event.type === type && test(event as Extract<S2sEvent, { type: T }>),
-        resolve: (event) => resolve(event as Extract<S2sEvent, { type: T }>),
-      });
-    });
-  return { events, until };
+  return openRealtimeSession({ baseUrl: openai.baseUrl, apiKey }, tag, overrides);
 }
 
 describe('OpenAiRealtime against the sandbox Realtime endpoint', () => {
