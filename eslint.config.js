@@ -52,6 +52,12 @@ const LAYERS = [
     reason: 'media-service/ never imports functions/: two deployables, each built from its own tree plus shared/.',
   },
   {
+    files: ['console/**', 'web-client/**'],
+    disallow: ['shared/**', 'functions/**', 'media-service/**', 'scripts/**', 'infra/**'],
+    reason:
+      'console/ and web-client/ run in a browser and know the API only through its OpenAPI document (console/src/api/schema.d.ts, generated) and the documented web-call protocol: nothing of the server may be bundled into a page.',
+  },
+  {
     files: ['scripts/**'],
     disallow: ['test/**'],
     reason:
@@ -127,7 +133,7 @@ const layersRule = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', 'dist/**', 'coverage/**', '.data/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', '**/dist/**', 'coverage/**', '.data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -143,7 +149,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { layers: { rules: { imports: layersRule } } },
     rules: { 'layers/imports': 'error' },
   },
