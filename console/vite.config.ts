@@ -17,4 +17,6 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
   },
+  // `npx vite console` for working on the console: the API of a running `npm run dev` behind /api.
+  server: { proxy: { '/api': process.env.CONSOLE_API ?? 'http://localhost:3000' } },
 });
