@@ -10,7 +10,7 @@ const HEADER = '// Generated from the OpenAPI document by `npm run gen:console-a
 
 /** The console's API types, as openapi-typescript writes them from our OpenAPI document. */
 export async function consoleApiTypes(): Promise<string> {
-  const ast = await openapiTS(buildOpenApiDocument() as Parameters<typeof openapiTS>[0], { defaultNonNullable: false });
+  const ast = await openapiTS(buildOpenApiDocument() as unknown as Parameters<typeof openapiTS>[0], { defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
 

@@ -98,8 +98,11 @@ export function App() {
               <Route path="/calls/:id" component={CallPage} />
               <Route path="/bookings" component={Bookings} />
               <Route path="/messages" component={Messages} />
+              <Route path="/knowledge" component={Knowledge} />
               <Route path="/knowledge/*" component={Knowledge} />
+              <Route path="/tools" component={Tools} />
               <Route path="/tools/*" component={Tools} />
+              <Route path="/workflows" component={Workflows} />
               <Route path="/workflows/*" component={Workflows} />
               <Route path="/numbers" component={Numbers} />
               <Route path="/usage" component={Usage} />
