@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { components } from '../../../console/src/api/schema';
 import { duration, offset } from '../../../console/src/pages/parts/format';
-import { noRecordingReason } from '../../../console/src/pages/parts/recording';
+import { ANALYSIS_WAIT_MS, noRecordingReason, refreshEvery } from '../../../console/src/pages/parts/recording';
 import { transcriptRows } from '../../../console/src/pages/parts/transcript';
 
 type Entry = components['schemas']['TranscriptEntry'];
@@ -82,6 +82,27 @@ describe('a call without a recording', () => {
     ['with recording on', {}, { recording: true, hipaa: false }, /No recording was stored/],
   ])('says why when %s', (_case, change, advanced, reason) => {
     expect(noRecordingReason({ ...ended, ...change } as CallDetail, advanced, now)).toMatch(reason);
+  });
+});
+
+describe("a call's page", () => {
+  const endedAt = '2026-11-29T14:00:00.000Z';
+  const at = (ms: number) => Date.parse(endedAt) + ms;
+  const connected = { status: 'ended', started_at: '2026-11-29T13:59:00.000Z', ended_at: endedAt, analysis: {} } as const;
+
+  it.each(['queued', 'ringing', 'in_progress'] as const)('re-reads a call that is %s', (status) => {
+    expect(refreshEvery({ ...connected, status, ended_at: null }, at(0), 2000)).toBe(2000);
+  });
+
+  it('keeps re-reading an ended call until its analysis is in, for at most two minutes', () => {
+    expect(refreshEvery(connected, at(5_000), 2000)).toBe(2000);
+    expect(refreshEvery(connected, at(ANALYSIS_WAIT_MS), 2000)).toBeUndefined();
+    expect(refreshEvery({ ...connected, analysis: { summary: 'Booked.' } }, at(5_000), 2000)).toBeUndefined();
+    expect(refreshEvery({ ...connected, analysis: { error: 'model down' } }, at(5_000), 2000)).toBeUndefined();
+  });
+
+  it('does not wait for an analysis a call that never connected will not get', () => {
+    expect(refreshEvery({ ...connected, started_at: null }, at(1_000), 2000)).toBeUndefined();
   });
 });
 

@@ -4,11 +4,11 @@ import { useRoute } from 'preact-iso';
 import { api, must, type Schemas } from '../../api/client';
 import { ErrorNote, Loading, Page } from '../../ui/page';
 import { useApi } from '../../ui/use-api';
-import { noRecordingReason } from '../parts/recording';
+import { noRecordingReason, refreshEvery } from '../parts/recording';
 import { Actions, Analysis, Deliveries, Facts, WorkflowPath } from './sections';
 import { Transcript, TurnLatency } from './transcript';
 
-/** A call under way re-reads itself this often; an ended one does not. */
+/** A call under way (or waiting for its analysis) re-reads itself this often. */
 const LIVE_REFRESH_MS = 2_000;
 
 type Call = Schemas['CallDetail'];
@@ -27,12 +27,25 @@ function useAssistant(id: number | undefined): Schemas['Assistant'] | undefined 
   return assistant;
 }
 
+/**
+ * The first recording link the page was given: every read of the call signs a new one, and a new
+ * `src` would stop a recording that is playing.
+ */
+function useFirstUrl(url: string | null): string | null {
+  const [first, setFirst] = useState(url);
+  useEffect(() => {
+    if (first === null && url !== null) setFirst(url);
+  }, [url]);
+  return first ?? url;
+}
+
 function Recording(props: { call: Call; assistant: Schemas['Assistant'] | undefined }) {
   const { call } = props;
-  if (call.recording_url) {
+  const src = useFirstUrl(call.recording_url);
+  if (src) {
     return (
       <>
-        <audio controls preload="metadata" src={call.recording_url} aria-label="Recording" />
+        <audio controls preload="metadata" src={src} aria-label="Recording" />
         <p class="hint">
           Two channels: the caller on the left, the assistant on the right. The link is valid for 15 minutes; reload the page for a new one.
         </p>
@@ -54,19 +67,16 @@ function Section(props: { id: string; title: string; children: ComponentChildren
 /**
  * One call: its facts, recording, transcript (interruption marks, per-turn latency), tool calls,
  * workflow path, analysis and webhook deliveries. While it is queued, ringing or in progress it
- * re-reads itself every 2 s.
+ * re-reads itself every 2 s, and after it ends until its analysis is in.
  */
 export default function CallPage() {
   const { params } = useRoute();
   const id = Number(params.id);
   const valid = Number.isSafeInteger(id) && id > 0;
-  const [live, setLive] = useState(false);
-  const call = useApi(
-    async () => must(await api.GET('/calls/{call_id}', { params: { path: { call_id: id } } })),
-    [id],
-    live ? LIVE_REFRESH_MS : undefined,
-  );
-  useEffect(() => setLive(call.data !== undefined && call.data.status !== 'ended'), [call.data?.status]);
+  const [everyMs, setEveryMs] = useState<number>();
+  const call = useApi(async () => must(await api.GET('/calls/{call_id}', { params: { path: { call_id: id } } })), [id], everyMs);
+  useEffect(() => setEveryMs(call.data && refreshEvery(call.data, Date.now(), LIVE_REFRESH_MS)), [call.data]);
+  const live = call.data !== undefined && call.data.status !== 'ended';
   const assistant = useAssistant(call.data?.assistant_id);
   if (!valid) {
     return (
@@ -95,7 +105,7 @@ export default function CallPage() {
               <Facts call={data} assistant={assistant?.name} />
             </Section>
             <Section id="recording" title="Recording">
-              <Recording call={data} assistant={assistant} />
+              <Recording key={data.id} call={data} assistant={assistant} />
             </Section>
           </div>
           <Section id="transcript" title="Transcript">
@@ -105,10 +115,10 @@ export default function CallPage() {
             <TurnLatency metrics={data.metrics} />
           </Section>
           <Section id="actions" title="Actions">
-            <Actions actions={data.actions} />
+            <Actions actions={data.actions} live={live} />
           </Section>
           <Section id="workflow" title="Workflow path">
-            <WorkflowPath workflow={data.workflow} />
+            <WorkflowPath workflow={data.workflow} live={live} />
           </Section>
           <Section id="analysis" title="Analysis">
             <Analysis call={data} />

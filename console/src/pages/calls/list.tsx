@@ -2,10 +2,11 @@ import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, must, type Schemas } from '../../api/client';
 import { useApi } from '../../ui/use-api';
-import { ErrorNote, Loading, Page, When } from '../../ui/page';
+import { Loading, Page, When } from '../../ui/page';
 import { callsQuery, filtersFromSearch, filtersToSearch, type CallFilters } from '../parts/calls-query';
 import { duration, words } from '../parts/format';
 import { Pager, useCursorPages } from '../parts/pager';
+import { Problems } from '../parts/problems';
 import { useAssistantNames } from '../parts/assistant-names';
 import { CallFiltersForm } from './filters';
 
@@ -90,7 +91,7 @@ export default function CallList() {
   return (
     <Page title="Calls">
       <CallFiltersForm value={filters} onApply={apply} />
-      <ErrorNote error={calls.error} />
+      <Problems error={calls.error} />
       {!current && !calls.error && <Loading what="calls" />}
       {current && (
         <>

@@ -6,7 +6,8 @@ import { json, ms, offset, words } from '../parts/format';
 type Call = Schemas['CallDetail'];
 
 /** The tool calls of the call, in order, with what each was asked and what it answered. */
-export function Actions(props: { actions: Schemas['ToolAction'][] }) {
+export function Actions(props: { actions: Schemas['ToolAction'][]; live: boolean }) {
+  if (props.live) return <p class="muted">Tool calls are listed when the call ends.</p>;
   if (props.actions.length === 0) return <p class="muted">No tool calls.</p>;
   return (
     <table>
@@ -42,8 +43,9 @@ export function Actions(props: { actions: Schemas['ToolAction'][] }) {
 }
 
 /** The workflow's nodes the call went through, in order, and what it collected on the way. */
-export function WorkflowPath(props: { workflow: Call['workflow'] }) {
+export function WorkflowPath(props: { workflow: Call['workflow']; live: boolean }) {
   const { workflow } = props;
+  if (props.live) return <p class="muted">The workflow path is written when the call ends.</p>;
   if (!workflow) return <p class="muted">This call ran no workflow.</p>;
   const variables = Object.entries(workflow.variables);
   return (

@@ -17,3 +17,22 @@ export function noRecordingReason(call: CallDetail, advanced: Pick<Advanced, 're
   if (advanced && !advanced.recording) return "The assistant's recording setting (advanced.recording) is off.";
   return 'No recording was stored for this call (the assistant may have had recording off when it ran).';
 }
+
+/** How long after a call ends its page keeps waiting for the analysis (usually seconds; retries can take longer). */
+export const ANALYSIS_WAIT_MS = 120_000;
+
+/**
+ * How often a call's page reads the call again: every `everyMs` while it is under way (queued,
+ * ringing, in progress), and after it ends until its analysis is in (a connected call gets one; a
+ * call that never connected does not), for at most {@link ANALYSIS_WAIT_MS}. Then never.
+ */
+export function refreshEvery(
+  call: Pick<CallDetail, 'status' | 'started_at' | 'ended_at' | 'analysis'>,
+  now: number,
+  everyMs: number,
+): number | undefined {
+  if (call.status !== 'ended') return everyMs;
+  const waiting = call.started_at !== null && Object.keys(call.analysis).length === 0;
+  const endedAt = call.ended_at === null ? now : Date.parse(call.ended_at);
+  return waiting && now - endedAt < ANALYSIS_WAIT_MS ? everyMs : undefined;
+}
