@@ -85,7 +85,7 @@ export function KnowledgeBase() {
       {!docs.data && !docs.error && <Loading what="documents" />}
       {docs.data && <Documents docs={docs.data.data} />}
       <Pager pages={pages} nextCursor={docs.data?.next_cursor} label="Documents" />
-      <div class="grid">
+      <div class="grid spaced">
         <Upload baseId={id} onAdded={docs.reload} />
         <Search baseId={id} />
       </div>

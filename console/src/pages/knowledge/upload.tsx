@@ -56,9 +56,9 @@ export function Upload(props: { baseId: number; onAdded: () => void }) {
         <legend>Source</legend>
         {(
           [
-            ['text', 'Text'],
-            ['file', 'Text or Markdown file'],
-            ['url', 'Web page or PDF by URL'],
+            ['text', 'Type or paste text'],
+            ['file', 'A text or Markdown file'],
+            ['url', 'A web page or PDF by URL'],
           ] as const
         ).map(([value, label]) => (
           <span class="choice" key={value}>
