@@ -4,6 +4,7 @@ import { ErrorNote, Loading, Page } from '../ui/page';
 import { useApi } from '../ui/use-api';
 import { DateField, EnumSelect } from './parts/fields';
 import { Pager, useCursorPages } from './parts/pager';
+import { TableWrap } from './parts/table-wrap';
 
 type Booking = Schemas['Booking'];
 const STATUSES: readonly Booking['status'][] = ['confirmed', 'cancelled'];
@@ -97,6 +98,8 @@ export default function Bookings() {
     setFailure(error);
     setNote(error ? undefined : `Booking ${booking.id} is cancelled.`);
     list.reload();
+    // The question (and the button that had focus) is gone: put focus back at the top of the page, not on <body>.
+    document.getElementById('page-title')?.focus();
   };
   return (
     <Page title="Bookings">
@@ -119,10 +122,16 @@ export default function Bookings() {
       </p>
       <ErrorNote error={failure ?? list.error} />
       {!list.data && !list.error && <Loading what="bookings" />}
-      {asking && <ConfirmCancel booking={asking} onDone={done(asking)} onKeep={() => setAsking(undefined)} />}
+      {asking && (
+        <ConfirmCancel
+          booking={asking}
+          onDone={done(asking)}
+          onKeep={() => (setAsking(undefined), document.getElementById('page-title')?.focus())}
+        />
+      )}
       {list.data && list.data.data.length === 0 && <p>No bookings in this range.</p>}
       {list.data && list.data.data.length > 0 && (
-        <div class="table-wrap">
+        <TableWrap label="Bookings table">
           <table>
             <caption class="sr-only">Bookings, earliest first</caption>
             <thead>
@@ -140,7 +149,7 @@ export default function Bookings() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <Pager pages={pages} nextCursor={list.data?.next_cursor} label="Bookings" />
     </Page>

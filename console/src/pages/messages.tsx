@@ -4,6 +4,7 @@ import { ErrorNote, Loading, Page, When } from '../ui/page';
 import { useApi } from '../ui/use-api';
 import { DateField, EnumSelect } from './parts/fields';
 import { Pager, useCursorPages } from './parts/pager';
+import { TableWrap } from './parts/table-wrap';
 
 const URGENCY = ['true', 'false'] as const;
 
@@ -72,7 +73,7 @@ export default function Messages() {
       {!list.data && !list.error && <Loading what="messages" />}
       {list.data && list.data.data.length === 0 && <p>No messages here.</p>}
       {list.data && list.data.data.length > 0 && (
-        <div class="table-wrap">
+        <TableWrap label="Messages table">
           <table>
             <caption class="sr-only">Messages, newest first</caption>
             <thead>
@@ -90,7 +91,7 @@ export default function Messages() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <Pager pages={pages} nextCursor={list.data?.next_cursor} label="Messages" />
     </Page>

@@ -9,6 +9,7 @@ import { Pager, useCursorPages } from '../parts/pager';
 import { Problems } from '../parts/problems';
 import { useAssistantNames } from '../parts/assistant-names';
 import { CallFiltersForm } from './filters';
+import { TableWrap } from '../parts/table-wrap';
 
 /** How often the list reads itself again while the tab is visible. */
 const REFRESH_MS = 5_000;
@@ -42,7 +43,7 @@ function CallRow(props: { call: Schemas['Call']; assistant: string | undefined }
 function CallTable(props: { calls: Schemas['Call'][]; names: Map<number, string> }) {
   if (props.calls.length === 0) return <p>No calls on this page match the filters.</p>;
   return (
-    <div class="table-wrap">
+    <TableWrap label="Calls table">
       <table>
         <caption class="sr-only">Calls, newest first</caption>
         <thead>
@@ -60,7 +61,7 @@ function CallTable(props: { calls: Schemas['Call'][]; names: Map<number, string>
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

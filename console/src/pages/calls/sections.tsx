@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { Schemas } from '../../api/client';
 import { When } from '../../ui/page';
 import { json, ms, offset, words } from '../parts/format';
+import { TableWrap } from '../parts/table-wrap';
 
 type Call = Schemas['CallDetail'];
 
@@ -10,35 +11,37 @@ export function Actions(props: { actions: Schemas['ToolAction'][]; live: boolean
   if (props.live) return <p class="muted">Tool calls are listed when the call ends.</p>;
   if (props.actions.length === 0) return <p class="muted">No tool calls.</p>;
   return (
-    <table>
-      <caption class="sr-only">Tool calls</caption>
-      <thead>
-        <tr>
-          <th scope="col">At</th>
-          <th scope="col">Tool</th>
-          <th scope="col">Arguments</th>
-          <th scope="col">Result</th>
-          <th scope="col" class="num">
-            Took
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.actions.map((action, i) => (
-          <tr key={i}>
-            <td>{offset(action.at_ms)}</td>
-            <th scope="row">{action.name}</th>
-            <td>
-              <pre class="json">{json(action.arguments)}</pre>
-            </td>
-            <td class={action.ok ? 'ok' : 'error'}>
-              {action.ok ? `Worked: ${action.result || 'done'}` : `Failed: ${action.error ?? 'no reason given'}`}
-            </td>
-            <td class="num">{ms(action.duration_ms)}</td>
+    <TableWrap label="Tool calls table">
+      <table>
+        <caption class="sr-only">Tool calls</caption>
+        <thead>
+          <tr>
+            <th scope="col">At</th>
+            <th scope="col">Tool</th>
+            <th scope="col">Arguments</th>
+            <th scope="col">Result</th>
+            <th scope="col" class="num">
+              Took
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {props.actions.map((action, i) => (
+            <tr key={i}>
+              <td>{offset(action.at_ms)}</td>
+              <th scope="row">{action.name}</th>
+              <td>
+                <pre class="json">{json(action.arguments)}</pre>
+              </td>
+              <td class={action.ok ? 'ok' : 'error'}>
+                {action.ok ? `Worked: ${action.result || 'done'}` : `Failed: ${action.error ?? 'no reason given'}`}
+              </td>
+              <td class="num">{ms(action.duration_ms)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableWrap>
   );
 }
 
@@ -109,34 +112,36 @@ export function Deliveries(props: { deliveries: Schemas['WebhookDelivery'][] }) 
   if (props.deliveries.length === 0)
     return <p class="muted">No webhooks (the assistant's advanced.server_events names none, or none is due yet).</p>;
   return (
-    <table>
-      <caption class="sr-only">Webhook deliveries</caption>
-      <thead>
-        <tr>
-          <th scope="col">Event</th>
-          <th scope="col">State</th>
-          <th scope="col" class="num">
-            Attempts
-          </th>
-          <th scope="col">Last status</th>
-          <th scope="col">Last attempt</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.deliveries.map((delivery) => {
-          const last = delivery.attempts.at(-1);
-          return (
-            <tr key={delivery.webhook_id}>
-              <th scope="row">{delivery.event_type}</th>
-              <td class={delivery.state === 'failed' ? 'error' : delivery.state === 'delivered' ? 'ok' : undefined}>{delivery.state}</td>
-              <td class="num">{delivery.attempts.length}</td>
-              <td>{last ? (last.status ?? last.error ?? '—') : '—'}</td>
-              <td>{last ? <When at={last.at} /> : '—'}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <TableWrap label="Webhook deliveries table">
+      <table>
+        <caption class="sr-only">Webhook deliveries</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">State</th>
+            <th scope="col" class="num">
+              Attempts
+            </th>
+            <th scope="col">Last status</th>
+            <th scope="col">Last attempt</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.deliveries.map((delivery) => {
+            const last = delivery.attempts.at(-1);
+            return (
+              <tr key={delivery.webhook_id}>
+                <th scope="row">{delivery.event_type}</th>
+                <td class={delivery.state === 'failed' ? 'error' : delivery.state === 'delivered' ? 'ok' : undefined}>{delivery.state}</td>
+                <td class="num">{delivery.attempts.length}</td>
+                <td>{last ? (last.status ?? last.error ?? '—') : '—'}</td>
+                <td>{last ? <When at={last.at} /> : '—'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableWrap>
   );
 }
 

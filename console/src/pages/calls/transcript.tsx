@@ -1,6 +1,7 @@
 import type { Schemas } from '../../api/client';
 import { ms, offset } from '../parts/format';
 import { speaker, transcriptRows } from '../parts/transcript';
+import { TableWrap } from '../parts/table-wrap';
 
 type Metrics = Schemas['CallDetail']['metrics'];
 
@@ -55,38 +56,40 @@ export function TurnLatency(props: { metrics: Metrics }) {
           interruption{props.metrics.interruptions === 1 ? '' : 's'}.
         </p>
       )}
-      <table>
-        <caption class="sr-only">Latency per turn</caption>
-        <thead>
-          <tr>
-            <th scope="col">Turn</th>
-            <th scope="col">Caller finished at</th>
-            <th scope="col" class="num">
-              Latency
-            </th>
-            <th scope="col" class="num">
-              Model first token
-            </th>
-            <th scope="col" class="num">
-              Voice first byte
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {turns.map((turn, i) => (
-            <tr key={i}>
-              <th scope="row">
-                {i + 1}
-                {turn.held ? ' (held)' : ''}
+      <TableWrap label="Latency per turn table">
+        <table>
+          <caption class="sr-only">Latency per turn</caption>
+          <thead>
+            <tr>
+              <th scope="col">Turn</th>
+              <th scope="col">Caller finished at</th>
+              <th scope="col" class="num">
+                Latency
               </th>
-              <td>{typeof turn.at_ms === 'number' ? offset(turn.at_ms) : '—'}</td>
-              <td class="num">{ms(turn.latency_ms)}</td>
-              <td class="num">{ms(turn.llm_first_token_ms)}</td>
-              <td class="num">{ms(turn.tts_first_byte_ms)}</td>
+              <th scope="col" class="num">
+                Model first token
+              </th>
+              <th scope="col" class="num">
+                Voice first byte
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {turns.map((turn, i) => (
+              <tr key={i}>
+                <th scope="row">
+                  {i + 1}
+                  {turn.held ? ' (held)' : ''}
+                </th>
+                <td>{typeof turn.at_ms === 'number' ? offset(turn.at_ms) : '—'}</td>
+                <td class="num">{ms(turn.latency_ms)}</td>
+                <td class="num">{ms(turn.llm_first_token_ms)}</td>
+                <td class="num">{ms(turn.tts_first_byte_ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableWrap>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { useApi } from '../../ui/use-api';
 import { Pager, useCursorPages } from '../parts/pager';
 import { Search } from './search';
 import { Upload } from './upload';
+import { TableWrap } from '../parts/table-wrap';
 
 /** While a document is being read, the list is read again this often (ingestion takes about a second locally). */
 const PROCESSING_REFRESH_MS = 2_000;
@@ -33,7 +34,7 @@ function DocumentRow(props: { doc: Schemas['KnowledgeDocument'] }) {
 function Documents(props: { docs: Schemas['KnowledgeDocument'][] }) {
   if (props.docs.length === 0) return <p>No documents yet: add one below.</p>;
   return (
-    <div class="table-wrap">
+    <TableWrap label="Documents table">
       <table>
         <caption class="sr-only">Documents, oldest first</caption>
         <thead>
@@ -56,7 +57,7 @@ function Documents(props: { docs: Schemas['KnowledgeDocument'][] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 
