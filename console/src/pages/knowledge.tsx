@@ -1,10 +1,13 @@
-import { Page } from '../ui/page';
+import { Route, Router } from 'preact-iso';
+import { KnowledgeBases } from './knowledge/bases';
+import { KnowledgeBase } from './knowledge/base';
 
-/** Not built yet: this page comes with the console's page work. */
-export default function Placeholder() {
+/** Knowledge: the bases at /knowledge, one base (documents, upload, search) at /knowledge/:id. */
+export default function Knowledge() {
   return (
-    <Page title="knowledge">
-      <p>This page is not built yet.</p>
-    </Page>
+    <Router>
+      <Route path="/" component={KnowledgeBases} />
+      <Route path="/:id" component={KnowledgeBase} />
+    </Router>
   );
 }

@@ -1,10 +1,13 @@
-import { Page } from '../ui/page';
+import { Route, Router } from 'preact-iso';
+import { ToolList } from './tools/list';
+import { ToolPage } from './tools/detail';
 
-/** Not built yet: this page comes with the console's page work. */
-export default function Placeholder() {
+/** Tools: the list at /tools, one tool (its parameters and JSON) at /tools/:id. Read-only. */
+export default function Tools() {
   return (
-    <Page title="tools">
-      <p>This page is not built yet.</p>
-    </Page>
+    <Router>
+      <Route path="/" component={ToolList} />
+      <Route path="/:id" component={ToolPage} />
+    </Router>
   );
 }

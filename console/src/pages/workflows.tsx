@@ -1,10 +1,13 @@
-import { Page } from '../ui/page';
+import { Route, Router } from 'preact-iso';
+import { WorkflowList } from './workflows/list';
+import { WorkflowPage } from './workflows/detail';
 
-/** Not built yet: this page comes with the console's page work. */
-export default function Placeholder() {
+/** Workflows: the list at /workflows, one workflow's graph at /workflows/:id. Read-only. */
+export default function Workflows() {
   return (
-    <Page title="workflows">
-      <p>This page is not built yet.</p>
-    </Page>
+    <Router>
+      <Route path="/" component={WorkflowList} />
+      <Route path="/:id" component={WorkflowPage} />
+    </Router>
   );
 }
