@@ -10,7 +10,7 @@ export interface FieldProps<F> {
   /** A message for the field (the API's 422, or text that does not parse), or undefined. */
   error: string | undefined;
   /** Reports text that does not parse (message) or that parses again (undefined). */
-  onLocalError: (id: string, message: string | undefined) => void;
+  onLocalError: (path: FieldPath, message: string | undefined) => void;
 }
 
 /** The ids an input's `aria-describedby` names: its hint and its error, when there are. */
@@ -98,7 +98,7 @@ export function TextField(props: FieldProps<LeafField>) {
     const parsed = fromText(field, text);
     const message = parsed.ok ? undefined : parsed.message;
     setLocal(message);
-    props.onLocalError(field.id, message);
+    props.onLocalError(field.path, message);
     if (parsed.ok) props.onChange(field.path, parsed.value);
   };
   return (

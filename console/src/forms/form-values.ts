@@ -2,7 +2,7 @@
  * A generated form's value: reading and writing at a field's path, the text an input shows, and
  * the merge patch of what changed. Pure (no DOM), unit-tested in test/unit/console/form-values.test.ts.
  */
-import type { FieldPath, LeafField } from './schema-fields';
+import type { FieldNode, FieldPath, LeafField } from './schema-fields';
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
@@ -111,4 +111,14 @@ export function mergePatch(before: unknown, after: unknown): unknown {
     if (member !== undefined) patch[key] = member;
   }
   return patch;
+}
+
+/** A new form's value: every field at its schema default (a select shows what the API would pick). */
+export function defaultValue(nodes: FieldNode[], value: JsonObject = {}): JsonObject {
+  let next = value;
+  for (const node of nodes) {
+    if (node.kind === 'group') next = defaultValue(node.children, next);
+    else if (node.initial !== undefined) next = setAt(next, node.path, node.initial);
+  }
+  return next;
 }

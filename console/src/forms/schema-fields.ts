@@ -44,6 +44,8 @@ interface FieldBase {
   hint: string;
   /** `anyOf` with null: an empty input (or an unticked group) sends null, the default. */
   nullable: boolean;
+  /** The schema's default, undefined when it has none. */
+  initial: unknown;
 }
 
 /** One input. `lines` is a list of strings or ids, one a line; `json` is anything the generator has no input for. */
@@ -167,7 +169,7 @@ function range(schema: JsonSchema): string {
 function describeProperty(doc: OpenApiDoc, name: string, raw: JsonSchema, path: FieldPath): FieldNode | undefined {
   const { schema, nullable } = unwrapNullable(doc, raw);
   if (schema.readOnly) return undefined;
-  const base = { id: fieldId(path), path, label: labelFor(name), nullable };
+  const base = { id: fieldId(path), path, label: labelFor(name), nullable, initial: schema.default };
   const type = typeOf(schema);
   if (schema.enum && schema.enum.every((value) => typeof value === 'string')) {
     return { ...base, kind: 'select', options: schema.enum as string[], hint: hintFor(schema, []) };

@@ -9,7 +9,7 @@ export interface FormState {
   onChange: (path: FieldPath, value: unknown) => void;
   /** The API's 422 messages by field id. */
   errors: ReadonlyMap<string, string>;
-  onLocalError: (id: string, message: string | undefined) => void;
+  onLocalError: (path: FieldPath, message: string | undefined) => void;
 }
 
 /** The fields generated from a schema (`describeFields`), each bound to its place in the value. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { fromText, getAt, mergePatch, setAt, toText } from '../../../console/src/forms/form-values';
-import type { LeafField } from '../../../console/src/forms/schema-fields';
+import { defaultValue, fromText, getAt, mergePatch, setAt, toText } from '../../../console/src/forms/form-values';
+import { describeFields, type LeafField, type OpenApiDoc } from '../../../console/src/forms/schema-fields';
+import { buildOpenApiDocument } from '../../../shared/domain/openapi';
 
-const base = { id: 'f-x', path: ['x'], label: 'X', hint: '', nullable: false };
+const base = { id: 'f-x', path: ['x'], label: 'X', hint: '', nullable: false, initial: undefined };
 const number: LeafField = { ...base, kind: 'number', integer: false };
 const integer: LeafField = { ...base, kind: 'number', integer: true };
 const lines: LeafField = { ...base, kind: 'lines', integers: false };
@@ -70,5 +71,22 @@ describe('mergePatch', () => {
     ['an optional group turned off', { setup: { role: 'support' } }, { setup: null }, { setup: null }],
   ])('%s', (_name, before, after, expected) => {
     expect(mergePatch(before, after)).toEqual(expected);
+  });
+});
+
+describe('defaultValue', () => {
+  it('starts a new form at the schema defaults', () => {
+    // Arrange
+    const doc = buildOpenApiDocument() as unknown as OpenApiDoc;
+    const nodes = describeFields(doc, { $ref: '#/components/schemas/SimpleSetupInput' }, ['config', 'setup']);
+
+    // Act
+    const value = defaultValue(nodes, { name: 'Front desk' });
+
+    // Assert
+    expect(value).toEqual({
+      name: 'Front desk',
+      config: { setup: { role: 'receptionist', name: '', tone: 'friendly', helps_with: '', always: '', never: '' } },
+    });
   });
 });
