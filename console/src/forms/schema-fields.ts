@@ -202,7 +202,7 @@ function describeArray(doc: OpenApiDoc, schema: JsonSchema, base: Omit<FieldBase
     return { ...base, kind: 'choices', options: items.enum as string[], maxItems: schema.maxItems, hint: hintFor(schema, [most]) };
   }
   if (itemType === 'string' || itemType === 'integer') {
-    const each = itemType === 'integer' ? 'One ID a line.' : 'One a line.';
+    const each = itemType === 'integer' ? 'One ID per line.' : 'One per line.';
     const empty = base.nullable ? 'Empty for none.' : '';
     return {
       ...base,

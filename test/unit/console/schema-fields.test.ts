@@ -61,7 +61,7 @@ describe('describeFields on the assistant update body', () => {
   it('puts the description, the bounds and the default in the hint', () => {
     expect(find(update, 'config.voice.speed').hint).toBe('0.7 to 1.2. Default 1.');
     expect(find(update, 'config.advanced.keep_days').hint).toMatch(/^Days after a call ends .* 0 to 3650\. Default 0\.$/);
-    expect(find(update, 'config.tool_ids').hint).toBe('One ID a line. At most 64.');
+    expect(find(update, 'config.tool_ids').hint).toBe('One ID per line. At most 64.');
     expect(find(update, 'config.voice.pronunciations').hint).toBe('As a JSON list of {word, say}. At most 100.');
   });
 

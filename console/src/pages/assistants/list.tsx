@@ -50,7 +50,7 @@ export default function AssistantList() {
 
 function AssistantTable(props: { assistants: Assistant[] }) {
   return (
-    <table>
+    <table class="assistants">
       <caption class="sr-only">Assistants, newest first</caption>
       <thead>
         <tr>
