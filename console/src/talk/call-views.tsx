@@ -87,9 +87,10 @@ export function CallStatus(props: { view: CallView }) {
   );
 }
 
-/** Typed speech: the line is spoken into the call as a caller's words are; Enter sends. */
-export function SayBox(props: { onSay: (text: string) => void; onHangUp: () => void }) {
+/** Typed speech: the line is spoken into the call as a caller's words are; Enter sends. With the microphone on, a mute switch. */
+export function SayBox(props: { onSay: (text: string) => void; onHangUp: () => void; onMute?: (muted: boolean) => void }) {
   const [text, setText] = useState('');
+  const [muted, setMuted] = useState(false);
   const send = (event: Event) => {
     event.preventDefault();
     const line = text.trim();
@@ -104,6 +105,20 @@ export function SayBox(props: { onSay: (text: string) => void; onHangUp: () => v
         <input id="talk-say" type="text" autoComplete="off" maxLength={500} value={text} onInput={(e) => setText(e.currentTarget.value)} />
         <button type="submit">Send</button>
       </form>
+      {props.onMute && (
+        <div class="form-check">
+          <input
+            id="talk-mute"
+            type="checkbox"
+            checked={muted}
+            onChange={(e) => {
+              setMuted(e.currentTarget.checked);
+              props.onMute?.(e.currentTarget.checked);
+            }}
+          />
+          <label for="talk-mute">Mute my microphone</label>
+        </div>
+      )}
       <button type="button" class="danger" onClick={props.onHangUp}>
         Hang up
       </button>

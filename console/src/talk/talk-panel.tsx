@@ -1,14 +1,6 @@
-import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
-// The browser client (web-client/, docs/protocols.md "Web calls"): the same code a business puts on its own page.
-import { startWebCall } from '../../../web-client/src/index';
-import { describeCallError, IDLE, reduceCall } from './call-log';
+import { useState } from 'preact/hooks';
 import { CallSide, CallStatus, SayBox, Transcript } from './call-views';
-import { createWebCall } from './web-call-api';
-
-type WebCall = Awaited<ReturnType<typeof startWebCall>>;
-
-/** Where the dev server and the CDK app serve the client's AudioWorklet (microphone capture). */
-const WORKLET_URL = '/web-call-worklet.js';
+import { useWebCall } from './use-web-call';
 
 /**
  * "Talk to it": a web call of this assistant from the browser, with the live transcript, tool
@@ -17,27 +9,8 @@ const WORKLET_URL = '/web-call-worklet.js';
  * speech is how a call there is driven.
  */
 export function TalkPanel(props: { assistantId: number }) {
-  const [view, dispatch] = useReducer(reduceCall, IDLE);
+  const { view, start, say, hangUp, setMuted } = useWebCall(props.assistantId);
   const [microphone, setMicrophone] = useState(false);
-  const call = useRef<WebCall | undefined>(undefined);
-  // Leaving the page ends the call: nothing keeps talking in the background.
-  useEffect(() => () => call.current?.hangUp(), []);
-
-  const talk = async () => {
-    dispatch({ type: 'clicked', at: performance.now() });
-    try {
-      const grant = await createWebCall(props.assistantId);
-      const started = await startWebCall({ url: grant.url, token: grant.token, microphone, workletUrl: WORKLET_URL });
-      call.current = started;
-      dispatch({ type: 'started', callId: started.callId ?? grant.call_id });
-      started.on('state', (payload: unknown) => dispatch({ type: 'state', payload, at: performance.now() }));
-      started.on('transcript', (payload: unknown) => dispatch({ type: 'transcript', payload, at: performance.now() }));
-      for (const type of ['latency', 'tool', 'error', 'ended'] as const)
-        started.on(type, (payload: unknown) => dispatch({ type, payload }));
-    } catch (failure) {
-      dispatch({ type: 'error', payload: failure });
-    }
-  };
   const live = view.phase === 'live';
   const busy = view.phase === 'connecting' || live;
 
@@ -59,7 +32,7 @@ export function TalkPanel(props: { assistantId: number }) {
           <p id="talk-mic-hint" class="hint">
             Off: type what you would say. The local sandbox has no speech recogniser, so the microphone needs real provider keys.
           </p>
-          <button type="button" onClick={talk}>
+          <button type="button" onClick={() => void start(microphone)}>
             Talk to it
           </button>
         </div>
@@ -70,18 +43,7 @@ export function TalkPanel(props: { assistantId: number }) {
           {view.error}
         </p>
       )}
-      {live && (
-        <SayBox
-          onSay={(text) => call.current?.say(text)}
-          onHangUp={() => {
-            try {
-              call.current?.hangUp();
-            } catch (failure) {
-              dispatch({ type: 'error', payload: describeCallError(failure) });
-            }
-          }}
-        />
-      )}
+      {live && <SayBox onSay={say} onHangUp={hangUp} onMute={microphone ? setMuted : undefined} />}
       {view.phase !== 'idle' && (
         <div class="talk-live">
           <Transcript view={view} />

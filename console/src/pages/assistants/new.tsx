@@ -4,7 +4,7 @@ import { api, apiError, type ApiError, type Schemas } from '../../api/client';
 import { defaultValue, getAt } from '../../forms/form-values';
 import { openApiDoc } from '../../forms/openapi-doc';
 import { ErrorSummary, SchemaFields } from '../../forms/schema-form';
-import { describeFields, type FieldNode, type OpenApiDoc } from '../../forms/schema-fields';
+import { describeFields, type FieldNode, type GroupField, type OpenApiDoc } from '../../forms/schema-fields';
 import { useSchemaForm } from '../../forms/use-form';
 import { ErrorNote, Loading, Page } from '../../ui/page';
 import { useApi } from '../../ui/use-api';
@@ -12,14 +12,15 @@ import { useApi } from '../../ui/use-api';
 /** How a new assistant starts: one of the API's templates, or the plain-language setup (`config.setup`). */
 type Start = 'template' | 'setup';
 
-/** The fields of both ways to start, generated from the create body and the setup's schema. */
-function createFields(doc: OpenApiDoc): { name: FieldNode[]; template: FieldNode[]; setup: FieldNode[] } {
+/**
+ * The fields of both ways to start, generated from the create body and the config's `setup`
+ * (its group kept, so a 422 there reads "Setup › Name", not "Name").
+ */
+function createFields(doc: OpenApiDoc): { name: FieldNode[]; template: FieldNode[]; setup: GroupField } {
   const body = { $ref: '#/components/schemas/CreateAssistantBody' };
-  return {
-    name: describeFields(doc, body, [], ['name']),
-    template: describeFields(doc, body, [], ['template']),
-    setup: describeFields(doc, { $ref: '#/components/schemas/SimpleSetupInput' }, ['config', 'setup']),
-  };
+  const [setup] = describeFields(doc, { $ref: '#/components/schemas/AssistantConfigInput' }, ['config'], ['setup']);
+  if (setup?.kind !== 'group') throw new Error("The API's assistant config has no setup.");
+  return { name: describeFields(doc, body, [], ['name']), template: describeFields(doc, body, [], ['template']), setup };
 }
 
 /** New assistant: a name, then a template or the plain-language setup; on success its page opens. */
@@ -37,7 +38,7 @@ export default function NewAssistant() {
 function CreateForm(props: { doc: OpenApiDoc }) {
   const { route } = useLocation();
   const fields = useMemo(() => createFields(props.doc), [props.doc]);
-  const all = useMemo(() => [...fields.name, ...fields.template, ...fields.setup], [fields]);
+  const all = useMemo(() => [...fields.name, ...fields.template, fields.setup], [fields]);
   const form = useSchemaForm(all, defaultValue(all));
   const [start, setStart] = useState<Start>('template');
   const [error, setError] = useState<ApiError>();
@@ -77,9 +78,9 @@ function CreateForm(props: { doc: OpenApiDoc }) {
       {start === 'template' ? (
         <SchemaFields nodes={fields.template} state={form.state} />
       ) : (
-        <fieldset class="form-group">
+        <fieldset id={fields.setup.id} class="form-group" tabIndex={-1}>
           <legend>Setup</legend>
-          <SchemaFields nodes={fields.setup} state={form.state} />
+          <SchemaFields nodes={fields.setup.children} state={form.state} />
         </fieldset>
       )}
       <ErrorNote error={error} />
