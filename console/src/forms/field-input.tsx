@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { fromText, toText } from './form-values';
 import type { FieldPath, LeafField } from './schema-fields';
 
@@ -87,6 +87,8 @@ export function TextField(props: FieldProps<LeafField>) {
   // Numbers, lists and JSON keep the text as typed ("0.", half a list) and store it once it parses.
   const [draft, setDraft] = useState(() => toText(field, props.value));
   const [local, setLocal] = useState<string>();
+  // A field that goes (an optional group unticked) takes its unparsed text with it: it no longer blocks a save.
+  useEffect(() => () => props.onLocalError(field.path, undefined), []);
   const error = local ?? props.error;
   const common = {
     id: field.id,

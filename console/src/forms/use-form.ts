@@ -34,6 +34,7 @@ export function useSchemaForm(nodes: FieldNode[], initial: JsonObject): SchemaFo
       errors: placed.byField,
       onLocalError: (path, message) =>
         setLocal((current) => {
+          if (!message && !current.has(path.join('.'))) return current;
           const next = new Map(current);
           if (message) next.set(path.join('.'), { path, msg: message });
           else next.delete(path.join('.'));
