@@ -49,7 +49,7 @@ export function copyConsoleSite(root: string, outputDir: string): void {
 
 /** Runs the console's build in `root`; throws when it fails. Its output goes to stderr, as CDK's own bundling output does. */
 export function runConsoleBuild(root: string): void {
-  const result = spawnSync('npm', ['run', '--silent', CONSOLE_BUILD_SCRIPT], {
+  const result = spawnSync('npm', ['run', CONSOLE_BUILD_SCRIPT], {
     cwd: root,
     stdio: ['ignore', process.stderr, process.stderr],
   });

@@ -34,4 +34,3 @@ export function consoleContentSecurityPolicy(origins: ConsoleOrigins): string {
   ];
   return directives.map(([name, sources]) => `${name} ${sources.join(' ')}`).join('; ');
 }
-

@@ -29,8 +29,6 @@ export interface ConsoleSiteProps extends ConsoleOrigins {
   readonly apiUrl: string;
   readonly logRetention: RetentionDays;
   readonly removalPolicy: RemovalPolicy;
-  /** The site's files; by default the console and browser client built from the repository while CDK bundles assets. */
-  readonly source?: ISource;
 }
 
 /** Hashed bundles never change under their name: a year, immutable. */
@@ -153,9 +151,9 @@ export class ConsoleSite extends Construct {
    * there. Neither prunes: a tab opened before a deploy still finds the bundles it loads later.
    */
   private deploy(props: ConsoleSiteProps): void {
-    const site = props.source ?? builtConsole();
+    const site = builtConsole();
     const logGroup = new LogGroup(this, 'DeployLogs', { retention: props.logRetention, removalPolicy: props.removalPolicy });
-    const common = { destinationBucket: this.bucket, prune: false, logGroup, memoryLimit: 512 };
+    const common = { destinationBucket: this.bucket, prune: false, logGroup };
     const assets = new BucketDeployment(this, 'DeployAssets', {
       ...common,
       sources: [site],
@@ -186,7 +184,7 @@ export class ConsoleSite extends Construct {
     acknowledge(
       this.distribution,
       'AwsSolutions-CFR4',
-      "No custom domain: the default *.cloudfront.net certificate cannot set a minimum TLS version (docs/deploy.md \"The console\").",
+      'No custom domain: the default *.cloudfront.net certificate cannot set a minimum TLS version (docs/deploy.md "The console").',
     );
     // The S3 deployment's provider: one function per stack, outside this construct.
     const provider = Stack.of(this).node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));

@@ -29,7 +29,12 @@ describe('console bucket', () => {
     const site = logicalId(api, 'AWS::S3::Bucket', 'ConsoleSite');
     const bucket = api.toJSON().Resources[site].Properties;
     expect(bucket).toMatchObject({
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       LoggingConfiguration: { DestinationBucketName: { Ref: expect.stringMatching(/^ConsoleLogs/) } },
@@ -213,7 +218,9 @@ describe('console origin in the API and the media service', () => {
     const media = service.templates.media;
     const container = resourcesOf(media, 'AWS::ECS::TaskDefinition')[0]!.Properties.ContainerDefinitions[0];
     const env = Object.fromEntries((container.Environment as Array<{ Name: string; Value: unknown }>).map((e) => [e.Name, e.Value]));
-    expect(render(env.CONSOLE_ORIGIN)).toMatch(/^https:\/\/<import VoiceAgent-test-Api:ExportsOutputFnGetAttConsoleDistribution\w+DomainName\w*>$/);
+    expect(render(env.CONSOLE_ORIGIN)).toMatch(
+      /^https:\/\/<import VoiceAgent-test-Api:ExportsOutputFnGetAttConsoleDistribution\w+DomainName\w*>$/,
+    );
   });
 
   it('sends /web/calls and /web/listen to the media tasks as /twilio/media is: the listener forwards every path, no rule diverts one', () => {
