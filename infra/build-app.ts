@@ -1,5 +1,5 @@
 import { Tags, type App } from 'aws-cdk-lib';
-import type { StageConfig } from './config';
+import { hasTls, type StageConfig } from './config';
 import { addNagChecks } from './nag';
 import { ApiStack } from './stacks/api-stack';
 import { DataStack } from './stacks/data-stack';
@@ -29,7 +29,8 @@ export interface ServiceStacks {
 
 /**
  * Adds one stage of the service to `app` (stacks `VoiceAgent-<stage>-{Data,Api,Webhooks,Media,Ops}`)
- * and the cdk-nag AwsSolutions checks, which fail synthesis on any unacknowledged finding.
+ * and the cdk-nag AwsSolutions checks, which fail synthesis on any unacknowledged finding. The
+ * Api stack holds the web console too (docs/decisions.md "The console is hosted in the API stack").
  * @example buildService(new App(), loadStageConfig('dev'))
  */
 export function buildService(app: App, config: StageConfig): ServiceStacks {
@@ -41,16 +42,25 @@ export function buildService(app: App, config: StageConfig): ServiceStacks {
     ...common,
     description: 'Voice agent: table, recordings, keys, secrets, bus, outbound queue.',
   });
-  const api = new ApiStack(app, id('Api'), { ...common, data, description: 'Voice agent: HTTP API and API function.' });
-  const webhooks = new WebhooksStack(app, id('Webhooks'), {
-    ...common,
-    data,
-    description: 'Voice agent: event rules, analysis, webhook delivery.',
-  });
   const media = new MediaStack(app, id('Media'), {
     ...common,
     data,
     description: 'Voice agent: media service on Fargate behind a TLS ALB.',
+  });
+  const api = new ApiStack(app, id('Api'), {
+    ...common,
+    data,
+    mediaWebSocketUrl: media.loadBalancer.publicWebSocketUrl,
+    description: 'Voice agent: HTTP API, API function and web console.',
+  });
+  // With TLS the media URL is a name from the config, so the media stack may depend on the API
+  // stack for the console's origin. Without TLS the API stack depends on the media stack (the
+  // ALB's generated name) and the console cannot open ws:// from its https page anyway.
+  if (hasTls(config)) media.media.allowConsoleOrigin(api.console.origin);
+  const webhooks = new WebhooksStack(app, id('Webhooks'), {
+    ...common,
+    data,
+    description: 'Voice agent: event rules, analysis, webhook delivery.',
   });
   const ops = new OpsStack(app, id('Ops'), { ...common, data, api, webhooks, media, description: 'Voice agent: alarms and dashboard.' });
   // IAM policies name the table and bucket by physical name, so order the stacks explicitly too.

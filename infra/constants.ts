@@ -43,6 +43,8 @@ export const OUTBOUND_AGE_SCALE_OUT_FAST_S = 300;
 export const MEDIA_PORT = 8080;
 /** The media service's health endpoint (load balancer and container checks). */
 export const MEDIA_HEALTH_PATH = '/health';
+/** The media service's WebSocket path for calls from a browser (the API's WEB_CALL_URL ends with it). */
+export const WEB_CALL_PATH = '/web/calls';
 
 /** Namespace of the media service's own metrics. */
 export const METRIC_NAMESPACE = 'VoiceAgent';

@@ -37,6 +37,18 @@ export function acknowledgeWildcardResource(principal: IConstruct, resourceArn: 
   acknowledge(principal, `AwsSolutions-IAM5[Resource::${flat}]`, reason);
 }
 
+/**
+ * Acknowledges the IAM5 finding of every wildcard resource (`…/*`) in `policy`: for a policy CDK
+ * writes itself (a provider's grants), whose ARNs the caller cannot name in advance.
+ */
+export function acknowledgeWildcardResourcesOf(principal: IConstruct, policy: { document: unknown }, reason: string): void {
+  const document = Stack.of(principal).resolve(policy.document) as { Statement?: Array<{ Resource?: unknown }> };
+  const resources = (document.Statement ?? []).flatMap((statement) => [statement.Resource ?? []].flat());
+  for (const flat of new Set(resources.map(flattenReference))) {
+    if (flat.includes('*')) acknowledge(principal, `AwsSolutions-IAM5[Resource::${flat}]`, reason);
+  }
+}
+
 /** Acknowledges the IAM5 finding of one wildcard action (`xray:Put*`) on a principal. */
 export function acknowledgeWildcardAction(principal: IConstruct, action: string, reason: string): void {
   acknowledge(principal, `AwsSolutions-IAM5[Action::${action}]`, reason);

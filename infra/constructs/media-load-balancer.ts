@@ -34,13 +34,17 @@ export interface MediaLoadBalancerProps {
 /**
  * The internet-facing ALB Twilio calls: voice/status/AMD webhooks over HTTPS and the media
  * stream over WSS, on one TLS listener (TLS 1.2+), with an idle timeout above the longest call
- * and access logs.
+ * and access logs. Browsers use it too: web calls (`/web/calls`) and live listening
+ * (`/web/listen`). The listener has no path rules: every path goes to the media tasks, as
+ * `/twilio/media` does, and the engine answers the paths it does not serve with 404.
  */
 export class MediaLoadBalancer extends Construct {
   readonly alb: ApplicationLoadBalancer;
   readonly listener: ApplicationListener;
   /** The URL Twilio calls back (`PUBLIC_BASE_URL`). */
   readonly publicBaseUrl: string;
+  /** The same host for WebSockets (`wss://…`; `ws://…` without TLS): web calls and live listening. */
+  readonly publicWebSocketUrl: string;
 
   constructor(scope: Construct, id: string, props: MediaLoadBalancerProps) {
     super(scope, id);
@@ -63,10 +67,12 @@ export class MediaLoadBalancer extends Construct {
         open: false,
       });
       this.publicBaseUrl = `https://${tls.domainName}`;
+      this.publicWebSocketUrl = `wss://${tls.domainName}`;
       if (tls.hostedZone) this.addAlias(tls.domainName, tls.hostedZone);
     } else {
       this.listener = this.alb.addListener('Http', { port: 80, protocol: ApplicationProtocol.HTTP, open: false });
       this.publicBaseUrl = `http://${this.alb.loadBalancerDnsName}`;
+      this.publicWebSocketUrl = `ws://${this.alb.loadBalancerDnsName}`;
       Annotations.of(this).addWarningV2(
         'voice-agent:media-without-tls',
         'The media service has no TLS listener: Twilio cannot call it (sandbox calls only). Set media.domainName and media.certificateArn.',
@@ -85,7 +91,7 @@ export class MediaLoadBalancer extends Construct {
     acknowledge(
       securityGroup,
       'AwsSolutions-EC23',
-      'Twilio publishes no fixed source ranges for webhooks and media streams; requests carry X-Twilio-Signature and signed stream tokens.',
+      'Twilio publishes no fixed source ranges for webhooks and media streams, and browsers open web calls from anywhere; requests carry X-Twilio-Signature, signed stream tokens or single-use web-call tokens.',
     );
     return securityGroup;
   }

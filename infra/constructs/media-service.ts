@@ -201,6 +201,15 @@ export class MediaService extends Construct {
     return this;
   }
 
+  /**
+   * Admits browsers from the web console to web calls and live listening (CONSOLE_ORIGIN), beside
+   * each business's own `web_origins`.
+   */
+  allowConsoleOrigin(origin: string): this {
+    this.container.addEnvironment('CONSOLE_ORIGIN', origin);
+    return this;
+  }
+
   /** Lets the tasks publish metrics in the service namespace only (ActiveCalls, CallsEndedWithError). */
   allowMetrics(): this {
     this.taskDefinition.taskRole.addToPrincipalPolicy(

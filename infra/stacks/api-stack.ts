@@ -5,8 +5,9 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { StageConfig } from '../config';
-import { API_FUNCTION_TIMEOUT_S } from '../constants';
+import { hasTls, type StageConfig } from '../config';
+import { API_FUNCTION_TIMEOUT_S, WEB_CALL_PATH } from '../constants';
+import { ConsoleSite } from '../constructs/console-site';
 import { KnowledgeDeadLetters } from '../constructs/knowledge-dead-letters';
 import { KnowledgeIngest } from '../constructs/knowledge-ingest';
 import { NodeFunction } from '../constructs/node-function';
@@ -18,6 +19,12 @@ import type { DataStack } from './data-stack';
 export interface ApiStackProps extends StackProps {
   readonly config: StageConfig;
   readonly data: DataStack;
+  /**
+   * The media service's public WebSocket base (`wss://voice.example.com`; `ws://<alb>` without
+   * TLS): the API hands out `<it>/web/calls` for web calls, and on a TLS stage the console may
+   * connect to it.
+   */
+  readonly mediaWebSocketUrl: string;
 }
 
 /** One JSON line per request; `requestId` is the id the API puts in 500 bodies and its logs. */
@@ -40,6 +47,11 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
  * The public REST API: an HTTP API (API Gateway v2) whose `$default` route sends every request
  * to the Hono app on Lambda. Authentication (Bearer API keys) and the strict per-key rate limit
  * are the app's; the stage throttle is only a backstop for the whole API.
+ *
+ * The web console is hosted here too. The console's Content-Security-Policy and config.json need
+ * the API's URL, and the API function needs the console's origin (CONSOLE_ORIGIN, for CORS): in
+ * two stacks that is a cycle; in one, CloudFormation orders the resources itself (the HTTP API,
+ * then the distribution, then the function). docs/decisions.md "The console is hosted in the API stack".
  */
 export class ApiStack extends Stack {
   readonly api: NodeFunction;
@@ -51,6 +63,8 @@ export class ApiStack extends Stack {
   readonly stage: HttpStage;
   /** Base URL of the public API (`.../api/v1`). */
   readonly apiUrl: string;
+  /** The web console: S3 behind CloudFront. */
+  readonly console: ConsoleSite;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -95,6 +109,27 @@ export class ApiStack extends Stack {
       'Every route except the OpenAPI document requires a Bearer API key, checked (SHA-256 lookup) by the app itself.',
     );
     new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Base URL of the REST API.' });
+    this.console = this.createConsole(props, removalPolicy);
+  }
+
+  /**
+   * The console, and the two settings of the API function that point at browsers: CONSOLE_ORIGIN
+   * (the only origin CORS admits) and WEB_CALL_URL (where a web call's token is redeemed).
+   */
+  private createConsole({ config, mediaWebSocketUrl }: ApiStackProps, removalPolicy: RemovalPolicy): ConsoleSite {
+    const site = new ConsoleSite(this, 'Console', {
+      apiUrl: this.apiUrl,
+      apiOrigin: this.httpApi.apiEndpoint,
+      ...(hasTls(config) ? { mediaWebSocketOrigin: mediaWebSocketUrl } : {}),
+      // Presigned recording links use the bucket's regional virtual-hosted name (functions/lib/recording-links.ts).
+      recordingsOrigin: `https://${recordingsBucketName(this, config.stage)}.s3.${this.region}.${this.urlSuffix}`,
+      logRetention: config.logRetention,
+      removalPolicy,
+    });
+    this.api.fn.addEnvironment('CONSOLE_ORIGIN', site.origin);
+    this.api.fn.addEnvironment('WEB_CALL_URL', `${mediaWebSocketUrl}${WEB_CALL_PATH}`);
+    new CfnOutput(this, 'ConsoleUrl', { value: site.origin, description: 'The web console (sign in with an API key).' });
+    return site;
   }
 
   /** The Hono app on Lambda, with the environment functions/api reads. */

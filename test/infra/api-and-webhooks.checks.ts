@@ -48,6 +48,9 @@ describe('the API function', () => {
           RECORDINGS_BUCKET: 'voice-agent-test-recordings-123456789012-eu-west-1',
           REQUIRE_HTTPS_URLS: 'true',
           ALLOW_PRIVATE_URLS: 'false',
+          // The console's origin and the media service's web-call URL (test/infra/console.checks.ts).
+          CONSOLE_ORIGIN: Match.anyValue(),
+          WEB_CALL_URL: 'wss://voice.example.com/web/calls',
           POWERTOOLS_SERVICE_NAME: 'api',
           LOG_LEVEL: 'INFO',
           NODE_OPTIONS: '--enable-source-maps',

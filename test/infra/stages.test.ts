@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import './api-and-webhooks.checks';
+import './console.checks';
 import './data-stack.checks';
 import './dev-stage.checks';
 import './media-stack.checks';
@@ -14,7 +15,7 @@ import './security.checks';
  * `npm run test:infra` took 95 s of CPU that way and 29 s in one worker (docs/decisions.md
  * "Test run time: the infra checks are one test file"). One check: `npm run test:infra -- -t "<name>"`.
  */
-const CHECKS = ['api-and-webhooks', 'data-stack', 'dev-stage', 'media-stack', 'ops-stack', 'security'];
+const CHECKS = ['api-and-webhooks', 'console', 'data-stack', 'dev-stage', 'media-stack', 'ops-stack', 'security'];
 
 describe('the infra checks', () => {
   it('imports every *.checks.ts file of the folder, so none is left out of the run', () => {

@@ -88,3 +88,17 @@ export function actionsOf(statement: Record<string, unknown>): string[] {
   const action = statement.Action;
   return Array.isArray(action) ? (action as string[]) : [action as string];
 }
+
+/** A CloudFormation value as text: `{Ref: X}` → `<X>`, `{Fn::GetAtt: [X, A]}` → `<X.A>`, an import → `<import name>`, joins joined. */
+export function render(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const node = value as Record<string, unknown>;
+  if (node['Fn::Join']) {
+    const [delimiter, items] = node['Fn::Join'] as [string, unknown[]];
+    return items.map(render).join(delimiter);
+  }
+  if (node.Ref) return `<${String(node.Ref)}>`;
+  if (node['Fn::GetAtt']) return `<${(node['Fn::GetAtt'] as string[]).join('.')}>`;
+  if (node['Fn::ImportValue']) return `<import ${render(node['Fn::ImportValue'])}>`;
+  return JSON.stringify(value);
+}
