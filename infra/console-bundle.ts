@@ -11,7 +11,7 @@ import type { ILocalBundling } from 'aws-cdk-lib';
  */
 
 /** The root script that builds `web-client/dist` and then `console/dist` (Vite). */
-export const CONSOLE_BUILD_SCRIPT = 'build:console';
+export const CONSOLE_BUILD_SCRIPT = 'build:web';
 
 /** Where Vite writes the console, relative to the repository root. */
 export const CONSOLE_DIST = 'console/dist';

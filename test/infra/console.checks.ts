@@ -281,9 +281,9 @@ describe('console build (a fixture folder stands in for the built console)', () 
   it('fails the synthesis when the build fails, instead of shipping what an earlier build left', () => {
     const { root, output } = fixture();
     const failing = () => {
-      throw new Error('npm run build:console failed (exit 1)');
+      throw new Error('npm run build:web failed (exit 1)');
     };
-    expect(() => new ConsoleBundling(root, failing).tryBundle(output)).toThrow(/build:console failed/);
+    expect(() => new ConsoleBundling(root, failing).tryBundle(output)).toThrow(/build:web failed/);
     expect(readdirSync(output)).toEqual([]);
   });
 });
