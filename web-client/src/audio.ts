@@ -2,6 +2,7 @@
  * The browser's audio for one call: an AudioContext, the worklet module, the microphone (when
  * asked for) feeding the capture processor, and the player processor feeding the speakers.
  */
+import { WebCallError } from './web-call-error';
 import { CAPTURE_PROCESSOR, PLAYER_PROCESSOR } from './worklet-messages';
 
 /** The worklet's built code, put in by the build (web-client/build.ts); absent when the source is bundled by another tool. */
@@ -63,16 +64,25 @@ export async function openCallAudio(options: { microphone: boolean; workletUrl: 
   }
 }
 
-/** Loads the processors from `workletUrl`, or from a Blob URL of the embedded copy. */
+/**
+ * Loads the processors from `workletUrl`, or from a Blob URL of the embedded copy. A page's CSP
+ * governs worklets through script-src, so a page that allows no blob: scripts must pass
+ * `workletUrl`; the error says so rather than leaving the browser's bare AbortError.
+ */
 async function loadWorklet(context: AudioContext, workletUrl: string | undefined): Promise<void> {
-  if (workletUrl !== undefined) return context.audioWorklet.addModule(workletUrl);
-  if (typeof __WEB_CALL_WORKLET__ !== 'string') {
-    throw new Error('startWebCall: pass workletUrl; this copy of the client has no worklet built in (build it with web-client/build.ts)');
+  if (workletUrl === undefined && typeof __WEB_CALL_WORKLET__ !== 'string') {
+    throw new WebCallError('worklet_unavailable', 'startWebCall: pass workletUrl; this copy of the client has no worklet built in');
   }
-  const blobUrl = URL.createObjectURL(new Blob([__WEB_CALL_WORKLET__], { type: 'text/javascript' }));
+  const url = workletUrl ?? URL.createObjectURL(new Blob([__WEB_CALL_WORKLET__!], { type: 'text/javascript' }));
   try {
-    await context.audioWorklet.addModule(blobUrl);
+    await context.audioWorklet.addModule(url);
+  } catch (error) {
+    const why =
+      workletUrl === undefined
+        ? "from its built-in blob: URL; the page's CSP must allow blob: in script-src, or pass workletUrl"
+        : `from ${workletUrl}; is it served there, and allowed by the page's CSP?`;
+    throw new WebCallError('worklet_unavailable', `startWebCall: cannot load the audio worklet ${why}`, { cause: error });
   } finally {
-    URL.revokeObjectURL(blobUrl);
+    if (workletUrl === undefined) URL.revokeObjectURL(url);
   }
 }

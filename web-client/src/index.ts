@@ -13,7 +13,8 @@
  */
 import { openCallAudio } from './audio';
 import type { Listener, WebCallEvent } from './events';
-import { WebCallError, WebCallSession, type WebCallStats } from './web-call';
+import { WebCallSession, type WebCallStats } from './web-call';
+import { WebCallError } from './web-call-error';
 
 export { WebCallError, type WebCallStats };
 export type { Listener, WebCallEvent, WebCallEvents } from './events';
@@ -57,8 +58,9 @@ export interface WebCall {
  * into the 5 s the server allows for `start`), then the socket; resolves once the server says
  * `started`. Call it from a click (or another user gesture): browsers only let a page play sound
  * after one. Rejects with a `WebCallError` (its `code` is the server's, such as `bad_token` or
- * `origin_not_allowed`, or `connection_closed`, `start_timeout`, `unsupported_audio`), or with
- * the browser's own error when the microphone is refused; everything it opened is closed again.
+ * `origin_not_allowed`, or the client's own: `connection_closed`, `start_timeout`,
+ * `unsupported_audio`, `worklet_unavailable`), or with the browser's own error when the
+ * microphone is refused (a `NotAllowedError` DOMException); everything it opened is closed again.
  */
 export async function startWebCall(options: WebCallOptions): Promise<WebCall> {
   const { url, token } = options ?? {};

@@ -3,6 +3,7 @@
  * `startWebCall` (index.ts), which hands it out once the server has said `started`.
  */
 import type { CallAudio } from './audio';
+import { WebCallError } from './web-call-error';
 import { Emitter, type Listener, type WebCallEvent } from './events';
 import type { PlayoutStats } from './playout';
 import {
@@ -25,18 +26,6 @@ export interface WebCallStats extends PlayoutStats {
   framesSent: number;
   /** Audio frames received from the server. */
   framesReceived: number;
-}
-
-/** Why `startWebCall` failed: a server error code (`bad_token`, `origin_not_allowed`, …) or the client's own. */
-export class WebCallError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.name = 'WebCallError';
-  }
 }
 
 /** The server must answer `start` within this; it redeems the token with one conditional write. */

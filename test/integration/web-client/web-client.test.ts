@@ -215,4 +215,18 @@ describe('the browser client in Chromium', () => {
     await until((h) => h.events.some(([name]) => name === 'ended'));
     expect((await hooks((h) => h.events)).at(-1)).toEqual(['ended', { type: 'ended', reason: 'connection_closed' }]);
   });
+
+  it('under that CSP without workletUrl, says the worklet was refused, and closes what it opened', async () => {
+    // Arrange
+    await page.goto(`${pages.origin}/strict`);
+
+    // Act
+    const begun = await page.evaluate((o) => (globalThis as unknown as PageHooks).begin(o), { url: calls.url, token: TOKEN });
+
+    // Assert
+    expect(begun.error).toMatchObject({ name: 'WebCallError', code: 'worklet_unavailable' });
+    expect(begun.error!.message).toContain('blob:');
+    expect(await hooks((h) => h.contexts.map((context) => context.state))).toEqual(['closed']);
+    expect(await hooks((h) => h.microphoneRequests)).toBe(0);
+  });
 });
