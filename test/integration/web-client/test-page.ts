@@ -66,21 +66,27 @@ const html = (title: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
   `<script src="/web-call.js"></script><script src="/page.js"></script></head><body></body></html>`;
 
-/** Serves the two pages, page.js and the built client from `dist`; `wsOrigin` is what /strict's CSP lets it connect to. */
-export async function startPageServer(dist: string, wsOrigin: string): Promise<{ origin: string; server: Server }> {
+/**
+ * Serves the two pages, page.js and the built client from `dist`; `call` is what /strict's CSP
+ * lets it connect to. It also serves web-client/example.html at /example, with the POST
+ * /web-call it expects from the business's server answering `call`.
+ */
+export async function startPageServer(dist: string, call: { url: string; token: string }): Promise<{ origin: string; server: Server }> {
   const bodies: Record<string, [string, string]> = {
     '/': ['text/html', html('web call')],
     '/strict': ['text/html', html('web call, strict CSP')],
     '/page.js': ['text/javascript', PAGE_SCRIPT],
     '/web-call.js': ['text/javascript', readFileSync(join(dist, 'web-call.js'), 'utf8')],
     '/web-call-worklet.js': ['text/javascript', readFileSync(join(dist, 'web-call-worklet.js'), 'utf8')],
+    '/example': ['text/html', readFileSync(join(import.meta.dirname, '../../../web-client/example.html'), 'utf8')],
+    '/web-call': ['application/json', JSON.stringify(call)],
   };
   const server = createServer((request, response) => {
     const body = bodies[request.url ?? ''];
     if (body === undefined) return void response.writeHead(404).end();
     response.setHeader('content-type', body[0]);
     if (request.url === '/strict') {
-      response.setHeader('content-security-policy', `default-src 'none'; script-src 'self'; connect-src ${wsOrigin}`);
+      response.setHeader('content-security-policy', `default-src 'none'; script-src 'self'; connect-src ${new URL(call.url).origin}`);
     }
     response.end(body[1]);
   });

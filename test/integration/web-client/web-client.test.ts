@@ -38,7 +38,7 @@ beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'web-client-'));
   await buildWebClient(dist);
   calls = await CallServer.start();
-  pages = await startPageServer(dist, new URL(calls.url).origin);
+  pages = await startPageServer(dist, { url: calls.url, token: TOKEN });
   browser = await launchBrowser();
 });
 
@@ -228,5 +228,29 @@ describe('the browser client in Chromium', () => {
     expect(begun.error!.message).toContain('blob:');
     expect(await hooks((h) => h.contexts.map((context) => context.state))).toEqual(['closed']);
     expect(await hooks((h) => h.microphoneRequests)).toBe(0);
+  });
+
+  it('the example page: a call with typed speech, the live transcript and a hang-up, by accessible names', async () => {
+    // Arrange
+    await page.goto(`${pages.origin}/example`);
+    await page.getByLabel('Use my microphone').uncheck();
+
+    // Act: start; the server accepts and the assistant speaks.
+    await page.getByRole('button', { name: 'Start a call' }).click();
+    const peer = await calls.nextPeer();
+    expect(await peer.nextText()).toEqual({ type: 'start', token: TOKEN });
+    peer.sendJson(STARTED);
+    peer.sendJson({ type: 'transcript', role: 'assistant', text: 'Hello, how can I help?', final: true });
+    await page.getByRole('log', { name: 'Transcript' }).getByText('Assistant: Hello, how can I help?').waitFor();
+    await page.getByLabel('Say').fill('A table for two.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const said = await peer.nextText();
+    await page.getByRole('button', { name: 'Hang up' }).click();
+
+    // Assert
+    expect(said).toEqual({ type: 'say', text: 'A table for two.' });
+    expect(await peer.nextText()).toEqual({ type: 'hangup' });
+    peer.sendJson({ type: 'ended', reason: 'customer-ended-call' });
+    await page.getByText('ended (customer-ended-call)').waitFor();
   });
 });
