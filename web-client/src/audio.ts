@@ -41,7 +41,7 @@ export async function openCallAudio(options: { microphone: boolean; workletUrl: 
     if (context.state !== 'closed') void context.close().catch(() => undefined);
   };
   try {
-    await Promise.all([resumed, loadWorklet(context, options.workletUrl)]);
+    await Promise.all([allowed(resumed), loadWorklet(context, options.workletUrl)]);
     if (options.microphone) microphone = await navigator.mediaDevices.getUserMedia(MICROPHONE);
     const player = new AudioWorkletNode(context, PLAYER_PROCESSOR, { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [1] });
     player.connect(context.destination);
@@ -62,6 +62,29 @@ export async function openCallAudio(options: { microphone: boolean; workletUrl: 
     close();
     throw error;
   }
+}
+
+/**
+ * How long `resume()` may stay pending. Browsers keep it pending, without an error, when the page
+ * had no user gesture; it settles within milliseconds when sound is allowed (opening the audio
+ * device), so a wait this long means blocked, and the page hears why instead of waiting forever.
+ */
+const RESUME_MS = 5_000;
+
+/** `resumed`, or a WebCallError when the browser has not allowed sound within RESUME_MS. */
+function allowed(resumed: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const blocked = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(
+        new WebCallError(
+          'audio_blocked',
+          'startWebCall: the browser did not let the page play sound; start the call from a click or a key press',
+        ),
+      );
+    }, RESUME_MS);
+  });
+  return Promise.race([resumed, blocked]).finally(() => clearTimeout(timer));
 }
 
 /**

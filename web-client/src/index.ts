@@ -58,7 +58,7 @@ export interface WebCall {
  * into the 5 s the server allows for `start`), then the socket; resolves once the server says
  * `started`. Call it from a click (or another user gesture): browsers only let a page play sound
  * after one. Rejects with a `WebCallError` (its `code` is the server's, such as `bad_token` or
- * `origin_not_allowed`, or the client's own: `connection_closed`, `start_timeout`,
+ * `origin_not_allowed`, or the client's own: `audio_blocked`, `connection_closed`, `start_timeout`,
  * `unsupported_audio`, `worklet_unavailable`), or with the browser's own error when the
  * microphone is refused (a `NotAllowedError` DOMException); everything it opened is closed again.
  */

@@ -1,8 +1,8 @@
 /**
  * Why a web call could not start: `code` is the server's error code (`bad_token`,
  * `origin_not_allowed`, `at_capacity`, `no_minutes`, `bad_message`) or the client's own
- * (`connection_closed`, `connection_error`, `start_timeout`, `unsupported_audio`,
- * `worklet_unavailable`).
+ * (`audio_blocked`, `connection_closed`, `connection_error`, `start_timeout`,
+ * `unsupported_audio`, `worklet_unavailable`).
  */
 export class WebCallError extends Error {
   constructor(
