@@ -5,7 +5,7 @@
 import type { CallAudio } from './audio';
 import { WebCallError } from './web-call-error';
 import { Emitter, type Listener, type WebCallEvent } from './events';
-import type { PlayoutStats } from './playout';
+import { DEFAULT_POLICY, type PlayoutStats } from './playout';
 import {
   ENCODING,
   SAMPLE_RATE,
@@ -41,7 +41,8 @@ export class WebCallSession {
   private over = false;
   private framesSent = 0;
   private framesReceived = 0;
-  private playout: PlayoutStats = { bufferedMs: 0, targetMs: 0, playedMs: 0, underruns: 0 };
+  /** The player's figures as of its last message (it sends them a few times a second and with each echo). */
+  private playout: PlayoutStats = { bufferedMs: 0, targetMs: DEFAULT_POLICY.startMs, playedMs: 0, underruns: 0 };
   private readonly startTimer: ReturnType<typeof setTimeout>;
 
   constructor(
