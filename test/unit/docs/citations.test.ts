@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * Pure file reads: the source folders are walked, no git and no child process.
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const FOLDERS = ['functions', 'shared', 'media-service', 'infra', 'scripts', 'bench', 'test', 'docs'];
+const FOLDERS = ['functions', 'shared', 'media-service', 'infra', 'scripts', 'bench', 'test', 'docs', 'console', 'web-client'];
 const SKIPPED = new Set(['node_modules', 'dist', '.data', 'cdk.out', 'coverage', '.git']);
 const TEXT = /\.(ts|tsx|js|mjs|cjs|md|json|ya?ml|sh|html|txt)$|(^|\/)Dockerfile$/;
 const SECTION_SIGN = '\u00a7';
