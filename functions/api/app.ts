@@ -11,6 +11,7 @@ import type { AssistantService } from '../../shared/services/assistant-service';
 import type { BookingService } from '../../shared/services/booking-service';
 import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
+import type { WebCallService } from '../../shared/services/web-call-service';
 import type { MessageService } from '../../shared/services/message-service';
 import type { PhoneNumberService } from '../../shared/services/phone-number-service';
 import type { ToolService } from '../../shared/services/tool-service';
@@ -37,6 +38,10 @@ import type { Logger } from '../../shared/log';
 export interface ApiDeps {
   assistants: AssistantService;
   calls: CallService;
+  /** POST /calls/web: browser calls and their single-use tokens. */
+  webCalls: WebCallService;
+  /** The console's origin: the one origin CORS answers (unset: no CORS headers, the console is served same-origin). */
+  consoleOrigin?: string;
   messages: MessageService;
   business: BusinessService;
   bookings: BookingService;
@@ -91,7 +96,7 @@ export function createApp(deps: ApiDeps) {
     .use(rateLimit(deps.rateLimiter))
     .use(refuseUnreadQuery(API_PREFIX))
     .route('/assistants', assistantRoutes(deps.assistants, idempotency))
-    .route('/calls', callRoutes(deps.calls))
+    .route('/calls', callRoutes(deps.calls, deps.webCalls))
     .route('/usage', usageRoutes(deps.calls))
     .route('/messages', messageRoutes(deps.messages))
     .route('/business', businessRoutes(deps.business))
