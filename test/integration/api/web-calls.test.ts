@@ -296,6 +296,29 @@ describe('GET /calls filters: direction, channel, status, outcome and creation w
   });
 });
 
+describe('web_origins on /business', () => {
+  it('is [] by default, stored normalised and deduplicated by PATCH, and each bad entry is a 422 at its index', async () => {
+    // Arrange
+    const tenant = await harness.newTenant();
+    const before = await json(await tenant.request('GET', '/business'));
+    // Act
+    const saved = await tenant.request('PATCH', '/business', {
+      web_origins: ['https://Shop.Example.com:443', 'http://localhost:8080', 'https://shop.example.com'],
+    });
+    const refused = await tenant.request('PATCH', '/business', { web_origins: ['https://ok.example', 'https://ok.example/x'] });
+    // Assert
+    expect(before.web_origins).toEqual([]);
+    expect(saved.status).toBe(200);
+    expect((await json(saved)).web_origins).toEqual(['https://shop.example.com', 'http://localhost:8080']);
+    expect(refused.status).toBe(422);
+    expect((await json(refused)).detail).toEqual([expect.objectContaining({ loc: ['body', 'web_origins', 1], type: 'value_error' })]);
+    expect((await json(await tenant.request('GET', '/business'))).web_origins).toEqual([
+      'https://shop.example.com',
+      'http://localhost:8080',
+    ]);
+  });
+});
+
 /** The call engine's redemption, exactly as the contract writes it: one conditional update that removes the hash. */
 async function redeem(businessId: number, callId: number, hash: string): Promise<void> {
   const { db } = harness.core;
