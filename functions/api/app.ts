@@ -19,6 +19,7 @@ import type { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { WorkflowService } from '../../shared/services/workflow-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
+import { consoleCors } from './middleware/console-cors';
 import { feedRateLimit, type FeedRateLimit } from './middleware/feed-rate-limit';
 import { refuseUnreadQuery } from './middleware/query-params';
 import { rateLimit, type RateLimit } from './middleware/rate-limit';
@@ -117,6 +118,9 @@ export function createApp(deps: ApiDeps) {
     c.header('X-API-Version', API_VERSION);
     c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
   });
+  // The console's origin only; unset (the local stack serves the console same-origin), no CORS at all.
+  // Before the 405 check and auth: a preflight carries no key and uses OPTIONS.
+  if (deps.consoleOrigin) app.use(`${API_PREFIX}/*`, consoleCors(deps.consoleOrigin));
   // A known path with another method is a 405 listing the path's methods (HEAD wherever GET is); an
   // unknown path stays a 404. Auth runs first, so without a key either is a 401.
   app.use(
