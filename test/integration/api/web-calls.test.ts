@@ -5,6 +5,7 @@ import type { CallRecord } from '../../../shared/db/call-repository';
 import { initialCallRecord } from '../../../shared/services/call-views';
 import { hashWebCallToken, parseWebCallToken } from '../../../shared/domain/web-call-token';
 import { createApiHarness, TEST_WEB_CALL_URL, type ApiHarness, type TenantClient } from '../../support/api-harness';
+import { strictResponseErrors } from '../../support/openapi-strict';
 
 let harness: ApiHarness;
 const NOW = Date.parse('2026-11-29T10:00:00.000Z');
@@ -61,7 +62,9 @@ describe('POST /calls/web', () => {
       expires_at: '2026-11-29T10:01:00.000Z',
     });
     expect(parseWebCallToken(body.token)).toEqual({ callId: body.call_id, businessId: tenant.businessId });
+    expect(strictResponseErrors('WebCall', body)).toEqual([]);
     const call = await json(await tenant.request('GET', `/calls/${body.call_id}`));
+    expect(strictResponseErrors('CallDetail', call)).toEqual([]);
     expect(call).toMatchObject({
       id: body.call_id,
       assistant_id: assistantId,
