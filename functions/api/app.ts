@@ -11,6 +11,7 @@ import type { AssistantService } from '../../shared/services/assistant-service';
 import type { BookingService } from '../../shared/services/booking-service';
 import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
+import type { WebCallService } from '../../shared/services/web-call-service';
 import type { MessageService } from '../../shared/services/message-service';
 import type { PhoneNumberService } from '../../shared/services/phone-number-service';
 import type { ToolService } from '../../shared/services/tool-service';
@@ -18,6 +19,7 @@ import type { KnowledgeService } from '../../shared/services/knowledge-service';
 import type { WorkflowService } from '../../shared/services/workflow-service';
 import type { ApiEnv } from './env';
 import { auth, type FindApiKey, type SourceAddress } from './middleware/auth';
+import { consoleCors } from './middleware/console-cors';
 import { feedRateLimit, type FeedRateLimit } from './middleware/feed-rate-limit';
 import { refuseUnreadQuery } from './middleware/query-params';
 import { rateLimit, type RateLimit } from './middleware/rate-limit';
@@ -37,6 +39,10 @@ import type { Logger } from '../../shared/log';
 export interface ApiDeps {
   assistants: AssistantService;
   calls: CallService;
+  /** POST /calls/web: browser calls and their single-use tokens. */
+  webCalls: WebCallService;
+  /** The console's origin: the one origin CORS answers (unset: no CORS headers, the console is served same-origin). */
+  consoleOrigin?: string;
   messages: MessageService;
   business: BusinessService;
   bookings: BookingService;
@@ -91,7 +97,7 @@ export function createApp(deps: ApiDeps) {
     .use(rateLimit(deps.rateLimiter))
     .use(refuseUnreadQuery(API_PREFIX))
     .route('/assistants', assistantRoutes(deps.assistants, idempotency))
-    .route('/calls', callRoutes(deps.calls))
+    .route('/calls', callRoutes(deps.calls, deps.webCalls))
     .route('/usage', usageRoutes(deps.calls))
     .route('/messages', messageRoutes(deps.messages))
     .route('/business', businessRoutes(deps.business))
@@ -112,6 +118,9 @@ export function createApp(deps: ApiDeps) {
     c.header('X-API-Version', API_VERSION);
     c.header('RateLimit-Policy', RATE_LIMIT_POLICY);
   });
+  // The console's origin only; unset (the local stack serves the console same-origin), no CORS at all.
+  // Before the 405 check and auth: a preflight carries no key and uses OPTIONS.
+  if (deps.consoleOrigin) app.use(`${API_PREFIX}/*`, consoleCors(deps.consoleOrigin));
   // A known path with another method is a 405 listing the path's methods (HEAD wherever GET is); an
   // unknown path stays a 404. Auth runs first, so without a key either is a 401.
   app.use(

@@ -35,6 +35,18 @@ export const ApiConfigSchema = v.object({
   OPENAI_API_KEY: v.optional(v.string()),
   /** The sandbox OpenAI locally; unset on AWS. */
   OPENAI_BASE_URL: v.optional(v.string()),
+  /**
+   * The call engine's web-call WebSocket, returned by POST /calls/web as `url` (`wss://…/web/calls`;
+   * locally `ws://127.0.0.1:<media port>/web/calls`). Unset: POST /calls/web answers 503.
+   */
+  WEB_CALL_URL: v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s]+$/, 'WEB_CALL_URL must be a ws:// or wss:// URL'))),
+  /**
+   * The console's origin (`https://console.example.com`): the one origin CORS answers on /api/v1.
+   * Unset: no CORS headers at all (the local stack serves the console from the API's own origin).
+   */
+  CONSOLE_ORIGIN: v.optional(
+    v.pipe(v.string(), v.regex(/^https?:\/\/[^/\s?#]+$/, 'CONSOLE_ORIGIN must be an origin: scheme://host[:port]')),
+  ),
 });
 
 export type ApiConfig = v.InferOutput<typeof ApiConfigSchema>;

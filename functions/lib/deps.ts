@@ -37,6 +37,7 @@ import { BookingRepository } from '../../shared/db/booking-repository';
 import { CalendarFeedRepository } from '../../shared/db/calendar-feed-repository';
 import { BookingService } from '../../shared/services/booking-service';
 import { BusinessService } from '../../shared/services/business-service';
+import { WebCallService } from '../../shared/services/web-call-service';
 import type { UrlPolicy } from '../../shared/security/ssrf';
 import type { ApiDeps } from '../api/app';
 import { FEED_RATE_LIMIT } from '../../shared/domain/rate-limits';
@@ -108,12 +109,29 @@ export function createCoreDeps(config: ApiConfig): CoreDeps {
   };
 }
 
+/** The API's own settings from its config: web calls and the console's origin. */
+export interface ApiSettings {
+  /** Where browsers open web calls (`WEB_CALL_URL`); unset, POST /calls/web answers 503. */
+  webCallUrl?: string;
+  /** The one origin CORS allows (`CONSOLE_ORIGIN`); unset, no CORS headers. */
+  consoleOrigin?: string;
+}
+
+/** {@link ApiSettings} from the API's config. */
+export function apiSettings(config: ApiConfig): ApiSettings {
+  return {
+    ...(config.WEB_CALL_URL && { webCallUrl: config.WEB_CALL_URL }),
+    ...(config.CONSOLE_ORIGIN && { consoleOrigin: config.CONSOLE_ORIGIN }),
+  };
+}
+
 /** Everything `createApp` needs, from the core pieces plus an outbound queue. */
 export function createApiDeps(
   core: CoreDeps,
   queue: OutboundCallQueue,
   log: Logger = functionLogger('api'),
   now: () => Date = () => new Date(),
+  settings: ApiSettings = {},
 ): ApiDeps {
   const bookings = createBookingService(core, now);
   const idempotency = new IdempotencyRepository(core.db);
@@ -151,6 +169,16 @@ export function createApiDeps(
       log,
       ...(core.recordingLinks ? { recordingLinks: core.recordingLinks } : {}),
     }),
+    webCalls: new WebCallService({
+      assistants: core.assistantRepo,
+      businesses: core.businesses,
+      calls: core.callRepo,
+      idempotency,
+      ids: core.ids,
+      now,
+      ...(settings.webCallUrl && { webCallUrl: settings.webCallUrl }),
+    }),
+    ...(settings.consoleOrigin && { consoleOrigin: settings.consoleOrigin }),
     messages: new MessageService({ messages: core.messages, ids: core.ids, now, cursors: core.cursors }),
     phoneNumbers: new PhoneNumberService({ catalog: core.catalog, cursors: core.cursors }),
     tools: createToolService(core, now),

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createApp } from '../../functions/api/app';
 import { createApiDeps, createCoreDeps, createOutboundQueue, functionLogger, type CoreDeps } from '../../functions/lib/deps';
@@ -11,6 +11,13 @@ import { startLocalInfra, type LocalStackInfo } from './infra';
 import { startLocalKnowledge } from './knowledge';
 import { startLocalMedia, type LocalMedia } from './media';
 import { startMediaTasks } from './media-tasks';
+import { freePort } from './stand-ins/dynamodb-local';
+import { localSite } from './web-site';
+
+/** The console's build, served at `/` (`npm run build:web`). */
+const CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url));
+/** The browser client's build, served at `/web-call.js`, `/web-call.mjs` and `/web-call-worklet.js`. */
+const WEB_CLIENT_DIR = fileURLToPath(new URL('../../web-client/dist', import.meta.url));
 
 /** The most call-engine processes `npm run dev` starts (each is a whole media runtime: ~100 MiB). */
 export const MAX_MEDIA_TASKS = 16;
@@ -48,11 +55,21 @@ export interface LocalStackOptions {
   sweeperEnv?: Record<string, string | undefined>;
   /** The call-engine children's session heartbeat (ms; default 30 s): tests that kill a process mid-call shorten it. */
   heartbeatMs?: number;
+  /** Where the console and the browser client are built (default `console/dist`, `web-client/dist`): tests point at folders of their own. */
+  consoleDir?: string;
+  webClientDir?: string;
 }
 
 /** The running local stack. */
 export interface LocalStack {
   apiUrl: string;
+  /** The console (`http://localhost:<port>/`), served with the API on its port. */
+  consoleUrl: string;
+  /**
+   * The console's origins (`localhost` and `127.0.0.1` on the API's port): the call engine must
+   * allow them for web calls as it allows a business's `web_origins` (its CONSOLE_ORIGIN).
+   */
+  consoleOrigins: string[];
   /** Where everything runs, `apiUrl` and `carrierUrl` included (what .data/dev-stack.json records). */
   info: LocalStackInfo;
   /** The data folder was new (seed the demo). */
@@ -81,7 +98,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     baseUrl: afterCall.llmBaseUrl,
     apiKey: options.openAiApiKey ?? 'sk-sandbox',
   });
-  const api = createApiDeps(core, createOutboundQueue(config));
+  // The API's port is fixed before the engine starts: the console is served on it, and the engine
+  // must know the console's origins to let its pages open web calls.
+  const apiPort = options.apiPort || (await freePort());
+  const consoleOrigins = [`http://localhost:${apiPort}`, `http://127.0.0.1:${apiPort}`];
   const media =
     options.mediaTasks === 1
       ? await startLocalMedia(core, infra.info, {
@@ -107,13 +127,28 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         ...(options.sweeperEnv && { env: options.sweeperEnv }),
       })
     : () => undefined;
+  // Browsers open web calls on the engine's public port (the proxy's with MEDIA_TASKS > 1). No
+  // CONSOLE_ORIGIN: the console is served from this same origin, so it needs no CORS.
+  const mediaWsOrigin = media.mediaUrl.replace(/^http/, 'ws');
+  const api = createApiDeps(core, createOutboundQueue(config), functionLogger('api'), () => new Date(), {
+    webCallUrl: `${mediaWsOrigin}/web/calls`,
+  });
+  const site = localSite(createApp(api), {
+    consoleDir: options.consoleDir ?? CONSOLE_DIR,
+    webClientDir: options.webClientDir ?? WEB_CLIENT_DIR,
+    mediaWsOrigin,
+    // GET /calls/{id} presigns recording links against this S3 endpoint (path style): the player loads from it.
+    recordingsOrigin: new URL(config.S3_ENDPOINT ?? infra.info.sqsEndpoint).origin,
+  });
   let server: ReturnType<typeof serve> | undefined;
-  const apiPort = await new Promise<number>((resolve) => {
-    server = serve({ fetch: createApp(api).fetch, port: options.apiPort }, (address: AddressInfo) => resolve(address.port));
+  await new Promise<void>((resolve) => {
+    server = serve({ fetch: site.fetch, port: apiPort }, () => resolve());
   });
   const apiUrl = `http://localhost:${apiPort}/api/v1`;
   return {
     apiUrl,
+    consoleUrl: `http://localhost:${apiPort}/`,
+    consoleOrigins,
     info: { ...infra.info, apiUrl, carrierUrl: media.carrierUrl, mailUrl: media.mailUrl },
     fresh: infra.fresh,
     core,

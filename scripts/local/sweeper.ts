@@ -14,6 +14,7 @@ const LIMIT_ENV: Record<keyof SweepLimits, string> = {
   queuedTooLongMs: 'SWEEP_QUEUED_TOO_LONG_MS',
   queuedGiveUpMs: 'SWEEP_QUEUED_GIVE_UP_MS',
   ringingTooLongMs: 'SWEEP_RINGING_TOO_LONG_MS',
+  webJoinGraceMs: 'SWEEP_WEB_JOIN_GRACE_MS',
 };
 
 /** Options of {@link startLocalSweeper}. */

@@ -37,7 +37,7 @@ export async function findCall(db: Db, businessId: number, callId: number, nowEp
 
 /**
  * One page of calls, newest first by creation, read by key: the creation window is the index's
- * key range; `direction`, `status`, `outcome` and the expiry (`keep_days`) are filters, so a page
+ * key range; `direction`, `channel`, `status`, `outcome` and the expiry (`keep_days`) are filters, so a page
  * examines at most `MAX_EXAMINED_PER_PAGE` calls. An `offset` skips that many matching calls first,
  * reading their keys: the one cost that grows with the request (docs/api-tour.md "Paging").
  */
@@ -55,6 +55,7 @@ export async function listCalls(db: Db, businessId: number, options: ListCallsOp
   };
   for (const [field, value] of [
     ['direction', options.direction],
+    ['channel', options.channel],
     ['status', options.status],
     ['outcome', options.outcome],
   ] as const) {

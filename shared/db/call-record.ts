@@ -1,5 +1,5 @@
 import type { CallWorkflow } from '../domain/workflow';
-import type { Call, CallStatus, DerivedCallField, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
+import type { Call, CallChannel, CallStatus, DerivedCallField, EndedReason, Outcome, TranscriptEntry } from '../domain/call';
 import type { CallMetrics } from '../domain/call-metrics';
 import type { KeyPageRequest } from './key-pages';
 import type { ToolAction } from '../domain/tool-action';
@@ -18,6 +18,13 @@ export interface CallRecord extends Omit<Call, DerivedCallField> {
   variables: Record<string, string>;
   /** Epoch seconds after which the call is gone (advanced.keep_days); hidden on read past it. */
   expires_at?: number;
+
+  /**
+   * Web calls: the lowercase hex SHA-256 of the single-use token (never the token), removed when
+   * the call engine redeems it (docs/api-tour.md "Web calls"), and when it stops working (epoch ms).
+   */
+  web_token_hash?: string;
+  web_token_expires_at?: number;
 
   /** The carrier's call id: an inbound call has it from the start, an outbound one once dialled. */
   carrier_call_sid?: string;
@@ -123,6 +130,7 @@ export type StreamRefusal = 'unknown_call' | 'already_ended' | 'wrong_call' | 'a
 export interface ListCallsOptions extends KeyPageRequest {
   assistantId?: number;
   direction?: 'inbound' | 'outbound';
+  channel?: CallChannel;
   status?: CallStatus;
   outcome?: Outcome;
   /** UTC ISO: created at or after (inclusive). */

@@ -79,6 +79,22 @@ export class CallRepository {
     return listCalls(this.db, businessId, options);
   }
 
+  /**
+   * A web call's new token (an Idempotency-Key replay of POST /calls/web: the first token was shown
+   * once and never stored): replaces `web_token_hash` and its expiry, so the earlier token stops
+   * working. Only while the call is queued and its token unredeemed; false otherwise (joined,
+   * ended, or gone), and nothing is written.
+   */
+  async reissueWebToken(businessId: number, callId: number, hash: string, expiresAtMs: number, at: string): Promise<boolean> {
+    const set = { web_token_hash: hash, web_token_expires_at: expiresAtMs, updated_at: at };
+    const unredeemed = {
+      expression: 'attribute_exists(web_token_hash) AND #status = :queued',
+      names: STATUS,
+      values: { ':queued': 'queued' },
+    };
+    return (await transition(this.db, businessId, callId, set, unredeemed)).written;
+  }
+
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */
   async markRinging(businessId: number, callId: number, at: string): Promise<boolean> {
     return (await transition(this.db, businessId, callId, { status: 'ringing', updated_at: at }, statusIn('queued'))).written;

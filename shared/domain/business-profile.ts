@@ -57,6 +57,11 @@ export interface BusinessProfile {
    * and number type"); empty, the default: each line texts numbers of its own region only.
    */
   sms_regions: string[];
+  /**
+   * Web pages that may start web calls with this business's tokens (origins, normalised: see
+   * `normalizeOrigin` in web-call.ts); the console's own origin is always allowed besides.
+   */
+  web_origins: string[];
   booking: BookingSettings;
   payment: PaymentSettings;
 }
@@ -100,6 +105,7 @@ export function defaultBusinessProfile(): BusinessProfile {
     team_emails: [],
     team_phones: [],
     sms_regions: [],
+    web_origins: [],
     booking: defaultBookingSettings(),
     payment: { currency: 'usd', max_amount: DEFAULT_MAX_PAYMENT_AMOUNT },
   };
@@ -142,6 +148,7 @@ export function readProfile(stored: unknown): BusinessProfile {
     team_emails: profile.team_emails ?? legacyEmail,
     team_phones: profile.team_phones ?? [],
     sms_regions: profile.sms_regions ?? [],
+    web_origins: profile.web_origins ?? [],
     booking: { ...base.booking, ...profile.booking },
     payment: { ...base.payment, ...profile.payment },
   };

@@ -6,6 +6,7 @@ import { CLOCK_PATTERN, dayProblems, GRANULE_MINUTES, WEEKDAYS, type Weekday } f
 import { E164_PATTERN, e164Field } from './phone-number';
 import { intField, listField, numberField, readOnlyEcho, REFUSED_IN_TEXT, strictDict, stringField } from './validation';
 import { parseWith, type Loc } from './validation-errors';
+import { normalizeOrigin, webOriginsField } from './web-call';
 
 /**
  * The longest span one booking may hold (its duration plus the buffer after it), in minutes: a
@@ -88,6 +89,7 @@ export const BusinessPatchSchema = strictDict({
       ),
     ),
   ),
+  web_origins: v.optional(webOriginsField()),
   booking: v.optional(BookingSettingsPatchSchema),
   payment: v.optional(PaymentSettingsPatchSchema),
   calendar_feed_enabled: readOnlyEcho(),
@@ -114,6 +116,7 @@ export const BusinessViewSchema = strictDict({
   team_emails: v.array(v.string()),
   team_phones: v.array(v.string()),
   sms_regions: v.array(v.string()),
+  web_origins: v.array(v.string()),
   booking: strictDict({
     services: v.array(strictDict({ name: v.string(), duration_min: v.number(), price: v.nullable(v.number()) })),
     slot_step_min: v.number(),
@@ -177,6 +180,21 @@ function textingProblems(
   return items;
 }
 
+/**
+ * `web_origins` as stored: each entry normalised (`normalizeOrigin`), duplicates dropped (the
+ * first kept), and a 422 item at the index of each entry that is not an origin.
+ */
+function webOrigins(list: readonly string[]): { origins: string[]; items: ValidationItem[] } {
+  const items: ValidationItem[] = [];
+  const origins = new Set<string>();
+  list.forEach((entry, i) => {
+    const normal = normalizeOrigin(entry);
+    if ('error' in normal) items.push(problem(['web_origins', i], entry, normal.error));
+    else origins.add(normal.origin);
+  });
+  return { origins: [...origins], items };
+}
+
 /** What the schema cannot see: time zone, dates, the week's ranges, the 5-minute grid, unique names. */
 function profileProblems(profile: BusinessProfile, patch: BusinessPatch): ValidationItem[] {
   const items: ValidationItem[] = [];
@@ -223,17 +241,19 @@ export function applyBusinessPatch(
   texting: TextingRules,
 ): { profile: BusinessProfile; paymentKey: string | null | undefined } {
   const patch = parseWith(BusinessPatchSchema, body, ['body']);
-  const { hours, booking, payment, calendar_feed_enabled: _feed, ...plain } = patch;
+  const { hours, booking, payment, calendar_feed_enabled: _feed, web_origins, ...plain } = patch;
+  const origins = web_origins === undefined ? undefined : webOrigins(web_origins);
   const { provider_key: paymentKey, provider_key_set: _set, ...paymentFields } = payment ?? {};
   const definedHours = Object.fromEntries(Object.entries(hours ?? {}).filter(([, ranges]) => ranges !== undefined));
   const next: BusinessProfile = {
     ...profile,
     ...Object.fromEntries(Object.entries(plain).filter(([, value]) => value !== undefined)),
     hours: { ...profile.hours, ...definedHours },
+    web_origins: origins?.origins ?? profile.web_origins,
     booking: { ...profile.booking, ...Object.fromEntries(Object.entries(booking ?? {}).filter(([, value]) => value !== undefined)) },
     payment: { ...profile.payment, ...Object.fromEntries(Object.entries(paymentFields).filter(([, value]) => value !== undefined)) },
   };
-  const items = [...profileProblems(next, patch), ...textingProblems(next, patch, lineRegions, texting)];
+  const items = [...profileProblems(next, patch), ...(origins?.items ?? []), ...textingProblems(next, patch, lineRegions, texting)];
   if (items.length > 0) throw new ValidationError(items);
   return { profile: next, paymentKey };
 }

@@ -64,6 +64,8 @@ export type EndedReason = (typeof ENDED_REASONS)[number];
 export type Outcome = (typeof OUTCOMES)[number];
 /** One of {@link CALL_DIRECTIONS}. */
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+/** One of {@link CALL_CHANNELS}. */
+export type CallChannel = (typeof CALL_CHANNELS)[number];
 
 /**
  * POST /calls body (spec). `to` is strict E.164 (`string_pattern_mismatch`, ctx.pattern);
@@ -86,7 +88,7 @@ export function parseCreateCallBody(input: unknown): CreateCallInput {
 
 /**
  * GET /calls query parameters (spec `limit`, `offset`, `assistant_id`, `direction`, plus `cursor`
- * and the `status`, `outcome` and `created_after`/`created_before` filters), as numbers once their
+ * and the `channel`, `status`, `outcome` and `created_after`/`created_before` filters), as numbers once their
  * strings are parsed. The creation window is half-open: `created_after` inclusive, `created_before` exclusive.
  */
 export const ListCallsQuerySchema = v.object({
@@ -95,6 +97,7 @@ export const ListCallsQuerySchema = v.object({
   cursor: cursorPageFields(200, 50).cursor,
   assistant_id: v.optional(idField()),
   direction: v.optional(v.picklist(CALL_DIRECTIONS)),
+  channel: v.optional(v.picklist(CALL_CHANNELS)),
   status: v.optional(v.picklist(CALL_STATUSES)),
   outcome: v.optional(v.picklist(OUTCOMES)),
   created_after: v.optional(instantQueryField()),

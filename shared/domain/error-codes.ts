@@ -23,6 +23,7 @@ export const API_ERROR_CODES = [
   'internal', // 500
   'ingestion_unavailable', // 503
   'search_unavailable', // 503
+  'web_calls_unavailable', // 503, POST /calls/web where WEB_CALL_URL is unset
 ] as const;
 
 /** A code the API can answer with. */

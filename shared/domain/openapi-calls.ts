@@ -26,6 +26,8 @@ const CALL_PAGE_PARAMS = {
     'Calls to skip, newest first (spec; no upper bound). Skipping N calls reads N keys, so a deep offset is slow: walk with `cursor` instead, ' +
     'which costs one page at any depth. Not with `cursor`.',
   cursor: CURSOR,
+  direction: 'Only calls in this direction (web calls are `inbound`).',
+  channel: 'Only calls over this channel: `phone`, or `web` (browser calls, POST /calls/web).',
   status: 'Only calls in this status.',
   outcome: 'Only calls with this outcome.',
   created_after: 'Only calls created at or after this instant (ISO 8601; a date is its midnight UTC).',
@@ -60,6 +62,28 @@ export function callPaths(): Json {
         requestBody: body('CreateCallBody'),
       },
     },
+    '/calls/web': {
+      post: {
+        ...op(
+          'createWebCall',
+          'Calls',
+          'Start a web call: a browser talks to the assistant over a WebSocket. The call is created queued (`channel: web`, `direction: inbound`, ' +
+            'no numbers) and answered with `url` and a single-use `token`, valid 60 s: open `url`, send `{"type":"start","token":…}` first. ' +
+            "A browser's `Origin` must be one of the business's `web_origins` or the console's. Minutes, variables and Idempotency-Key as POST /calls; " +
+            'a replay with the same key and body answers the same call with a new token (the earlier one stops working), or 409 `conflict` once the call was joined or ended. ' +
+            'A call nobody joins ends `canceled` within about two minutes.',
+          responses(jsonResponse('The call, where to connect, and its token.', 'WebCall'), {
+            '402': 'InsufficientMinutes',
+            ...NOT_FOUND,
+            '409': 'WebCallConflict',
+            ...BODY_ERRORS,
+            '503': 'WebCallsUnavailable',
+          }),
+        ),
+        parameters: [idempotencyKeyParam()],
+        requestBody: body('CreateWebCallBody'),
+      },
+    },
     '/calls/{call_id}': {
       parameters: [idParam('call_id')],
       get: op(
@@ -69,6 +93,18 @@ export function callPaths(): Json {
         responses(jsonResponse('The call.', 'CallDetail'), { ...NOT_FOUND, ...INVALID }),
       ),
     },
+  };
+}
+
+/** The error responses of the call operations (merged into `components/responses`). */
+export function callErrorResponses(): Record<string, Json> {
+  return {
+    WebCallConflict: jsonResponse(
+      'Idempotency-Key reused with a different body, or its first request still running (`idempotency_conflict`); ' +
+        'or a replay for a web call that was already joined or has ended (`conflict`): create a new one.',
+      'ErrorBody',
+    ),
+    WebCallsUnavailable: jsonResponse('This deployment has no web-call endpoint configured (`web_calls_unavailable`).', 'ErrorBody'),
   };
 }
 

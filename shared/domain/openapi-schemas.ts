@@ -14,6 +14,7 @@ import { knowledgeRequestSchemas, knowledgeResponseSchemas } from './openapi-kno
 import { workflowRequestSchemas, workflowResponseSchemas } from './openapi-workflows';
 import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
+import * as webCall from './web-call';
 import { strictDict } from './validation';
 import { HttpValidationErrorSchema, ValidationItemSchema } from './validation-errors';
 
@@ -52,6 +53,7 @@ function requestSchemas(): Record<string, Json> {
       CreateAssistantBody: assistant.CreateAssistantBodySchema,
       UpdateAssistantBody: assistant.UpdateAssistantBodySchema,
       CreateCallBody: call.CreateCallBodySchema,
+      CreateWebCallBody: webCall.CreateWebCallBodySchema,
       ...bookingRequestSchemas(),
       ...toolRequestSchemas(),
       ...knowledgeRequestSchemas(),
@@ -104,6 +106,7 @@ function responseSchemas(): Record<string, Json> {
       AssistantList: assistant.AssistantListSchema,
       DeleteResult: assistant.DeleteAssistantResultSchema,
       CallsPage: call.CallsPageSchema,
+      WebCall: webCall.WebCallSchema,
       PhoneNumberList: PhoneNumberListSchema,
       ...toolResponseSchemas(),
       ...knowledgeResponseSchemas(),

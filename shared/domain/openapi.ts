@@ -1,6 +1,6 @@
 import { assistantPaths } from './openapi-assistants';
 import { BOOKING_TAGS, bookingErrorResponses, bookingPaths } from './openapi-bookings';
-import { callPaths, messagePaths } from './openapi-calls';
+import { callErrorResponses, callPaths, messagePaths } from './openapi-calls';
 import { catalogPaths } from './openapi-catalog';
 import { commonErrorResponses } from './openapi-errors';
 import { HEADERS, OPENAPI_VERSION } from './openapi-headers';
@@ -73,6 +73,7 @@ export function buildOpenApiDocument(): Json {
       schemas: componentSchemas(),
       responses: {
         ...commonErrorResponses(),
+        ...callErrorResponses(),
         ...bookingErrorResponses(),
         ...toolErrorResponses(),
         ...knowledgeErrorResponses(),

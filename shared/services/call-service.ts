@@ -146,6 +146,7 @@ export class CallService {
       after: await openCursor(this.deps.cursors, scope, cursor),
       assistantId: filters.assistant_id,
       direction: filters.direction,
+      channel: filters.channel,
       status: filters.status,
       outcome: filters.outcome,
       createdAfter: filters.created_after,

@@ -17,10 +17,15 @@ export type SweepRule =
   /** Has a carrier sid but is still `queued` after `ringingTooLongMs`: no callback ever arrived. */
   | 'no_progress'
   | 'ringing_too_long'
-  | 'heartbeat_stale';
+  | 'heartbeat_stale'
+  /** A web call whose token expired unredeemed `webJoinGraceMs` ago: nobody opened the socket. */
+  | 'web_never_joined'
+  /** A web call whose token was redeemed but that is still `queued` after `queuedTooLongMs`: the engine died before answering. */
+  | 'web_join_died';
 
 /** What to do with one unfinished call. */
-export type SweepAction = { kind: 'requeue' } | { kind: 'finish' } | { kind: 'end'; rule: SweepRule; reason: 'error' | 'no_answer' };
+export type SweepAction =
+  { kind: 'requeue' } | { kind: 'finish' } | { kind: 'end'; rule: SweepRule; reason: 'error' | 'no_answer' | 'canceled' };
 
 /** The age limits (ms) the rules compare against. */
 export interface SweepLimits {
@@ -30,15 +35,21 @@ export interface SweepLimits {
   queuedTooLongMs: number;
   queuedGiveUpMs: number;
   ringingTooLongMs: number;
+  /** How long after its token expired an unjoined web call is ended (clock skew between the API and the sweeper). */
+  webJoinGraceMs: number;
 }
 
-/** Defaults: ~4 missed 30 s heartbeats; 2 queue receive cycles; Twilio rings ≤ 600 s, we ask 30 s. */
+/**
+ * Defaults: ~4 missed 30 s heartbeats; 2 queue receive cycles; Twilio rings ≤ 600 s, we ask 30 s;
+ * a web call's 60 s token plus a minute, so with the 60 s sweep an unjoined one ends 2–3 min after its creation.
+ */
 export const DEFAULT_SWEEP_LIMITS: SweepLimits = {
   staleHeartbeatMs: 120_000,
   unfinishedEndingMs: 60_000,
   queuedTooLongMs: 120_000,
   queuedGiveUpMs: 30 * 60_000,
   ringingTooLongMs: 300_000,
+  webJoinGraceMs: 60_000,
 };
 
 /** Most open calls one sweep reads; the rest wait for the next sweep (logged). */
@@ -50,6 +61,7 @@ export function sweepAction(call: CallRecord, nowMs: number, limits: SweepLimits
   const sid = call.carrier_call_sid !== undefined && call.carrier_call_sid !== '';
   switch (call.status) {
     case 'queued':
+      if (call.channel === 'web') return webCallAction(call, nowMs, limits);
       if (sid) return age(call.updated_at) > limits.ringingTooLongMs ? end('no_progress', 'error') : undefined;
       if (call.claimed_by) return age(call.claimed_at ?? call.updated_at) > limits.queuedTooLongMs ? end('dial_died', 'error') : undefined;
       // Given back at the concurrency cap (claimed_by null): its own job retries every few seconds and
@@ -72,7 +84,21 @@ export function sweepAction(call: CallRecord, nowMs: number, limits: SweepLimits
   }
 }
 
-function end(rule: SweepRule, reason: 'error' | 'no_answer'): SweepAction {
+/**
+ * A queued web call is never dialled, so the outbound rules do not fit it. Unredeemed (its token's
+ * hash still on it) it ends `canceled` once the token has been expired `webJoinGraceMs`: nobody can
+ * join it any more, and no minutes were reserved. Redeemed but never answered, the engine died
+ * between the two: it ends `error`, and the ending gives back any reservation.
+ */
+function webCallAction(call: CallRecord, nowMs: number, limits: SweepLimits): SweepAction | undefined {
+  if (call.web_token_hash !== undefined) {
+    const expiresAt = call.web_token_expires_at ?? Date.parse(call.created_at);
+    return nowMs - expiresAt > limits.webJoinGraceMs ? end('web_never_joined', 'canceled') : undefined;
+  }
+  return nowMs - Date.parse(call.created_at) > limits.queuedTooLongMs ? end('web_join_died', 'error') : undefined;
+}
+
+function end(rule: SweepRule, reason: 'error' | 'no_answer' | 'canceled'): SweepAction {
   return { kind: 'end', rule, reason };
 }
 
@@ -126,6 +152,7 @@ export class CallSweeper {
       queuedTooLongMs: options.queuedTooLongMs ?? DEFAULT_SWEEP_LIMITS.queuedTooLongMs,
       queuedGiveUpMs: options.queuedGiveUpMs ?? DEFAULT_SWEEP_LIMITS.queuedGiveUpMs,
       ringingTooLongMs: options.ringingTooLongMs ?? DEFAULT_SWEEP_LIMITS.ringingTooLongMs,
+      webJoinGraceMs: options.webJoinGraceMs ?? DEFAULT_SWEEP_LIMITS.webJoinGraceMs,
     };
   }
 
@@ -219,7 +246,15 @@ function emptyReport(): SweepReport {
     open: 0,
     requeued: 0,
     finished: 0,
-    ended: { never_claimed: 0, dial_died: 0, no_progress: 0, ringing_too_long: 0, heartbeat_stale: 0 },
+    ended: {
+      never_claimed: 0,
+      dial_died: 0,
+      no_progress: 0,
+      ringing_too_long: 0,
+      heartbeat_stale: 0,
+      web_never_joined: 0,
+      web_join_died: 0,
+    },
     alreadyEnded: 0,
     hangupFailures: 0,
     errors: 0,

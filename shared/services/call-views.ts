@@ -1,4 +1,4 @@
-import type { Call, CallDetail } from '../domain/call';
+import type { Call, CallChannel, CallDetail } from '../domain/call';
 import type { CallDetailRecord, CallRecord } from '../db/call-repository';
 
 /** The public Call fields of a stored call, in the spec's order; engine bookkeeping stays inside. */
@@ -67,6 +67,8 @@ export interface NewCallFields {
   business_id: number;
   assistant_id: number;
   direction: 'inbound' | 'outbound';
+  /** Default `phone`; `web` for a browser call (POST /calls/web). */
+  channel?: CallChannel;
   from_number: string;
   to_number: string;
   phone_number_id: number | null;
@@ -76,10 +78,10 @@ export interface NewCallFields {
 
 /** A call in its initial state exactly as the spec's Call table says (status queued, nothing filled yet). */
 export function initialCallRecord(fields: NewCallFields): CallRecord {
-  const { now, ...rest } = fields;
+  const { now, channel = 'phone', ...rest } = fields;
   return {
     ...rest,
-    channel: 'phone',
+    channel,
     started_at: null,
     ended_at: null,
     duration_s: 0,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { inject } from 'vitest';
 import { createApp } from '../../functions/api/app';
-import { createAdminService, createApiDeps, createCoreDeps, type CoreDeps } from '../../functions/lib/deps';
+import { createAdminService, createApiDeps, createCoreDeps, type ApiSettings, type CoreDeps } from '../../functions/lib/deps';
 import { ApiConfigSchema } from '../../functions/lib/config';
 import { readConfig } from '../../shared/config';
 import { createDb } from '../../shared/db/client';
@@ -33,7 +33,12 @@ export interface HarnessOptions {
   clock?: () => Date;
   /** A table of its own, created here (a sweep reads every open call of its table, so it needs one alone). */
   tableName?: string;
+  /** The API's web-call URL and console origin; default a web-call URL ({@link TEST_WEB_CALL_URL}) and no console origin. */
+  settings?: ApiSettings;
 }
+
+/** The `url` POST /calls/web answers under the harness (nothing listens there: the API only hands it out). */
+export const TEST_WEB_CALL_URL = 'ws://127.0.0.1:3001/web/calls';
 
 /**
  * The API wired to the real stand-ins (DynamoDB Local, fauxqs) with real repositories: a fresh
@@ -62,7 +67,8 @@ export async function createApiHarness(options: HarnessOptions = {}) {
   const queue = await sqs.send(new CreateQueueCommand({ QueueName: `outbound-${randomUUID()}` }));
   const core: CoreDeps = createCoreDeps(config);
   const logs = captureLogger();
-  const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), logs.log, options.clock);
+  const settings = options.settings ?? { webCallUrl: TEST_WEB_CALL_URL };
+  const deps = createApiDeps(core, new SqsOutboundCallQueue(sqs, queue.QueueUrl!), logs.log, options.clock, settings);
   if (options.now) deps.now = options.now;
   if (options.unlimited) {
     deps.rateLimiter = { hit: async () => ({ allowed: true, limit: 240, remaining: 240, resetSeconds: 0 }) };

@@ -1,16 +1,21 @@
 import { Hono } from 'hono';
 import { parseIdParam } from '../../../shared/domain/ids';
 import type { CallService } from '../../../shared/services/call-service';
+import type { WebCallService } from '../../../shared/services/web-call-service';
 import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';
 
-/** /calls: start an outbound call, list calls, read one call with transcript and metrics. */
-export function callRoutes(service: CallService) {
+/** /calls: start an outbound call or a web call, list calls, read one call with transcript and metrics. */
+export function callRoutes(service: CallService, webCalls: WebCallService) {
   return new Hono<ApiEnv>()
     .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))
     .post('/', async (c) => {
       const body = await readJsonBody(c, undefined);
       return c.json(await service.create(c.get('businessId'), body, c.req.header('idempotency-key')));
+    })
+    .post('/web', async (c) => {
+      const body = await readJsonBody(c, undefined);
+      return c.json(await webCalls.create(c.get('businessId'), body, c.req.header('idempotency-key')));
     })
     .get('/:call_id', async (c) => {
       const id = parseIdParam(c.req.param('call_id'), 'call_id');
