@@ -58,6 +58,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/web": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a web call: a browser talks to the assistant over a WebSocket. The call is created queued (`channel: web`, `direction: inbound`, no numbers) and answered with `url` and a single-use `token`, valid 60 s: open `url`, send `{"type":"start","token":…}` first. A browser's `Origin` must be one of the business's `web_origins` or the console's. Minutes, variables and Idempotency-Key as POST /calls; a replay with the same key and body answers the same call with a new token (the earlier one stops working), or 409 `conflict` once the call was joined or ended. A call nobody joins ends `canceled` within about two minutes. */
+        post: operations["createWebCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/calls/{call_id}": {
         parameters: {
             query?: never;
@@ -624,6 +641,16 @@ export interface components {
                 [key: string]: string;
             };
         };
+        CreateWebCallBody: {
+            assistant_id: number;
+            /**
+             * @description Values for `{{name}}` placeholders in the greetings, the system prompt, the idle, goodbye and voicemail messages and workflow texts. A call's own variables win over the assistant's, which win over the built-in ones every call has: `direction`, `business_name`, `customer_number`, `date`, `time` (docs/design.md "Variables"). An unknown placeholder stays as written.
+             * @default {}
+             */
+            variables?: {
+                [key: string]: string;
+            };
+        };
         BusinessPatch: {
             display_name?: string;
             /** @example America/New_York */
@@ -680,6 +707,14 @@ export interface components {
             team_phones?: string[];
             /** @description Regions (ISO 3166 alpha-2) every line may text besides its own; `[]` (the default): a line texts numbers of its own region only. */
             sms_regions?: string[];
+            /**
+             * @description Web pages (origins, `scheme://host[:port]`, http or https, no path) that may start web calls with this business's tokens; at most 20. Stored lowercase without a default port, duplicates removed. The console's own origin is always allowed. `[]` (the default): the console only.
+             * @example [
+             *       "https://shop.example.com",
+             *       "http://localhost:8080"
+             *     ]
+             */
+            web_origins?: string[];
             booking?: {
                 services?: {
                     name: string;
@@ -1664,6 +1699,19 @@ export interface components {
             /** @description Pass as `cursor` for the next page (with the same filters); null when `has_more` is false. */
             next_cursor: string | null;
         };
+        WebCall: {
+            call_id: number;
+            /** @description The WebSocket to open (`ws://` or `wss://`, path `/web/calls`). */
+            url: string;
+            /** @description Send it as the first message, `{"type":"start","token":…}`. Single use, valid 60 s; shown only here (the call stores its SHA-256). */
+            token: string;
+            /**
+             * Format: date-time
+             * @description When the token stops working: 60 s after it was issued.
+             * @example 2026-11-22T09:21:23.123Z
+             */
+            expires_at: string;
+        };
         PhoneNumberList: {
             data: components["schemas"]["PhoneNumber"][];
             has_more: boolean;
@@ -1999,6 +2047,7 @@ export interface components {
             team_emails: string[];
             team_phones: string[];
             sms_regions: string[];
+            web_origins: string[];
             booking: {
                 services: {
                     name: string;
@@ -2080,7 +2129,7 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "unauthorized" | "insufficient_minutes" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "conflict" | "booking_cancelled" | "tool_in_use" | "workflow_in_use" | "knowledge_base_in_use" | "quota_exceeded" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "ingestion_unavailable" | "search_unavailable";
+            code: "unauthorized" | "insufficient_minutes" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "conflict" | "booking_cancelled" | "tool_in_use" | "workflow_in_use" | "knowledge_base_in_use" | "quota_exceeded" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "ingestion_unavailable" | "search_unavailable" | "web_calls_unavailable";
             detail: string;
         };
         CallStartedEvent: {
@@ -2238,6 +2287,30 @@ export interface components {
         };
         /** @description Idempotency-Key reused with a different body, or its first request still running after 10 s (`idempotency_conflict`); or the business is at one of its quotas (`quota_exceeded`): the detail names the quota and its value, a delete frees a place and ops can raise it. */
         CreateConflict: {
+            headers: {
+                "X-API-Version": components["headers"]["X-API-Version"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Idempotency-Key reused with a different body, or its first request still running (`idempotency_conflict`); or a replay for a web call that was already joined or has ended (`conflict`): create a new one. */
+        WebCallConflict: {
+            headers: {
+                "X-API-Version": components["headers"]["X-API-Version"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description This deployment has no web-call endpoint configured (`web_calls_unavailable`). */
+        WebCallsUnavailable: {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2566,7 +2639,10 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page, unchanged, with the same filters; a cursor of another list, business or filter is a 422. */
                 cursor?: string;
                 assistant_id?: number;
+                /** @description Only calls in this direction (web calls are `inbound`). */
                 direction?: "inbound" | "outbound";
+                /** @description Only calls over this channel: `phone`, or `web` (browser calls, POST /calls/web). */
+                channel?: "phone" | "web";
                 /** @description Only calls in this status. */
                 status?: "queued" | "ringing" | "in_progress" | "ended";
                 /** @description Only calls with this outcome. */
@@ -2637,6 +2713,46 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+        };
+    };
+    createWebCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Kept 24 h per business and route: the same key and body (and path) return the first response, even when sent at once; another body is a 409 `idempotency_conflict`. Only a 2xx is remembered. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebCallBody"];
+            };
+        };
+        responses: {
+            /** @description The call, where to connect, and its token. */
+            200: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebCall"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["InsufficientMinutes"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["WebCallConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["WebCallsUnavailable"];
         };
     };
     getCall: {

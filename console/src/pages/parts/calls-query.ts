@@ -14,11 +14,8 @@ export interface CallFilters {
   to: string;
 }
 
-/**
- * What GET /calls is sent. `channel` is added by issue 32's API work; until schema.d.ts has it, it is
- * named here from the Call's own `channel` type (so a rename still breaks the build).
- */
-export type CallsQuery = ListCallsQuery & { channel?: Call['channel'] };
+/** What GET /calls is sent. */
+export type CallsQuery = ListCallsQuery;
 
 export const NO_FILTERS: CallFilters = { direction: '', channel: '', status: '', outcome: '', from: '', to: '' };
 
