@@ -14,6 +14,7 @@ const WHOLE_CALLS = [
   'test/integration/attack/custom-model.test.ts',
   'test/integration/attack/inbound-calls.test.ts',
   'test/integration/attack/media-service.test.ts',
+  'test/integration/console/console-web-call.test.ts',
 ];
 
 /** The real stand-ins (DynamoDB Local, fauxqs), started once per run by the global setup. */

@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdminService } from '../../../functions/lib/deps';
+import { buildWeb } from '../../../scripts/build-web';
+import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';
+import { launchBrowser } from '../../support/browser';
+import { CALL_TEST_MS } from '../../support/call-limits';
+import { localStackInfra } from '../../support/local-stack-infra';
+
+/**
+ * The console as a person uses it, in Debian's Chromium against `npm run dev`'s stack
+ * (`startLocalStack`: the API and the console on one port, the call engine, the sandbox carrier
+ * and providers): sign in with the keyboard, create an assistant through the form, talk to it
+ * with typed speech (a web call on the sandbox) and read the live transcript, hang up, then find
+ * the call on the calls page with its recording and per-turn latency. Every page is checked with
+ * axe-core under the console's real Content-Security-Policy. Everything waits on what the page
+ * shows (no sleeps); the limits only bound a hang.
+ */
+
+const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** What the assistant's sandbox model answers an hours question with starts like this. */
+const CALLER_LINE = 'Hi, what are your opening hours?';
+
+let stack: LocalStack;
+let browser: Browser;
+let apiKey: string;
+
+beforeAll(async () => {
+  await buildWeb({ quiet: true });
+  stack = await startLocalStack({ apiPort: 0, mediaPort: 0, mediaTasks: 1, infra: await localStackInfra() });
+  const admin = createAdminService(stack.core, 'test');
+  const business = await admin.createBusiness(`Console ${randomUUID().slice(0, 8)}`, 100);
+  apiKey = business.api_key;
+  browser = await launchBrowser();
+}, CALL_TEST_MS);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** Runs axe-core on the page as it is now: no serious or critical violation. */
+async function expectAccessible(page: Page, where: string): Promise<void> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (a script tag would be refused).
+  await page.evaluate(`${await AXE_SOURCE};0`);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (context?: unknown) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+  });
+  expect(violations, `axe on ${where}`).toEqual([]);
+}
+
+describe('the console, in a real browser', () => {
+  it('signs in, creates an assistant, talks to it with typed speech, and finds the call with its recording and latency', async () => {
+    const page = await browser.newPage();
+    const refused: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && /Content Security Policy|Refused/.test(message.text()) && refused.push(message.text()));
+
+    // Sign in with the keyboard alone.
+    await page.goto(stack.consoleUrl);
+    await expect.poll(() => page.getByLabel('API key').isVisible()).toBe(true);
+    await expectAccessible(page, 'sign-in');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('api-key');
+    await page.keyboard.type(apiKey);
+    await page.keyboard.press('Enter');
+    for (const name of ['Assistants', 'Calls', 'Bookings', 'Messages', 'Knowledge', 'Tools', 'Workflows', 'Usage']) {
+      await page.getByRole('link', { name, exact: true }).waitFor();
+    }
+    expect(await page.evaluate(() => ({ local: localStorage.length, cookie: document.cookie }))).toEqual({ local: 0, cookie: '' });
+
+    // Create an assistant through the form.
+    await page.getByRole('link', { name: 'New assistant' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Front desk');
+    await page.getByLabel('Template', { exact: true }).selectOption('receptionist');
+    await expectAccessible(page, 'new assistant');
+    await page.getByRole('button', { name: 'Create assistant' }).click();
+    await page.getByRole('button', { name: 'Talk to it' }).waitFor();
+    await expectAccessible(page, 'assistant');
+
+    // Talk to it: the greeting, then a typed line and its answer, live.
+    await page.getByRole('button', { name: 'Talk to it' }).click();
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await transcript.waitFor();
+    await expect.poll(() => transcript.innerText(), { timeout: CALL_TEST_MS }).toMatch(/\w/);
+    const say = page.getByLabel('Say', { exact: true });
+    await say.fill(CALLER_LINE);
+    await say.press('Enter');
+    await expect.poll(() => transcript.innerText(), { timeout: CALL_TEST_MS }).toContain(CALLER_LINE);
+    await expect
+      .poll(async () => (await transcript.innerText()).split(CALLER_LINE)[1]?.trim().length ?? 0, { timeout: CALL_TEST_MS })
+      .toBeGreaterThan(10);
+    await expectAccessible(page, 'web call');
+    const firstWords = await page.getByText(/first words/i).first().innerText();
+    console.log(`console web call: ${firstWords}`);
+    await page.getByRole('button', { name: 'Hang up' }).click();
+
+    // The call on the calls page: a web call with its recording and per-turn latency.
+    await page.getByRole('link', { name: 'Calls', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: 'web' }).first();
+    await row.waitFor({ timeout: CALL_TEST_MS });
+    await expectAccessible(page, 'calls');
+    await row.getByRole('link').first().click();
+    const recording = page.getByLabel('Recording');
+    await recording.waitFor({ timeout: CALL_TEST_MS });
+    expect(await recording.evaluate((audio) => audio.tagName)).toBe('AUDIO');
+    expect(await recording.getAttribute('src')).toMatch(/^https?:\/\//);
+    await expect.poll(() => page.getByText(CALLER_LINE).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('main').innerText()).toMatch(/\d+\s?ms/);
+    await expectAccessible(page, 'call');
+    expect(refused).toEqual([]);
+    await page.close();
+  });
+});
