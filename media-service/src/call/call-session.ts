@@ -296,12 +296,13 @@ class CallSession implements SessionView {
 
   /**
    * We end the call at the carrier unless the carrier ended it (or a transfer redirected it). A
-   * transport that is the call itself (a web call's socket) is ended instead: no carrier is asked.
+   * transport that is the call itself (a web call's socket) is ended instead, whoever ended the
+   * call (it tells the browser why, if it still listens): no carrier is asked.
    */
   async #hangUp(): Promise<void> {
-    if (this.#carrierEnded || this.#reason === 'transferred') return;
     const { transport } = this.#input;
     if (transport.end) return transport.end(this.#reason ?? 'error');
+    if (this.#carrierEnded || this.#reason === 'transferred') return;
     try {
       await this.#telephony.hangup(this.#input.start.callSid);
     } catch (error) {
