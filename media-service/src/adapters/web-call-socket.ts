@@ -23,6 +23,13 @@ import { createLogger, type Logger } from '../../../shared/log';
 /** The largest audio frame taken: 64 KiB of 16 kHz PCM is 2 s (a browser sends 20 ms, 640 bytes). */
 export const MAX_AUDIO_FRAME_BYTES = 64 * 1024;
 
+/**
+ * How far ahead of real time a browser's audio may run (a burst after a stall, a file streamed
+ * fast): beyond it frames are refused unconverted, so a client cannot make the media service
+ * resample faster than the call plays.
+ */
+export const MAX_AUDIO_AHEAD_MS = 2000;
+
 /** Bad messages a socket may send in all before it is closed 1008: a client bug says so in the first few, a flood never stops. */
 const MAX_BAD_MESSAGES = 20;
 
@@ -201,6 +208,7 @@ export class WebCallSocket implements CallTransport {
     if (bytes.length === 0) return;
     if (bytes.length % 2 !== 0) return this.#badMessage('Audio must be whole 16-bit samples (an even number of bytes).');
     if (bytes.length > MAX_AUDIO_FRAME_BYTES) return this.#badMessage(`An audio frame may be at most ${MAX_AUDIO_FRAME_BYTES} bytes.`);
+    if (this.#feed.aheadMs > MAX_AUDIO_AHEAD_MS) return this.#badMessage('Audio is arriving faster than real time.');
     // ws hands over Buffers from its pool, at any offset: a view when aligned, else one copy.
     const aligned = bytes.byteOffset % 2 === 0 ? bytes : Buffer.from(bytes);
     const pcm16k = new Int16Array(aligned.buffer, aligned.byteOffset, aligned.length / 2);

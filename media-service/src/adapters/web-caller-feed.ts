@@ -58,6 +58,11 @@ export class CallerFeed {
     this.#injected = [];
   }
 
+  /** How far the audio passed on so far runs ahead of the clock (ms; negative when behind). */
+  get aheadMs(): number {
+    return this.#emitted / 8 - (this.#clock.now() - this.#startedAt);
+  }
+
   /** Whether typed speech is still playing. */
   get injecting(): boolean {
     return this.#injected.length > 0;

@@ -233,6 +233,17 @@ describe('WebCallSocket', () => {
     expect(p.said).toEqual([]);
   });
 
+  it('refuses audio more than 2 s ahead of real time, unconverted, and closes a stream that keeps at it', async () => {
+    const p = await pair({ maxBadMessages: 3 });
+    p.server.accept(1, 'WC1');
+    // Act: 3 s of audio at once, with the clock standing still
+    for (let i = 0; i < 150; i++) p.client.send(tone16k(20));
+    // Assert: 2 s (and one frame) taken, the rest refused, then the socket closed
+    expect(await p.closed).toBe(1008);
+    expect(p.events.filter((e) => e.type === 'media')).toHaveLength(101);
+    expect(p.received.find((m) => m.type === 'error')).toMatchObject({ message: 'Audio is arriving faster than real time.' });
+  });
+
   it('closes a flood of bad messages with 1008', async () => {
     const p = await pair({ maxBadMessages: 3 });
     p.server.accept(1, 'WC1');
