@@ -36,6 +36,23 @@ export const MediaConfigSchema = v.object({
     v.regex(/^https?:\/\//),
     v.transform((url) => url.replace(/\/$/, '')),
   ),
+  /**
+   * The console's origins, comma-separated (`http://localhost:3000,http://127.0.0.1:3000` locally):
+   * a web call from them is always allowed, whatever the business's `web_origins`. Unset: none.
+   */
+  CONSOLE_ORIGIN: v.pipe(
+    v.optional(v.string(), ''),
+    v.transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ''),
+    ),
+    v.check(
+      (origins) => origins.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin)),
+      'CONSOLE_ORIGIN must be origins like https://console.example.com (scheme, host, optional port; no path), comma-separated',
+    ),
+  ),
   AWS_REGION: v.optional(v.string(), 'us-east-1'),
   TABLE_NAME: required,
   DYNAMODB_ENDPOINT: optionalText,

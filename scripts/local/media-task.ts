@@ -10,6 +10,7 @@ import { SANDBOX_ACCOUNT_SID } from '../../media-service/src/sandbox/carrier';
 import { mediaLogger, startMediaRuntime, type MediaRuntimeOptions } from '../../media-service/src/server/media-runtime';
 import type { Logger } from '../../shared/log';
 import { paymentsTarget, sesEmail, type MediaProviders } from '../../media-service/src/server/providers';
+import { carrierTypedSpeech } from '../../media-service/src/server/typed-speech';
 import type { CallEvent } from '../../shared/events/catalog';
 import type { EventBus } from '../../shared/events/event-bus';
 import { LocalSecretBox } from '../../shared/security/secret-box';
@@ -64,6 +65,8 @@ function sharedSandboxProviders(config: MediaConfig, log: Logger): MediaProvider
     twilioAuthToken: SANDBOX_AUTH_TOKEN,
     labels: SANDBOX_PROVIDER_LABELS,
     payments: paymentsTarget(config),
+    // The board is the parent's: a web call's typed line goes there through the carrier.
+    typedSpeech: carrierTypedSpeech(carrier),
     close: async () => undefined,
   };
 }

@@ -14,7 +14,7 @@ import { mediaLogger } from '../../media-service/src/server/media-runtime';
 import type { Logger } from '../../shared/log';
 import type { EventBus } from '../../shared/events/event-bus';
 import type { LocalStackInfo } from './infra';
-import { localMediaEnv, type LocalMedia, type MediaTask } from './media';
+import { consoleOrigins, localMediaEnv, type LocalMedia, type MediaTask } from './media';
 import { LOCAL_HEARTBEAT_MS, MEDIA_TASK_NUMBER, MediaTaskMessageSchema } from './media-task-protocol';
 import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy';
 
@@ -33,6 +33,8 @@ export interface MediaTasksOptions {
   port: number;
   /** The after-call pipeline's bus: every child's call events are published to it. */
   events: EventBus;
+  /** The console's origins (CONSOLE_ORIGIN) for every child: default `consoleOrigins` of env PORT, else 3000. */
+  consoleOrigin?: string;
   /** Each child's log lines (default: this process's stderr, unchanged). */
   output?: (line: string) => void;
   /** What happens to the children (one exited, a message dropped), in words (default: stderr). */
@@ -95,7 +97,12 @@ export async function startMediaTasks(info: LocalStackInfo, options: MediaTasksO
     }),
   ]);
   const env = {
-    ...localMediaEnv(info, { port: 0, publicBaseUrl: proxy.url, streamTokenSecret: randomBytes(32).toString('base64url') }),
+    ...localMediaEnv(info, {
+      port: 0,
+      publicBaseUrl: proxy.url,
+      streamTokenSecret: randomBytes(32).toString('base64url'),
+      consoleOrigin: options.consoleOrigin ?? consoleOrigins(Number(process.env.PORT ?? 3000)),
+    }),
     DEEPGRAM_BASE_URL: deepgram.baseUrl,
     OPENAI_BASE_URL: openai.baseUrl,
     TWILIO_BASE_URL: carrier.baseUrl,

@@ -22,7 +22,18 @@ export interface LocalMediaOptions {
   openAiBaseUrl?: string;
   /** The media server's port; default env MEDIA_PORT, else 3001. */
   port?: number;
+  /** The console's origins (CONSOLE_ORIGIN): default {@link consoleOrigins} of env PORT, else 3000 (where `npm run dev` serves the API and console). */
+  consoleOrigin?: string;
   log?: Logger;
+}
+
+/**
+ * The origins a browser on the local console has (`localhost` and `127.0.0.1` spell the same
+ * machine differently, and the browser sends whichever the address bar has): web calls from
+ * them are always allowed.
+ */
+export function consoleOrigins(apiPort: number): string {
+  return `http://localhost:${apiPort},http://127.0.0.1:${apiPort}`;
 }
 
 /** One call-engine process of the local stack (MEDIA_TASKS of them). */
@@ -78,6 +89,8 @@ export interface LocalMediaSettings {
   streamTokenSecret: string;
   /** Unset: the media service's default (host name + pid), unique per process. */
   ownerId?: string;
+  /** CONSOLE_ORIGIN: the console's origins, always allowed to open web calls. */
+  consoleOrigin?: string;
 }
 
 /** The media service's environment on the local stack, for `readMediaConfig` (in process, or in each MEDIA_TASKS child). */
@@ -102,6 +115,7 @@ export function localMediaEnv(info: LocalStackInfo, settings: LocalMediaSettings
     DRAIN_TIMEOUT_MS: '5000',
     OUTBOUND_WAIT_S: '2',
     ...(settings.ownerId && { OWNER_ID: settings.ownerId }),
+    ...(settings.consoleOrigin && { CONSOLE_ORIGIN: settings.consoleOrigin }),
   };
 }
 
@@ -125,6 +139,7 @@ export async function startLocalMedia(core: CoreDeps, info: LocalStackInfo, opti
       // A fresh key per run: tokens only live for the minute between TwiML and the stream's start.
       streamTokenSecret: randomBytes(32).toString('base64url'),
       ownerId: `local:${process.pid}`,
+      consoleOrigin: options.consoleOrigin ?? consoleOrigins(Number(process.env.PORT ?? 3000)),
     }),
   );
   const scheduler = new PacerScheduler({ log });

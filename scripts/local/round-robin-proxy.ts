@@ -43,7 +43,8 @@ function rawHead(req: IncomingMessage): string {
 /**
  * The load balancer in front of several call-engine processes, locally: every HTTP request (the
  * carrier's webhooks and callbacks) goes to the next target in turn, and so does every WebSocket
- * upgrade (media streams, taking turns of their own so calls spread over the processes), so a
+ * upgrade (Twilio's media streams on `/twilio/media` and browsers' web calls on `/web/calls`, any
+ * path alike, taking turns of their own so calls spread over the processes), so a
  * call's callbacks and its stream land on different processes as they do behind the ALB. A target that refuses the connection (a killed process) is skipped for the next
  * one; the body is only sent once a target has accepted, so nothing is lost. Method, path, query,
  * headers and body pass through untouched, so Twilio signatures still verify on whichever target

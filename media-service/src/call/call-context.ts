@@ -12,6 +12,7 @@ import type { RunnableTool } from '../tools/tool-types';
 import type { LlmToolDefinition } from '../ports/language-model';
 import type { CallSessionDeps, SessionStart } from './session-types';
 import type { Workflow } from '../../../shared/domain/workflow';
+import type { ToolAction } from '../../../shared/domain/tool-action';
 import { workflowBuiltins } from './workflow/workflow-source';
 
 /** What a session knows about its call before the conversation starts. */
@@ -129,7 +130,13 @@ async function loadToolsAndWorkflow(
 }
 
 /** The runner of one call's built-in tools: the tools it offers, on the process's back ends. */
-export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: number, onFault?: FaultListener): ToolRunner {
+export function toolRunnerFor(
+  deps: CallSessionDeps,
+  context: CallContext,
+  t0: number,
+  onFault?: FaultListener,
+  onRecord?: (action: ToolAction) => void,
+): ToolRunner {
   const { call, config, profile, partyNumber, paymentKeySealed } = context;
   return new ToolRunner({
     tools: context.actionTools,
@@ -150,5 +157,6 @@ export function toolRunnerFor(deps: CallSessionDeps, context: CallContext, t0: n
     timers: deps.timers,
     log: deps.log,
     ...(onFault && { onFault }),
+    ...(onRecord && { onRecord }),
   });
 }

@@ -77,7 +77,7 @@ export class CallMachine<Call extends NamedCall = NamedCall> {
   constructor(deps: ConversationBaseDeps, mode: CallSettings['mode'], workflow: WorkflowRules | undefined) {
     this.#d = deps;
     this.timers = new TimerSet(deps.timers);
-    this.log = new TranscriptLog(deps.t0);
+    this.log = new TranscriptLog(deps.t0, deps.tap);
     this.settings = callSettings(deps, mode, workflow);
     this.#state = callStart(this.settings);
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));

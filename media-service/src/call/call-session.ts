@@ -3,7 +3,8 @@ import type { EndedReason } from '../../../shared/domain/call';
 import { OfficeAmbience } from '../audio/mix';
 import { Pacer } from '../pipeline/pacer';
 import type { CallTransportEvent } from '../ports/call-transport';
-import type { AnsweredBy } from '../ports/telephony';
+import type { AnsweredBy, Telephony } from '../ports/telephony';
+import { CallTap } from './call-observer';
 import { amdForCall } from './amd-watch';
 import { CallRecorder } from '../recording/call-recorder';
 import { loadCallContext, toolRunnerFor, type CallContext } from './call-context';
@@ -79,11 +80,17 @@ class CallSession implements SessionView {
   readonly #ended = new Promise<void>((resolve) => (this.#resolveEnded = resolve));
   /** The carrier's answering-machine verdict, once known (its first one). */
   #amd: AnsweredBy | undefined;
+  /** The call's carrier: the process's, or none to speak of (a web call's). */
+  readonly #telephony: Telephony;
+  /** Tells the call's observer what happens (a web call); undefined on phone calls, which then do no work for it. */
+  readonly #tap: CallTap | undefined;
 
   constructor(deps: CallSessionDeps, input: SessionStart) {
     this.#deps = deps;
     this.#input = input;
     this.#tuning = { ...DEFAULT_SESSION_TUNING, ...deps.tuning };
+    this.#telephony = input.telephony ?? deps.telephony;
+    this.#tap = input.observe && new CallTap(input.observe, this.#counters);
   }
 
   async run(): Promise<void> {
@@ -135,7 +142,8 @@ class CallSession implements SessionView {
       const target = { businessId: claims.businessId, callId: claims.callId };
       this.#recorder = new CallRecorder({ store: deps.recordings, target, maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
-    const tools = toolRunnerFor(deps, context, this.#t0, faultCounter(this.#counters, deps.log, call.id));
+    const tap = this.#tap;
+    const tools = toolRunnerFor(deps, context, this.#t0, faultCounter(this.#counters, deps.log, call.id), tap && ((a) => tap.tool(a)));
     this.#tools = tools;
     this.#cleanups.push(() => tools.close());
     const driver = await openConversation({
@@ -143,7 +151,7 @@ class CallSession implements SessionView {
       context,
       base: {
         context,
-        telephony: deps.telephony,
+        telephony: this.#telephony,
         lifecycle: deps.lifecycle,
         callSid: this.#input.start.callSid,
         counters: this.#counters,
@@ -154,6 +162,7 @@ class CallSession implements SessionView {
         finish: (reason) => this.#finish(reason),
         t0: this.#t0,
         tools,
+        ...(tap && { tap }),
       },
       session: this,
       signal: this.#abort.signal,
@@ -197,7 +206,10 @@ class CallSession implements SessionView {
         this.#recorder?.assistant(frame, this.#deps.now() - this.#t0);
         transport.sendAudio(frame);
       },
-      sendMark: (name: string) => transport.sendMark(name),
+      sendMark: (name: string) => {
+        this.#tap?.markSent(name);
+        transport.sendMark(name);
+      },
       clear: () => transport.clear(),
     };
     const background = context.config.advanced.background === 'office' ? new OfficeAmbience({ seed: context.call.id }) : undefined;
@@ -282,11 +294,17 @@ class CallSession implements SessionView {
     this.#resolveEnded();
   }
 
-  /** We end the call at the carrier unless the carrier ended it (or a transfer redirected it). */
+  /**
+   * We end the call at the carrier unless the carrier ended it (or a transfer redirected it). A
+   * transport that is the call itself (a web call's socket) is ended instead, whoever ended the
+   * call (it tells the browser why, if it still listens): no carrier is asked.
+   */
   async #hangUp(): Promise<void> {
+    const { transport } = this.#input;
+    if (transport.end) return transport.end(this.#reason ?? 'error');
     if (this.#carrierEnded || this.#reason === 'transferred') return;
     try {
-      await this.#deps.telephony.hangup(this.#input.start.callSid);
+      await this.#telephony.hangup(this.#input.start.callSid);
     } catch (error) {
       this.#deps.log.error('call.hangup.failed', { call_id: this.#input.claims.callId, error: String(error) });
     }

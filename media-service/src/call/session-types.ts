@@ -21,6 +21,7 @@ import type { NoticeOutcome } from './call-machine';
 import type { ProviderRegistry } from './providers';
 import type { CallWorkflow } from '../../../shared/domain/workflow';
 import type { WorkflowSource } from '../ports/workflow-source';
+import type { CallObserver, CallTap } from './call-observer';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -36,6 +37,10 @@ export interface SessionStart {
   transport: CallTransport;
   start: StreamStart;
   claims: StreamClaims;
+  /** Told the call's transcript, state, latency and tools as they happen (a web call's browser); absent on phone calls. */
+  observe?: CallObserver;
+  /** The call's carrier, when not the process's: a web call has none (its transfers fail, its hang-up closes the socket). */
+  telephony?: Telephony;
 }
 
 /** A running call session, as the server's registry sees it. */
@@ -145,6 +150,8 @@ export interface ConversationBaseDeps {
   t0: number;
   /** Runs the call's built-in tools and keeps its `actions`. */
   tools: ToolRunner;
+  /** Tells the call's observer what the transcript log records; absent without one (phone calls). */
+  tap?: CallTap;
 }
 
 /**

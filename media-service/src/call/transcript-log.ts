@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../../../shared/domain/call';
 import type { Utterance } from './speaker';
 import { truncateToFraction } from './turn-taking';
+import type { CallTap } from './call-observer';
 
 /** Speaking pace used to estimate an utterance's audio before the TTS has delivered all of it. */
 const MS_PER_CHAR = 70;
@@ -44,9 +45,12 @@ export class TranscriptLog {
   readonly #t0: number;
   readonly #lines: UserLine[] = [];
   readonly #utterances: Utterance[] = [];
+  readonly #tap: CallTap | undefined;
 
-  constructor(t0: number) {
+  /** `tap`: told each line as it is recorded (a watched call); absent, nothing more is done. */
+  constructor(t0: number, tap?: CallTap) {
     this.#t0 = t0;
+    this.#tap = tap;
   }
 
   /** How many caller turns have ended so far. */
@@ -56,6 +60,7 @@ export class TranscriptLog {
 
   user(text: string, startAt: number, endAt: number): void {
     this.#lines.push({ role: 'user', text, startAt, endAt: Math.max(startAt, endAt) });
+    this.#tap?.user(text);
   }
 
   tool(text: string, at: number): void {
@@ -64,6 +69,7 @@ export class TranscriptLog {
 
   utterance(utterance: Utterance): void {
     this.#utterances.push(utterance);
+    this.#tap?.utterance(utterance);
   }
 
   /** Every entry in start order; assistant text the caller never heard is left out. */

@@ -20,6 +20,8 @@
  * ```
  */
 
+import type { EndedReason } from '../../../shared/domain/call';
+
 /** Codec of the stream; Twilio documents it as always μ-law 8000 Hz mono. */
 export interface MediaFormat {
   encoding: string;
@@ -80,4 +82,10 @@ export interface CallTransport {
    * the carrier sees as a policy close. Idempotent: the first close decides how.
    */
   close(why?: 'done' | 'refused'): void;
+  /**
+   * Present when the transport is the call itself (a browser's web call: no carrier behind it).
+   * Ends the call: tells the other side why, then closes. The session calls it instead of
+   * hanging up through Telephony.
+   */
+  end?(reason: EndedReason): void;
 }

@@ -20,11 +20,13 @@ export type CarrierRoute =
   | { kind: 'message-create'; accountSid: string }
   | { kind: 'message-fetch'; accountSid: string; messageSid: string }
   | { kind: 'sandbox-messages' }
+  | { kind: 'sandbox-board'; tag: string }
   | { kind: 'unknown' };
 
 const CALLS = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/;
 const CALL = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/;
 const SANDBOX_CALL = /^\/sandbox\/calls\/([^/]+)$/;
+const SANDBOX_BOARD = /^\/sandbox\/board\/([A-Za-z0-9_-]{1,64})$/;
 const MESSAGES = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/;
 const MESSAGE = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/([^/]+)\.json$/;
 
@@ -34,6 +36,8 @@ export function routeOf(method: string, pathname: string): CarrierRoute {
   const sandboxCall = SANDBOX_CALL.exec(pathname);
   if (sandboxCall && method === 'GET') return { kind: 'sandbox-call', callSid: decodeURIComponent(sandboxCall[1]!) };
   if (pathname === '/sandbox/messages' && method === 'GET') return { kind: 'sandbox-messages' };
+  const board = SANDBOX_BOARD.exec(pathname);
+  if (board && method === 'POST') return { kind: 'sandbox-board', tag: board[1]! };
   const messages = MESSAGES.exec(pathname);
   if (messages && method === 'POST') return { kind: 'message-create', accountSid: decodeURIComponent(messages[1]!) };
   if (messages && method === 'GET') return { kind: 'list', accountSid: decodeURIComponent(messages[1]!), resource: 'messages' };
@@ -245,4 +249,19 @@ export function sandboxCallView(call: SandboxCallRecord): Record<string, unknown
       received: received.filter((event) => event.event !== 'media'),
     })),
   };
+}
+
+/** `POST /sandbox/board/{tag}` body: a line a caller is about to say (a web call's typed speech). */
+const BoardLineSchema = v.object({ text: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500)) });
+
+/** Parses a `POST /sandbox/board/{tag}` body, or says which Twilio-shaped 400 to answer. */
+export function parseBoardLine(text: string): { text: string } | TwilioErrorAnswer {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { status: 400, code: 21200, message: 'The body is not valid JSON' };
+  }
+  const result = v.safeParse(BoardLineSchema, json);
+  return result.success ? result.output : { status: 400, code: 21200, message: 'text must be 1 to 500 characters' };
 }

@@ -33,6 +33,8 @@ import { callEndedWithErrorEmf, publishActiveCalls } from '../../../shared/metri
 import { isSandboxLabel } from '../call/call-metrics';
 import { languageModelsOver, modelSources } from './language-models';
 import { MediaServer } from './media-server';
+import { tableWebCallTokens } from '../adapters/dynamodb-web-call-tokens';
+import { NO_TYPED_SPEECH } from './typed-speech';
 import type { MediaProviders } from './providers';
 import { createLogger, type Logger } from '../../../shared/log';
 
@@ -122,6 +124,15 @@ export async function startMediaRuntime(options: MediaRuntimeOptions): Promise<M
         streamTokenSecret: config.STREAM_TOKEN_SECRET,
       },
       startSession: (input) => startSession(deps, input),
+      web: {
+        tokens: tableWebCallTokens(db),
+        businesses: repos.businesses,
+        assistants: repos.assistants,
+        admission: { slots: repos.slots, minutes },
+        lifecycle,
+        consoleOrigins: config.CONSOLE_ORIGIN,
+        typedSpeech: providers.typedSpeech ?? NO_TYPED_SPEECH,
+      },
       maxCalls: config.MEDIA_MAX_CALLS,
       log,
     },

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
@@ -7,6 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { SessionHandle, SessionStart } from '../call/session-types';
 import { twilioRoutes, type TwilioRoutesOptions } from '../http/twilio-routes';
 import { mediaStreamUpgrade } from './media-stream-upgrade';
+import { WEB_CALL_PATH, webCallUpgrade, type WebCallUpgradeOptions } from './web-call-upgrade';
 import { SessionRegistry } from './session-registry';
 import { TaskAdmission } from './task-admission';
 import type { Logger } from '../../../shared/log';
@@ -28,6 +29,8 @@ export interface MediaServerOptions {
   maxCalls?: number;
   /** How long a connected stream may take to send `start` (default 5000 ms). */
   startTimeoutMs?: number;
+  /** Web calls from browsers on `/web/calls` (docs/protocols.md "Web calls"); absent, that path is 404. */
+  web?: Omit<WebCallUpgradeOptions, 'registry' | 'startSession' | 'isDraining' | 'hasRoom' | 'nowMs' | 'log' | 'startTimeoutMs'>;
   /** Structured log line. */
   log: Logger;
 }
@@ -61,12 +64,22 @@ export class MediaServer {
       this.#streams.add(socket);
       socket.once('close', () => this.#streams.delete(socket));
     });
-    this.#http.on(
-      'upgrade',
-      mediaStreamUpgrade({
-        authToken: options.twilio.authToken,
-        publicBaseUrl: options.twilio.publicBaseUrl,
-        streamTokenSecret: options.twilio.streamTokenSecret,
+    const twilioUpgrade = mediaStreamUpgrade({
+      authToken: options.twilio.authToken,
+      publicBaseUrl: options.twilio.publicBaseUrl,
+      streamTokenSecret: options.twilio.streamTokenSecret,
+      registry: this.registry,
+      startSession: options.startSession,
+      isDraining: () => this.#draining,
+      hasRoom: () => this.admission.hasRoom(),
+      nowMs: () => options.twilio.now().getTime(),
+      log: options.log,
+      ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
+    });
+    const webUpgrade =
+      options.web &&
+      webCallUpgrade({
+        ...options.web,
         registry: this.registry,
         startSession: options.startSession,
         isDraining: () => this.#draining,
@@ -74,8 +87,13 @@ export class MediaServer {
         nowMs: () => options.twilio.now().getTime(),
         log: options.log,
         ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
-      }),
-    );
+      });
+    // One listener, by path: Twilio's streams (signed), and browsers' web calls (a token in the first message).
+    this.#http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (webUpgrade && path === WEB_CALL_PATH) return webUpgrade(req, socket, head);
+      twilioUpgrade(req, socket, head);
+    });
     this.#http.on('clientError', (error, socket) => {
       options.log.warn('media.http.client_error', { error: error.message });
       socket.destroy();

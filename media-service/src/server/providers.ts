@@ -18,6 +18,8 @@ import { PaymentsSandboxServer, SANDBOX_PAYMENT_KEY } from '../sandbox/payments-
 import { SesSandboxServer } from '../sandbox/ses-server';
 import { TranscriptBoard } from '../sandbox/transcript-board';
 import { ProviderError } from '../../../shared/errors';
+import type { TypedSpeech } from '../ports/web-calls';
+import { boardTypedSpeech } from './typed-speech';
 import type { Logger } from '../../../shared/log';
 
 /** The platform's OpenAI account (or the sandbox's), for assistants on `provider: openai`. */
@@ -81,6 +83,8 @@ export interface MediaProviders {
   /** Started here on stage local when no SES_ENDPOINT was given. */
   sesSandbox?: SesSandboxServer;
   openAiSandbox?: OpenAiSandboxServer;
+  /** Typed speech on web calls: through the sandbox board when a sandbox recogniser hears them; absent with real providers. */
+  typedSpeech?: TypedSpeech;
   /** Closes the sandbox servers started here. */
   close(): Promise<void>;
 }
@@ -178,6 +182,8 @@ export async function startProviders(config: MediaConfig, options: StartProvider
     ...(deepgramSandbox && { deepgramSandbox }),
     ...(sesSandbox && { sesSandbox }),
     ...(openAiSandbox && { openAiSandbox }),
+    // The sandbox Flux (and the Realtime stand-in) read this board: a typed line goes on it.
+    ...(deepgramSandbox && { typedSpeech: boardTypedSpeech(board) }),
     close: async () => void (await Promise.all(started.map((server) => server.close()))),
   };
 }

@@ -24,6 +24,8 @@ export interface ToolRunnerDeps {
   log: Logger;
   /** Hears each tool timeout (the call counts them in `metrics.faults`). */
   onFault?: FaultListener;
+  /** Told each action as it is recorded (a watched call: `../call/call-observer.ts`). */
+  onRecord?: (action: ToolAction) => void;
 }
 
 /** An outcome of one call, before it is recorded. */
@@ -86,6 +88,7 @@ export class ToolRunner {
       duration_ms: Math.max(0, Math.round(this.#d.now() - at)),
     };
     this.#actions.push(action);
+    this.#d.onRecord?.(action);
     return action;
   }
 

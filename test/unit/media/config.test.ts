@@ -15,6 +15,23 @@ const DEPLOYED = {
   TWILIO_AUTH_TOKEN: '',
 };
 
+describe('media configuration: the console origin', () => {
+  it('reads CONSOLE_ORIGIN as a comma-separated list of origins, none when unset', () => {
+    const deployed = { ...DEPLOYED, SANDBOX_CARRIER: 'true' };
+    expect(readMediaConfig(deployed).CONSOLE_ORIGIN).toEqual([]);
+    expect(readMediaConfig({ ...deployed, CONSOLE_ORIGIN: ' http://localhost:3000, http://127.0.0.1:3000 ' }).CONSOLE_ORIGIN).toEqual([
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+    ]);
+  });
+
+  it.each(['localhost:3000', 'https://console.example.com/app', 'ftp://x.example.com'])('refuses %j (not an origin)', (origin) => {
+    expect(() => readMediaConfig({ ...DEPLOYED, SANDBOX_CARRIER: 'true', CONSOLE_ORIGIN: origin })).toThrow(
+      /CONSOLE_ORIGIN must be origins/,
+    );
+  });
+});
+
 describe('media configuration: the carrier', () => {
   it('refuses to start a stage without Twilio credentials, saying what to fill in, instead of falling back to the sandbox', () => {
     // Act
