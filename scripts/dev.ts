@@ -1,6 +1,7 @@
 import { createAdminService, type CoreDeps } from '../functions/lib/deps';
 import { templateConfig } from '../shared/domain/templates';
 import type { AssistantService } from '../shared/services/assistant-service';
+import { buildWeb } from './build-web';
 import { writeStackInfo } from './local/infra';
 import type { LocalMedia } from './local/media';
 import { parseMediaTasks, startLocalStack } from './local/stack';
@@ -8,6 +9,8 @@ import { parseMediaTasks, startLocalStack } from './local/stack';
 /** `npm run dev`: the whole product on this machine, no AWS account and no provider keys. */
 async function main(): Promise<void> {
   const mediaTasks = parseMediaTasks(process.env.MEDIA_TASKS);
+  // The console and the browser call client, from source (about a second): what / serves.
+  await buildWeb({ quiet: true });
   const stack = await startLocalStack({
     apiPort: Number(process.env.PORT ?? 3000),
     mediaPort: Number(process.env.MEDIA_PORT ?? 3001),
@@ -17,6 +20,7 @@ async function main(): Promise<void> {
   });
   const { media, afterCall } = stack;
   writeStackInfo(stack.info);
+  console.log(`Console: ${stack.consoleUrl} (sign in with an API key; "Talk to it" on an assistant makes a web call)`);
   console.log(`API: ${stack.apiUrl}`);
   console.log('Local stack: DynamoDB Local (.data/dynamodb), fauxqs (SQS + S3).');
   console.log(

@@ -102,17 +102,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // must know the console's origins to let its pages open web calls.
   const apiPort = options.apiPort || (await freePort());
   const consoleOrigins = [`http://localhost:${apiPort}`, `http://127.0.0.1:${apiPort}`];
+  const consoleOrigin = consoleOrigins.join(',');
   const media =
     options.mediaTasks === 1
       ? await startLocalMedia(core, infra.info, {
           events: afterCall.events,
           port: options.mediaPort,
+          consoleOrigin,
           ...(afterCall.llmBaseUrl && { openAiBaseUrl: afterCall.llmBaseUrl }),
           ...(options.mediaLog && { log: options.mediaLog }),
         })
       : await startMediaTasks(infra.info, {
           count: options.mediaTasks,
           port: options.mediaPort,
+          consoleOrigin,
           events: afterCall.events,
           ...(options.mediaOutput && { output: options.mediaOutput }),
           ...(options.heartbeatMs !== undefined && { heartbeatMs: options.heartbeatMs }),

@@ -5,7 +5,7 @@ import type { CallRepository } from '../db/call-repository';
 import type { IdempotencyRepository } from '../db/idempotency-repository';
 import type { IdAllocator } from '../db/ids';
 import { parseCreateWebCallBody, WEB_CALL_TOKEN_TTL_MS, type CreateWebCallInput, type WebCall } from '../domain/web-call';
-import { hashWebCallToken, mintWebCallToken } from '../domain/web-call-token';
+import { hashWebCallToken, mintWebCallToken } from '../auth/web-call-token';
 import { AppError, ConflictError, InsufficientMinutesError, NotFoundError } from '../errors';
 import { initialCallRecord } from './call-views';
 import { checkIdempotencyKey, claimIdempotencyKey, fingerprint } from './idempotency';

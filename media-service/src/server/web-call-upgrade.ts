@@ -9,7 +9,7 @@ import type { Telephony } from '../ports/telephony';
 import type { TypedSpeech, WebCallTokens } from '../ports/web-calls';
 import type { SessionRegistry } from './session-registry';
 import { defaultAssistantConfig } from '../../../shared/domain/assistant-config';
-import { hashWebCallToken, parseWebCallToken } from '../../../shared/domain/web-call-token';
+import { hashWebCallToken, parseWebCallToken } from '../../../shared/auth/web-call-token';
 import type { Admission } from '../../../shared/db/call-admission';
 import { ProviderError } from '../../../shared/errors';
 import type { Logger } from '../../../shared/log';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../../shared/db/table';
 import type { CallRecord } from '../../../shared/db/call-repository';
 import { initialCallRecord } from '../../../shared/services/call-views';
-import { hashWebCallToken, parseWebCallToken } from '../../../shared/domain/web-call-token';
+import { hashWebCallToken, parseWebCallToken } from '../../../shared/auth/web-call-token';
 import { createApiHarness, TEST_WEB_CALL_URL, type ApiHarness, type TenantClient } from '../../support/api-harness';
 import { strictResponseErrors } from '../../support/openapi-strict';
 

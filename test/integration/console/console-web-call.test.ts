@@ -47,8 +47,12 @@ async function expectAccessible(page: Page, where: string): Promise<void> {
   // Evaluated through the DevTools protocol, which the page's CSP does not govern (a script tag would be refused).
   await page.evaluate(`${await AXE_SOURCE};0`);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context?: unknown) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
-    const result = await axe.run(document);
+    const axe = (
+      globalThis as unknown as {
+        axe: { run: (context?: unknown) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+      }
+    ).axe;
+    const result = await axe.run((globalThis as any).document);
     return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
   });
   expect(violations, `axe on ${where}`).toEqual([]);
@@ -58,20 +62,28 @@ describe('the console, in a real browser', () => {
   it('signs in, creates an assistant, talks to it with typed speech, and finds the call with its recording and latency', async () => {
     const page = await browser.newPage();
     const refused: string[] = [];
-    page.on('console', (message) => message.type() === 'error' && /Content Security Policy|Refused/.test(message.text()) && refused.push(message.text()));
+    page.on(
+      'console',
+      (message) => message.type() === 'error' && /Content Security Policy|Refused/.test(message.text()) && refused.push(message.text()),
+    );
 
     // Sign in with the keyboard alone.
     await page.goto(stack.consoleUrl);
     await expect.poll(() => page.getByLabel('API key').isVisible()).toBe(true);
     await expectAccessible(page, 'sign-in');
     await page.keyboard.press('Tab');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('api-key');
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id as string | undefined)).toBe('api-key');
     await page.keyboard.type(apiKey);
     await page.keyboard.press('Enter');
     for (const name of ['Assistants', 'Calls', 'Bookings', 'Messages', 'Knowledge', 'Tools', 'Workflows', 'Usage']) {
       await page.getByRole('link', { name, exact: true }).waitFor();
     }
-    expect(await page.evaluate(() => ({ local: localStorage.length, cookie: document.cookie }))).toEqual({ local: 0, cookie: '' });
+    expect(
+      await page.evaluate(() => ({
+        local: (globalThis as any).localStorage.length as number,
+        cookie: (globalThis as any).document.cookie as string,
+      })),
+    ).toEqual({ local: 0, cookie: '' });
 
     // Create an assistant through the form.
     await page.getByRole('link', { name: 'New assistant' }).click();
@@ -95,7 +107,10 @@ describe('the console, in a real browser', () => {
       .poll(async () => (await transcript.innerText()).split(CALLER_LINE)[1]?.trim().length ?? 0, { timeout: CALL_TEST_MS })
       .toBeGreaterThan(10);
     await expectAccessible(page, 'web call');
-    const firstWords = await page.getByText(/first words/i).first().innerText();
+    const firstWords = await page
+      .getByText(/first words/i)
+      .first()
+      .innerText();
     console.log(`console web call: ${firstWords}`);
     await page.getByRole('button', { name: 'Hang up' }).click();
 

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { createAdminService } from '../../../functions/lib/deps';
 import { startLocalStack, type LocalStack } from '../../../scripts/local/stack';
 import type { CallRecord } from '../../../shared/db/call-record';
-import { hashWebCallToken, mintWebCallToken } from '../../../shared/domain/web-call-token';
+import { hashWebCallToken, mintWebCallToken } from '../../../shared/auth/web-call-token';
 import { initialCallRecord } from '../../../shared/services/call-views';
 import { CALL_HANG_MS, CALL_TEST_MS } from '../../support/call-limits';
 import { QUIET } from '../../support/call-scenarios';
