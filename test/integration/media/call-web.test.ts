@@ -32,12 +32,13 @@ type ServerMessage = { type: string; [field: string]: unknown };
 
 let stack: LocalStack;
 let receiver: CompletedWebhooks<Completed>;
-/** The console's origin on this stack: `npm run dev`'s default (the test stack's API port is random and the media service is not told it). */
-const CONSOLE = `http://localhost:${Number(process.env.PORT ?? 3000)}`;
+/** The console's origin on this stack (the API's own, on its port). */
+let CONSOLE: string;
 
 beforeAll(async () => {
   receiver = await startCompletedWebhooks<Completed>();
   stack = await startLocalStack({ apiPort: 0, mediaPort: 0, mediaTasks: 1, infra: await localStackInfra() });
+  CONSOLE = stack.consoleOrigins[0]!;
 }, CALL_TEST_MS);
 
 afterAll(async () => {
@@ -60,11 +61,26 @@ async function newBusiness(mode: 'standard' | 'live' = 'standard') {
     body: JSON.stringify({ name: 'Front desk', template: 'receptionist', config }),
   });
   expect(created.status, await created.clone().text()).toBe(200);
-  return { businessId: business.business_id, assistantId: ((await created.json()) as { id: number }).id };
+  return { businessId: business.business_id, apiKey: business.api_key, assistantId: ((await created.json()) as { id: number }).id };
 }
 
-/** A queued web call with its token, written as the API writes it; `expiresInMs` from now. */
-async function newWebCall(business: { businessId: number; assistantId: number }, expiresInMs = 60_000) {
+/**
+ * A web call through the API (`POST /calls/web`), as a business's server asks for one. With
+ * `expiresInMs` the call is written as the API writes it but with that expiry (the API always
+ * gives 60 s, so an expired token cannot be asked of it).
+ */
+async function newWebCall(business: { businessId: number; apiKey: string; assistantId: number }, expiresInMs?: number) {
+  if (expiresInMs === undefined) {
+    const response = await fetch(`${stack.apiUrl}/calls/web`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${business.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ assistant_id: business.assistantId }),
+    });
+    const body = (await response.json()) as { call_id: number; url: string; token: string };
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body.url).toBe(`${stack.media.mediaUrl.replace(/^http/, 'ws')}/web/calls`);
+    return { id: body.call_id, token: body.token };
+  }
   const id = await stack.core.ids.nextId();
   const token = mintWebCallToken(id, business.businessId, randomBytes(32));
   const record = {
