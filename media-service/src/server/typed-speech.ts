@@ -35,7 +35,7 @@ export interface SandboxCarrierAccount {
  * Typed speech through the sandbox carrier's `POST /sandbox/board/{tag}` (Basic auth, as its other
  * routes): the board lives in another process (`MEDIA_TASKS` children share their parent's).
  */
-export function carrierTypedSpeech(carrier: SandboxCarrierAccount, timeoutMs = 2000): TypedSpeech {
+export function carrierTypedSpeech(carrier: SandboxCarrierAccount, timeoutMs = 10_000): TypedSpeech {
   const authorization = `Basic ${Buffer.from(`${carrier.accountSid}:${carrier.authToken}`).toString('base64')}`;
   return {
     async say(tag, text) {

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
@@ -23,14 +25,21 @@ import { localStackInfra } from '../../support/local-stack-infra';
 const AXE_SOURCE = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** What the assistant's sandbox model answers an hours question with starts like this. */
 const CALLER_LINE = 'Hi, what are your opening hours?';
+/** A bound on a hang, never a timing: a busy machine is slow (test/support/call-limits.ts). */
+const LONG = { timeout: CALL_TEST_MS };
 
 let stack: LocalStack;
 let browser: Browser;
 let apiKey: string;
+/** This file's own build of the console and the browser client (another test file may be building console/dist). */
+let built: string;
 
 beforeAll(async () => {
-  await buildWeb({ quiet: true });
-  stack = await startLocalStack({ apiPort: 0, mediaPort: 0, mediaTasks: 1, infra: await localStackInfra() });
+  built = await mkdtemp(join(tmpdir(), 'console-e2e-'));
+  const consoleDir = join(built, 'console');
+  const webClientDir = join(built, 'web-client');
+  await buildWeb({ quiet: true, consoleOutDir: consoleDir, webClientOutDir: webClientDir });
+  stack = await startLocalStack({ apiPort: 0, mediaPort: 0, mediaTasks: 1, infra: await localStackInfra(), consoleDir, webClientDir });
   const admin = createAdminService(stack.core, 'test');
   const business = await admin.createBusiness(`Console ${randomUUID().slice(0, 8)}`, 100);
   apiKey = business.api_key;
@@ -40,6 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
+  if (built) await rm(built, { recursive: true, force: true });
 });
 
 /** Runs axe-core on the page as it is now: no serious or critical violation. */
@@ -61,6 +71,7 @@ async function expectAccessible(page: Page, where: string): Promise<void> {
 describe('the console, in a real browser', () => {
   it('signs in, creates an assistant, talks to it with typed speech, and finds the call with its recording and latency', async () => {
     const page = await browser.newPage();
+    page.setDefaultTimeout(CALL_TEST_MS);
     const refused: string[] = [];
     page.on(
       'console',
@@ -69,14 +80,16 @@ describe('the console, in a real browser', () => {
 
     // Sign in with the keyboard alone.
     await page.goto(stack.consoleUrl);
-    await expect.poll(() => page.getByLabel('API key').isVisible()).toBe(true);
+    await page.getByLabel('API key').waitFor(LONG);
     await expectAccessible(page, 'sign-in');
     await page.keyboard.press('Tab');
-    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id as string | undefined)).toBe('api-key');
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id as string | undefined), LONG)
+      .toBe('api-key');
     await page.keyboard.type(apiKey);
     await page.keyboard.press('Enter');
     for (const name of ['Assistants', 'Calls', 'Bookings', 'Messages', 'Knowledge', 'Tools', 'Workflows', 'Usage']) {
-      await page.getByRole('link', { name, exact: true }).waitFor();
+      await page.getByRole('link', { name, exact: true }).waitFor(LONG);
     }
     expect(
       await page.evaluate(() => ({
@@ -91,21 +104,19 @@ describe('the console, in a real browser', () => {
     await page.getByLabel('Template', { exact: true }).selectOption('receptionist');
     await expectAccessible(page, 'new assistant');
     await page.getByRole('button', { name: 'Create assistant' }).click();
-    await page.getByRole('button', { name: 'Talk to it' }).waitFor();
+    await page.getByRole('button', { name: 'Talk to it' }).waitFor(LONG);
     await expectAccessible(page, 'assistant');
 
     // Talk to it: the greeting, then a typed line and its answer, live.
     await page.getByRole('button', { name: 'Talk to it' }).click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
-    await transcript.waitFor();
-    await expect.poll(() => transcript.innerText(), { timeout: CALL_TEST_MS }).toMatch(/\w/);
+    await transcript.waitFor(LONG);
+    await expect.poll(() => transcript.innerText(), LONG).toMatch(/\w/);
     const say = page.getByLabel('Say', { exact: true });
     await say.fill(CALLER_LINE);
     await say.press('Enter');
-    await expect.poll(() => transcript.innerText(), { timeout: CALL_TEST_MS }).toContain(CALLER_LINE);
-    await expect
-      .poll(async () => (await transcript.innerText()).split(CALLER_LINE)[1]?.trim().length ?? 0, { timeout: CALL_TEST_MS })
-      .toBeGreaterThan(10);
+    await expect.poll(() => transcript.innerText(), LONG).toContain(CALLER_LINE);
+    await expect.poll(async () => (await transcript.innerText()).split(CALLER_LINE)[1]?.trim().length ?? 0, LONG).toBeGreaterThan(10);
     await expectAccessible(page, 'web call');
     const firstWords = await page
       .getByText(/first words/i)
@@ -117,15 +128,15 @@ describe('the console, in a real browser', () => {
     // The call on the calls page: a web call with its recording and per-turn latency.
     await page.getByRole('link', { name: 'Calls', exact: true }).click();
     const row = page.getByRole('row').filter({ hasText: 'web' }).first();
-    await row.waitFor({ timeout: CALL_TEST_MS });
+    await row.waitFor(LONG);
     await expectAccessible(page, 'calls');
     await row.getByRole('link').first().click();
     const recording = page.getByLabel('Recording');
-    await recording.waitFor({ timeout: CALL_TEST_MS });
+    await recording.waitFor(LONG);
     expect(await recording.evaluate((audio) => audio.tagName)).toBe('AUDIO');
     expect(await recording.getAttribute('src')).toMatch(/^https?:\/\//);
-    await expect.poll(() => page.getByText(CALLER_LINE).count()).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('main').innerText()).toMatch(/\d+\s?ms/);
+    await expect.poll(() => page.getByText(CALLER_LINE).count(), LONG).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('main').innerText(), LONG).toMatch(/\d+\s?ms/);
     await expectAccessible(page, 'call');
     expect(refused).toEqual([]);
     await page.close();

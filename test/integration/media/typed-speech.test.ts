@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { routeOf } from '../../../../media-service/src/sandbox/carrier-rest';
-import { SandboxCarrier } from '../../../../media-service/src/sandbox/carrier';
-import { TranscriptBoard } from '../../../../media-service/src/sandbox/transcript-board';
-import { boardTypedSpeech, carrierTypedSpeech, NO_TYPED_SPEECH } from '../../../../media-service/src/server/typed-speech';
-import { originAllowed } from '../../../../media-service/src/server/web-call-upgrade';
-import { speechDurationMs } from '../../../../media-service/src/audio/tone';
+import { routeOf } from '../../../media-service/src/sandbox/carrier-rest';
+import { SandboxCarrier } from '../../../media-service/src/sandbox/carrier';
+import { TranscriptBoard } from '../../../media-service/src/sandbox/transcript-board';
+import { boardTypedSpeech, carrierTypedSpeech, NO_TYPED_SPEECH } from '../../../media-service/src/server/typed-speech';
+import { originAllowed } from '../../../media-service/src/server/web-call-upgrade';
+import { speechDurationMs } from '../../../media-service/src/audio/tone';
 
 const carriers: SandboxCarrier[] = [];
 afterEach(async () => {
