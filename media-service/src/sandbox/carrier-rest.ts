@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { E164_PATTERN } from '../../../shared/domain/phone-number';
 import type { CallSetup, SandboxCallRecord } from './carrier-types';
 import type { SandboxLine } from './sandbox-numbers';
+import type { UtteranceSink } from './scenario-script';
 import { SANDBOX_SCENARIO_NAMES } from './scenarios';
 
 /**
@@ -264,4 +265,17 @@ export function parseBoardLine(text: string): { text: string } | TwilioErrorAnsw
   }
   const result = v.safeParse(BoardLineSchema, json);
   return result.success ? result.output : { status: 400, code: 21200, message: 'text must be 1 to 500 characters' };
+}
+
+/**
+ * `POST /sandbox/board/{tag}` `{text}`: writes a caller's next words on the transcript board under
+ * `tag`, as a simulated callee does before it speaks. A web call's typed speech comes here from a
+ * call engine in another process (`MEDIA_TASKS`), which has no board of its own (204).
+ */
+export function answerBoardLine(sink: UtteranceSink | undefined, tag: string, body: string, res: ServerResponse): void {
+  if (!sink) return sendTwilioError(res, 400, 21200, 'This sandbox carrier has no transcript board (start it with utterances).');
+  const line = parseBoardLine(body);
+  if ('code' in line) return sendTwilioError(res, line.status, line.code, line.message);
+  sink.push(tag, line.text);
+  res.writeHead(204).end();
 }

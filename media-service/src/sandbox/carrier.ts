@@ -7,7 +7,7 @@ import {
   callResource,
   isAuthorized,
   parseInboundCallBody,
-  parseBoardLine,
+  answerBoardLine,
   readBody,
   routeOf,
   sandboxCallView,
@@ -253,7 +253,7 @@ export class SandboxCarrier {
         return sendTwilioError(res, 401, 20003, 'Authenticate');
       if (route.kind === 'sandbox-inbound') return this.#sandboxInbound(await readBody(req), res);
       if (route.kind === 'sandbox-call') return this.#sandboxCall(route.callSid, res);
-      if (route.kind === 'sandbox-board') return this.#sandboxBoard(route.tag, await readBody(req), res);
+      if (route.kind === 'sandbox-board') return answerBoardLine(this.#options.utterances, route.tag, await readBody(req), res);
       if (route.kind === 'sandbox-messages') return this.#messages.answerList(new URL(req.url ?? '/', 'http://sandbox').searchParams, res);
       if (route.kind === 'unknown' || route.accountSid !== this.accountSid)
         return sendTwilioError(res, 404, 20404, 'The requested resource was not found');
@@ -297,20 +297,6 @@ export class SandboxCarrier {
       scenario,
     });
     sendJson(res, 201, { call_sid: callSid });
-  }
-
-  /**
-   * `POST /sandbox/board/{tag}` `{text}`: writes a caller's next words on the transcript board
-   * under `tag`, as a simulated callee does before it speaks. A web call's typed speech comes here
-   * from a call engine in another process (`MEDIA_TASKS`), which has no board of its own (204).
-   */
-  #sandboxBoard(tag: string, body: string, res: ServerResponse): void {
-    const sink = this.#options.utterances;
-    if (!sink) return sendTwilioError(res, 400, 21200, 'This sandbox carrier has no transcript board (start it with utterances).');
-    const line = parseBoardLine(body);
-    if ('code' in line) return sendTwilioError(res, line.status, line.code, line.message);
-    sink.push(tag, line.text);
-    res.writeHead(204).end();
   }
 
   #sandboxCall(callSid: string, res: ServerResponse): void {

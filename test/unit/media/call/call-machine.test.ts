@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SESSION_TUNING } from '../../../../media-service/src/call/call-session';
+import { DEFAULT_SESSION_TUNING } from '../../../../media-service/src/call/session-tuning';
 import { FALLBACK, machineRig } from '../support/call-machine-rig';
 
 /**

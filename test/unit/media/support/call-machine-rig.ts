@@ -5,7 +5,7 @@ import type { EndedReason } from '../../../../shared/domain/call';
 import type { CallScript } from '../../../../shared/domain/call-script';
 import { CallMachine, type CallVoice, type VoiceEffect } from '../../../../media-service/src/call/call-machine';
 import { newCounters } from '../../../../media-service/src/call/call-metrics';
-import { DEFAULT_SESSION_TUNING } from '../../../../media-service/src/call/call-session';
+import { DEFAULT_SESSION_TUNING } from '../../../../media-service/src/call/session-tuning';
 import type { CallEvent, Facts, LineKind } from '../../../../media-service/src/call/rules/call-types';
 import type { ConversationBaseDeps } from '../../../../media-service/src/call/session-types';
 import { CallAllowance } from '../../../../media-service/src/tools/call-allowance';
