@@ -77,7 +77,8 @@ export function normalizeOrigin(text: string): { origin: string } | { error: str
   const match = ORIGIN_PATTERN.exec(text);
   if (!match) return { error: 'not an origin: write scheme://host[:port], e.g. https://shop.example.com' };
   const scheme = match[1]!.toLowerCase();
-  const rest = match[2]!;
+  // The address bar's form (`https://shop.example.com/`): a lone trailing slash is no path.
+  const rest = match[2]!.replace(/\/$/, '');
   if (scheme !== 'http' && scheme !== 'https') return { error: 'the scheme must be http or https' };
   if (rest.includes('@')) return { error: 'an origin has no user name or password' };
   if (/[/?#]/.test(rest)) return { error: 'an origin has no path, query or fragment' };

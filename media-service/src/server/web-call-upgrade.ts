@@ -119,7 +119,7 @@ async function admit(
   const fields = { call_id: claimed.callId, business_id: claimed.businessId };
   const business = await options.businesses.getBusiness(claimed.businessId).catch(() => undefined);
   if (!business) return refuse('bad_token', 'The token is not valid.', fields);
-  if (origin !== undefined && !originAllowed(origin, business, options.consoleOrigins))
+  if (origin !== undefined && !originAllowed(origin, business.profile.web_origins, options.consoleOrigins))
     return refuse('origin_not_allowed', `The origin ${origin.slice(0, 100)} may not open web calls for this business.`, fields);
   if (options.isDraining()) return refuse('at_capacity', 'This server is restarting: try again.', fields, WEB_CLOSE.tryLater);
   const call = await options.tokens.redeem(claimed.businessId, claimed.callId, hashWebCallToken(token), options.nowMs());
@@ -138,12 +138,10 @@ async function admit(
   return start(transport, call, options);
 }
 
-/** The business's `web_origins` (a list the API keeps; absent: none) and the console's. */
-export function originAllowed(origin: string, business: object, consoleOrigins: readonly string[]): boolean {
+/** Whether a page of `origin` may open a web call: the business's `web_origins` (its profile, as PATCH /business stores them) or the console's. */
+export function originAllowed(origin: string, webOrigins: readonly string[], consoleOrigins: readonly string[]): boolean {
   const wanted = origin.toLowerCase();
-  const listed = (business as { web_origins?: unknown }).web_origins;
-  const origins = Array.isArray(listed) ? listed.filter((entry): entry is string => typeof entry === 'string') : [];
-  return [...consoleOrigins, ...origins].some((allowed) => allowed.toLowerCase() === wanted);
+  return [...consoleOrigins, ...webOrigins].some((allowed) => allowed.toLowerCase() === wanted);
 }
 
 /** The concurrency slot and the call's minutes, as `acceptInboundCall` takes them; the refusal, if any. */

@@ -28,6 +28,7 @@ describe('normalizeOrigin', () => {
     ['http://127.0.0.1:3000', 'http://127.0.0.1:3000'],
     ['http://[::1]:8080', 'http://[::1]:8080'],
     ['https://xn--bcher-kva.example', 'https://xn--bcher-kva.example'],
+    ['https://shop.example.com/', 'https://shop.example.com'],
   ])('keeps %s as %s', (input, origin) => {
     // Arrange / Act / Assert
     expect(normalizeOrigin(input)).toEqual({ origin });
@@ -37,7 +38,6 @@ describe('normalizeOrigin', () => {
     ['shop.example.com', 'not an origin'],
     ['ftp://shop.example.com', 'scheme must be http or https'],
     ['wss://shop.example.com', 'scheme must be http or https'],
-    ['https://shop.example.com/', 'no path'],
     ['https://shop.example.com/page', 'no path'],
     ['https://shop.example.com?x=1', 'no path, query'],
     ['https://shop.example.com#top', 'fragment'],
