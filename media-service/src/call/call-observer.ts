@@ -28,9 +28,16 @@ export const TOOL_RESULT_MAX_CHARS = 2048;
  * Turns the call's own records into {@link CallObservation}s. Built only for a call that has an
  * observer, so a phone call does no work here: its hooks are optional and absent.
  */
+/** How long the assistant stays quiet before the browser is told it is the caller's turn. */
+export const LISTENING_AFTER_MS = 600;
+
 export class CallTap {
   readonly #observe: CallObserver;
   readonly #counters: CallCounters;
+  /** Utterances begun and not yet finished. */
+  #speaking = 0;
+  /** The `listening` state waiting for the assistant to stay quiet (a greeting and its notice are two utterances). */
+  #listening: ReturnType<typeof setTimeout> | undefined;
 
   constructor(observe: CallObserver, counters: CallCounters) {
     this.#observe = observe;
@@ -45,6 +52,8 @@ export class CallTap {
 
   /** An assistant utterance began: once finished, its heard text, its turn's latency, and back to listening. */
   utterance(utterance: Utterance): void {
+    this.#speaking += 1;
+    clearTimeout(this.#listening);
     void utterance.done.then(() => this.#finished(utterance));
   }
 
@@ -73,7 +82,13 @@ export class CallTap {
     const index = this.#counters.turns.findIndex((turn) => turn.utterance === utterance);
     const latency = index < 0 ? null : turnMetrics(this.#counters.turns[index]!).latency_ms;
     if (typeof latency === 'number') this.#emit({ type: 'latency', turn: index + 1, ms: latency });
-    this.#emit({ type: 'state', state: 'listening' });
+    this.#speaking -= 1;
+    if (this.#speaking > 0) return;
+    // The caller's turn only once the assistant stays quiet: the next of its utterances (the notice
+    // after a greeting, the answer after a tool's filler) starts within a few hundred ms of the last.
+    clearTimeout(this.#listening);
+    this.#listening = setTimeout(() => this.#emit({ type: 'state', state: 'listening' }), LISTENING_AFTER_MS);
+    this.#listening.unref?.();
   }
 
   #emit(observation: CallObservation): void {
