@@ -92,6 +92,8 @@ class BenchSocket {
       }
       for (const wake of this.#wake) wake();
     });
+    // A socket error is followed by its close, which fails the step waiting; without a listener it would throw.
+    this.ws.on('error', () => undefined);
     this.ws.on('close', () => this.#wake.forEach((wake) => wake()));
   }
 
