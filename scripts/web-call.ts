@@ -41,9 +41,14 @@ function readOptions(): Options {
       assistant: { type: 'string' },
       say: { type: 'string', multiple: true },
       origin: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   const assistant = Number(values.assistant);
   if (!values.api || !values.key || !Number.isSafeInteger(assistant) || assistant <= 0) throw new Error(USAGE);
   return {

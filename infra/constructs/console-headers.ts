@@ -27,7 +27,6 @@ export function consoleContentSecurityPolicy(origins: ConsoleOrigins): string {
     ['img-src', ["'self'", 'data:']],
     ['media-src', ["'self'", 'blob:', origins.recordingsOrigin]],
     ['connect-src', connect],
-    ['worklet-src', ["'self'"]],
     ['frame-ancestors', ["'none'"]],
     ['base-uri', ["'none'"]],
     ['form-action', ["'self'"]],

@@ -135,7 +135,6 @@ describe('console headers', () => {
         "img-src 'self' data:",
         "media-src 'self' blob: https://voice-agent-test-recordings-123456789012-eu-west-1.s3.eu-west-1.<AWS::URLSuffix>",
         `connect-src 'self' <${httpApi}.ApiEndpoint> wss://voice.example.com`,
-        "worklet-src 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",
         "form-action 'self'",

@@ -75,7 +75,7 @@ describe('the console, in a real browser', () => {
     const refused: string[] = [];
     page.on(
       'console',
-      (message) => message.type() === 'error' && /Content Security Policy|Refused/.test(message.text()) && refused.push(message.text()),
+      (message) => message.type() === 'error' && /Content.Security.Policy|Refused/.test(message.text()) && refused.push(message.text()),
     );
 
     // Sign in with the keyboard alone.

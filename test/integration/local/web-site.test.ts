@@ -50,7 +50,7 @@ afterAll(() => {
 
 const EXPECTED_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-  `media-src 'self' blob: ${RECORDINGS}; connect-src 'self' ${MEDIA_WS}; worklet-src 'self'; ` +
+  `media-src 'self' blob: ${RECORDINGS}; connect-src 'self' ${MEDIA_WS}; ` +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 describe('the local site: the console at /, the browser client, the API under /api', () => {

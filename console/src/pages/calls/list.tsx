@@ -40,8 +40,13 @@ function CallRow(props: { call: Schemas['Call']; assistant: string | undefined }
   );
 }
 
-function CallTable(props: { calls: Schemas['Call'][]; names: Map<number, string> }) {
-  if (props.calls.length === 0) return <p>No calls on this page match the filters.</p>;
+function CallTable(props: { calls: Schemas['Call'][]; names: Map<number, string>; filtered: boolean }) {
+  if (props.calls.length === 0)
+    return (
+      <p>
+        {props.filtered ? 'No calls on this page match the filters.' : 'No calls yet: place one, or press "Talk to it" on an assistant.'}
+      </p>
+    );
   return (
     <TableWrap label="Calls table">
       <table>
@@ -96,7 +101,7 @@ export default function CallList() {
       {!current && !calls.error && <Loading what="calls" />}
       {current && (
         <>
-          <CallTable calls={current.data} names={names} />
+          <CallTable calls={current.data} names={names} filtered={filtersToSearch(filters) !== ''} />
           {current.data.length === 0 && current.has_more && <p class="muted">More calls are further on: the API filters as it reads.</p>}
           <Pager pages={pages} nextCursor={current.next_cursor} label="Calls" />
         </>
