@@ -95,6 +95,34 @@ export class CallRepository {
     return (await transition(this.db, businessId, callId, set, unredeemed)).written;
   }
 
+  /**
+   * Stores a listen token's hash on an in-progress call (`POST /calls/{id}/listen`); a newer token
+   * replaces an unredeemed one. The call as it stands either way (undefined: no such call).
+   */
+  async setListenToken(businessId: number, callId: number, hash: string, expiresAtMs: number): Promise<Transition> {
+    const set = { listen_token_hash: hash, listen_token_expires_at: expiresAtMs };
+    return transition(this.db, businessId, callId, set, statusIn('in_progress'));
+  }
+
+  /**
+   * Asks the engine to end a live call (`POST /calls/{id}/end`): sets `end_requested_at` on a call
+   * that is queued, ringing or in progress. Safe to repeat; the call as it stands either way.
+   */
+  async requestEnd(businessId: number, callId: number, at: string): Promise<Transition> {
+    return transition(this.db, businessId, callId, { end_requested_at: at }, statusIn('queued', 'ringing', 'in_progress'));
+  }
+
+  /**
+   * Whether someone asked for the call to end (the engine's check, every second of a live call):
+   * one eventually consistent GetItem of a single attribute (0.5 read unit).
+   */
+  async endRequested(businessId: number, callId: number): Promise<boolean> {
+    const result = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.tableName, Key: keys.call(businessId, callId), ProjectionExpression: 'end_requested_at' }),
+    );
+    return typeof result.Item?.end_requested_at === 'string';
+  }
+
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */
   async markRinging(businessId: number, callId: number, at: string): Promise<boolean> {
     return (await transition(this.db, businessId, callId, { status: 'ringing', updated_at: at }, statusIn('queued'))).written;
