@@ -5,6 +5,8 @@ import { Pacer } from '../pipeline/pacer';
 import type { CallTransportEvent } from '../ports/call-transport';
 import type { AnsweredBy, Telephony } from '../ports/telephony';
 import { CallTap } from './call-observer';
+import { CallListeners, type CallListener } from './call-listeners';
+import { watchEndRequests } from './end-requests';
 import { amdForCall } from './amd-watch';
 import { CallRecorder } from '../recording/call-recorder';
 import { loadCallContext, toolRunnerFor, type CallContext } from './call-context';
@@ -20,6 +22,11 @@ import type { CallSessionDeps, ConversationDriver, SessionHandle, SessionStart, 
 export const DEFAULT_SESSION_TUNING: SessionTuning = {
   /** The sweeper calls a session dead after 120 s without a heartbeat: 4 missed beats. */
   heartbeatMs: 30_000,
+  /**
+   * POST /calls/{id}/end must end a call within about 2 s: a check a second (0.5 read unit each)
+   * leaves the rest for the hang-up (docs/decisions.md "Listening to a live call, and ending it").
+   */
+  endCheckMs: 1000,
   /** Vocode plays a filler past ~500 ms; 700 ms keeps fillers off the normal (eager) path. */
   fillerAfterMs: 700,
   /** Typical keypad entry leaves < 1 s between keys. */
@@ -52,6 +59,7 @@ export function startCallSession(deps: CallSessionDeps, input: SessionStart): Se
     businessId: input.claims.businessId,
     onAmd: (answeredBy) => session.onAmd(answeredBy),
     stop: (reason) => session.stop(reason),
+    listen: (listener) => session.listen(listener),
     done,
   };
 }
@@ -82,15 +90,22 @@ class CallSession implements SessionView {
   #amd: AnsweredBy | undefined;
   /** The call's carrier: the process's, or none to speak of (a web call's). */
   readonly #telephony: Telephony;
-  /** Tells the call's observer what happens (a web call); undefined on phone calls, which then do no work for it. */
-  readonly #tap: CallTap | undefined;
+  /** Tells the call's observer (a web call's browser) and its listeners what happens; idle while neither is there. */
+  readonly #tap: CallTap;
+  /** Whoever listens to the call (`/web/listen`). */
+  readonly #listeners = new CallListeners();
 
   constructor(deps: CallSessionDeps, input: SessionStart) {
     this.#deps = deps;
     this.#input = input;
     this.#tuning = { ...DEFAULT_SESSION_TUNING, ...deps.tuning };
     this.#telephony = input.telephony ?? deps.telephony;
-    this.#tap = input.observe && new CallTap(input.observe, this.#counters);
+    const { observe } = input;
+    const observed = (observation: Parameters<CallListener['observe']>[0]) => {
+      observe?.(observation);
+      this.#listeners.observe(observation);
+    };
+    this.#tap = new CallTap(observed, this.#counters, () => observe !== undefined || this.#listeners.size > 0);
   }
 
   async run(): Promise<void> {
@@ -112,6 +127,7 @@ class CallSession implements SessionView {
       this.#finish('error');
     } finally {
       for (const cleanup of this.#cleanups.reverse()) safely(cleanup);
+      this.#listeners.end(this.#reason ?? 'error');
       this.#abort.abort();
       transport.close();
     }
@@ -122,6 +138,11 @@ class CallSession implements SessionView {
   stop(reason: 'canceled' | 'error'): void {
     void this.#driver?.endCall(reason, { goodbye: false });
     this.#finish(reason);
+  }
+
+  /** Adds a listener (`/web/listen`); returns its removal. */
+  listen(listener: CallListener): () => void {
+    return this.#listeners.add(listener);
   }
 
   /** The carrier's verdict, from its callback here or from the call's record (`amd-watch.ts`): the first one counts. */
@@ -143,7 +164,7 @@ class CallSession implements SessionView {
       this.#recorder = new CallRecorder({ store: deps.recordings, target, maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
     const tap = this.#tap;
-    const tools = toolRunnerFor(deps, context, this.#t0, faultCounter(this.#counters, deps.log, call.id), tap && ((a) => tap.tool(a)));
+    const tools = toolRunnerFor(deps, context, this.#t0, faultCounter(this.#counters, deps.log, call.id), (a) => tap.tool(a));
     this.#tools = tools;
     this.#cleanups.push(() => tools.close());
     const driver = await openConversation({
@@ -162,7 +183,7 @@ class CallSession implements SessionView {
         finish: (reason) => this.#finish(reason),
         t0: this.#t0,
         tools,
-        ...(tap && { tap }),
+        tap,
       },
       session: this,
       signal: this.#abort.signal,
@@ -183,7 +204,9 @@ class CallSession implements SessionView {
       deliver,
     });
     if (stopAmd) this.#cleanups.push(stopAmd);
-    driver.start();
+    // Asked to end before its stream started (queued or ringing): it ends at once, unheard.
+    if (call.end_requested_at !== undefined) this.stop('canceled');
+    else driver.start();
     await this.#ended;
     await this.#hangUp();
   }
@@ -204,13 +227,17 @@ class CallSession implements SessionView {
     const sink = {
       sendAudio: (frame: Uint8Array) => {
         this.#recorder?.assistant(frame, this.#deps.now() - this.#t0);
+        if (this.#listeners.size > 0) this.#listeners.assistant(frame);
         transport.sendAudio(frame);
       },
       sendMark: (name: string) => {
-        this.#tap?.markSent(name);
+        this.#tap.markSent(name);
         transport.sendMark(name);
       },
-      clear: () => transport.clear(),
+      clear: () => {
+        this.#listeners.clear();
+        transport.clear();
+      },
     };
     const background = context.config.advanced.background === 'office' ? new OfficeAmbience({ seed: context.call.id }) : undefined;
     const pacer = new Pacer(sink, { gain: context.config.voice.volume, ...(background && { background }) });
@@ -251,6 +278,23 @@ class CallSession implements SessionView {
     };
     schedule();
     this.#cleanups.push(() => timers.clearTimeout(beat));
+    const { endRequested } = this.#deps;
+    if (endRequested) this.#cleanups.push(this.#watchEndRequests(endRequested));
+  }
+
+  /** POST /calls/{id}/end: the call ends `canceled` (no goodbye), hung up at the carrier or its socket ended. */
+  #watchEndRequests(endRequested: NonNullable<CallSessionDeps['endRequested']>): () => void {
+    const { businessId, callId } = this.#input.claims;
+    return watchEndRequests({
+      check: () => endRequested(businessId, callId),
+      timers: this.#deps.timers,
+      everyMs: this.#tuning.endCheckMs,
+      onRequested: () => {
+        this.#deps.log.info('call.end_requested', { call_id: callId });
+        this.stop('canceled');
+      },
+      onError: (error) => this.#deps.log.warn('call.end_check.failed', { call_id: callId, error: String(error) }),
+    });
   }
 
   /** How long ago the call was answered: its stream started that long after the answer, and this session has run since. */
@@ -267,6 +311,7 @@ class CallSession implements SessionView {
         this.#counters.sttBytes += event.payload.length;
         this.#callerAudio.push(event.payload);
         this.#recorder?.caller(event.payload, event.timestampMs);
+        if (this.#listeners.size > 0) this.#listeners.caller(event.payload);
         return;
       case 'mark':
         return this.#driver?.onMark(event.name, event.afterClear);

@@ -22,6 +22,7 @@ import type { ProviderRegistry } from './providers';
 import type { CallWorkflow } from '../../../shared/domain/workflow';
 import type { WorkflowSource } from '../ports/workflow-source';
 import type { CallObserver, CallTap } from './call-observer';
+import type { CallListener } from './call-listeners';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -51,6 +52,8 @@ export interface SessionHandle {
   onAmd(answeredBy: AnsweredBy): void;
   /** Ends the call now (SIGTERM drain past its deadline, ops): the caller hears the end message if any. */
   stop(reason: 'canceled' | 'error'): void;
+  /** Adds someone listening to the call (`/web/listen`); returns the removal. Absent on handles that cannot be listened to. */
+  listen?(listener: CallListener): () => void;
   /** Settles once the call is ended and recorded (never rejects). */
   readonly done: Promise<void>;
 }
@@ -105,6 +108,8 @@ export interface CallSessionDeps {
   recallMemory(businessId: number, callerNumber: string): Promise<string>;
   /** Marks the call alive every `heartbeatMs` (the sweeper ends calls whose heartbeat stops). */
   heartbeat(businessId: number, callId: number): Promise<void>;
+  /** Whether `POST /calls/{id}/end` asked for the call to end, checked every `endCheckMs`; absent, nobody can ask. */
+  endRequested?(businessId: number, callId: number): Promise<boolean>;
   providers: ProviderLabels;
   /** Monotonic clock, ms. */
   now(): number;
@@ -119,6 +124,8 @@ export interface CallSessionDeps {
 /** Timing knobs of a session; defaults are justified where they are declared. */
 export interface SessionTuning {
   heartbeatMs: number;
+  /** How often a live call checks for an end request (`POST /calls/{id}/end`). */
+  endCheckMs: number;
   /** A reply whose first token is this late gets a filler ("One moment."). */
   fillerAfterMs: number;
   /** Keypad digits are sent to the model after this pause (or at once on `#`). */

@@ -12,15 +12,16 @@ export const realTimers: SessionTimers = {
 
 /**
  * The session dependencies every composition (the media runtime, the test stack, the benchmark)
- * builds the same way: memory recall and heartbeats from the table, the monotonic clock, real timers.
+ * builds the same way: memory recall, heartbeats and end requests from the table, the monotonic clock, real timers.
  */
 export function tableBackedSessionDeps(
   calls: CallRepository,
   memory: CallerMemoryRepository,
-): Pick<CallSessionDeps, 'recallMemory' | 'heartbeat' | 'now' | 'timers'> {
+): Pick<CallSessionDeps, 'recallMemory' | 'heartbeat' | 'endRequested' | 'now' | 'timers'> {
   return {
     recallMemory: async (businessId, callerNumber) => memoryContext(await memory.recall(businessId, callerNumber)),
     heartbeat: async (businessId, callId) => void (await writeHeartbeat(calls, businessId, callId, new Date())),
+    endRequested: (businessId, callId) => calls.endRequested(businessId, callId),
     now: () => performance.now(),
     timers: realTimers,
   };
