@@ -207,6 +207,23 @@ describe.concurrent('listening to a live call, and ending it', () => {
     expect((await api(business.apiKey, 'POST', `/calls/${callId}/listen`)).body).toMatchObject({ code: 'call_not_live' });
   });
 
+  it('refuses not_here (1013) when no session here holds the call, without spending the token', { timeout: CALL_TEST_MS }, async () => {
+    // Arrange: a call in progress that this task does not run (as when another task holds it)
+    const business = await newBusiness();
+    const created = await api(business.apiKey, 'POST', '/calls/web', { assistant_id: business.assistantId });
+    const { call_id: callId, url } = created.body as { call_id: number; url: string };
+    await stack.core.callRepo.markAnswered(business.businessId, callId, new Date().toISOString());
+    const grant = (await api(business.apiKey, 'POST', `/calls/${callId}/listen`)).body as { url: string; token: string };
+    expect(grant.url).toBe(url.replace('/web/calls', '/web/listen'));
+    // Act
+    const listener = new Socket(grant.url, grant.token, CONSOLE);
+    // Assert
+    expect(await listener.next(isType('error'))).toMatchObject({ code: 'not_here' });
+    expect((await listener.closed).code).toBe(1013);
+    const item = await stack.core.callRepo.getCallRecord(business.businessId, callId);
+    expect(item).toHaveProperty('listen_token_hash');
+  });
+
   it('refuses a listener from an origin the business does not allow, and a token of another kind', { timeout: CALL_TEST_MS }, async () => {
     // Arrange
     const business = await newBusiness();
