@@ -100,7 +100,7 @@ export function callPaths(): Json {
         'Calls',
         'Listen to a call in progress, phone or web: answered with `url` and a single-use `token`, valid 60 s. Open `url`, send ' +
           '`{"type":"start","token":…}`: the socket then streams both sides of the call mixed (16 kHz PCM16LE) and the live transcript, ' +
-          'state, latency and tool events a web call gets; it is read-only. A browser\'s `Origin` is checked as for web calls.',
+          "state, latency and tool events a web call gets; it is read-only. A browser's `Origin` is checked as for web calls.",
         responses(jsonResponse('Where to connect, and the token.', 'CallListen'), {
           ...NOT_FOUND,
           '409': 'CallNotLive',
@@ -117,11 +117,13 @@ export function callPaths(): Json {
         'End a live call (queued, ringing or in progress; phone or web): the request is taken at once (202) and the call ends ' +
           'with `ended_reason: canceled` within about two seconds once its media stream runs (a queued or ringing call ends as soon as ' +
           'it is answered). Repeating it is harmless.',
-        accepted(responses(jsonResponse('The request is taken; the call is still live.', 'CallEndRequest'), {
-          ...NOT_FOUND,
-          '409': 'CallAlreadyEnded',
-          ...INVALID,
-        })),
+        accepted(
+          responses(jsonResponse('The request is taken; the call is still live.', 'CallEndRequest'), {
+            ...NOT_FOUND,
+            '409': 'CallAlreadyEnded',
+            ...INVALID,
+          }),
+        ),
       ),
     },
   };

@@ -71,7 +71,12 @@ async function admit(
   origin: string | undefined,
   options: WebListenUpgradeOptions,
 ): Promise<void> {
-  const refuse = (code: Parameters<WebListenSocket['refuse']>[0], message: string, fields: Record<string, unknown> = {}, close?: number) => {
+  const refuse = (
+    code: Parameters<WebListenSocket['refuse']>[0],
+    message: string,
+    fields: Record<string, unknown> = {},
+    close?: number,
+  ) => {
     options.log.warn('web.listen.refused', { code, ...fields });
     listener.refuse(code, message, close);
   };
