@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CallStatus } from '../domain/call';
 import type {
   AnalysisFields,
@@ -113,14 +113,33 @@ export class CallRepository {
   }
 
   /**
-   * Whether someone asked for the call to end (the engine's check, every second of a live call):
-   * one eventually consistent GetItem of a single attribute (0.5 read unit).
+   * Which of these calls someone asked to end (the engine's check, every second, for all the calls
+   * a task runs): BatchGetItem of 100 calls at a time, eventually consistent, projected to three
+   * attributes (0.5 read unit a call). A key DynamoDB leaves unprocessed is asked for again.
+   * Returns `"<business id>/<call id>"` of each call with `end_requested_at`.
    */
+  async endRequestedAmong(calls: readonly { businessId: number; callId: number }[]): Promise<Set<string>> {
+    const asked = new Set<string>();
+    for (let i = 0; i < calls.length; i += 100) {
+      let request: Record<string, { Keys: Record<string, unknown>[]; ProjectionExpression: string }> | undefined = {
+        [this.db.tableName]: {
+          Keys: calls.slice(i, i + 100).map((call) => keys.call(call.businessId, call.callId)),
+          ProjectionExpression: 'business_id, id, end_requested_at',
+        },
+      };
+      while (request && Object.keys(request).length > 0) {
+        const result = await this.db.doc.send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of result.Responses?.[this.db.tableName] ?? [])
+          if (typeof item.end_requested_at === 'string') asked.add(`${String(item.business_id)}/${String(item.id)}`);
+        request = result.UnprocessedKeys as typeof request;
+      }
+    }
+    return asked;
+  }
+
+  /** Whether someone asked for this call to end (one call's {@link endRequestedAmong}). */
   async endRequested(businessId: number, callId: number): Promise<boolean> {
-    const result = await this.db.doc.send(
-      new GetCommand({ TableName: this.db.tableName, Key: keys.call(businessId, callId), ProjectionExpression: 'end_requested_at' }),
-    );
-    return typeof result.Item?.end_requested_at === 'string';
+    return (await this.endRequestedAmong([{ businessId, callId }])).size > 0;
   }
 
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */

@@ -6,7 +6,6 @@ import type { CallTransportEvent } from '../ports/call-transport';
 import type { AnsweredBy, Telephony } from '../ports/telephony';
 import { CallTap } from './call-observer';
 import { CallListeners, type CallListener } from './call-listeners';
-import { watchEndRequests } from './end-requests';
 import { amdForCall } from './amd-watch';
 import { CallRecorder } from '../recording/call-recorder';
 import { loadCallContext, toolRunnerFor, type CallContext } from './call-context';
@@ -22,11 +21,6 @@ import type { CallSessionDeps, ConversationDriver, SessionHandle, SessionStart, 
 export const DEFAULT_SESSION_TUNING: SessionTuning = {
   /** The sweeper calls a session dead after 120 s without a heartbeat: 4 missed beats. */
   heartbeatMs: 30_000,
-  /**
-   * POST /calls/{id}/end must end a call within about 2 s: a check a second (0.5 read unit each)
-   * leaves the rest for the hang-up (docs/decisions.md "Listening to a live call, and ending it").
-   */
-  endCheckMs: 1000,
   /** Vocode plays a filler past ~500 ms; 700 ms keeps fillers off the normal (eager) path. */
   fillerAfterMs: 700,
   /** Typical keypad entry leaves < 1 s between keys. */
@@ -278,23 +272,13 @@ class CallSession implements SessionView {
     };
     schedule();
     this.#cleanups.push(() => timers.clearTimeout(beat));
-    const { endRequested } = this.#deps;
-    if (endRequested) this.#cleanups.push(this.#watchEndRequests(endRequested));
-  }
-
-  /** POST /calls/{id}/end: the call ends `canceled` (no goodbye), hung up at the carrier or its socket ended. */
-  #watchEndRequests(endRequested: NonNullable<CallSessionDeps['endRequested']>): () => void {
     const { businessId, callId } = this.#input.claims;
-    return watchEndRequests({
-      check: () => endRequested(businessId, callId),
-      timers: this.#deps.timers,
-      everyMs: this.#tuning.endCheckMs,
-      onRequested: () => {
-        this.#deps.log.info('call.end_requested', { call_id: callId });
-        this.stop('canceled');
-      },
-      onError: (error) => this.#deps.log.warn('call.end_check.failed', { call_id: callId, error: String(error) }),
+    const stopWatching = this.#deps.watchEndRequest?.(businessId, callId, () => {
+      // POST /calls/{id}/end: no goodbye; the hang-up below ends it at the carrier or its socket.
+      this.#deps.log.info('call.end_requested', { call_id: callId });
+      this.stop('canceled');
     });
+    if (stopWatching) this.#cleanups.push(stopWatching);
   }
 
   /** How long ago the call was answered: its stream started that long after the answer, and this session has run since. */

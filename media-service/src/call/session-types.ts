@@ -108,8 +108,11 @@ export interface CallSessionDeps {
   recallMemory(businessId: number, callerNumber: string): Promise<string>;
   /** Marks the call alive every `heartbeatMs` (the sweeper ends calls whose heartbeat stops). */
   heartbeat(businessId: number, callId: number): Promise<void>;
-  /** Whether `POST /calls/{id}/end` asked for the call to end, checked every `endCheckMs`; absent, nobody can ask. */
-  endRequested?(businessId: number, callId: number): Promise<boolean>;
+  /**
+   * Calls `onRequested` once `POST /calls/{id}/end` asks for the call to end (the process's
+   * `EndRequestPoller`, a batched check a second); returns the stop. Absent, nobody can ask.
+   */
+  watchEndRequest?(businessId: number, callId: number, onRequested: () => void): () => void;
   providers: ProviderLabels;
   /** Monotonic clock, ms. */
   now(): number;
@@ -124,8 +127,6 @@ export interface CallSessionDeps {
 /** Timing knobs of a session; defaults are justified where they are declared. */
 export interface SessionTuning {
   heartbeatMs: number;
-  /** How often a live call checks for an end request (`POST /calls/{id}/end`). */
-  endCheckMs: number;
   /** A reply whose first token is this late gets a filler ("One moment."). */
   fillerAfterMs: number;
   /** Keypad digits are sent to the model after this pause (or at once on `#`). */

@@ -2,12 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { encodeMulaw, MULAW_SILENCE } from '../../../../media-service/src/audio/mulaw';
 import { CallListeners, type CallListener } from '../../../../media-service/src/call/call-listeners';
 
-function listener(): CallListener & {
-  audio: ReturnType<typeof vi.fn>;
-  observe: ReturnType<typeof vi.fn>;
-  ended: ReturnType<typeof vi.fn>;
-} {
-  return { observe: vi.fn(), audio: vi.fn(), ended: vi.fn() };
+function listener() {
+  return {
+    observe: vi.fn<CallListener['observe']>(),
+    audio: vi.fn<CallListener['audio']>(),
+    ended: vi.fn<CallListener['ended']>(),
+  };
 }
 
 const frame = () => new Uint8Array(160).fill(MULAW_SILENCE);

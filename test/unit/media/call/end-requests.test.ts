@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { watchEndRequests } from '../../../../media-service/src/call/end-requests';
+import { EndRequestPoller, type WatchedCall } from '../../../../media-service/src/call/end-requests';
 import type { SessionTimers } from '../../../../media-service/src/call/session-types';
 
-/** Timers run by hand: `fire()` runs the one pending timer. */
+/** Timers run by hand: `fire()` runs the one pending timer and lets its check settle. */
 function handTimers() {
   const pending = new Map<number, { run: () => void; ms: number }>();
   let next = 0;
@@ -11,47 +11,62 @@ function handTimers() {
     clearTimeout: (handle) => void pending.delete(handle as number),
   };
   const fire = async () => {
-    const [[id, timer]] = [...pending.entries()];
-    pending.delete(id!);
-    timer!.run();
+    const [id, timer] = [...pending.entries()][0]!;
+    pending.delete(id);
+    timer.run();
     await new Promise((resolve) => setImmediate(resolve));
   };
   return { timers, pending, fire };
 }
 
-describe('watchEndRequests', () => {
-  it('checks every interval, one check at a time, and calls back once on a request', async () => {
+const A = { businessId: 1, callId: 10 };
+const B = { businessId: 2, callId: 20 };
+
+describe('EndRequestPoller', () => {
+  it('checks every watched call in one read a second, and tells only the asked one, once', async () => {
     // Arrange
     const { timers, pending, fire } = handTimers();
-    const answers = [false, false, true];
-    const check = vi.fn(async () => answers.shift()!);
-    const onRequested = vi.fn();
-    watchEndRequests({ check, timers, everyMs: 1000, onRequested, onError: vi.fn() });
-    // Act + Assert
+    const asked: WatchedCall[][] = [];
+    const answers = [new Set<string>(), new Set(['2/20']), new Set<string>()];
+    const poller = new EndRequestPoller({
+      check: async (calls) => (asked.push([...calls]), answers.shift()!),
+      timers,
+      everyMs: 1000,
+      onError: vi.fn(),
+    });
+    const [onA, onB] = [vi.fn(), vi.fn()];
+    poller.watch(A, onA);
+    poller.watch(B, onB);
+    // Act + Assert: one timer for both
     expect([...pending.values()].map((t) => t.ms)).toEqual([1000]);
     await fire();
     await fire();
-    expect(onRequested).not.toHaveBeenCalled();
+    expect(onB).toHaveBeenCalledTimes(1);
     await fire();
-    expect(check).toHaveBeenCalledTimes(3);
-    expect(onRequested).toHaveBeenCalledTimes(1);
-    expect(pending.size).toBe(0);
+    expect(asked).toEqual([[A, B], [A, B], [A]]);
+    expect(onA).not.toHaveBeenCalled();
+    expect(onB).toHaveBeenCalledTimes(1);
   });
 
-  it('keeps checking after a failed check, and stops when stopped', async () => {
+  it('runs no timer while nothing is watched', async () => {
+    const { timers, pending } = handTimers();
+    const poller = new EndRequestPoller({ check: async () => new Set(), timers, everyMs: 1000, onError: vi.fn() });
+    const stopA = poller.watch(A, vi.fn());
+    const stopB = poller.watch(B, vi.fn());
+    stopA();
+    expect(pending.size).toBe(1);
+    stopB();
+    expect(pending.size).toBe(0);
+    expect(poller.size).toBe(0);
+  });
+
+  it('keeps checking after a failed check', async () => {
     const { timers, pending, fire } = handTimers();
     const onError = vi.fn();
-    const stop = watchEndRequests({
-      check: () => Promise.reject(new Error('throttled')),
-      timers,
-      everyMs: 1000,
-      onRequested: vi.fn(),
-      onError,
-    });
+    const poller = new EndRequestPoller({ check: () => Promise.reject(new Error('throttled')), timers, everyMs: 1000, onError });
+    poller.watch(A, vi.fn());
     await fire();
     expect(onError).toHaveBeenCalledTimes(1);
     expect(pending.size).toBe(1);
-    stop();
-    expect(pending.size).toBe(0);
   });
 });
