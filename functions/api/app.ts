@@ -12,6 +12,7 @@ import type { BookingService } from '../../shared/services/booking-service';
 import type { BusinessService } from '../../shared/services/business-service';
 import type { CallService } from '../../shared/services/call-service';
 import type { WebCallService } from '../../shared/services/web-call-service';
+import type { LiveCallService } from '../../shared/services/live-call-service';
 import type { MessageService } from '../../shared/services/message-service';
 import type { PhoneNumberService } from '../../shared/services/phone-number-service';
 import type { ToolService } from '../../shared/services/tool-service';
@@ -41,6 +42,8 @@ export interface ApiDeps {
   calls: CallService;
   /** POST /calls/web: browser calls and their single-use tokens. */
   webCalls: WebCallService;
+  /** Listening to a live call and ending it. */
+  liveCalls: LiveCallService;
   /** The console's origin: the one origin CORS answers (unset: no CORS headers, the console is served same-origin). */
   consoleOrigin?: string;
   messages: MessageService;
@@ -97,7 +100,7 @@ export function createApp(deps: ApiDeps) {
     .use(rateLimit(deps.rateLimiter))
     .use(refuseUnreadQuery(API_PREFIX))
     .route('/assistants', assistantRoutes(deps.assistants, idempotency))
-    .route('/calls', callRoutes(deps.calls, deps.webCalls))
+    .route('/calls', callRoutes(deps.calls, deps.webCalls, deps.liveCalls))
     .route('/usage', usageRoutes(deps.calls))
     .route('/messages', messageRoutes(deps.messages))
     .route('/business', businessRoutes(deps.business))

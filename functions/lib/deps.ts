@@ -38,6 +38,7 @@ import { CalendarFeedRepository } from '../../shared/db/calendar-feed-repository
 import { BookingService } from '../../shared/services/booking-service';
 import { BusinessService } from '../../shared/services/business-service';
 import { WebCallService } from '../../shared/services/web-call-service';
+import { LiveCallService } from '../../shared/services/live-call-service';
 import type { UrlPolicy } from '../../shared/security/ssrf';
 import type { ApiDeps } from '../api/app';
 import { FEED_RATE_LIMIT } from '../../shared/domain/rate-limits';
@@ -178,6 +179,7 @@ export function createApiDeps(
       now,
       ...(settings.webCallUrl && { webCallUrl: settings.webCallUrl }),
     }),
+    liveCalls: new LiveCallService({ calls: core.callRepo, now, ...(settings.webCallUrl && { webCallUrl: settings.webCallUrl }) }),
     ...(settings.consoleOrigin && { consoleOrigin: settings.consoleOrigin }),
     messages: new MessageService({ messages: core.messages, ids: core.ids, now, cursors: core.cursors }),
     phoneNumbers: new PhoneNumberService({ catalog: core.catalog, cursors: core.cursors }),

@@ -25,6 +25,15 @@ export interface CallRecord extends Omit<Call, DerivedCallField> {
    */
   web_token_hash?: string;
   web_token_expires_at?: number;
+  /**
+   * Listening to a live call: the SHA-256 of the single-use `wl_` token (never the token), removed
+   * when the call engine redeems it, and when it stops working (epoch ms) (docs/api-tour.md
+   * "Listening to a live call").
+   */
+  listen_token_hash?: string;
+  listen_token_expires_at?: number;
+  /** When `POST /calls/{id}/end` asked for the call to end; the engine holding it ends it `canceled`. */
+  end_requested_at?: string;
 
   /** The carrier's call id: an inbound call has it from the start, an outbound one once dialled. */
   carrier_call_sid?: string;

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CallStatus } from '../domain/call';
 import type {
   AnalysisFields,
@@ -93,6 +93,53 @@ export class CallRepository {
       values: { ':queued': 'queued' },
     };
     return (await transition(this.db, businessId, callId, set, unredeemed)).written;
+  }
+
+  /**
+   * Stores a listen token's hash on an in-progress call (`POST /calls/{id}/listen`); a newer token
+   * replaces an unredeemed one. The call as it stands either way (undefined: no such call).
+   */
+  async setListenToken(businessId: number, callId: number, hash: string, expiresAtMs: number): Promise<Transition> {
+    const set = { listen_token_hash: hash, listen_token_expires_at: expiresAtMs };
+    return transition(this.db, businessId, callId, set, statusIn('in_progress'));
+  }
+
+  /**
+   * Asks the engine to end a live call (`POST /calls/{id}/end`): sets `end_requested_at` on a call
+   * that is queued, ringing or in progress. Safe to repeat; the call as it stands either way.
+   */
+  async requestEnd(businessId: number, callId: number, at: string): Promise<Transition> {
+    return transition(this.db, businessId, callId, { end_requested_at: at }, statusIn('queued', 'ringing', 'in_progress'));
+  }
+
+  /**
+   * Which of these calls someone asked to end (the engine's check, every second, for all the calls
+   * a task runs): BatchGetItem of 100 calls at a time, eventually consistent, projected to three
+   * attributes (0.5 read unit a call). A key DynamoDB leaves unprocessed is asked for again.
+   * Returns `"<business id>/<call id>"` of each call with `end_requested_at`.
+   */
+  async endRequestedAmong(calls: readonly { businessId: number; callId: number }[]): Promise<Set<string>> {
+    const asked = new Set<string>();
+    for (let i = 0; i < calls.length; i += 100) {
+      let request: Record<string, { Keys: Record<string, unknown>[]; ProjectionExpression: string }> | undefined = {
+        [this.db.tableName]: {
+          Keys: calls.slice(i, i + 100).map((call) => keys.call(call.businessId, call.callId)),
+          ProjectionExpression: 'business_id, id, end_requested_at',
+        },
+      };
+      while (request && Object.keys(request).length > 0) {
+        const result = await this.db.doc.send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of result.Responses?.[this.db.tableName] ?? [])
+          if (typeof item.end_requested_at === 'string') asked.add(`${String(item.business_id)}/${String(item.id)}`);
+        request = result.UnprocessedKeys as typeof request;
+      }
+    }
+    return asked;
+  }
+
+  /** Whether someone asked for this call to end (one call's {@link endRequestedAmong}). */
+  async endRequested(businessId: number, callId: number): Promise<boolean> {
+    return (await this.endRequestedAmong([{ businessId, callId }])).size > 0;
   }
 
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */

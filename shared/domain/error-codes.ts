@@ -11,6 +11,7 @@ export const API_ERROR_CODES = [
   'method_not_allowed', // 405, with Allow
   'idempotency_conflict', // 409
   'conflict', // 409
+  'call_not_live', // 409, POST /calls/{id}/listen on a call not in progress
   'booking_cancelled', // 409
   'tool_in_use', // 409
   'workflow_in_use', // 409

@@ -93,7 +93,46 @@ export function callPaths(): Json {
         responses(jsonResponse('The call.', 'CallDetail'), { ...NOT_FOUND, ...INVALID }),
       ),
     },
+    '/calls/{call_id}/listen': {
+      parameters: [idParam('call_id')],
+      post: op(
+        'listenToCall',
+        'Calls',
+        'Listen to a call in progress, phone or web: answered with `url` and a single-use `token`, valid 60 s. Open `url`, send ' +
+          '`{"type":"start","token":…}`: the socket then streams both sides of the call mixed (16 kHz PCM16LE) and the live transcript, ' +
+          "state, latency and tool events a web call gets; it is read-only. A browser's `Origin` is checked as for web calls.",
+        responses(jsonResponse('Where to connect, and the token.', 'CallListen'), {
+          ...NOT_FOUND,
+          '409': 'CallNotLive',
+          ...INVALID,
+          '503': 'WebCallsUnavailable',
+        }),
+      ),
+    },
+    '/calls/{call_id}/end': {
+      parameters: [idParam('call_id')],
+      post: op(
+        'endCall',
+        'Calls',
+        'End a live call (queued, ringing or in progress; phone or web): the request is taken at once (202) and the call ends ' +
+          'with `ended_reason: canceled` within about two seconds once its media stream runs (a queued or ringing call ends as soon as ' +
+          'it is answered). Repeating it is harmless.',
+        accepted(
+          responses(jsonResponse('The request is taken; the call is still live.', 'CallEndRequest'), {
+            ...NOT_FOUND,
+            '409': 'CallAlreadyEnded',
+            ...INVALID,
+          }),
+        ),
+      ),
+    },
   };
+}
+
+/** An operation whose success is 202 Accepted rather than 200. */
+function accepted(answers: Json): Json {
+  const { '200': success, ...rest } = answers as Record<string, Json>;
+  return { '202': success, ...rest };
 }
 
 /** The error responses of the call operations (merged into `components/responses`). */
@@ -104,6 +143,8 @@ export function callErrorResponses(): Record<string, Json> {
         'or a replay for a web call that was already joined or has ended (`conflict`): create a new one.',
       'ErrorBody',
     ),
+    CallNotLive: jsonResponse('The call is not in progress (queued, ringing or ended): `call_not_live`.', 'ErrorBody'),
+    CallAlreadyEnded: jsonResponse('The call has already ended (`conflict`).', 'ErrorBody'),
     WebCallsUnavailable: jsonResponse('This deployment has no web-call endpoint configured (`web_calls_unavailable`).', 'ErrorBody'),
   };
 }

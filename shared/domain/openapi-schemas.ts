@@ -15,6 +15,7 @@ import { workflowRequestSchemas, workflowResponseSchemas } from './openapi-workf
 import { ToolActionSchema } from './tool-action';
 import { UsageSchema } from './usage';
 import * as webCall from './web-call';
+import * as liveCall from './live-call';
 import { strictDict } from './validation';
 import { HttpValidationErrorSchema, ValidationItemSchema } from './validation-errors';
 
@@ -107,6 +108,8 @@ function responseSchemas(): Record<string, Json> {
       DeleteResult: assistant.DeleteAssistantResultSchema,
       CallsPage: call.CallsPageSchema,
       WebCall: webCall.WebCallSchema,
+      CallListen: liveCall.CallListenSchema,
+      CallEndRequest: liveCall.CallEndRequestSchema,
       PhoneNumberList: PhoneNumberListSchema,
       ...toolResponseSchemas(),
       ...knowledgeResponseSchemas(),

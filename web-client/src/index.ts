@@ -17,6 +17,7 @@ import { WebCallSession, type WebCallStats } from './web-call';
 import { WebCallError } from './web-call-error';
 
 export { WebCallError, type WebCallStats };
+export { listenToCall, type CallListening, type ListenOptions } from './listen';
 export type { Listener, WebCallEvent, WebCallEvents } from './events';
 export type { CallState, ErrorMessage, LatencyMessage, StateMessage, ToolMessage, TranscriptMessage } from './protocol';
 

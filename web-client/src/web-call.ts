@@ -88,6 +88,12 @@ export class WebCallSession {
     setTimeout(() => this.socket.close(1000, 'hung up'), HANGUP_CLOSE_MS);
   }
 
+  /** Leaves at once without asking the server anything (a listener's stop): audio and socket closed, no `ended` event. */
+  close(): void {
+    if (this.over) return;
+    this.teardown();
+  }
+
   stats(): WebCallStats {
     return { ...this.playout, framesSent: this.framesSent, framesReceived: this.framesReceived };
   }

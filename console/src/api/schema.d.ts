@@ -95,6 +95,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/{call_id}/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Canonical decimal: digits only, no sign, spaces or leading zeros. */
+                call_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Listen to a call in progress, phone or web: answered with `url` and a single-use `token`, valid 60 s. Open `url`, send `{"type":"start","token":…}`: the socket then streams both sides of the call mixed (16 kHz PCM16LE) and the live transcript, state, latency and tool events a web call gets; it is read-only. A browser's `Origin` is checked as for web calls. */
+        post: operations["listenToCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calls/{call_id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Canonical decimal: digits only, no sign, spaces or leading zeros. */
+                call_id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a live call (queued, ringing or in progress; phone or web): the request is taken at once (202) and the call ends with `ended_reason: canceled` within about two seconds once its media stream runs (a queued or ringing call ends as soon as it is answered). Repeating it is harmless. */
+        post: operations["endCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/messages": {
         parameters: {
             query?: never;
@@ -1712,6 +1752,26 @@ export interface components {
              */
             expires_at: string;
         };
+        CallListen: {
+            /** @description The WebSocket to open (`ws://` or `wss://`, path `/web/listen`). */
+            url: string;
+            /** @description Send it as the first message, `{"type":"start","token":…}`. Single use, valid 60 s; shown only here (the call stores its SHA-256). */
+            token: string;
+            /**
+             * Format: date-time
+             * @description When the token stops working: 60 s after it was issued.
+             * @example 2026-11-22T09:21:23.123Z
+             */
+            expires_at: string;
+        };
+        CallEndRequest: {
+            id: number;
+            /**
+             * @description The call status when the request was taken (it is still live then).
+             * @enum {string}
+             */
+            status: "queued" | "ringing" | "in_progress" | "ended";
+        };
         PhoneNumberList: {
             data: components["schemas"]["PhoneNumber"][];
             has_more: boolean;
@@ -2129,7 +2189,7 @@ export interface components {
         };
         ErrorBody: {
             /** @enum {string} */
-            code: "unauthorized" | "insufficient_minutes" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "conflict" | "booking_cancelled" | "tool_in_use" | "workflow_in_use" | "knowledge_base_in_use" | "quota_exceeded" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "ingestion_unavailable" | "search_unavailable" | "web_calls_unavailable";
+            code: "unauthorized" | "insufficient_minutes" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "conflict" | "call_not_live" | "booking_cancelled" | "tool_in_use" | "workflow_in_use" | "knowledge_base_in_use" | "quota_exceeded" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "ingestion_unavailable" | "search_unavailable" | "web_calls_unavailable";
             detail: string;
         };
         CallStartedEvent: {
@@ -2299,6 +2359,30 @@ export interface components {
         };
         /** @description Idempotency-Key reused with a different body, or its first request still running (`idempotency_conflict`); or a replay for a web call that was already joined or has ended (`conflict`): create a new one. */
         WebCallConflict: {
+            headers: {
+                "X-API-Version": components["headers"]["X-API-Version"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The call is not in progress (queued, ringing or ended): `call_not_live`. */
+        CallNotLive: {
+            headers: {
+                "X-API-Version": components["headers"]["X-API-Version"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The call has already ended (`conflict`). */
+        CallAlreadyEnded: {
             headers: {
                 "X-API-Version": components["headers"]["X-API-Version"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2781,6 +2865,71 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listenToCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Canonical decimal: digits only, no sign, spaces or leading zeros. */
+                call_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to connect, and the token. */
+            200: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallListen"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["CallNotLive"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["WebCallsUnavailable"];
+        };
+    };
+    endCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Canonical decimal: digits only, no sign, spaces or leading zeros. */
+                call_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request is taken; the call is still live. */
+            202: {
+                headers: {
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallEndRequest"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["CallAlreadyEnded"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];

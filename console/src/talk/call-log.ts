@@ -118,6 +118,9 @@ const PLAIN: Record<string, string> = {
   NotFoundError: 'No microphone was found. Untick "Use my microphone" and type instead.',
   NotReadableError: 'The microphone is in use by another program. Close it, or untick "Use my microphone" and type instead.',
   not_found: 'This assistant no longer exists.',
+  call_not_live: 'The call is not in progress: it has not been answered yet, or it has ended.',
+  not_here: 'The call could not be reached on the call service. Try again.',
+  conflict: 'The call has already ended.',
 };
 
 /** A call failure in plain words: an error code, a browser `DOMException`, an `Error`, or a string. */

@@ -2,11 +2,12 @@ import { Hono } from 'hono';
 import { parseIdParam } from '../../../shared/domain/ids';
 import type { CallService } from '../../../shared/services/call-service';
 import type { WebCallService } from '../../../shared/services/web-call-service';
+import type { LiveCallService } from '../../../shared/services/live-call-service';
 import { readJsonBody } from '../body';
 import type { ApiEnv } from '../env';
 
-/** /calls: start an outbound call or a web call, list calls, read one call with transcript and metrics. */
-export function callRoutes(service: CallService, webCalls: WebCallService) {
+/** /calls: start an outbound call or a web call, list calls, read one call with transcript and metrics, listen to a live one or end it. */
+export function callRoutes(service: CallService, webCalls: WebCallService, liveCalls: LiveCallService) {
   return new Hono<ApiEnv>()
     .get('/', async (c) => c.json(await service.list(c.get('businessId'), c.req.query())))
     .post('/', async (c) => {
@@ -20,5 +21,13 @@ export function callRoutes(service: CallService, webCalls: WebCallService) {
     .get('/:call_id', async (c) => {
       const id = parseIdParam(c.req.param('call_id'), 'call_id');
       return c.json(await service.get(c.get('businessId'), id));
+    })
+    .post('/:call_id/listen', async (c) => {
+      const id = parseIdParam(c.req.param('call_id'), 'call_id');
+      return c.json(await liveCalls.listen(c.get('businessId'), id));
+    })
+    .post('/:call_id/end', async (c) => {
+      const id = parseIdParam(c.req.param('call_id'), 'call_id');
+      return c.json(await liveCalls.end(c.get('businessId'), id), 202);
     });
 }

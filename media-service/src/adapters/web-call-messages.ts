@@ -24,7 +24,7 @@ export const WebClientMessageSchema = v.variant('type', [
 export type WebClientMessage = v.InferOutput<typeof WebClientMessageSchema>;
 
 /** Why the server refuses or complains (the `error` message's `code`). */
-export type WebCallErrorCode = 'bad_token' | 'origin_not_allowed' | 'bad_message' | 'at_capacity' | 'no_minutes';
+export type WebCallErrorCode = 'bad_token' | 'origin_not_allowed' | 'bad_message' | 'at_capacity' | 'no_minutes' | 'not_here';
 
 /** A text frame parsed, or why not (in words, for the `error` message). */
 export function parseClientMessage(text: string): WebClientMessage | { invalid: string } {

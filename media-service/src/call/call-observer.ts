@@ -24,34 +24,39 @@ export type CallObserver = (observation: CallObservation) => void;
 /** The most JSON a `tool` observation's result carries. */
 export const TOOL_RESULT_MAX_CHARS = 2048;
 
-/**
- * Turns the call's own records into {@link CallObservation}s. Built only for a call that has an
- * observer, so a phone call does no work here: its hooks are optional and absent.
- */
 /** How long the assistant stays quiet before the browser is told it is the caller's turn. */
 export const LISTENING_AFTER_MS = 600;
 
+/**
+ * Turns the call's own records into {@link CallObservation}s. Every session has one, since a
+ * listener may join any call (`POST /calls/{id}/listen`); while `active()` is false (a phone call
+ * nobody listens to) each hook returns at its first test and builds nothing.
+ */
 export class CallTap {
   readonly #observe: CallObserver;
   readonly #counters: CallCounters;
+  readonly #active: () => boolean;
   /** Utterances begun and not yet finished. */
   #speaking = 0;
   /** The `listening` state waiting for the assistant to stay quiet (a greeting and its notice are two utterances). */
   #listening: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(observe: CallObserver, counters: CallCounters) {
+  constructor(observe: CallObserver, counters: CallCounters, active: () => boolean = () => true) {
     this.#observe = observe;
     this.#counters = counters;
+    this.#active = active;
   }
 
   /** The caller's turn ended with these words: the assistant is thinking. */
   user(text: string): void {
+    if (!this.#active()) return;
     this.#emit({ type: 'transcript', role: 'caller', text, final: true });
     this.#emit({ type: 'state', state: 'thinking' });
   }
 
   /** An assistant utterance began: once finished, its heard text, its turn's latency, and back to listening. */
   utterance(utterance: Utterance): void {
+    if (!this.#active()) return;
     this.#speaking += 1;
     clearTimeout(this.#listening);
     void utterance.done.then(() => this.#finished(utterance));
@@ -59,11 +64,13 @@ export class CallTap {
 
   /** The pacer sent a mark: the one after an utterance's first frame means its audio is on its way. */
   markSent(name: string): void {
+    if (!this.#active()) return;
     if (isFirstFrameMark(parseMark(name).position)) this.#emit({ type: 'state', state: 'speaking' });
   }
 
   /** The tool runner recorded an action. */
   tool(action: ToolAction): void {
+    if (!this.#active()) return;
     const result = action.ok ? action.result : action.error;
     const json = JSON.stringify(result ?? null);
     this.#emit({

@@ -5,6 +5,7 @@ import { Pacer } from '../pipeline/pacer';
 import type { CallTransportEvent } from '../ports/call-transport';
 import type { AnsweredBy, Telephony } from '../ports/telephony';
 import { CallTap } from './call-observer';
+import { CallListeners, type CallListener } from './call-listeners';
 import { amdForCall } from './amd-watch';
 import { CallRecorder } from '../recording/call-recorder';
 import { loadCallContext, toolRunnerFor, type CallContext } from './call-context';
@@ -34,6 +35,7 @@ export function startCallSession(deps: CallSessionDeps, input: SessionStart): Se
     businessId: input.claims.businessId,
     onAmd: (answeredBy) => session.onAmd(answeredBy),
     stop: (reason) => session.stop(reason),
+    listen: (listener) => session.listen(listener),
     done,
   };
 }
@@ -64,15 +66,22 @@ class CallSession implements SessionView {
   #amd: AnsweredBy | undefined;
   /** The call's carrier: the process's, or none to speak of (a web call's). */
   readonly #telephony: Telephony;
-  /** Tells the call's observer what happens (a web call); undefined on phone calls, which then do no work for it. */
-  readonly #tap: CallTap | undefined;
+  /** Tells the call's observer (a web call's browser) and its listeners what happens; idle while neither is there. */
+  readonly #tap: CallTap;
+  /** Whoever listens to the call (`/web/listen`). */
+  readonly #listeners = new CallListeners();
 
   constructor(deps: CallSessionDeps, input: SessionStart) {
     this.#deps = deps;
     this.#input = input;
     this.#tuning = { ...DEFAULT_SESSION_TUNING, ...deps.tuning };
     this.#telephony = input.telephony ?? deps.telephony;
-    this.#tap = input.observe && new CallTap(input.observe, this.#counters);
+    const { observe } = input;
+    const observed = (observation: Parameters<CallListener['observe']>[0]) => {
+      observe?.(observation);
+      this.#listeners.observe(observation);
+    };
+    this.#tap = new CallTap(observed, this.#counters, () => observe !== undefined || this.#listeners.size > 0);
   }
 
   async run(): Promise<void> {
@@ -94,6 +103,7 @@ class CallSession implements SessionView {
       this.#finish('error');
     } finally {
       for (const cleanup of this.#cleanups.reverse()) safely(cleanup);
+      this.#listeners.end(this.#reason ?? 'error');
       this.#abort.abort();
       transport.close();
     }
@@ -104,6 +114,11 @@ class CallSession implements SessionView {
   stop(reason: 'canceled' | 'error'): void {
     void this.#driver?.endCall(reason, { goodbye: false });
     this.#finish(reason);
+  }
+
+  /** Adds a listener (`/web/listen`); returns its removal. */
+  listen(listener: CallListener): () => void {
+    return this.#listeners.add(listener);
   }
 
   /** The carrier's verdict, from its callback here or from the call's record (`amd-watch.ts`): the first one counts. */
@@ -125,7 +140,7 @@ class CallSession implements SessionView {
       this.#recorder = new CallRecorder({ store: deps.recordings, target, maxMs: (config.advanced.max_duration_s + 60) * 1000 });
     }
     const tap = this.#tap;
-    const tools = toolRunnerFor(deps, context, this.#t0, faultCounter(this.#counters, deps.log, call.id), tap && ((a) => tap.tool(a)));
+    const tools = toolRunnerFor(deps, context, this.#t0, faultCounter(this.#counters, deps.log, call.id), (a) => tap.tool(a));
     this.#tools = tools;
     this.#cleanups.push(() => tools.close());
     const driver = await openConversation({
@@ -144,7 +159,7 @@ class CallSession implements SessionView {
         finish: (reason) => this.#finish(reason),
         t0: this.#t0,
         tools,
-        ...(tap && { tap }),
+        tap,
       },
       session: this,
       signal: this.#abort.signal,
@@ -165,7 +180,9 @@ class CallSession implements SessionView {
       deliver,
     });
     if (stopAmd) this.#cleanups.push(stopAmd);
-    driver.start();
+    // Asked to end before its stream started (queued or ringing): it ends at once, unheard.
+    if (call.end_requested_at !== undefined) this.stop('canceled');
+    else driver.start();
     await this.#ended;
     await this.#hangUp();
   }
@@ -186,13 +203,17 @@ class CallSession implements SessionView {
     const sink = {
       sendAudio: (frame: Uint8Array) => {
         this.#recorder?.assistant(frame, this.#deps.now() - this.#t0);
+        if (this.#listeners.size > 0) this.#listeners.assistant(frame);
         transport.sendAudio(frame);
       },
       sendMark: (name: string) => {
-        this.#tap?.markSent(name);
+        this.#tap.markSent(name);
         transport.sendMark(name);
       },
-      clear: () => transport.clear(),
+      clear: () => {
+        this.#listeners.clear();
+        transport.clear();
+      },
     };
     const background = context.config.advanced.background === 'office' ? new OfficeAmbience({ seed: context.call.id }) : undefined;
     const pacer = new Pacer(sink, { gain: context.config.voice.volume, ...(background && { background }) });
@@ -233,6 +254,13 @@ class CallSession implements SessionView {
     };
     schedule();
     this.#cleanups.push(() => timers.clearTimeout(beat));
+    const { businessId, callId } = this.#input.claims;
+    const stopWatching = this.#deps.watchEndRequest?.(businessId, callId, () => {
+      // POST /calls/{id}/end: no goodbye; the hang-up below ends it at the carrier or its socket.
+      this.#deps.log.info('call.end_requested', { call_id: callId });
+      this.stop('canceled');
+    });
+    if (stopWatching) this.#cleanups.push(stopWatching);
   }
 
   /** How long ago the call was answered: its stream started that long after the answer, and this session has run since. */
@@ -249,6 +277,7 @@ class CallSession implements SessionView {
         this.#counters.sttBytes += event.payload.length;
         this.#callerAudio.push(event.payload);
         this.#recorder?.caller(event.payload, event.timestampMs);
+        if (this.#listeners.size > 0) this.#listeners.caller(event.payload);
         return;
       case 'mark':
         return this.#driver?.onMark(event.name, event.afterClear);

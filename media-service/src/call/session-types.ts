@@ -22,6 +22,7 @@ import type { ProviderRegistry } from './providers';
 import type { CallWorkflow } from '../../../shared/domain/workflow';
 import type { WorkflowSource } from '../ports/workflow-source';
 import type { CallObserver, CallTap } from './call-observer';
+import type { CallListener } from './call-listeners';
 
 /** The `start` event of a media stream. */
 export type StreamStart = Extract<CallTransportEvent, { type: 'start' }>;
@@ -51,6 +52,8 @@ export interface SessionHandle {
   onAmd(answeredBy: AnsweredBy): void;
   /** Ends the call now (SIGTERM drain past its deadline, ops): the caller hears the end message if any. */
   stop(reason: 'canceled' | 'error'): void;
+  /** Adds someone listening to the call (`/web/listen`); returns the removal. Absent on handles that cannot be listened to. */
+  listen?(listener: CallListener): () => void;
   /** Settles once the call is ended and recorded (never rejects). */
   readonly done: Promise<void>;
 }
@@ -105,6 +108,11 @@ export interface CallSessionDeps {
   recallMemory(businessId: number, callerNumber: string): Promise<string>;
   /** Marks the call alive every `heartbeatMs` (the sweeper ends calls whose heartbeat stops). */
   heartbeat(businessId: number, callId: number): Promise<void>;
+  /**
+   * Calls `onRequested` once `POST /calls/{id}/end` asks for the call to end (the process's
+   * `EndRequestPoller`, a batched check a second); returns the stop. Absent, nobody can ask.
+   */
+  watchEndRequest?(businessId: number, callId: number, onRequested: () => void): () => void;
   providers: ProviderLabels;
   /** Monotonic clock, ms. */
   now(): number;

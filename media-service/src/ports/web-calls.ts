@@ -13,6 +13,11 @@ export interface WebCallTokens {
    * token, an ended call, no such call).
    */
   redeem(businessId: number, callId: number, tokenHash: string, nowMs: number): Promise<CallRecord | undefined>;
+  /**
+   * Redeems a listen token (`POST /calls/{id}/listen`) the same way: it holds only while the call
+   * stores this hash as `listen_token_hash`, the token has not expired and the call is in progress.
+   */
+  redeemListen(businessId: number, callId: number, tokenHash: string, nowMs: number): Promise<CallRecord | undefined>;
 }
 
 /**

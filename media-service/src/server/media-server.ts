@@ -8,6 +8,7 @@ import type { SessionHandle, SessionStart } from '../call/session-types';
 import { twilioRoutes, type TwilioRoutesOptions } from '../http/twilio-routes';
 import { mediaStreamUpgrade } from './media-stream-upgrade';
 import { WEB_CALL_PATH, webCallUpgrade, type WebCallUpgradeOptions } from './web-call-upgrade';
+import { WEB_LISTEN_PATH, webListenUpgrade } from './web-listen-upgrade';
 import { SessionRegistry } from './session-registry';
 import { TaskAdmission } from './task-admission';
 import type { Logger } from '../../../shared/log';
@@ -29,7 +30,7 @@ export interface MediaServerOptions {
   maxCalls?: number;
   /** How long a connected stream may take to send `start` (default 5000 ms). */
   startTimeoutMs?: number;
-  /** Web calls from browsers on `/web/calls` (docs/protocols.md "Web calls"); absent, that path is 404. */
+  /** Web calls from browsers on `/web/calls` and listeners on `/web/listen` (docs/protocols.md "Web calls"); absent, those paths are 404. */
   web?: Omit<WebCallUpgradeOptions, 'registry' | 'startSession' | 'isDraining' | 'hasRoom' | 'nowMs' | 'log' | 'startTimeoutMs'>;
   /** Structured log line. */
   log: Logger;
@@ -88,10 +89,22 @@ export class MediaServer {
         log: options.log,
         ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
       });
-    // One listener, by path: Twilio's streams (signed), and browsers' web calls (a token in the first message).
+    const listenUpgrade =
+      options.web &&
+      webListenUpgrade({
+        tokens: options.web.tokens,
+        businesses: options.web.businesses,
+        consoleOrigins: options.web.consoleOrigins,
+        registry: this.registry,
+        nowMs: () => options.twilio.now().getTime(),
+        log: options.log,
+        ...(options.startTimeoutMs !== undefined && { startTimeoutMs: options.startTimeoutMs }),
+      });
+    // One listener, by path: Twilio's streams (signed), browsers' web calls and listeners (a token in the first message).
     this.#http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const path = (req.url ?? '/').split('?')[0];
       if (webUpgrade && path === WEB_CALL_PATH) return webUpgrade(req, socket, head);
+      if (listenUpgrade && path === WEB_LISTEN_PATH) return listenUpgrade(req, socket, head);
       twilioUpgrade(req, socket, head);
     });
     this.#http.on('clientError', (error, socket) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminService } from '../../../functions/lib/deps';
@@ -139,6 +140,58 @@ describe('the console, in a real browser', () => {
     await expect.poll(() => page.locator('main').innerText(), LONG).toMatch(/\d+\s?ms/);
     await expectAccessible(page, 'call');
     expect(refused).toEqual([]);
+    await page.close();
+  });
+
+  it('listens to a live call from its page, shows the live transcript, and ends it with a confirmation', async () => {
+    // Arrange: a web call running beside the console (a script's socket, typed speech), and a signed-in page.
+    const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    const assistant = (await (
+      await fetch(`${stack.apiUrl}/assistants`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Listened to' }) })
+    ).json()) as { id: number };
+    const grant = (await (
+      await fetch(`${stack.apiUrl}/calls/web`, { method: 'POST', headers: auth, body: JSON.stringify({ assistant_id: assistant.id }) })
+    ).json()) as { call_id: number; url: string; token: string };
+    const caller = new WebSocket(grant.url);
+    const heard: { type: string; reason?: string }[] = [];
+    caller.on('open', () => caller.send(JSON.stringify({ type: 'start', token: grant.token })));
+    caller.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const message = JSON.parse(data.toString()) as { type: string; name?: string; reason?: string };
+      heard.push(message);
+      if (message.type === 'mark') caller.send(JSON.stringify({ type: 'mark', name: message.name }));
+    });
+    await expect.poll(() => heard.some((m) => m.type === 'started'), { timeout: CALL_TEST_MS }).toBe(true);
+    const page = await browser.newPage();
+    await page.goto(stack.consoleUrl);
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByLabel('API key').press('Enter');
+    await page.getByRole('link', { name: 'Calls', exact: true }).waitFor();
+    await page.goto(`${stack.consoleUrl.replace(/\/$/, '')}/calls/${grant.call_id}`);
+
+    // Act: listen, and the caller speaks
+    await page.getByRole('button', { name: 'Listen' }).click({ timeout: CALL_TEST_MS });
+    const live = page.getByRole('log', { name: 'Live transcript' });
+    await live.waitFor();
+    await expect.poll(() => page.getByRole('button', { name: 'Stop listening' }).isVisible(), { timeout: CALL_TEST_MS }).toBe(true);
+    caller.send(JSON.stringify({ type: 'say', text: CALLER_LINE }));
+    await expect.poll(() => live.innerText(), { timeout: CALL_TEST_MS }).toContain(`Caller: ${CALLER_LINE}`);
+    await expect.poll(() => live.innerText(), { timeout: CALL_TEST_MS }).toContain('Assistant:');
+    await expectAccessible(page, 'listening');
+
+    // Act: end it, confirmed
+    await page.getByRole('button', { name: 'End call' }).click();
+    await page.getByRole('button', { name: 'Yes, end the call' }).click();
+
+    // Assert: the call ended canceled, for the caller and on the page
+    await expect
+      .poll(() => heard.find((m) => m.type === 'ended'), { timeout: CALL_TEST_MS })
+      .toEqual({ type: 'ended', reason: 'canceled' });
+    // The page reads the call again (every 2 s while live): ended, canceled, and the live controls gone.
+    await expect.poll(() => page.getByRole('button', { name: 'End call' }).count(), { timeout: CALL_TEST_MS }).toBe(0);
+    expect(await page.locator('main').innerText()).toMatch(/canceled/i);
+    expect(await page.evaluate(() => (globalThis as any).document.body.innerText as string)).not.toContain('wl_');
+    caller.close();
     await page.close();
   });
 });

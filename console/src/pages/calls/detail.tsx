@@ -5,6 +5,7 @@ import { api, must, type Schemas } from '../../api/client';
 import { ErrorNote, Loading, Page } from '../../ui/page';
 import { useApi } from '../../ui/use-api';
 import { noRecordingReason, refreshEvery } from '../parts/recording';
+import { LiveCall } from './live-call';
 import { Actions, Analysis, Deliveries, Facts, WorkflowPath } from './sections';
 import { Transcript, TurnLatency } from './transcript';
 
@@ -99,10 +100,10 @@ export default function CallPage() {
       {data && (
         <>
           {live && (
-            <p class="live-note">
-              This call is {data.status.replace('_', ' ')}; this page reads it again every 2 seconds. Listening in from the console is not
-              available yet.
-            </p>
+            <>
+              <p class="live-note">This call is {data.status.replace('_', ' ')}; this page reads it again every 2 seconds.</p>
+              <LiveCall callId={data.id} status={data.status} />
+            </>
           )}
           <div class="grid">
             <Section id="facts" title="Facts">
