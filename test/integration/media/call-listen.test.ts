@@ -230,14 +230,18 @@ describe.concurrent('listening to a live call, and ending it', () => {
     const created = await api(business.apiKey, 'POST', '/calls/web', { assistant_id: business.assistantId });
     const { call_id: callId, url, token } = created.body as { call_id: number; url: string; token: string };
     const browser = new Socket(url, token, CONSOLE);
-    await browser.next(isType('started'));
+    // The call is in progress once the assistant speaks (`started` comes before it is marked answered).
+    await browser.next(isType('state'));
     const listenUrl = url.replace('/web/calls', '/web/listen');
-    const grant = (await api(business.apiKey, 'POST', `/calls/${callId}/listen`)).body as { token: string };
+    const listen = await api(business.apiKey, 'POST', `/calls/${callId}/listen`);
+    expect(listen.status, JSON.stringify(listen.body)).toBe(200);
+    const grant = listen.body as { token: string };
     // Act
     const stranger = new Socket(listenUrl, grant.token, 'https://evil.example.com');
+    const strangerError = await stranger.next(isType('error'));
     const webToken = new Socket(listenUrl, token);
     // Assert
-    expect(await stranger.next(isType('error'))).toMatchObject({ code: 'origin_not_allowed' });
+    expect(strangerError).toMatchObject({ code: 'origin_not_allowed' });
     expect((await stranger.closed).code).toBe(1008);
     expect(await webToken.next(isType('error'))).toMatchObject({ code: 'bad_token' });
     // The refused listener spent nothing: the token still works.
