@@ -49,6 +49,7 @@ async function serve(options: { maxCalls: number; maxPending?: number; holdRedee
     lifecycle: {
       markAnswered: () => Promise.resolve(undefined),
       markTransferred: () => Promise.resolve(),
+      transferFailed: () => Promise.resolve(),
       end: (_business, callId, ending) => {
         ended.push({ callId, reason: ending.endedReason });
         return Promise.resolve(true);
