@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CallStatus } from '../domain/call';
 import type {
   AnalysisFields,
@@ -162,6 +162,24 @@ export class CallRepository {
   }
 
   /** Records that a live call was handed to `toNumber`; the call as written, undefined when it is not live. */
+  /** Takes back {@link recordTransfer} after the carrier refused the redirect: the call was not transferred. */
+  async clearTransfer(businessId: number, callId: number, toNumber: string, at: string): Promise<void> {
+    await this.db.doc
+      .send(
+        new UpdateCommand({
+          TableName: this.db.tableName,
+          Key: keys.call(businessId, callId),
+          UpdateExpression: 'SET updated_at = :at REMOVE transferred_to, transferred_at',
+          ConditionExpression: 'attribute_exists(pk) AND transferred_to = :to',
+          ExpressionAttributeValues: { ':at': at, ':to': toNumber },
+        }),
+      )
+      .catch((error: unknown) => {
+        // Another transfer's number (or none) stands: nothing of this one to take back.
+        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+      });
+  }
+
   async recordTransfer(businessId: number, callId: number, toNumber: string, at: string): Promise<CallRecord | undefined> {
     const set = { transferred_to: toNumber, transferred_at: at, updated_at: at };
     const { written, call } = await transition(this.db, businessId, callId, set, statusIn('in_progress'));

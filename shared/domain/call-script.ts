@@ -41,6 +41,8 @@ export interface CallBackEnds {
   paymentLinks: boolean;
   /** Knowledge search: the process can search the assistant's knowledge bases. */
   knowledge?: boolean;
+  /** The call is on a phone line a carrier can redirect; false for a web call, which cannot be transferred (absent: true). */
+  phoneLine?: boolean;
 }
 
 /** The derived script. */
@@ -142,7 +144,7 @@ export function teamPhones(profile: BusinessProfile | null): string[] {
 /**
  * The built-in tools a call offers the model: the one list both the tools sent to the model and
  * the prompt's lines about them come from, so the prompt never names a tool the model does not have
- * (`transfer` needs the business profile's transfer number, `notify_team` a team email or phone to
+ * (`transfer` needs the business profile's transfer number and a phone line, `notify_team` a team email or phone to
  * tell, `send_payment_link` a payment provider key).
  */
 export function offeredBuiltins(
@@ -152,7 +154,7 @@ export function offeredBuiltins(
 ): OfferedBuiltins {
   return {
     endCall: config.builtin.end_call,
-    transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '',
+    transfer: config.builtin.transfer && (profile?.transfer_number ?? '') !== '' && backEnds.phoneLine !== false,
     takeMessage: config.builtin.messages,
     notifyTeam: config.builtin.team_messages && (teamEmails(profile).length > 0 || teamPhones(profile).length > 0),
     sendSms: config.builtin.sms,

@@ -1,3 +1,4 @@
+import { COMMON_HEADERS } from './openapi-headers';
 import * as call from './call';
 import { ListMessagesQuerySchema } from './message';
 import {
@@ -72,13 +73,19 @@ export function callPaths(): Json {
             "A browser's `Origin` must be one of the business's `web_origins` or the console's. Minutes, variables and Idempotency-Key as POST /calls; " +
             'a replay with the same key and body answers the same call with a new token (the earlier one stops working), or 409 `conflict` once the call was joined or ended. ' +
             'A call nobody joins ends `canceled` within about two minutes.',
-          responses(jsonResponse('The call, where to connect, and its token.', 'WebCall'), {
-            '402': 'InsufficientMinutes',
-            ...NOT_FOUND,
-            '409': 'WebCallConflict',
-            ...BODY_ERRORS,
-            '503': 'WebCallsUnavailable',
-          }),
+          responses(
+            jsonResponse('The call, where to connect, and its token (never cached: `Cache-Control: no-store`).', 'WebCall', [
+              ...COMMON_HEADERS,
+              'Cache-Control',
+            ]),
+            {
+              '402': 'InsufficientMinutes',
+              ...NOT_FOUND,
+              '409': 'WebCallConflict',
+              ...BODY_ERRORS,
+              '503': 'WebCallsUnavailable',
+            },
+          ),
         ),
         parameters: [idempotencyKeyParam()],
         requestBody: body('CreateWebCallBody'),

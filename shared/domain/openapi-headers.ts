@@ -23,6 +23,10 @@ export const HEADERS: Record<string, Json> = {
       'Strong entity tag of the assistant as stored (its version): send it back in `If-Match` to update or delete only that version.',
     schema: { type: 'string', examples: ['"3"'] },
   },
+  'Cache-Control': {
+    description: '`no-store` on an answer that holds a credential (a web call token): no cache or proxy may keep it.',
+    schema: { type: 'string', examples: ['no-store'] },
+  },
   'WWW-Authenticate': {
     description: 'RFC 6750 challenge: `Bearer realm="api"`, with `error="invalid_token"` when a key was sent but refused.',
     schema: { type: 'string', examples: ['Bearer realm="api", error="invalid_token"'] },

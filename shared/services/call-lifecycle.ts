@@ -124,6 +124,12 @@ export class CallLifecycle {
     if (updated) await this.publish('call.transferred', updated);
   }
 
+  /** The carrier refused the transfer: `transferred_to` is taken back, so the record never shows a transfer that did not happen. */
+  async transferFailed(businessId: number, callId: number, toNumber: string): Promise<void> {
+    const at = this.deps.now().toISOString();
+    await this.retrying(() => this.deps.calls.clearTransfer(businessId, callId, toNumber, at));
+  }
+
   /**
    * Ends the call once; returns false when it had already ended. The ended state and the call's
    * detail (transcript, metrics, recording) are written together, conditional on the call not

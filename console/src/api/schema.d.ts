@@ -2524,6 +2524,8 @@ export interface components {
         "Retry-After": number;
         /** @description Strong entity tag of the assistant as stored (its version): send it back in `If-Match` to update or delete only that version. */
         ETag: string;
+        /** @description `no-store` on an answer that holds a credential (a web call token): no cache or proxy may keep it. */
+        "Cache-Control": string;
         /** @description RFC 6750 challenge: `Bearer realm="api"`, with `error="invalid_token"` when a key was sent but refused. */
         "WWW-Authenticate": string;
     };
@@ -2815,12 +2817,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The call, where to connect, and its token. */
+            /** @description The call, where to connect, and its token (never cached: `Cache-Control: no-store`). */
             200: {
                 headers: {
                     "X-API-Version": components["headers"]["X-API-Version"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {

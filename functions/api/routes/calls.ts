@@ -16,7 +16,10 @@ export function callRoutes(service: CallService, webCalls: WebCallService, liveC
     })
     .post('/web', async (c) => {
       const body = await readJsonBody(c, undefined);
-      return c.json(await webCalls.create(c.get('businessId'), body, c.req.header('idempotency-key')));
+      const created = await webCalls.create(c.get('businessId'), body, c.req.header('idempotency-key'));
+      // The answer holds a call's credential: no cache on the way may keep it.
+      c.header('Cache-Control', 'no-store');
+      return c.json(created);
     })
     .get('/:call_id', async (c) => {
       const id = parseIdParam(c.req.param('call_id'), 'call_id');

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { CallObservation } from '../call/call-observer';
+import { MULTI_LINE_TEXT_PATTERN } from '../../../shared/domain/validation';
 
 /**
  * The JSON messages of a web call's socket (docs/protocols.md "Web calls"), both ways. Text frames
@@ -15,7 +16,17 @@ export const SAY_MAX_CHARS = 500;
 /** What a browser may send, checked at the boundary (valibot). */
 export const WebClientMessageSchema = v.variant('type', [
   v.object({ type: v.literal('start'), token: v.pipe(v.string(), v.maxLength(200)) }),
-  v.object({ type: v.literal('say'), text: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(SAY_MAX_CHARS)) }),
+  v.object({
+    type: v.literal('say'),
+    text: v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1),
+      v.maxLength(SAY_MAX_CHARS),
+      // As the API's free text: no control characters but tabs and line breaks.
+      v.regex(MULTI_LINE_TEXT_PATTERN, 'Typed speech may not hold control characters.'),
+    ),
+  }),
   v.object({ type: v.literal('dtmf'), digits: v.pipe(v.string(), v.regex(/^[0-9*#]{1,32}$/)) }),
   v.object({ type: v.literal('mark'), name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)) }),
   v.object({ type: v.literal('hangup') }),

@@ -30,8 +30,16 @@ export const MAX_AUDIO_FRAME_BYTES = 64 * 1024;
  */
 export const MAX_AUDIO_AHEAD_MS = 2000;
 
-/** Bad messages a socket may send in all before it is closed 1008: a client bug says so in the first few, a flood never stops. */
+/** Bad messages a socket may send in all before it is cut off: a client bug says so in the first few, a flood never stops. */
 const MAX_BAD_MESSAGES = 20;
+
+/** Key presses: at most this many `dtmf` messages in any one second (each holds at most 32 keys). */
+export const MAX_DTMF_PER_SECOND = 10;
+
+/** Typed speech waiting to be said (being made into audio, or queued behind the line playing): at most this many lines… */
+export const MAX_SAY_LINES_WAITING = 3;
+/** …and at most this much speech queued, in ms. */
+export const MAX_SAY_QUEUED_MS = 30_000;
 
 /** Close codes (RFC 6455). */
 export const WEB_CLOSE = { done: 1000, policy: 1008, tryLater: 1013 } as const;
@@ -40,8 +48,8 @@ export const WEB_CLOSE = { done: 1000, policy: 1008, tryLater: 1013 } as const;
 export interface WebCallSocketOptions {
   /** The browser's `start` (before {@link WebCallSocket.accept}): check the token, then accept or refuse. */
   onStart?: (token: string) => void;
-  /** Typed speech (`say`) once accepted. */
-  onSay?: (text: string) => void;
+  /** Typed speech (`say`) once accepted; a promise settles once the line's audio is queued (or refused), and counts it as waiting till then. */
+  onSay?: (text: string) => void | Promise<unknown>;
   /** Bad messages allowed before the socket is closed (default 20). */
   maxBadMessages?: number;
   /** The caller audio's clock (default the real one). */
@@ -55,8 +63,11 @@ export interface WebCallSocketOptions {
  * μ-law (`../audio/resample.ts`); marks, `clear` and key presses as Twilio's stream has them.
  *
  * - Before {@link accept}, only `start` is read (handed to `onStart`); anything else is a bad message.
- * - Bad messages (not JSON, unknown type, invalid fields, odd or oversized audio) get an `error`
- *   `bad_message` and are dropped; past `maxBadMessages` the socket is closed 1008.
+ * - One `start` per socket, ever: a second one is a bad message, even while the first is checked.
+ * - Bad messages (not JSON, unknown type, invalid fields, odd or oversized audio, keys faster than
+ *   {@link MAX_DTMF_PER_SECOND} a second, typed speech past its queue) get an `error` `bad_message`
+ *   and are dropped; past `maxBadMessages` the socket is terminated (logged once) and nothing it
+ *   sends after is read.
  * - `hangup`, or the socket closing, is `stop` then `closed`, as a carrier's hang-up is.
  * - The call itself ends through {@link end} (`ended`, then close 1000): there is no carrier to ask.
  */
@@ -73,6 +84,14 @@ export class WebCallSocket implements CallTransport {
   /** The caller's audio as a phone line carries it: continuous, typed speech in place of the microphone. */
   readonly #feed: CallerFeed;
   #bad = 0;
+  /** Past the bad-message bound: the socket was terminated and every later frame is ignored. */
+  #cutOff = false;
+  /** A `start` was received: a socket carries one call, ever. */
+  #startSeen = false;
+  /** When (clock ms) the recent `dtmf` messages came, for the per-second bound. */
+  #dtmfAt: number[] = [];
+  /** `say` lines handed on whose audio is not queued yet. */
+  #sayPending = 0;
   #stopped = false;
   #closed = false;
 
@@ -182,18 +201,21 @@ export class WebCallSocket implements CallTransport {
   }
 
   #onMessage(data: RawData, isBinary: boolean): void {
+    if (this.#cutOff) return;
     if (isBinary) return this.#onAudio(toBytes(data));
     const message = parseClientMessage(data.toString());
     if ('invalid' in message) return this.#badMessage(message.invalid);
     if (message.type === 'start') {
-      if (this.#callSid || !this.#options.onStart) return this.#badMessage('The call has already started.');
+      if (this.#startSeen || this.#callSid || !this.#options.onStart) return this.#badMessage('The call has already started.');
+      this.#startSeen = true;
       return this.#options.onStart(message.token);
     }
     if (!this.#callSid) return this.#badMessage('Send start with the token first.');
     switch (message.type) {
       case 'say':
-        return this.#options.onSay ? this.#options.onSay(message.text) : this.#badMessage('Typed speech is not available on this call.');
+        return this.#onSay(message.text);
       case 'dtmf':
+        if (!this.#dtmfAllowed()) return this.#badMessage(`Keys may be sent at most ${MAX_DTMF_PER_SECOND} times a second.`);
         for (const digit of message.digits) this.#events.emit({ type: 'dtmf', digit });
         return;
       case 'mark':
@@ -201,6 +223,32 @@ export class WebCallSocket implements CallTransport {
       case 'hangup':
         return this.#stop();
     }
+  }
+
+  #now(): number {
+    return this.#options.clock?.now() ?? performance.now();
+  }
+
+  /** At most {@link MAX_DTMF_PER_SECOND} `dtmf` messages in the last second. */
+  #dtmfAllowed(): boolean {
+    const now = this.#now();
+    this.#dtmfAt = this.#dtmfAt.filter((at) => now - at < 1000);
+    if (this.#dtmfAt.length >= MAX_DTMF_PER_SECOND) return false;
+    this.#dtmfAt.push(now);
+    return true;
+  }
+
+  /** Typed speech, unless too much already waits to be said. */
+  #onSay(text: string): void {
+    const onSay = this.#options.onSay;
+    if (!onSay) return this.#badMessage('Typed speech is not available on this call.');
+    const waiting = this.#sayPending + this.#feed.linesQueued;
+    if (waiting >= MAX_SAY_LINES_WAITING || this.#feed.queuedMs >= MAX_SAY_QUEUED_MS)
+      return this.#badMessage('Wait for the assistant: earlier lines are still waiting to be said.');
+    const said = onSay(text);
+    if (!(said instanceof Promise)) return;
+    this.#sayPending++;
+    void said.finally(() => this.#sayPending--).catch(() => undefined);
   }
 
   #onAudio(bytes: Buffer): void {
@@ -229,13 +277,22 @@ export class WebCallSocket implements CallTransport {
   }
 
   #badMessage(why: string): void {
+    if (this.#cutOff) return;
     this.#bad++;
-    if (this.#bad > (this.#options.maxBadMessages ?? MAX_BAD_MESSAGES)) {
-      this.#log.warn('web.call.flood', { call_sid: this.#callSid, bad_messages: this.#bad });
-      return this.refuse('bad_message', 'Too many bad messages.');
-    }
+    if (this.#bad > (this.#options.maxBadMessages ?? MAX_BAD_MESSAGES)) return this.#cutOffFlood();
     this.#log.info('web.call.bad_message', { call_sid: this.#callSid, why });
     this.#send(errorMessage('bad_message', why));
+  }
+
+  /**
+   * Past the bound: logged once, told once, then terminated (a graceful close waits for the
+   * client's answer, which a flood need never send); nothing it sent after is read.
+   */
+  #cutOffFlood(): void {
+    this.#cutOff = true;
+    this.#log.warn('web.call.flood', { call_sid: this.#callSid, bad_messages: this.#bad });
+    this.refuse('bad_message', 'Too many bad messages.');
+    this.#ws.terminate();
   }
 
   /** The browser hung up (or went away): `stop` once. */

@@ -37,6 +37,8 @@ export class CallerFeed {
   /** μ-law bytes emitted so far: the media clock. */
   #emitted = 0;
   #injected: Uint8Array[] = [];
+  /** Frames left of each injected line, first the one playing. */
+  #lineFrames: number[] = [];
   #ticker: unknown;
 
   constructor(emit: (payload: Uint8Array, timestampMs: number) => void, clock: FeedClock = REAL_CLOCK) {
@@ -56,11 +58,22 @@ export class CallerFeed {
     if (this.#ticker !== undefined) this.#clock.clearInterval(this.#ticker);
     this.#ticker = undefined;
     this.#injected = [];
+    this.#lineFrames = [];
   }
 
   /** How far the audio passed on so far runs ahead of the clock (ms; negative when behind). */
   get aheadMs(): number {
     return this.#emitted / 8 - (this.#clock.now() - this.#startedAt);
+  }
+
+  /** Typed-speech lines queued or playing. */
+  get linesQueued(): number {
+    return this.#lineFrames.length;
+  }
+
+  /** Typed speech queued, in ms (20 ms a frame). */
+  get queuedMs(): number {
+    return this.#injected.length * 20;
   }
 
   /** Whether typed speech is still playing. */
@@ -76,11 +89,22 @@ export class CallerFeed {
 
   /** Queues audio to be played as the caller's, in place of the microphone, at real-time pace. */
   inject(mulaw: Uint8Array): void {
+    const frames = Math.ceil(mulaw.length / FRAME_BYTES);
+    if (frames === 0) return;
     for (let i = 0; i < mulaw.length; i += FRAME_BYTES) {
       const frame = new Uint8Array(FRAME_BYTES).fill(MULAW_SILENCE);
       frame.set(mulaw.subarray(i, i + FRAME_BYTES));
       this.#injected.push(frame);
     }
+    this.#lineFrames.push(frames);
+  }
+
+  /** The next frame of typed speech, or silence. */
+  #nextFrame(): Uint8Array {
+    const frame = this.#injected.shift();
+    if (!frame) return new Uint8Array(FRAME_BYTES).fill(MULAW_SILENCE);
+    if (--this.#lineFrames[0]! <= 0) this.#lineFrames.shift();
+    return frame;
   }
 
   #tick(): void {
@@ -88,7 +112,7 @@ export class CallerFeed {
     let behind = Math.min(due - this.#emitted, MAX_CATCH_UP_BYTES);
     if (!this.injecting && behind <= SLACK_BYTES) return;
     while (behind >= FRAME_BYTES) {
-      this.#send(this.#injected.shift() ?? new Uint8Array(FRAME_BYTES).fill(MULAW_SILENCE));
+      this.#send(this.#nextFrame());
       behind -= FRAME_BYTES;
     }
   }

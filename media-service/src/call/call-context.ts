@@ -68,6 +68,8 @@ export async function loadCallContext(deps: CallSessionDeps, input: SessionStart
   const backEnds = {
     paymentLinks: deps.toolPorts.payments?.accepts({ businessId, keySealed: paymentKeySealed }) ?? false,
     knowledge: deps.knowledge !== undefined,
+    // A web call has no carrier to redirect it: the model is never offered a transfer there.
+    phoneLine: call.channel !== 'web',
   };
   const now = deps.wallClock?.() ?? new Date();
   const script = buildCallScript({

@@ -36,6 +36,8 @@ export interface CallProgress {
   markAnswered(businessId: number, callId: number): Promise<CallRecord | undefined>;
   /** Stores `transferred_to` and publishes `call.transferred`. */
   markTransferred(businessId: number, callId: number, toNumber: string): Promise<void>;
+  /** Takes `transferred_to` back: the carrier refused the transfer. */
+  transferFailed(businessId: number, callId: number, toNumber: string): Promise<void>;
   /** Ends the call once; false when it had already ended. */
   end(businessId: number, callId: number, ending: CallEnding): Promise<boolean>;
 }

@@ -17,6 +17,9 @@ import type { Logger } from '../../../shared/log';
 /** The path browsers open web calls on (the `url` of `POST /calls/web`). */
 export const WEB_CALL_PATH = '/web/calls';
 
+/** Sockets open on this task that have not sent `start`: past this, further upgrades are refused 503. */
+export const MAX_PENDING_WEB_SOCKETS = 64;
+
 /** The plan's concurrency cap and minutes, as an inbound call takes them (`../http/inbound-call.ts`). */
 export interface WebCallAdmission {
   /** The concurrency slot and minutes in one write; absent, minutes alone (`reserve`). */
@@ -43,6 +46,8 @@ export interface WebCallUpgradeOptions {
   nowMs: () => number;
   /** How long an open socket may take to send `start` (default 5000 ms). */
   startTimeoutMs?: number;
+  /** Sockets waiting for `start` at most (default {@link MAX_PENDING_WEB_SOCKETS}). */
+  maxPending?: number;
   log: Logger;
 }
 
@@ -64,25 +69,39 @@ const NO_CARRIER: Telephony = {
 export function webCallUpgrade(options: WebCallUpgradeOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   // ws closes a frame past this with 1009; frames up to it reach the socket, which refuses audio over 64 KiB itself.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 128 * 1024 });
+  const waiting = { count: 0 };
   return function upgrade(req, socket, head) {
     socket.on('error', (error) => options.log.warn('web.upgrade.socket_error', { error: error.message }));
-    if (options.hasRoom && !options.hasRoom()) {
-      options.log.warn('web.upgrade.at_task_cap', { active_calls: options.registry.size });
+    const full = options.hasRoom && !options.hasRoom();
+    if (full || waiting.count >= (options.maxPending ?? MAX_PENDING_WEB_SOCKETS)) {
+      options.log.warn(full ? 'web.upgrade.at_task_cap' : 'web.upgrade.too_many_pending', {
+        active_calls: options.registry.size,
+        pending: waiting.count,
+      });
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return void socket.destroy();
     }
     const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-    wss.handleUpgrade(req, socket, head, (ws) => awaitStart(ws, origin, options));
+    // Counted from the upgrade, so sockets still in their handshake count too.
+    waiting.count++;
+    let counted = true;
+    const settle = () => {
+      if (counted) waiting.count--;
+      counted = false;
+    };
+    socket.once('close', settle);
+    wss.handleUpgrade(req, socket, head, (ws) => awaitStart(ws, origin, options, settle));
   };
 }
 
 /** Waits (bounded) for `start`, then checks it. */
-function awaitStart(ws: WebSocket, origin: string | undefined, options: WebCallUpgradeOptions): void {
-  let typed: ((text: string) => void) | undefined;
+function awaitStart(ws: WebSocket, origin: string | undefined, options: WebCallUpgradeOptions, started: () => void): void {
+  let typed: ((text: string) => Promise<void>) | undefined;
   const transport = new WebCallSocket(ws, {
     log: options.log,
     onStart: (token) => {
       clearTimeout(timer);
+      started();
       void admit(transport, token, origin, options)
         .then((said) => (typed = said))
         .catch((error: unknown) => {
@@ -108,7 +127,7 @@ async function admit(
   token: string,
   origin: string | undefined,
   options: WebCallUpgradeOptions,
-): Promise<((text: string) => void) | undefined> {
+): Promise<((text: string) => Promise<void>) | undefined> {
   const claimed = parseWebCallToken(token);
   const refuse = (code: Parameters<WebCallSocket['refuse']>[0], message: string, fields: Record<string, unknown> = {}, close?: number) => {
     options.log.warn('web.call.refused', { code, ...fields });
@@ -122,6 +141,9 @@ async function admit(
   if (origin !== undefined && !originAllowed(origin, business.profile.web_origins, options.consoleOrigins))
     return refuse('origin_not_allowed', `The origin ${origin.slice(0, 100)} may not open web calls for this business.`, fields);
   if (options.isDraining()) return refuse('at_capacity', 'This server is restarting: try again.', fields, WEB_CLOSE.tryLater);
+  const noRoom = () => options.hasRoom !== undefined && !options.hasRoom();
+  // The task's cap again, now the socket is about to become a call (the upgrade's check was before the wait for start).
+  if (noRoom()) return refuse('at_capacity', 'This server is at its limit of calls: try again.', fields, WEB_CLOSE.tryLater);
   const call = await options.tokens.redeem(claimed.businessId, claimed.callId, hashWebCallToken(token), options.nowMs());
   if (!call) return refuse('bad_token', 'The token is not valid: used, expired, or the call is over.', fields);
   const refusal = await takeSlot(call, options);
@@ -134,6 +156,11 @@ async function admit(
     // The browser left while we checked: the call never started.
     await options.lifecycle.end(call.business_id, call.id, { endedReason: 'caller_hung_up' });
     return undefined;
+  }
+  // Checked once more with nothing awaited between it and the session's registration, so calls admitted together cannot pass the cap.
+  if (noRoom()) {
+    await options.lifecycle.end(call.business_id, call.id, { endedReason: 'failed' });
+    return refuse('at_capacity', 'This server is at its limit of calls: try again.', fields, WEB_CLOSE.tryLater);
   }
   return start(transport, call, options);
 }
@@ -165,7 +192,7 @@ function webCallSid(): string {
 }
 
 /** Accepts the socket and starts the call's session; returns its typed-speech handler. */
-function start(transport: WebCallSocket, call: CallRecord, options: WebCallUpgradeOptions): (text: string) => void {
+function start(transport: WebCallSocket, call: CallRecord, options: WebCallUpgradeOptions): (text: string) => Promise<void> {
   const callSid = webCallSid();
   const startEvent = transport.accept(call.id, callSid);
   const claims = { callId: call.id, businessId: call.business_id, expiresAt: options.nowMs() };
@@ -185,7 +212,7 @@ function start(transport: WebCallSocket, call: CallRecord, options: WebCallUpgra
     transport.close('done');
   }
   return (text) =>
-    void options.typedSpeech
+    options.typedSpeech
       .say(callSid, text)
       .then((audio) => (audio instanceof Uint8Array ? transport.inject(audio) : transport.badMessage(audio.refused)))
       .catch((error: unknown) => {

@@ -54,6 +54,7 @@ describe('POST /calls/web', () => {
     const response = await createWebCall(tenant, { assistant_id: assistantId, variables: { name: 'Jo' } });
     // Assert
     expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const body = await json(response);
     expect(body).toEqual({
       call_id: expect.any(Number),

@@ -88,6 +88,19 @@ describe('call lifecycle', () => {
     expect(events.map((event) => event.type)).toEqual(['call.started', 'call.ended']);
   });
 
+  it('takes a refused transfer back: the call keeps no transferred_to, and a later ending is not a transfer', async () => {
+    // Arrange
+    const { tenant, call, lifecycle } = await setup({});
+    await lifecycle.markAnswered(tenant.businessId, call.id);
+    await lifecycle.markTransferred(tenant.businessId, call.id, '+15550100999');
+    // Act: the carrier refused the redirect
+    await lifecycle.transferFailed(tenant.businessId, call.id, '+15550100999');
+    await lifecycle.end(tenant.businessId, call.id, { endedReason: 'caller_hung_up' });
+    // Assert
+    const detail = (await (await tenant.request('GET', `/calls/${call.id}`)).json()) as Record<string, unknown>;
+    expect(detail).toMatchObject({ status: 'ended', ended_reason: 'caller_hung_up', transferred_to: null });
+  });
+
   it('with hipaa stores no transcript and no recording', async () => {
     // Arrange
     const { tenant, call, lifecycle } = await setup({ hipaa: true });

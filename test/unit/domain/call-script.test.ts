@@ -130,20 +130,24 @@ describe('buildSystemPrompt', () => {
   });
 
   it.each([
-    { transfer: true, number: '+15550100999', offered: true },
-    { transfer: true, number: '', offered: false },
-    { transfer: false, number: '+15550100999', offered: false },
+    { transfer: true, number: '+15550100999', phoneLine: undefined, offered: true },
+    { transfer: true, number: '', phoneLine: undefined, offered: false },
+    { transfer: false, number: '+15550100999', phoneLine: undefined, offered: false },
+    { transfer: true, number: '+15550100999', phoneLine: true, offered: true },
+    // A web call: no carrier can redirect it.
+    { transfer: true, number: '+15550100999', phoneLine: false, offered: false },
   ])(
-    'mentions the transfer tool exactly when the model is offered it (transfer $transfer, number "$number")',
-    ({ transfer, number, offered }) => {
+    'mentions the transfer tool exactly when the model is offered it (transfer $transfer, number "$number", phone line $phoneLine)',
+    ({ transfer, number, phoneLine, offered }) => {
       // Arrange
       const input = scriptInput({
         config: config({ builtin: { transfer } } as AssistantConfigInput),
         profile: { ...acme, transfer_number: number },
+        backEnds: { paymentLinks: false, ...(phoneLine !== undefined && { phoneLine }) },
       });
       // Act
       const prompt = buildSystemPrompt(input);
-      const tools = offeredTools(input.config, input.profile).definitions.map((tool) => tool.name);
+      const tools = offeredTools(input.config, input.profile, input.backEnds).definitions.map((tool) => tool.name);
       // Assert: the prompt and the tools sent to the model agree
       expect(prompt.includes('transfer tool')).toBe(offered);
       expect(tools.includes('transfer')).toBe(offered);

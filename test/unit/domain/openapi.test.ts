@@ -163,8 +163,11 @@ describe('buildOpenApiDocument', () => {
       'RateLimit',
       'Retry-After',
       'ETag',
+      'Cache-Control',
       'WWW-Authenticate',
     ]);
+    // The web call's answer holds its token: documented as never cached.
+    expect(doc.paths['/calls/web']!.post.responses['200'].headers['Cache-Control']).toEqual({ $ref: '#/components/headers/Cache-Control' });
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { WebCallSocket } from '../../../../media-service/src/adapters/web-call-socket';
+import { WebCallSocket, type WebCallSocketOptions } from '../../../../media-service/src/adapters/web-call-socket';
 import type { FeedClock } from '../../../../media-service/src/adapters/web-caller-feed';
 import { decodeMulaw, encodeMulaw } from '../../../../media-service/src/audio/mulaw';
 import type { CallTransportEvent } from '../../../../media-service/src/ports/call-transport';
@@ -36,6 +36,8 @@ interface Pair {
   binary: Buffer[];
   starts: string[];
   said: string[];
+  /** What the server logged. */
+  logged: () => string[];
   clock: ManualClock;
   closed: Promise<number>;
   /** Resolves once the server side has seen `n` events in all. */
@@ -61,12 +63,12 @@ const until = (check: () => boolean) =>
   });
 
 /** A WebCallSocket on a loopback `ws` server, and the browser's side of it. */
-async function pair(options: { maxBadMessages?: number } = {}): Promise<Pair> {
+async function pair(options: Pick<WebCallSocketOptions, 'maxBadMessages' | 'onSay'> = {}): Promise<Pair> {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: 128 * 1024 });
   servers.push(wss);
   await new Promise((resolve) => wss.once('listening', resolve));
   const clock = new ManualClock();
-  const { log } = captureLogger();
+  const { log, messages: logged } = captureLogger();
   const starts: string[] = [];
   const said: string[] = [];
   const events: CallTransportEvent[] = [];
@@ -76,7 +78,7 @@ async function pair(options: { maxBadMessages?: number } = {}): Promise<Pair> {
         clock,
         log,
         onStart: (token) => starts.push(token),
-        onSay: (text) => said.push(text),
+        onSay: (text) => void said.push(text),
         ...options,
       });
       socket.on((event) => events.push(event));
@@ -98,6 +100,7 @@ async function pair(options: { maxBadMessages?: number } = {}): Promise<Pair> {
     binary,
     starts,
     said,
+    logged,
     clock,
     closed,
     events_: (n) => until(() => events.length >= n),
@@ -208,6 +211,8 @@ describe('WebCallSocket', () => {
     ['an empty say', JSON.stringify({ type: 'say', text: '   ' }), /Invalid say/],
     ['a long say', JSON.stringify({ type: 'say', text: 'a'.repeat(501) }), /Invalid say/],
     ['bad digits', JSON.stringify({ type: 'dtmf', digits: '12a' }), /Invalid dtmf/],
+    ['a say with a control character', JSON.stringify({ type: 'say', text: 'hi\u001b[2Jthere' }), /control characters/],
+    ['a say with a bidi override', JSON.stringify({ type: 'say', text: 'hi \u202e there' }), /control characters/],
     ['an unknown mark', JSON.stringify({ type: 'mark', name: 'never-sent' }), /not sent/],
     ['a second start', JSON.stringify({ type: 'start', token: 'x' }), /already started/],
     ['odd audio', Buffer.alloc(3), /even number/],
@@ -252,6 +257,103 @@ describe('WebCallSocket', () => {
     // Assert
     expect(await p.closed).toBe(1008);
     expect(p.received.at(-1)).toMatchObject({ type: 'error', code: 'bad_message', message: 'Too many bad messages.' });
+  });
+
+  it('cuts a flood off at the bound: terminated, logged once, nothing after it read', async () => {
+    const p = await pair({ maxBadMessages: 3 });
+    p.server.accept(1, 'WC1');
+    // Act: the client never answers a close; it just keeps sending
+    for (let i = 0; i < 200; i++) p.client.send('junk');
+    await p.closed;
+    // Assert
+    expect(p.logged().filter((m) => m === 'web.call.flood')).toHaveLength(1);
+    expect(p.logged().filter((m) => m === 'web.call.bad_message')).toHaveLength(3);
+    expect(p.server.open).toBe(false);
+  });
+
+  it('cuts a flood off before start the same way', async () => {
+    const p = await pair({ maxBadMessages: 3 });
+    // Act
+    for (let i = 0; i < 200; i++) p.client.send(Buffer.alloc(1));
+    await p.closed;
+    // Assert
+    expect(p.logged().filter((m) => m === 'web.call.flood')).toHaveLength(1);
+    expect(p.logged().filter((m) => m === 'web.call.bad_message')).toHaveLength(3);
+  });
+
+  it('takes one start per socket: a second one, while the first is checked, is a bad message', async () => {
+    const p = await pair();
+    // Act: two starts before the first is accepted, then one after
+    p.client.send(JSON.stringify({ type: 'start', token: 'wc_1.2.a' }));
+    p.client.send(JSON.stringify({ type: 'start', token: 'wc_3.2.b' }));
+    await p.messages(1);
+    p.server.accept(1, 'WC1');
+    p.client.send(JSON.stringify({ type: 'start', token: 'wc_4.2.c' }));
+    await p.messages(3);
+    // Assert
+    expect(p.starts).toEqual(['wc_1.2.a']);
+    expect(p.received.filter((m) => m.type === 'error').map((m) => m.message)).toEqual([
+      'The call has already started.',
+      'The call has already started.',
+    ]);
+  });
+
+  it('takes at most 10 dtmf messages a second; more is a bad message', async () => {
+    const p = await pair();
+    p.server.accept(1, 'WC1');
+    // Act: 12 in one instant, then a second later one more
+    for (let i = 0; i < 12; i++) p.client.send(JSON.stringify({ type: 'dtmf', digits: '1' }));
+    await p.messages(3);
+    p.clock.advance(1000);
+    p.client.send(JSON.stringify({ type: 'dtmf', digits: '2' }));
+    await until(() => p.events.some((e) => e.type === 'dtmf' && e.digit === '2'));
+    // Assert
+    const digits = p.events.flatMap((e) => (e.type === 'dtmf' ? [e.digit] : []));
+    expect(digits).toEqual([...'1111111111', '2']);
+    expect(p.received.filter((m) => m.type === 'error').map((m) => m.message)).toEqual([
+      'Keys may be sent at most 10 times a second.',
+      'Keys may be sent at most 10 times a second.',
+    ]);
+  });
+
+  it('lets at most 3 typed lines wait to be said; more is refused until one is queued', async () => {
+    const resolvers: (() => void)[] = [];
+    const said: string[] = [];
+    const p = await pair({
+      onSay: (text) => {
+        said.push(text);
+        return new Promise<void>((resolve) => resolvers.push(resolve));
+      },
+    });
+    p.server.accept(1, 'WC1');
+    // Act: five lines while none has its audio yet
+    for (const text of ['one', 'two', 'three', 'four', 'five']) p.client.send(JSON.stringify({ type: 'say', text }));
+    await p.messages(3);
+    resolvers[0]!();
+    await Promise.resolve();
+    p.client.send(JSON.stringify({ type: 'say', text: 'six' }));
+    await until(() => said.length === 4);
+    // Assert
+    expect(said).toEqual(['one', 'two', 'three', 'six']);
+    expect(p.received.filter((m) => m.type === 'error').map((m) => m.message)).toEqual([
+      'Wait for the assistant: earlier lines are still waiting to be said.',
+      'Wait for the assistant: earlier lines are still waiting to be said.',
+    ]);
+  });
+
+  it('refuses typed speech while 30 s of it is queued to play', async () => {
+    const p = await pair({ onSay: (text) => void p.said.push(text) });
+    p.server.accept(1, 'WC1');
+    // Act: 30 s of typed speech queued, then another line
+    p.server.inject(new Uint8Array(30 * 8000).fill(0x10));
+    p.client.send(JSON.stringify({ type: 'say', text: 'more' }));
+    await p.messages(2);
+    p.clock.advance(1000);
+    p.client.send(JSON.stringify({ type: 'say', text: 'later' }));
+    await until(() => p.said.length === 1);
+    // Assert: refused at 30 s queued, taken once a second of it has played
+    expect(p.received[1]).toMatchObject({ type: 'error', code: 'bad_message', message: expect.stringMatching(/Wait for the assistant/) });
+    expect(p.said).toEqual(['later']);
   });
 
   it('keeps the caller audio continuous: silence when the browser sends none, typed speech in place of the microphone', async () => {
