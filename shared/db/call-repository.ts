@@ -1,4 +1,4 @@
-import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CallStatus } from '../domain/call';
 import type {
   AnalysisFields,
@@ -18,6 +18,7 @@ import { findInboundCallId, insertInboundCall, newCallItems } from './new-calls'
 import { countOpenCalls, listOpenCalls, type OpenCalls } from './open-calls';
 import { findCall, listCalls, type FoundCall } from './call-queries';
 import type { KeyPage } from './key-pages';
+import { clearTransfer, endRequestedAmong, reissueWebToken, requestEnd, setListenToken } from './live-call-requests';
 import { keys } from './table';
 import { requeueUndialled, type UndialledRequeue } from './undialled-calls';
 
@@ -79,67 +80,29 @@ export class CallRepository {
     return listCalls(this.db, businessId, options);
   }
 
-  /**
-   * A web call's new token (an Idempotency-Key replay of POST /calls/web: the first token was shown
-   * once and never stored): replaces `web_token_hash` and its expiry, so the earlier token stops
-   * working. Only while the call is queued and its token unredeemed; false otherwise (joined,
-   * ended, or gone), and nothing is written.
-   */
-  async reissueWebToken(businessId: number, callId: number, hash: string, expiresAtMs: number, at: string): Promise<boolean> {
-    const set = { web_token_hash: hash, web_token_expires_at: expiresAtMs, updated_at: at };
-    const unredeemed = {
-      expression: 'attribute_exists(web_token_hash) AND #status = :queued',
-      names: STATUS,
-      values: { ':queued': 'queued' },
-    };
-    return (await transition(this.db, businessId, callId, set, unredeemed)).written;
+  /** Issues a new token for an unjoined web call (an idempotent replay): {@link reissueWebToken}. */
+  reissueWebToken(businessId: number, callId: number, hash: string, expiresAtMs: number, at: string): Promise<boolean> {
+    return reissueWebToken(this.db, businessId, callId, hash, expiresAtMs, at);
   }
 
-  /**
-   * Stores a listen token's hash on an in-progress call (`POST /calls/{id}/listen`); a newer token
-   * replaces an unredeemed one. The call as it stands either way (undefined: no such call).
-   */
-  async setListenToken(businessId: number, callId: number, hash: string, expiresAtMs: number): Promise<Transition> {
-    const set = { listen_token_hash: hash, listen_token_expires_at: expiresAtMs };
-    return transition(this.db, businessId, callId, set, statusIn('in_progress'));
+  /** Stores a listen token's hash on an in-progress call: {@link setListenToken}. */
+  setListenToken(businessId: number, callId: number, hash: string, expiresAtMs: number): Promise<Transition> {
+    return setListenToken(this.db, businessId, callId, hash, expiresAtMs);
   }
 
-  /**
-   * Asks the engine to end a live call (`POST /calls/{id}/end`): sets `end_requested_at` on a call
-   * that is queued, ringing or in progress. Safe to repeat; the call as it stands either way.
-   */
-  async requestEnd(businessId: number, callId: number, at: string): Promise<Transition> {
-    return transition(this.db, businessId, callId, { end_requested_at: at }, statusIn('queued', 'ringing', 'in_progress'));
+  /** Asks the engine to end a live call: {@link requestEnd}. */
+  requestEnd(businessId: number, callId: number, at: string): Promise<Transition> {
+    return requestEnd(this.db, businessId, callId, at);
   }
 
-  /**
-   * Which of these calls someone asked to end (the engine's check, every second, for all the calls
-   * a task runs): BatchGetItem of 100 calls at a time, eventually consistent, projected to three
-   * attributes (0.5 read unit a call). A key DynamoDB leaves unprocessed is asked for again.
-   * Returns `"<business id>/<call id>"` of each call with `end_requested_at`.
-   */
-  async endRequestedAmong(calls: readonly { businessId: number; callId: number }[]): Promise<Set<string>> {
-    const asked = new Set<string>();
-    for (let i = 0; i < calls.length; i += 100) {
-      let request: Record<string, { Keys: Record<string, unknown>[]; ProjectionExpression: string }> | undefined = {
-        [this.db.tableName]: {
-          Keys: calls.slice(i, i + 100).map((call) => keys.call(call.businessId, call.callId)),
-          ProjectionExpression: 'business_id, id, end_requested_at',
-        },
-      };
-      while (request && Object.keys(request).length > 0) {
-        const result = await this.db.doc.send(new BatchGetCommand({ RequestItems: request }));
-        for (const item of result.Responses?.[this.db.tableName] ?? [])
-          if (typeof item.end_requested_at === 'string') asked.add(`${String(item.business_id)}/${String(item.id)}`);
-        request = result.UnprocessedKeys as typeof request;
-      }
-    }
-    return asked;
+  /** Which of these calls someone asked to end: {@link endRequestedAmong}. */
+  endRequestedAmong(calls: readonly { businessId: number; callId: number }[]): Promise<Set<string>> {
+    return endRequestedAmong(this.db, calls);
   }
 
-  /** Whether someone asked for this call to end (one call's {@link endRequestedAmong}). */
+  /** Whether someone asked for this call to end. */
   async endRequested(businessId: number, callId: number): Promise<boolean> {
-    return (await this.endRequestedAmong([{ businessId, callId }])).size > 0;
+    return (await endRequestedAmong(this.db, [{ businessId, callId }])).size > 0;
   }
 
   /** Queued → ringing (the carrier's first progress callback). False when the call is past queued, or gone. */
@@ -161,25 +124,12 @@ export class CallRepository {
     );
   }
 
-  /** Records that a live call was handed to `toNumber`; the call as written, undefined when it is not live. */
-  /** Takes back {@link recordTransfer} after the carrier refused the redirect: the call was not transferred. */
-  async clearTransfer(businessId: number, callId: number, toNumber: string, at: string): Promise<void> {
-    await this.db.doc
-      .send(
-        new UpdateCommand({
-          TableName: this.db.tableName,
-          Key: keys.call(businessId, callId),
-          UpdateExpression: 'SET updated_at = :at REMOVE transferred_to, transferred_at',
-          ConditionExpression: 'attribute_exists(pk) AND transferred_to = :to',
-          ExpressionAttributeValues: { ':at': at, ':to': toNumber },
-        }),
-      )
-      .catch((error: unknown) => {
-        // Another transfer's number (or none) stands: nothing of this one to take back.
-        if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
-      });
+  /** Takes back {@link recordTransfer} after the carrier refused the redirect: {@link clearTransfer}. */
+  clearTransfer(businessId: number, callId: number, toNumber: string, at: string): Promise<void> {
+    return clearTransfer(this.db, businessId, callId, toNumber, at);
   }
 
+  /** Records that a live call was handed to `toNumber`; the call as written, undefined when it is not live. */
   async recordTransfer(businessId: number, callId: number, toNumber: string, at: string): Promise<CallRecord | undefined> {
     const set = { transferred_to: toNumber, transferred_at: at, updated_at: at };
     const { written, call } = await transition(this.db, businessId, callId, set, statusIn('in_progress'));

@@ -9,11 +9,11 @@ import { CallListeners, type CallListener } from './call-listeners';
 import { amdForCall } from './amd-watch';
 import { CallRecorder } from '../recording/call-recorder';
 import { loadCallContext, toolRunnerFor, type CallContext } from './call-context';
-import { buildCallMetrics, faultCounter, modelLabelFor, newCounters } from './call-metrics';
+import { faultCounter, newCounters } from './call-metrics';
 import { CallerAudio } from './caller-audio';
 import { openConversation } from './conversation-drivers';
 import type { ToolRunner } from '../tools/tool-runner';
-import { noticeOutcome } from './call-machine';
+import { recordCallEnding } from './call-ending-record';
 import { timeLimitSchedule } from './time-limit';
 import type { CallSessionDeps, ConversationDriver, SessionHandle, SessionStart, SessionTuning, SessionView } from './session-types';
 import { DEFAULT_SESSION_TUNING } from './session-tuning';
@@ -323,48 +323,18 @@ class CallSession implements SessionView {
 
   /** Writes the outcome once: recording (unless HIPAA), then the ended call with transcript and metrics. */
   async #record(): Promise<void> {
-    const context = this.#context;
-    if (!context) return;
-    const { businessId, callId } = this.#input.claims;
-    const reason = this.#reason ?? 'error';
-    let recordingKey: string | null = null;
-    if (this.#recorder) {
-      try {
-        recordingKey = await this.#recorder.finish();
-      } catch (error) {
-        this.#deps.log.error('call.recording.failed', { call_id: callId, error: String(error) });
-      }
-    }
-    const endedAt = this.#reason === undefined ? this.#deps.now() : this.#endedAt;
-    const durationS = (endedAt - this.#t0) / 1000;
-    const streamAt = Date.parse(context.call.media_started_at ?? '');
-    const transcript = this.#driver?.transcript() ?? [];
-    const { providers } = this.#deps;
-    const llm = this.#driver ? this.#driver.modelLabel(providers.llm) : modelLabelFor(context.config, providers.llm);
-    const labels = llm === providers.llm ? providers : { ...providers, llm };
-    const metrics = buildCallMetrics(this.#counters, durationS, labels, this.#t0);
-    try {
-      await this.#deps.lifecycle.end(businessId, callId, {
-        endedReason: reason,
-        transcript,
-        metrics,
-        recordingKey,
-        actions: this.#tools?.actions() ?? [],
-        workflow: this.#driver?.workflow?.(),
-        // A call that ended before its conversation started heard no notice that was due.
-        notices: this.#driver?.notices() ?? noticeOutcome(context.config, context.script.notice, false),
-        ...(!Number.isNaN(streamAt) && { endedAt: new Date(streamAt + endedAt - this.#t0).toISOString() }),
-        config: context.config,
-        call: this.#answered,
-      });
-    } catch (error) {
-      this.#deps.log.error('call.record.failed', { call_id: callId, error: String(error) });
-    }
-    this.#deps.log.info('call.session.ended', {
-      call_id: callId,
-      reason,
-      duration_s: Math.round(durationS),
-      turns: this.#counters.turns.length,
+    if (!this.#context) return;
+    await recordCallEnding(this.#deps, {
+      context: this.#context,
+      claims: this.#input.claims,
+      reason: this.#reason ?? 'error',
+      endedAt: this.#reason === undefined ? this.#deps.now() : this.#endedAt,
+      t0: this.#t0,
+      counters: this.#counters,
+      recorder: this.#recorder,
+      driver: this.#driver,
+      tools: this.#tools,
+      answered: this.#answered,
     });
   }
 }
